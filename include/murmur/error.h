@@ -1,0 +1,34 @@
+/* murmur: error records shared by every module.
+ *
+ * Library code never prints or exits: a failing call returns a negative code
+ * and fills a mur_error with one line of text (for scenes, prefixed with
+ * file:line:col). The CLI maps codes to exit statuses. */
+#ifndef MURMUR_ERROR_H
+#define MURMUR_ERROR_H
+
+#include <stdarg.h>
+
+/// Return codes: 0 is success, every failure is negative.
+enum {
+    MUR_OK = 0,
+    MUR_EINPUT = -2,   ///< bad usage or bad scene: the user must change something (exit 2)
+    MUR_ERUN = -1,     ///< failed while running: I/O, encoder, memory (exit 1)
+    MUR_EINTR = -3,    ///< stopped by a signal; output so far was finalised (exit 130)
+};
+
+/// One line describing the last failure; empty when none.
+typedef struct mur_error {
+    char msg[1024];
+} mur_error;
+
+/// Fill err (if not NULL) with a printf-style message; returns code.
+int mur_error_set(mur_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/// va_list form of mur_error_set.
+int mur_error_vset(mur_error *err, int code, const char *fmt, va_list ap);
+
+#endif

@@ -1,0 +1,134 @@
+/* murmur: the flock, the one parameterised model of MODEL.md.
+ *
+ * A flock is N boids in structure-of-arrays form (x, y, vx, vy: 32 bytes a
+ * boid) in a W x H world. mur_flock_step advances one tick. Settings may change
+ * between ticks and take effect on the next one; the boid count may change in
+ * place. Same params + seed => the same trajectories on any thread count. */
+#ifndef MURMUR_FLOCK_H
+#define MURMUR_FLOCK_H
+
+#include <stdint.h>
+#include "murmur/error.h"
+
+typedef enum { MUR_BOUNDARY_WRAP, MUR_BOUNDARY_REFLECT, MUR_BOUNDARY_AVOID } mur_boundary;
+typedef enum { MUR_ALIGN_HEADING, MUR_ALIGN_RELATIVE } mur_align_mode;
+typedef enum { MUR_COMBINE_NORMALIZE, MUR_COMBINE_STEER } mur_combine;
+typedef enum { MUR_SPEED_CLAMP, MUR_SPEED_CONSTANT } mur_speed_rule;
+typedef enum { MUR_UPDATE_SYNC, MUR_UPDATE_SEQUENTIAL } mur_update;
+
+/// Hard limits checked before anything is allocated.
+#define MUR_MAX_BOIDS 4000000
+#define MUR_MAX_WORLD 1.0e7
+#define MUR_MAX_PREDATORS 64
+
+/// Every setting of MODEL.md. Distances in world units, speeds in units/tick.
+typedef struct mur_params {
+    int count;                    ///< number of boids, 0..MUR_MAX_BOIDS
+    double width, height;         ///< world size in world units (usually screen pixels)
+    mur_boundary boundary;        ///< wrap (torus), reflect or avoid
+    double margin;                ///< avoid: width of the turning band at each wall
+    double separation;            ///< separation weight (usually 1-2)
+    double alignment;             ///< alignment weight
+    double cohesion;              ///< cohesion weight
+    double separation_radius;     ///< R_sep
+    double alignment_radius;      ///< R_ali
+    double cohesion_radius;       ///< R_coh
+    int separation_falloff;       ///< k in {0, 1, 2}: weight 1/d^k
+    double separation_softening;  ///< e added to |d| before weighting (usually 0)
+    mur_align_mode alignment_mode;///< heading: mean v_j; relative: mean v_j - v_i
+    mur_combine combine;          ///< normalize (weighted unit vectors) or steer (Reynolds)
+    double gain_separation;       ///< per-rule fixed gain g (normalize only; usually 1)
+    double gain_alignment;
+    double gain_cohesion;
+    double max_force;             ///< clamp on |a| per tick (0 = none)
+    double max_speed;             ///< units per tick
+    double min_speed;             ///< units per tick (clamp rule only)
+    mur_speed_rule speed_rule;    ///< clamp to [min, max] or constant max
+    double noise;                 ///< random acceleration as a fraction of max_speed
+    double fov;                   ///< field of view in degrees, 0..360 (360 = all round)
+    mur_update update;            ///< sync (snapshot) or sequential (in place, index order)
+    double init_speed_min;        ///< initial speed drawn uniformly from [min, max]
+    double init_speed_max;
+} mur_params;
+
+/// A predator (flee) or attractor at a point. Used only while active.
+typedef struct mur_predator {
+    double x, y;       ///< position in world units
+    double radius;     ///< R: no effect at or beyond it
+    double strength;   ///< f: peak acceleration at the centre, units/tick^2
+    int attract;       ///< 0 = boids flee, 1 = boids are attracted
+} mur_predator;
+
+/// The rule vectors of one boid at the current state, as the step computes them.
+typedef struct mur_rules {
+    double sep[2], ali[2], coh[2];   ///< raw rule vectors S, A, C (MODEL.md step 2)
+    double sep_a[2], ali_a[2], coh_a[2]; ///< each rule's contribution to a (after weights)
+    double accel[2];                 ///< combined, clamped acceleration before predators/noise
+    int n_sep, n_ali, n_coh;         ///< neighbour counts per rule
+} mur_rules;
+
+typedef struct mur_flock mur_flock;
+
+/// Check a parameter set against the model's ranges; 0 or MUR_EINPUT naming the setting.
+int mur_params_validate(const mur_params *p, mur_error *err);
+
+/// Create a flock of p->count boids drawn from the PRNG seeded by seed
+/// (positions uniform, headings uniform, speed in [init_speed_min, init_speed_max]).
+/// The caller owns *out and frees it with mur_flock_destroy.
+int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_error *err);
+
+/// Free a flock; NULL is fine.
+void mur_flock_destroy(mur_flock *f);
+
+/// Replace the settings from the next tick on. A count change adds boids drawn
+/// from the flock's PRNG or drops boids from the end; the others are untouched.
+int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err);
+
+/// Current settings (owned by the flock).
+const mur_params *mur_flock_params(const mur_flock *f);
+
+/// Replace the active predators/attractors (copied; at most MUR_MAX_PREDATORS).
+void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n);
+
+/// Load an explicit state (n boids; arrays of n). Sets count to n and tick to 0.
+int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
+                        const double *vx, const double *vy, mur_error *err);
+
+/// Back to the initial state drawn at creation (count as in the current params).
+void mur_flock_reset(mur_flock *f);
+
+/// Give every boid a new uniform random heading (the `scatter` event), keeping speeds.
+void mur_flock_scatter(mur_flock *f);
+
+/// Worker threads for sync ticks (1 = calling thread only; 0 = all cores).
+/// The result is bit-identical for every thread count.
+int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err);
+
+/// Use the O(N^2) reference neighbour loop instead of the grid (tests, bench).
+void mur_flock_set_brute_force(mur_flock *f, int on);
+
+/// Advance one tick.
+void mur_flock_step(mur_flock *f);
+
+/// Ticks stepped since creation, reset or set_state.
+uint64_t mur_flock_tick(const mur_flock *f);
+
+/// Number of boids.
+int mur_flock_count(const mur_flock *f);
+
+/// State arrays (length count), owned by the flock, valid until the next call
+/// that changes the flock.
+const double *mur_flock_x(const mur_flock *f);
+const double *mur_flock_y(const mur_flock *f);
+const double *mur_flock_vx(const mur_flock *f);
+const double *mur_flock_vy(const mur_flock *f);
+
+/// Rule vectors of boid i at the current state, computed by the same code the
+/// step uses (the source of truth for the one-boid view).
+void mur_flock_rules(const mur_flock *f, int i, mur_rules *out);
+
+/// Nearest-image offset from (x0, y0) to (x1, y1) under the flock's boundary.
+void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, double y1,
+                      double *dx, double *dy);
+
+#endif

@@ -1,0 +1,43 @@
+/* murmur: the flock metrics of MODEL.md, computed with a neighbour grid so
+ * they can run every frame (O(N x neighbours), no O(N^2) pass). */
+#ifndef MURMUR_METRICS_H
+#define MURMUR_METRICS_H
+
+#include "murmur/flock.h"
+
+/// The metrics of one state.
+typedef struct mur_metrics {
+    double order;       ///< polarization |sum unit(v)| / N, in [0, 1]
+    double nearest;     ///< mean nearest-neighbour distance, world units (0 when N < 2)
+    double neighbours;  ///< mean count of other boids within the cohesion radius
+    int clusters;       ///< connected components joining boids closer than R_coh
+    double largest;     ///< largest cluster's share of N, in [0, 1]
+    double milling;     ///< rotation order (Couzin 2002), size-weighted over clusters, [0, 1]
+} mur_metrics;
+
+/// Names of the metrics in the order of mur_metrics, for tables and scenes.
+#define MUR_METRIC_COUNT 6
+extern const char *const mur_metric_names[MUR_METRIC_COUNT];
+
+/// Value of metric k (0 <= k < MUR_METRIC_COUNT) of m.
+double mur_metrics_value(const mur_metrics *m, int k);
+
+/// Index of a metric by name, or -1.
+int mur_metric_find(const char *name);
+
+/// Reusable scratch (grid, union-find, cluster sums), grown on demand.
+typedef struct mur_metrics_ctx mur_metrics_ctx;
+
+/// Create scratch; the caller frees it with mur_metrics_ctx_destroy. NULL when out of memory.
+mur_metrics_ctx *mur_metrics_ctx_create(void);
+
+/// Free scratch; NULL is fine.
+void mur_metrics_ctx_destroy(mur_metrics_ctx *m);
+
+/// Compute every metric of the flock's current state. 0, or MUR_ERUN when memory is short.
+int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out);
+
+/// Order parameter alone (cheap): |sum unit(v_i)| / N, 0 for an empty flock.
+double mur_metrics_order(int n, const double *vx, const double *vy);
+
+#endif

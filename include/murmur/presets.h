@@ -1,0 +1,61 @@
+/* murmur: the presets of MODEL.md and the table of model settings.
+ *
+ * Both are plain data tables in src/core/presets.c; the scene loader, `murmur
+ * check`, `murmur presets` and the docs all read them, so a setting's name,
+ * range and help text live in exactly one place. */
+#ifndef MURMUR_PRESETS_H
+#define MURMUR_PRESETS_H
+
+#include <stddef.h>
+#include "murmur/flock.h"
+
+/// A named preset: model settings plus the default predator of the variant.
+typedef struct mur_preset {
+    const char *name;          ///< e.g. "wrkspc"
+    const char *summary;       ///< one line for `murmur presets`
+    mur_params params;         ///< every setting, world size included
+    mur_predator predator;     ///< default mode, radius and strength of a scripted predator
+    const char *predator_x;    ///< default predator path as expressions of t, W, H (NULL: none)
+    const char *predator_y;
+} mur_preset;
+
+/// Number of presets.
+int mur_preset_count(void);
+
+/// Preset i (0 <= i < count); static storage.
+const mur_preset *mur_preset_at(int i);
+
+/// Preset by name, or NULL.
+const mur_preset *mur_preset_find(const char *name);
+
+typedef enum { MUR_SETTING_INT, MUR_SETTING_REAL, MUR_SETTING_ENUM } mur_setting_type;
+
+/// One model setting as a scene names it.
+typedef struct mur_setting {
+    const char *name;            ///< scene key, e.g. "separation_radius"
+    mur_setting_type type;
+    size_t offset;               ///< offset in mur_params (int for INT/ENUM, double for REAL)
+    double min, max;             ///< valid closed range (INT and REAL)
+    const char *const *choices;  ///< NULL-terminated names (ENUM); index = value
+    const char *help;            ///< one line with units
+} mur_setting;
+
+/// Number of settings in the table.
+int mur_setting_count(void);
+
+/// Setting i; static storage.
+const mur_setting *mur_setting_at(int i);
+
+/// Setting by name, or NULL.
+const mur_setting *mur_setting_find(const char *name);
+
+/// Value of a setting as a double (enums give their index).
+double mur_setting_get(const mur_setting *s, const mur_params *p);
+
+/// Store a value (already range-checked by the caller; ints are rounded).
+void mur_setting_put(const mur_setting *s, mur_params *p, double v);
+
+/// Name of an enum setting's current value.
+const char *mur_setting_choice(const mur_setting *s, const mur_params *p);
+
+#endif

@@ -1,0 +1,595 @@
+/* The flock: MODEL.md's one tick, for every variant.
+ *
+ * State is structure-of-arrays (x, y, vx, vy; 32 bytes a boid) plus two
+ * acceleration arrays for sync ticks (16 bytes a boid). Neighbours come from
+ * a uniform grid rebuilt each tick, or from an O(N^2) loop kept as the
+ * reference that tests and the benchmark compare against.
+ *
+ * Determinism: a boid's neighbour sums visit cells in a fixed order and the
+ * boids of a cell in index order, so they depend on the state alone. Sync
+ * ticks split boids across threads, each writing only its own boids; noise
+ * is a hash of (seed, tick, boid). Any thread count gives the same bytes. */
+#include "murmur/flock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+#include "murmur/rng.h"
+#include "pool.h"
+
+#define PI 3.14159265358979323846
+
+/* Salts separating the uses of the counter-based hash. */
+#define SALT_NOISE 0x6e6f697365ULL   /* "noise" */
+#define SALT_SCATTER 0x73636174ULL   /* "scat" */
+
+struct mur_flock {
+    mur_params p;
+    uint64_t seed;
+    uint64_t tick;
+    int n;                     /* boids in use */
+    size_t cap;                /* allocated boids */
+    double *x, *y, *vx, *vy;   /* state */
+    double *ax, *ay;           /* sync: accelerations of this tick */
+    mur_rng rng;               /* draws added boids */
+    mur_predator pred[MUR_MAX_PREDATORS];
+    int npred;
+    mur_grid grid;
+    int grid_ok;               /* grid matches the state of this tick */
+    mur_pool *pool;
+    int brute;
+};
+
+/* ---- small vector helpers ---------------------------------------------- */
+
+static void unit(double x, double y, double *ox, double *oy)
+{
+    double l = sqrt(x * x + y * y);
+    if (l > 0) {
+        *ox = x / l;
+        *oy = y / l;
+    } else {
+        *ox = 0;
+        *oy = 0;
+    }
+}
+
+static void clamp_len(double *x, double *y, double max)
+{
+    double l2 = *x * *x + *y * *y;
+    if (max > 0 && l2 > max * max) {
+        double s = max / sqrt(l2);
+        *x *= s;
+        *y *= s;
+    }
+}
+
+/* Nearest image of an offset on a torus of size w: the trap that tears
+ * flocks straddling the seam if it is wrong. */
+static double wrap_delta(double d, double w)
+{
+    if (d > 0.5 * w)
+        d -= w;
+    else if (d < -0.5 * w)
+        d += w;
+    return d;
+}
+
+void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, double y1,
+                      double *dx, double *dy)
+{
+    double ox = x1 - x0, oy = y1 - y0;
+    if (f->p.boundary == MUR_BOUNDARY_WRAP) {
+        ox = wrap_delta(ox, f->p.width);
+        oy = wrap_delta(oy, f->p.height);
+    }
+    *dx = ox;
+    *dy = oy;
+}
+
+/* ---- validation --------------------------------------------------------- */
+
+int mur_params_validate(const mur_params *p, mur_error *err)
+{
+#define CHECK(cond, ...)                                  \
+    do {                                                  \
+        if (!(cond))                                      \
+            return mur_error_set(err, MUR_EINPUT, __VA_ARGS__); \
+    } while (0)
+#define RANGE(field, lo, hi)                                                        \
+    CHECK(p->field >= (lo) && p->field <= (hi), "%s = %g is out of range [%g, %g]", \
+          #field, (double)p->field, (double)(lo), (double)(hi))
+    RANGE(count, 0, MUR_MAX_BOIDS);
+    RANGE(width, 1, MUR_MAX_WORLD);
+    RANGE(height, 1, MUR_MAX_WORLD);
+    RANGE(margin, 0, MUR_MAX_WORLD);
+    RANGE(separation, 0, 100);
+    RANGE(alignment, 0, 100);
+    RANGE(cohesion, 0, 100);
+    RANGE(separation_radius, 0, 1e6);
+    RANGE(alignment_radius, 0, 1e6);
+    RANGE(cohesion_radius, 0, 1e6);
+    RANGE(separation_falloff, 0, 2);
+    RANGE(separation_softening, 0, 1e3);
+    RANGE(gain_separation, 0, 100);
+    RANGE(gain_alignment, 0, 100);
+    RANGE(gain_cohesion, 0, 100);
+    RANGE(max_force, 0, 1e3);
+    RANGE(max_speed, 0, 1e4);
+    RANGE(min_speed, 0, 1e4);
+    RANGE(noise, 0, 10);
+    RANGE(fov, 0, 360);
+    RANGE(init_speed_min, 0, 1e4);
+    RANGE(init_speed_max, 0, 1e4);
+    CHECK(p->min_speed <= p->max_speed, "min_speed (%g) is above max_speed (%g)",
+          p->min_speed, p->max_speed);
+    CHECK(p->init_speed_min <= p->init_speed_max,
+          "init_speed range [%g, %g] is reversed", p->init_speed_min, p->init_speed_max);
+    CHECK((unsigned)p->boundary <= MUR_BOUNDARY_AVOID, "unknown boundary");
+    CHECK((unsigned)p->alignment_mode <= MUR_ALIGN_RELATIVE, "unknown alignment_mode");
+    CHECK((unsigned)p->combine <= MUR_COMBINE_STEER, "unknown combine");
+    CHECK((unsigned)p->speed_rule <= MUR_SPEED_CONSTANT, "unknown speed_rule");
+    CHECK((unsigned)p->update <= MUR_UPDATE_SEQUENTIAL, "unknown update");
+#undef RANGE
+#undef CHECK
+    return MUR_OK;
+}
+
+/* ---- storage ------------------------------------------------------------ */
+
+static int reserve(mur_flock *f, size_t n)
+{
+    if (n <= f->cap)
+        return 0;
+    size_t cap = f->cap ? f->cap : 64;
+    while (cap < n)
+        cap *= 2;
+    double **arrays[] = {&f->x, &f->y, &f->vx, &f->vy, &f->ax, &f->ay};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
+        double *q = realloc(*arrays[k], cap * sizeof(double));
+        if (!q)
+            return -1;  /* arrays already grown keep their data; cap is unchanged */
+        *arrays[k] = q;
+    }
+    f->cap = cap;
+    return 0;
+}
+
+/* Boid i drawn from the stream: position, heading, speed, in that order, so
+ * the first k boids of any flock with the same seed are the same. */
+static void draw_boid(mur_flock *f, int i)
+{
+    const mur_params *p = &f->p;
+    f->x[i] = mur_rng_uniform(&f->rng) * p->width;
+    f->y[i] = mur_rng_uniform(&f->rng) * p->height;
+    double a = 2 * PI * mur_rng_uniform(&f->rng);
+    double u = mur_rng_uniform(&f->rng);
+    double s = p->init_speed_min + (p->init_speed_max - p->init_speed_min) * u;
+    f->vx[i] = s * cos(a);
+    f->vy[i] = s * sin(a);
+}
+
+int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_error *err)
+{
+    *out = NULL;
+    int rc = mur_params_validate(p, err);
+    if (rc)
+        return rc;
+    mur_flock *f = calloc(1, sizeof *f);
+    if (!f)
+        return mur_error_set(err, MUR_ERUN, "out of memory creating a flock");
+    f->p = *p;
+    f->seed = seed;
+    if (reserve(f, (size_t)(p->count > 0 ? p->count : 1))) {
+        mur_flock_destroy(f);
+        return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", p->count);
+    }
+    mur_flock_reset(f);
+    *out = f;
+    return MUR_OK;
+}
+
+void mur_flock_destroy(mur_flock *f)
+{
+    if (!f)
+        return;
+    free(f->x);
+    free(f->y);
+    free(f->vx);
+    free(f->vy);
+    free(f->ax);
+    free(f->ay);
+    mur_grid_free(&f->grid);
+    mur_pool_destroy(f->pool);
+    free(f);
+}
+
+void mur_flock_reset(mur_flock *f)
+{
+    mur_rng_seed(&f->rng, f->seed);
+    f->n = f->p.count;
+    for (int i = 0; i < f->n; i++)
+        draw_boid(f, i);
+    f->tick = 0;
+    f->grid_ok = 0;
+}
+
+void mur_flock_scatter(mur_flock *f)
+{
+    for (int i = 0; i < f->n; i++) {
+        double s = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i]);
+        double a = 2 * PI * mur_u01(mur_hash3(f->seed ^ SALT_SCATTER, f->tick, (uint64_t)i));
+        f->vx[i] = s * cos(a);
+        f->vy[i] = s * sin(a);
+    }
+    f->grid_ok = 0;
+}
+
+int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
+{
+    int rc = mur_params_validate(p, err);
+    if (rc)
+        return rc;
+    if (p->count > f->n && reserve(f, (size_t)p->count))
+        return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", p->count);
+    int old = f->n;
+    f->p = *p;
+    for (int i = old; i < p->count; i++)
+        draw_boid(f, i);
+    f->n = p->count;
+    f->grid_ok = 0;
+    return MUR_OK;
+}
+
+const mur_params *mur_flock_params(const mur_flock *f) { return &f->p; }
+
+void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n)
+{
+    if (n > MUR_MAX_PREDATORS)
+        n = MUR_MAX_PREDATORS;
+    if (n > 0)
+        memcpy(f->pred, p, (size_t)n * sizeof *p);
+    f->npred = n < 0 ? 0 : n;
+}
+
+int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
+                        const double *vx, const double *vy, mur_error *err)
+{
+    if (n < 0 || n > MUR_MAX_BOIDS)
+        return mur_error_set(err, MUR_EINPUT, "boid count %d out of range", n);
+    if (reserve(f, (size_t)(n > 0 ? n : 1)))
+        return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", n);
+    memcpy(f->x, x, (size_t)n * sizeof *x);
+    memcpy(f->y, y, (size_t)n * sizeof *y);
+    memcpy(f->vx, vx, (size_t)n * sizeof *vx);
+    memcpy(f->vy, vy, (size_t)n * sizeof *vy);
+    f->n = n;
+    f->p.count = n;
+    f->tick = 0;
+    f->grid_ok = 0;
+    return MUR_OK;
+}
+
+int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err)
+{
+    if (threads <= 0)
+        threads = mur_cpu_count();
+    if (threads > 256)
+        return mur_error_set(err, MUR_EINPUT, "threads = %d is out of range [1, 256]", threads);
+    mur_pool_destroy(f->pool);
+    f->pool = NULL;
+    if (threads > 1 && !(f->pool = mur_pool_create(threads)))
+        return mur_error_set(err, MUR_ERUN, "cannot start %d threads", threads);
+    return MUR_OK;
+}
+
+void mur_flock_set_brute_force(mur_flock *f, int on) { f->brute = on; }
+uint64_t mur_flock_tick(const mur_flock *f) { return f->tick; }
+int mur_flock_count(const mur_flock *f) { return f->n; }
+const double *mur_flock_x(const mur_flock *f) { return f->x; }
+const double *mur_flock_y(const mur_flock *f) { return f->y; }
+const double *mur_flock_vx(const mur_flock *f) { return f->vx; }
+const double *mur_flock_vy(const mur_flock *f) { return f->vy; }
+
+/* ---- the rules ---------------------------------------------------------- */
+
+/* Sums over one boid's neighbours (MODEL.md step 1-2). */
+typedef struct {
+    double sx, sy; int ns;   /* separation sum */
+    double ax, ay; int na;   /* alignment: sum of v_j */
+    double cx, cy; int nc;   /* cohesion: sum of d_ij */
+} sums;
+
+typedef struct {
+    double xi, yi, vxi, vyi;
+    double rsep, rali, rcoh, rmax;
+    double soft;
+    int falloff;
+    int cone;                 /* fov < 360: test the cone */
+    double cos_half, vlen;    /* cone test: dot(v, d) >= cos_half |v| |d| */
+    int wrap;
+    double w, h;
+} probe;
+
+static inline void visit(const probe *q, const double *x, const double *y,
+                         const double *vx, const double *vy, int j, sums *s)
+{
+    double dx = x[j] - q->xi, dy = y[j] - q->yi;
+    if (q->wrap) {
+        dx = wrap_delta(dx, q->w);
+        dy = wrap_delta(dy, q->h);
+    }
+    double d2 = dx * dx + dy * dy;
+    if (d2 == 0 || d2 >= q->rmax * q->rmax * 1.0000001)
+        return;  /* coincident boids are skipped; the slack keeps d < R exact below */
+    double d = sqrt(d2);
+    if (q->cone && q->vlen > 0 && dx * q->vxi + dy * q->vyi < q->cos_half * q->vlen * d)
+        return;
+    if (d < q->rsep) {
+        double e = d + q->soft, wgt;
+        switch (q->falloff) {
+        case 0: wgt = e; break;
+        case 1: wgt = e * e; break;
+        default: wgt = e * e * e; break;
+        }
+        s->sx -= dx / wgt;
+        s->sy -= dy / wgt;
+        s->ns++;
+    }
+    if (d < q->rali) {
+        s->ax += vx[j];
+        s->ay += vy[j];
+        s->na++;
+    }
+    if (d < q->rcoh) {
+        s->cx += dx;
+        s->cy += dy;
+        s->nc++;
+    }
+}
+
+static void gather(const mur_flock *f, int i, sums *s)
+{
+    const mur_params *p = &f->p;
+    probe q = {
+        .xi = f->x[i], .yi = f->y[i], .vxi = f->vx[i], .vyi = f->vy[i],
+        .rsep = p->separation_radius, .rali = p->alignment_radius,
+        .rcoh = p->cohesion_radius, .soft = p->separation_softening,
+        .falloff = p->separation_falloff, .cone = p->fov < 360,
+        .wrap = p->boundary == MUR_BOUNDARY_WRAP, .w = p->width, .h = p->height,
+    };
+    q.rmax = fmax(q.rsep, fmax(q.rali, q.rcoh));
+    if (q.cone) {
+        q.cos_half = cos(p->fov * 0.5 * PI / 180.0);
+        q.vlen = sqrt(q.vxi * q.vxi + q.vyi * q.vyi);
+    }
+    memset(s, 0, sizeof *s);
+    if (f->brute || !f->grid_ok) {
+        for (int j = 0; j < f->n; j++)
+            if (j != i)
+                visit(&q, f->x, f->y, f->vx, f->vy, j, s);
+        return;
+    }
+    const mur_grid *g = &f->grid;
+    int cx, cy, xs[3], ys[3];
+    mur_grid_cell(g, q.xi, q.yi, &cx, &cy);
+    int nx = mur_grid_span(cx, g->gx, g->wrap, xs);
+    int ny = mur_grid_span(cy, g->gy, g->wrap, ys);
+    for (int b = 0; b < ny; b++)
+        for (int a = 0; a < nx; a++) {
+            int c = ys[b] * g->gx + xs[a];
+            for (int k = g->start[c]; k < g->start[c + 1]; k++) {
+                int j = g->order[k];
+                if (j != i)
+                    visit(&q, f->x, f->y, f->vx, f->vy, j, s);
+            }
+        }
+}
+
+/* Steps 2-3: raw rule vectors, combined and clamped. Enters with the sums of
+ * boid i, leaves with its acceleration before predators and noise; fills r
+ * (if given) with every intermediate vector for the one-boid view. */
+static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
+                    double *ax, double *ay, mur_rules *r)
+{
+    double S[2] = {s->sx, s->sy}, A[2] = {0, 0}, C[2] = {0, 0};
+    if (s->na) {
+        A[0] = s->ax / s->na;
+        A[1] = s->ay / s->na;
+        if (p->alignment_mode == MUR_ALIGN_RELATIVE) {
+            A[0] -= vxi;
+            A[1] -= vyi;
+        }
+    }
+    if (s->nc) {
+        C[0] = s->cx / s->nc;
+        C[1] = s->cy / s->nc;
+    }
+    const double *raw[3] = {S, A, C};
+    const int count[3] = {s->ns, s->na, s->nc};
+    double w[3] = {p->separation, p->alignment, p->cohesion};
+    double part[3][2];
+    double tx = 0, ty = 0;
+    for (int k = 0; k < 3; k++) {
+        double ux, uy;
+        unit(raw[k][0], raw[k][1], &ux, &uy);
+        if (p->combine == MUR_COMBINE_NORMALIZE) {
+            double g = k == 0 ? p->gain_separation : k == 1 ? p->gain_alignment : p->gain_cohesion;
+            part[k][0] = w[k] * g * ux;
+            part[k][1] = w[k] * g * uy;
+        } else if (count[k] == 0) {
+            /* Reynolds: no neighbours, no steering (not a brake towards 0). */
+            part[k][0] = part[k][1] = 0;
+        } else {
+            double sx = p->max_speed * ux - vxi, sy = p->max_speed * uy - vyi;
+            clamp_len(&sx, &sy, p->max_force);
+            part[k][0] = w[k] * sx;
+            part[k][1] = w[k] * sy;
+        }
+        tx += part[k][0];
+        ty += part[k][1];
+    }
+    if (p->combine == MUR_COMBINE_NORMALIZE)
+        clamp_len(&tx, &ty, p->max_force);
+    *ax = tx;
+    *ay = ty;
+    if (r) {
+        memcpy(r->sep, S, sizeof S);
+        memcpy(r->ali, A, sizeof A);
+        memcpy(r->coh, C, sizeof C);
+        memcpy(r->sep_a, part[0], sizeof part[0]);
+        memcpy(r->ali_a, part[1], sizeof part[1]);
+        memcpy(r->coh_a, part[2], sizeof part[2]);
+        r->accel[0] = tx;
+        r->accel[1] = ty;
+        r->n_sep = s->ns;
+        r->n_ali = s->na;
+        r->n_coh = s->nc;
+    }
+}
+
+static void acceleration(const mur_flock *f, int i, double *ax, double *ay)
+{
+    sums s;
+    gather(f, i, &s);
+    combine(&f->p, f->vx[i], f->vy[i], &s, ax, ay, NULL);
+}
+
+void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < 0 || i >= f->n)
+        return;
+    sums s;
+    /* The grid may be stale between ticks; the brute loop gives the same
+     * sets, so the view is exact either way. */
+    gather(f, i, &s);
+    combine(&f->p, f->vx[i], f->vy[i], &s, &out->accel[0], &out->accel[1], out);
+}
+
+/* Steps 4-7 for boid i, given its rule acceleration. */
+static void integrate(mur_flock *f, int i, double ax, double ay)
+{
+    const mur_params *p = &f->p;
+    double x = f->x[i], y = f->y[i];
+    for (int k = 0; k < f->npred; k++) {
+        const mur_predator *pr = &f->pred[k];
+        double dx, dy;
+        mur_flock_offset(f, pr->x, pr->y, x, y, &dx, &dy);  /* r_i - p */
+        double d = sqrt(dx * dx + dy * dy);
+        if (d < pr->radius && d > 0) {
+            double m = (pr->attract ? -1.0 : 1.0) * pr->strength * (1 - d / pr->radius) / d;
+            ax += m * dx;
+            ay += m * dy;
+        }
+    }
+    if (p->boundary == MUR_BOUNDARY_AVOID) {
+        double turn = p->max_force > 0 ? p->max_force : 0.05 * p->max_speed;
+        if (x < p->margin) ax += turn;
+        if (x > p->width - p->margin) ax -= turn;
+        if (y < p->margin) ay += turn;
+        if (y > p->height - p->margin) ay -= turn;
+    }
+    if (p->noise > 0) {
+        double a = 2 * PI * mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
+        ax += p->noise * p->max_speed * cos(a);
+        ay += p->noise * p->max_speed * sin(a);
+    }
+    double vx = f->vx[i] + ax, vy = f->vy[i] + ay;
+    double sp = sqrt(vx * vx + vy * vy);
+    if (sp > 0) {
+        double target = sp;
+        if (p->speed_rule == MUR_SPEED_CONSTANT)
+            target = p->max_speed;
+        else if (sp > p->max_speed)
+            target = p->max_speed;
+        else if (sp < p->min_speed)
+            target = p->min_speed;
+        if (target != sp) {
+            vx *= target / sp;
+            vy *= target / sp;
+        }
+    }
+    x += vx;
+    y += vy;
+    double w = p->width, h = p->height;
+    switch (p->boundary) {
+    case MUR_BOUNDARY_WRAP:
+        /* (x + W) mod W, as the original demos wrap: its rounding of x + W
+         * is part of the reference trajectories (an if-based wrap drifts
+         * from the lab reference by 3e-8 within 100 ticks). fmod is exact. */
+        x = fmod(x + w, w);
+        y = fmod(y + h, h);
+        if (x < 0) x += w;     /* jumps of more than a world */
+        if (y < 0) y += h;
+        if (!(x >= 0 && x < w)) x = 0;  /* NaN, or -tiny + w rounding to w */
+        if (!(y >= 0 && y < h)) y = 0;
+        break;
+    case MUR_BOUNDARY_REFLECT:
+        if (x < 0) { x = -x; vx = -vx; } else if (x > w) { x = 2 * w - x; vx = -vx; }
+        if (y < 0) { y = -y; vy = -vy; } else if (y > h) { y = 2 * h - y; vy = -vy; }
+        x = fmin(fmax(x, 0), w);
+        y = fmin(fmax(y, 0), h);
+        break;
+    case MUR_BOUNDARY_AVOID:
+        x = fmin(fmax(x, 0), w);
+        y = fmin(fmax(y, 0), h);
+        break;
+    }
+    f->x[i] = x;
+    f->y[i] = y;
+    f->vx[i] = vx;
+    f->vy[i] = vy;
+}
+
+/* ---- the tick ----------------------------------------------------------- */
+
+static void accel_chunk(void *ctx, int begin, int end)
+{
+    mur_flock *f = ctx;
+    for (int i = begin; i < end; i++)
+        acceleration(f, i, &f->ax[i], &f->ay[i]);
+}
+
+static void integrate_chunk(void *ctx, int begin, int end)
+{
+    mur_flock *f = ctx;
+    for (int i = begin; i < end; i++)
+        integrate(f, i, f->ax[i], f->ay[i]);
+}
+
+static double max_radius(const mur_params *p)
+{
+    return fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
+}
+
+void mur_flock_step(mur_flock *f)
+{
+    const mur_params *p = &f->p;
+    int seq = p->update == MUR_UPDATE_SEQUENTIAL;
+    f->grid_ok = 0;
+    if (!f->brute) {
+        /* Sequential ticks read boids that already moved this tick, up to
+         * max_speed from the cell they were sorted into: the cells grow by
+         * that much so the 3 x 3 block still holds every neighbour. */
+        double cell = max_radius(p) + (seq ? p->max_speed : 0);
+        cell *= 1 + 1e-9;
+        f->grid_ok = mur_grid_build(&f->grid, f->x, f->y, f->n, p->width, p->height, cell,
+                                    p->boundary == MUR_BOUNDARY_WRAP) == 0;
+        /* On allocation failure the brute loop gives the same answer, slowly. */
+    }
+    if (seq) {
+        for (int i = 0; i < f->n; i++) {
+            double ax, ay;
+            acceleration(f, i, &ax, &ay);
+            integrate(f, i, ax, ay);
+        }
+    } else {
+        mur_pool_run(f->pool, accel_chunk, f, f->n);
+        mur_pool_run(f->pool, integrate_chunk, f, f->n);
+    }
+    f->grid_ok = 0;
+    f->tick++;
+}

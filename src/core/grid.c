@@ -1,0 +1,106 @@
+/* Uniform grid with a counting sort: two passes over the boids, no
+ * allocation once the arrays have grown to the flock's size. */
+#include "grid.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The grid never has more cells than this: a huge world with tiny radii
+ * would otherwise allocate gigabytes of empty cells. Beyond it cells just
+ * grow, which costs speed, never correctness. */
+#define MAX_CELLS (1 << 22)
+
+static int grow(void **p, size_t *cap, size_t want, size_t size)
+{
+    if (want <= *cap)
+        return 0;
+    void *q = realloc(*p, want * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = want;
+    return 0;
+}
+
+void mur_grid_cell(const mur_grid *g, double x, double y, int *cx, int *cy)
+{
+    double fx = floor(x / g->cw), fy = floor(y / g->ch);
+    /* NaN and out-of-world positions land in an edge cell rather than
+     * indexing out of bounds. */
+    int ix = fx >= 0 ? (fx < g->gx ? (int)fx : g->gx - 1) : 0;
+    int iy = fy >= 0 ? (fy < g->gy ? (int)fy : g->gy - 1) : 0;
+    *cx = ix;
+    *cy = iy;
+}
+
+int mur_grid_span(int c, int n, int wrap, int out[3])
+{
+    if (n <= 3 && wrap) {
+        for (int i = 0; i < n; i++)
+            out[i] = i;
+        return n;
+    }
+    int k = 0;
+    for (int d = -1; d <= 1; d++) {
+        int v = c + d;
+        if (wrap)
+            v = (v + n) % n;
+        else if (v < 0 || v >= n)
+            continue;
+        out[k++] = v;
+    }
+    return k;
+}
+
+int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
+                   double width, double height, double cell, int wrap)
+{
+    if (!(cell > 0))
+        cell = width > height ? width : height;
+    double gxf = floor(width / cell), gyf = floor(height / cell);
+    int gx = gxf < 1 ? 1 : (gxf > MAX_CELLS ? MAX_CELLS : (int)gxf);
+    int gy = gyf < 1 ? 1 : (gyf > MAX_CELLS ? MAX_CELLS : (int)gyf);
+    while ((long)gx * gy > MAX_CELLS) {
+        gx = gx > 1 ? gx / 2 : 1;
+        gy = gy > 1 ? gy / 2 : 1;
+    }
+    g->gx = gx;
+    g->gy = gy;
+    g->cw = width / gx;
+    g->ch = height / gy;
+    g->wrap = wrap;
+    g->ncells = gx * gy;
+    g->n = 0;
+    if (grow((void **)&g->start, &g->cap_cells, (size_t)g->ncells + 1, sizeof(int)) ||
+        grow((void **)&g->order, &g->cap_boids, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)) ||
+        grow((void **)&g->cell_of, &g->cap_cell_of, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)))
+        return -1;
+
+    memset(g->start, 0, ((size_t)g->ncells + 1) * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        int cx, cy;
+        mur_grid_cell(g, x[i], y[i], &cx, &cy);
+        int k = cy * gx + cx;
+        g->cell_of[i] = k;
+        g->start[k + 1]++;
+    }
+    for (int k = 0; k < g->ncells; k++)
+        g->start[k + 1] += g->start[k];
+    /* Stable scatter: boids enter their cell in index order. start[k] is
+     * used as the cursor and restored afterwards by a shift. */
+    for (int i = 0; i < n; i++)
+        g->order[g->start[g->cell_of[i]]++] = i;
+    memmove(g->start + 1, g->start, (size_t)g->ncells * sizeof(int));
+    g->start[0] = 0;
+    g->n = n;
+    return 0;
+}
+
+void mur_grid_free(mur_grid *g)
+{
+    free(g->start);
+    free(g->order);
+    free(g->cell_of);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,40 @@
+/* A uniform neighbour grid, rebuilt every tick by counting sort.
+ *
+ * Cells are at least `cell` world units wide, so every neighbour closer than
+ * `cell` is in the 3 x 3 block around a boid's cell. After mur_grid_build the
+ * boids of cell c are order[start[c] .. start[c+1]) in increasing index: the
+ * order of any neighbour sum is then a function of the state alone, never of
+ * threads. */
+#ifndef MURMUR_GRID_H
+#define MURMUR_GRID_H
+
+#include <stddef.h>
+
+typedef struct mur_grid {
+    int gx, gy;          /* cells per axis (>= 1) */
+    double cw, ch;       /* cell size, world units (>= the requested size) */
+    int wrap;            /* neighbourhood wraps around the edges */
+    int ncells;
+    int n;               /* boids indexed */
+    int *start;          /* ncells + 1 offsets into order */
+    int *order;          /* boid indices sorted by cell (stable) */
+    int *cell_of;        /* cell of each boid */
+    size_t cap_cells, cap_boids, cap_cell_of;
+} mur_grid;
+
+/// Size the grid for a world and cell size, then sort n boids into it.
+/// Returns 0, or -1 when memory is short (the grid is then left empty).
+int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
+                   double width, double height, double cell, int wrap);
+
+/// Cell coordinates of a point (clamped into the grid).
+void mur_grid_cell(const mur_grid *g, double x, double y, int *cx, int *cy);
+
+/// Distinct neighbour cell columns (or rows) around c: writes up to 3 indices
+/// to out and returns how many. Handles grids narrower than 3 cells.
+int mur_grid_span(int c, int n, int wrap, int out[3]);
+
+/// Free the grid's arrays (the struct itself is the caller's).
+void mur_grid_free(mur_grid *g);
+
+#endif

@@ -1,0 +1,269 @@
+/* Metrics of MODEL.md over a uniform grid.
+ *
+ * Nearest neighbour searches rings of cells outwards until no unvisited cell
+ * can hold anything closer; neighbour counts and clusters look only at the
+ * 3 x 3 block (cells >= R_coh); clusters are a union-find over those pairs.
+ * Cluster centres under wrap use the circular mean per axis, so a cluster
+ * straddling the seam has its centre on the cluster, not mid-world. */
+#include "murmur/metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid.h"
+
+#define PI 3.14159265358979323846
+
+const char *const mur_metric_names[MUR_METRIC_COUNT] = {
+    "order", "nearest", "neighbours", "clusters", "largest", "milling",
+};
+
+double mur_metrics_value(const mur_metrics *m, int k)
+{
+    switch (k) {
+    case 0: return m->order;
+    case 1: return m->nearest;
+    case 2: return m->neighbours;
+    case 3: return m->clusters;
+    case 4: return m->largest;
+    case 5: return m->milling;
+    default: return NAN;
+    }
+}
+
+int mur_metric_find(const char *name)
+{
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        if (strcmp(mur_metric_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+struct mur_metrics_ctx {
+    mur_grid grid;
+    size_t cap;
+    int *parent, *size;
+    double *sum;   /* per root: sum of cos/sin of x and y angles (4 each) */
+};
+
+mur_metrics_ctx *mur_metrics_ctx_create(void) { return calloc(1, sizeof(mur_metrics_ctx)); }
+
+void mur_metrics_ctx_destroy(mur_metrics_ctx *m)
+{
+    if (!m)
+        return;
+    mur_grid_free(&m->grid);
+    free(m->parent);
+    free(m->size);
+    free(m->sum);
+    free(m);
+}
+
+static int reserve(mur_metrics_ctx *m, size_t n)
+{
+    if (n <= m->cap)
+        return 0;
+    int *p = realloc(m->parent, n * sizeof *p);
+    if (!p) return -1;
+    m->parent = p;
+    int *s = realloc(m->size, n * sizeof *s);
+    if (!s) return -1;
+    m->size = s;
+    double *c = realloc(m->sum, 4 * n * sizeof *c);
+    if (!c) return -1;
+    m->sum = c;
+    m->cap = n;
+    return 0;
+}
+
+static int find(int *parent, int i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];  /* path halving */
+        i = parent[i];
+    }
+    return i;
+}
+
+static void join(int *parent, int *size, int a, int b)
+{
+    a = find(parent, a);
+    b = find(parent, b);
+    if (a == b)
+        return;
+    if (size[a] < size[b] || (size[a] == size[b] && a > b)) {
+        int t = a; a = b; b = t;
+    }
+    parent[b] = a;
+    size[a] += size[b];
+}
+
+double mur_metrics_order(int n, const double *vx, const double *vy)
+{
+    if (n <= 0)
+        return 0;
+    double sx = 0, sy = 0;
+    for (int i = 0; i < n; i++) {
+        double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+        if (l > 0) {
+            sx += vx[i] / l;
+            sy += vy[i] / l;
+        }
+    }
+    return sqrt(sx * sx + sy * sy) / n;
+}
+
+/* Nearest other boid of i: rings of cells around i's cell, stopping once the
+ * best distance is within the inner radius of the next ring. */
+static double nearest_of(const mur_grid *g, const mur_flock *f, int i)
+{
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    int cx, cy;
+    mur_grid_cell(g, x[i], y[i], &cx, &cy);
+    double best2 = INFINITY;
+    int rmax = g->gx > g->gy ? g->gx : g->gy;
+    double step = g->cw < g->ch ? g->cw : g->ch;
+    for (int r = 0; r <= rmax; r++) {
+        for (int oy = -r; oy <= r; oy++)
+            for (int ox = -r; ox <= r; ox++) {
+                if (abs(ox) != r && abs(oy) != r)
+                    continue;  /* interior: visited by a smaller ring */
+                int gx = cx + ox, gy = cy + oy;
+                if (g->wrap) {
+                    gx = ((gx % g->gx) + g->gx) % g->gx;
+                    gy = ((gy % g->gy) + g->gy) % g->gy;
+                } else if (gx < 0 || gy < 0 || gx >= g->gx || gy >= g->gy) {
+                    continue;
+                }
+                int c = gy * g->gx + gx;
+                for (int k = g->start[c]; k < g->start[c + 1]; k++) {
+                    int j = g->order[k];
+                    if (j == i)
+                        continue;
+                    double dx, dy;
+                    mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
+                    double d2 = dx * dx + dy * dy;
+                    if (d2 < best2)
+                        best2 = d2;
+                }
+            }
+        double reach = r * step;
+        if (best2 <= reach * reach)
+            break;
+    }
+    return sqrt(best2);
+}
+
+int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out)
+{
+    memset(out, 0, sizeof *out);
+    const mur_params *p = mur_flock_params(f);
+    int n = mur_flock_count(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    out->order = mur_metrics_order(n, vx, vy);
+    if (n == 0)
+        return MUR_OK;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double R = p->cohesion_radius;
+    if (reserve(m, (size_t)n) ||
+        mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
+        return MUR_ERUN;
+    const mur_grid *g = &m->grid;
+
+    double near_sum = 0;
+    if (n >= 2)
+        for (int i = 0; i < n; i++)
+            near_sum += nearest_of(g, f, i);
+    out->nearest = n >= 2 ? near_sum / n : 0;
+
+    for (int i = 0; i < n; i++) {
+        m->parent[i] = i;
+        m->size[i] = 1;
+    }
+    long pairs = 0;
+    for (int i = 0; i < n; i++) {
+        int cx, cy, xs[3], ys[3];
+        mur_grid_cell(g, x[i], y[i], &cx, &cy);
+        int nx = mur_grid_span(cx, g->gx, wrap, xs);
+        int ny = mur_grid_span(cy, g->gy, wrap, ys);
+        for (int b = 0; b < ny; b++)
+            for (int a = 0; a < nx; a++) {
+                int c = ys[b] * g->gx + xs[a];
+                for (int k = g->start[c]; k < g->start[c + 1]; k++) {
+                    int j = g->order[k];
+                    if (j == i)
+                        continue;
+                    double dx, dy;
+                    mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
+                    double d = sqrt(dx * dx + dy * dy);
+                    if (d > 0 && d < R) {
+                        pairs++;
+                        if (j > i)
+                            join(m->parent, m->size, i, j);
+                    }
+                }
+            }
+    }
+    out->neighbours = (double)pairs / n;
+
+    /* Cluster centres: circular mean per axis under wrap, plain mean else. */
+    memset(m->sum, 0, 4 * (size_t)n * sizeof *m->sum);
+    int clusters = 0, largest = 0;
+    for (int i = 0; i < n; i++) {
+        int r = find(m->parent, i);
+        double *s = &m->sum[4 * (size_t)r];
+        if (wrap) {
+            double ax = 2 * PI * x[i] / p->width, ay = 2 * PI * y[i] / p->height;
+            s[0] += cos(ax); s[1] += sin(ax);
+            s[2] += cos(ay); s[3] += sin(ay);
+        } else {
+            s[0] += x[i];
+            s[2] += y[i];
+        }
+        if (r == i) {
+            clusters++;
+            if (m->size[i] > largest)
+                largest = m->size[i];
+        }
+    }
+    out->clusters = clusters;
+    out->largest = (double)largest / n;
+
+    /* Milling: sum over clusters of |sum cross| (= size x per-cluster value),
+     * divided by N: the size-weighted average. Crosses accumulate per root in
+     * s[1] after the centre is taken out of s. */
+    for (int i = 0; i < n; i++) {
+        if (find(m->parent, i) != i)
+            continue;
+        double *s = &m->sum[4 * (size_t)i];
+        double ccx, ccy;
+        if (wrap) {
+            ccx = atan2(-s[1], -s[0]) + PI;   /* angle in [0, 2pi] */
+            ccy = atan2(-s[3], -s[2]) + PI;
+            ccx *= p->width / (2 * PI);
+            ccy *= p->height / (2 * PI);
+        } else {
+            ccx = s[0] / m->size[i];
+            ccy = s[2] / m->size[i];
+        }
+        s[0] = ccx;
+        s[1] = ccy;
+        s[2] = 0;  /* cross sum */
+    }
+    for (int i = 0; i < n; i++) {
+        double *s = &m->sum[4 * (size_t)find(m->parent, i)];
+        double cx, cy;
+        mur_flock_offset(f, s[0], s[1], x[i], y[i], &cx, &cy);
+        double cl = sqrt(cx * cx + cy * cy), vl = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+        if (cl > 0 && vl > 0)
+            s[2] += (cx * vy[i] - cy * vx[i]) / (cl * vl);
+    }
+    double mill = 0;
+    for (int i = 0; i < n; i++)
+        if (find(m->parent, i) == i)
+            mill += fabs(m->sum[4 * (size_t)i + 2]);
+    out->milling = mill / n;
+    return MUR_OK;
+}

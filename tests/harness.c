@@ -1,0 +1,53 @@
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TESTS 256
+
+static struct {
+    const char *name;
+    test_fn fn;
+} tests[MAX_TESTS];
+static int ntests;
+int test_failures;
+
+void test_register(const char *name, test_fn fn)
+{
+    if (ntests == MAX_TESTS) {
+        fprintf(stderr, "harness: too many tests\n");
+        abort();
+    }
+    tests[ntests].name = name;
+    tests[ntests].fn = fn;
+    ntests++;
+}
+
+static int selected(const char *name, int argc, char **argv)
+{
+    if (argc < 2)
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int passed = 0, failed = 0;
+    for (int i = 0; i < ntests; i++) {
+        if (!selected(tests[i].name, argc, argv))
+            continue;
+        test_failures = 0;
+        tests[i].fn();
+        printf("%s %s\n", test_failures ? "FAIL" : "ok  ", tests[i].name);
+        fflush(stdout);
+        if (test_failures)
+            failed++;
+        else
+            passed++;
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
