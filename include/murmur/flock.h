@@ -104,6 +104,9 @@ void mur_flock_scatter(mur_flock *f);
 /// The result is bit-identical for every thread count.
 int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err);
 
+/// Threads a sync tick runs on (the caller included; 1 until set_threads).
+int mur_flock_threads(const mur_flock *f);
+
 /// Use the O(N^2) reference neighbour loop instead of the grid (tests, bench).
 void mur_flock_set_brute_force(mur_flock *f, int on);
 

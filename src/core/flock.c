@@ -8,7 +8,13 @@
  * Determinism: a boid's neighbour sums visit cells in a fixed order and the
  * boids of a cell in index order, so they depend on the state alone. Sync
  * ticks split boids across threads, each writing only its own boids; noise
- * is a hash of (seed, tick, boid). Any thread count gives the same bytes. */
+ * is a hash of (seed, tick, boid). Any thread count gives the same bytes.
+ *
+ * Speed: boid ids are scattered over the world, so reading neighbours by id
+ * costs a cache miss each. Each tick therefore copies the state into grid
+ * order (kx, ky, kvx, kvy: a cell's boids are adjacent, and so are the cells
+ * of a row) and walks the boids in that order too. The copy changes where
+ * the values are read from, never the order of a sum. */
 #include "murmur/flock.h"
 
 #include <math.h>
@@ -33,6 +39,7 @@ struct mur_flock {
     size_t cap;                /* allocated boids */
     double *x, *y, *vx, *vy;   /* state */
     double *ax, *ay;           /* sync: accelerations of this tick */
+    double *kx, *ky, *kvx, *kvy; /* state in grid order: k holds boid grid.order[k] */
     mur_rng rng;               /* draws added boids */
     mur_predator pred[MUR_MAX_PREDATORS];
     int npred;
@@ -146,7 +153,8 @@ static int reserve(mur_flock *f, size_t n)
     size_t cap = f->cap ? f->cap : 64;
     while (cap < n)
         cap *= 2;
-    double **arrays[] = {&f->x, &f->y, &f->vx, &f->vy, &f->ax, &f->ay};
+    double **arrays[] = {&f->x, &f->y, &f->vx, &f->vy, &f->ax, &f->ay,
+                         &f->kx, &f->ky, &f->kvx, &f->kvy};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
         double *q = realloc(*arrays[k], cap * sizeof(double));
         if (!q)
@@ -201,6 +209,10 @@ void mur_flock_destroy(mur_flock *f)
     free(f->vy);
     free(f->ax);
     free(f->ay);
+    free(f->kx);
+    free(f->ky);
+    free(f->kvx);
+    free(f->kvy);
     mur_grid_free(&f->grid);
     mur_pool_destroy(f->pool);
     free(f);
@@ -285,6 +297,7 @@ int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err)
     return MUR_OK;
 }
 
+int mur_flock_threads(const mur_flock *f) { return mur_pool_threads(f->pool); }
 void mur_flock_set_brute_force(mur_flock *f, int on) { f->brute = on; }
 uint64_t mur_flock_tick(const mur_flock *f) { return f->tick; }
 int mur_flock_count(const mur_flock *f) { return f->n; }
@@ -307,85 +320,126 @@ typedef struct {
     double rsep, rali, rcoh, rmax;
     double soft;
     int falloff;
-    int cone;                 /* fov < 360: test the cone */
+    int cone;                 /* fov < 360 and v_i != 0: test the cone */
     double cos_half, vlen;    /* cone test: dot(v, d) >= cos_half |v| |d| */
     int wrap;
     double w, h;
 } probe;
 
-static inline void visit(const probe *q, const double *x, const double *y,
-                         const double *vx, const double *vy, int j, sums *s)
+/* Adds boids [lo, hi) of the arrays, except index `skip` (i itself), to the
+ * neighbour sums of the probe's boid (MODEL.md steps 1-2).
+ *
+ * Two passes over blocks of candidates. In the grid's 3 x 3 block about
+ * half the candidates are within reach, at random, so testing each with a
+ * branch mispredicts constantly; the first pass instead writes every
+ * candidate to a buffer and advances the buffer only for those within
+ * R_max, with no branch. The second pass applies the rules to those, in
+ * the same order, with branches that are now well predicted. */
+enum { SCAN_BLOCK = 64 };
+
+static void scan(const probe *restrict q, const double *restrict x, const double *restrict y,
+                 const double *restrict vx, const double *restrict vy, int lo, int hi,
+                 int skip, sums *restrict s)
 {
-    double dx = x[j] - q->xi, dy = y[j] - q->yi;
-    if (q->wrap) {
-        dx = wrap_delta(dx, q->w);
-        dy = wrap_delta(dy, q->h);
-    }
-    double d2 = dx * dx + dy * dy;
-    if (d2 == 0 || d2 >= q->rmax * q->rmax * 1.0000001)
-        return;  /* coincident boids are skipped; the slack keeps d < R exact below */
-    double d = sqrt(d2);
-    if (q->cone && q->vlen > 0 && dx * q->vxi + dy * q->vyi < q->cos_half * q->vlen * d)
-        return;
-    if (d < q->rsep) {
-        double e = d + q->soft, wgt;
-        switch (q->falloff) {
-        case 0: wgt = e; break;
-        case 1: wgt = e * e; break;
-        default: wgt = e * e * e; break;
+    const double xi = q->xi, yi = q->yi, vxi = q->vxi, vyi = q->vyi;
+    const double rsep = q->rsep, rali = q->rali, rcoh = q->rcoh, soft = q->soft;
+    const double cvl = q->cos_half * q->vlen, w = q->w, h = q->h;
+    /* The slack keeps the exact d < R tests of the second pass the only
+     * ones that decide. */
+    const double far2 = q->rmax * q->rmax * 1.0000001;
+    const int falloff = q->falloff, cone = q->cone, wrap = q->wrap;
+    double sx = s->sx, sy = s->sy, ax = s->ax, ay = s->ay, cx = s->cx, cy = s->cy;
+    int ns = s->ns, na = s->na, nc = s->nc;
+    double bdx[SCAN_BLOCK], bdy[SCAN_BLOCK], bd2[SCAN_BLOCK];
+    int bj[SCAN_BLOCK];
+    for (int j0 = lo; j0 < hi; j0 += SCAN_BLOCK) {
+        int j1 = hi - j0 > SCAN_BLOCK ? j0 + SCAN_BLOCK : hi, m = 0;
+        for (int j = j0; j < j1; j++) {
+            double dx = x[j] - xi, dy = y[j] - yi;
+            if (wrap) {
+                dx = wrap_delta(dx, w);
+                dy = wrap_delta(dy, h);
+            }
+            double d2 = dx * dx + dy * dy;
+            bdx[m] = dx;
+            bdy[m] = dy;
+            bd2[m] = d2;
+            bj[m] = j;
+            /* coincident boids (d = 0) are skipped; NaN fails d2 < far2 */
+            m += (d2 < far2) & (d2 != 0) & (j != skip);
         }
-        s->sx -= dx / wgt;
-        s->sy -= dy / wgt;
-        s->ns++;
+        for (int t = 0; t < m; t++) {
+            double dx = bdx[t], dy = bdy[t], d = sqrt(bd2[t]);
+            int j = bj[t];
+            if (cone && dx * vxi + dy * vyi < cvl * d)
+                continue;
+            if (d < rsep) {
+                double e = d + soft, wgt;
+                switch (falloff) {
+                case 0: wgt = e; break;
+                case 1: wgt = e * e; break;
+                default: wgt = e * e * e; break;
+                }
+                sx -= dx / wgt;
+                sy -= dy / wgt;
+                ns++;
+            }
+            if (d < rali) {
+                ax += vx[j];
+                ay += vy[j];
+                na++;
+            }
+            if (d < rcoh) {
+                cx += dx;
+                cy += dy;
+                nc++;
+            }
+        }
     }
-    if (d < q->rali) {
-        s->ax += vx[j];
-        s->ay += vy[j];
-        s->na++;
-    }
-    if (d < q->rcoh) {
-        s->cx += dx;
-        s->cy += dy;
-        s->nc++;
-    }
+    s->sx = sx; s->sy = sy; s->ns = ns;
+    s->ax = ax; s->ay = ay; s->na = na;
+    s->cx = cx; s->cy = cy; s->nc = nc;
 }
 
-static void gather(const mur_flock *f, int i, sums *s)
+/* Neighbour sums of boid i. With a current grid, k is i's position in grid
+ * order (grid.slot[i]) and neighbours are read from the grid-ordered copy;
+ * cells of a row that are adjacent in the grid are one run of that copy, so
+ * the row is scanned as one range: the order of the sum is unchanged. */
+static void gather(const mur_flock *f, int i, int k, sums *s)
 {
     const mur_params *p = &f->p;
     probe q = {
         .xi = f->x[i], .yi = f->y[i], .vxi = f->vx[i], .vyi = f->vy[i],
         .rsep = p->separation_radius, .rali = p->alignment_radius,
         .rcoh = p->cohesion_radius, .soft = p->separation_softening,
-        .falloff = p->separation_falloff, .cone = p->fov < 360,
+        .falloff = p->separation_falloff,
         .wrap = p->boundary == MUR_BOUNDARY_WRAP, .w = p->width, .h = p->height,
     };
     q.rmax = fmax(q.rsep, fmax(q.rali, q.rcoh));
-    if (q.cone) {
+    if (p->fov < 360) {
         q.cos_half = cos(p->fov * 0.5 * PI / 180.0);
         q.vlen = sqrt(q.vxi * q.vxi + q.vyi * q.vyi);
+        q.cone = q.vlen > 0;  /* a boid at rest has no heading: it sees all round */
     }
     memset(s, 0, sizeof *s);
     if (f->brute || !f->grid_ok) {
-        for (int j = 0; j < f->n; j++)
-            if (j != i)
-                visit(&q, f->x, f->y, f->vx, f->vy, j, s);
+        scan(&q, f->x, f->y, f->vx, f->vy, 0, f->n, i, s);
         return;
     }
     const mur_grid *g = &f->grid;
-    int cx, cy, xs[3], ys[3];
-    mur_grid_cell(g, q.xi, q.yi, &cx, &cy);
-    int nx = mur_grid_span(cx, g->gx, g->wrap, xs);
-    int ny = mur_grid_span(cy, g->gy, g->wrap, ys);
-    for (int b = 0; b < ny; b++)
-        for (int a = 0; a < nx; a++) {
-            int c = ys[b] * g->gx + xs[a];
-            for (int k = g->start[c]; k < g->start[c + 1]; k++) {
-                int j = g->order[k];
-                if (j != i)
-                    visit(&q, f->x, f->y, f->vx, f->vy, j, s);
-            }
+    int c = g->cell_of[i], xs[3], ys[3];
+    int nx = mur_grid_span(c % g->gx, g->gx, g->wrap, xs);
+    int ny = mur_grid_span(c / g->gx, g->gy, g->wrap, ys);
+    for (int b = 0; b < ny; b++) {
+        const int *row = g->start + (size_t)ys[b] * g->gx;
+        for (int a = 0; a < nx;) {
+            int e = a;
+            while (e + 1 < nx && xs[e + 1] == xs[e] + 1)
+                e++;
+            scan(&q, f->kx, f->ky, f->kvx, f->kvy, row[xs[a]], row[xs[e] + 1], k, s);
+            a = e + 1;
         }
+    }
 }
 
 /* Steps 2-3: raw rule vectors, combined and clamped. Enters with the sums of
@@ -450,10 +504,10 @@ static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
     }
 }
 
-static void acceleration(const mur_flock *f, int i, double *ax, double *ay)
+static void acceleration(const mur_flock *f, int i, int k, double *ax, double *ay)
 {
     sums s;
-    gather(f, i, &s);
+    gather(f, i, k, &s);
     combine(&f->p, f->vx[i], f->vy[i], &s, ax, ay, NULL);
 }
 
@@ -465,7 +519,7 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
     sums s;
     /* The grid may be stale between ticks; the brute loop gives the same
      * sets, so the view is exact either way. */
-    gather(f, i, &s);
+    gather(f, i, -1, &s);
     combine(&f->p, f->vx[i], f->vy[i], &s, &out->accel[0], &out->accel[1], out);
 }
 
@@ -546,11 +600,34 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
 
 /* ---- the tick ----------------------------------------------------------- */
 
+/* Sync accelerations; with a grid, [begin, end) are positions in grid order,
+ * so consecutive boids share their neighbour cells in cache. */
 static void accel_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
-    for (int i = begin; i < end; i++)
-        acceleration(f, i, &f->ax[i], &f->ay[i]);
+    if (f->grid_ok) {
+        for (int k = begin; k < end; k++) {
+            int i = f->grid.order[k];
+            acceleration(f, i, k, &f->ax[i], &f->ay[i]);
+        }
+    } else {
+        for (int i = begin; i < end; i++)
+            acceleration(f, i, -1, &f->ax[i], &f->ay[i]);
+    }
+}
+
+/* Copy the state into grid order: positions [begin, end). */
+static void sort_chunk(void *ctx, int begin, int end)
+{
+    mur_flock *f = ctx;
+    const int *order = f->grid.order;
+    for (int k = begin; k < end; k++) {
+        int i = order[k];
+        f->kx[k] = f->x[i];
+        f->ky[k] = f->y[i];
+        f->kvx[k] = f->vx[i];
+        f->kvy[k] = f->vy[i];
+    }
 }
 
 static void integrate_chunk(void *ctx, int begin, int end)
@@ -579,12 +656,22 @@ void mur_flock_step(mur_flock *f)
         f->grid_ok = mur_grid_build(&f->grid, f->x, f->y, f->n, p->width, p->height, cell,
                                     p->boundary == MUR_BOUNDARY_WRAP) == 0;
         /* On allocation failure the brute loop gives the same answer, slowly. */
+        if (f->grid_ok)
+            mur_pool_run(f->pool, sort_chunk, f, f->n);
     }
     if (seq) {
         for (int i = 0; i < f->n; i++) {
             double ax, ay;
-            acceleration(f, i, &ax, &ay);
+            int k = f->grid_ok ? f->grid.slot[i] : -1;
+            acceleration(f, i, k, &ax, &ay);
             integrate(f, i, ax, ay);
+            if (k >= 0) {
+                /* later boids must see this one where it now is */
+                f->kx[k] = f->x[i];
+                f->ky[k] = f->y[i];
+                f->kvx[k] = f->vx[i];
+                f->kvy[k] = f->vy[i];
+            }
         }
     } else {
         mur_pool_run(f->pool, accel_chunk, f, f->n);

@@ -74,7 +74,8 @@ int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
     g->n = 0;
     if (grow((void **)&g->start, &g->cap_cells, (size_t)g->ncells + 1, sizeof(int)) ||
         grow((void **)&g->order, &g->cap_boids, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)) ||
-        grow((void **)&g->cell_of, &g->cap_cell_of, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)))
+        grow((void **)&g->cell_of, &g->cap_cell_of, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)) ||
+        grow((void **)&g->slot, &g->cap_slot, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)))
         return -1;
 
     memset(g->start, 0, ((size_t)g->ncells + 1) * sizeof(int));
@@ -89,8 +90,11 @@ int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
         g->start[k + 1] += g->start[k];
     /* Stable scatter: boids enter their cell in index order. start[k] is
      * used as the cursor and restored afterwards by a shift. */
-    for (int i = 0; i < n; i++)
-        g->order[g->start[g->cell_of[i]]++] = i;
+    for (int i = 0; i < n; i++) {
+        int k = g->start[g->cell_of[i]]++;
+        g->order[k] = i;
+        g->slot[i] = k;
+    }
     memmove(g->start + 1, g->start, (size_t)g->ncells * sizeof(int));
     g->start[0] = 0;
     g->n = n;
@@ -102,5 +106,6 @@ void mur_grid_free(mur_grid *g)
     free(g->start);
     free(g->order);
     free(g->cell_of);
+    free(g->slot);
     memset(g, 0, sizeof *g);
 }

@@ -19,7 +19,8 @@ typedef struct mur_grid {
     int *start;          /* ncells + 1 offsets into order */
     int *order;          /* boid indices sorted by cell (stable) */
     int *cell_of;        /* cell of each boid */
-    size_t cap_cells, cap_boids, cap_cell_of;
+    int *slot;           /* position of each boid in order: order[slot[i]] == i */
+    size_t cap_cells, cap_boids, cap_cell_of, cap_slot;
 } mur_grid;
 
 /// Size the grid for a world and cell size, then sort n boids into it.

@@ -1,0 +1,195 @@
+/* murmur: scenes, the user's whole interface (SCENE.md).
+ *
+ * mur_scene_load parses a YAML file with libyaml's document API, validates
+ * every key and value (errors carry file:line:col and suggest the nearest
+ * key), resolves the preset and overrides, and converts every time to
+ * seconds of video. The timeline then answers, as a pure function of time,
+ * which settings hold, which caption shows and where each predator is. */
+#ifndef MURMUR_SCENE_H
+#define MURMUR_SCENE_H
+
+#include <stdint.h>
+#include "murmur/error.h"
+#include "murmur/flock.h"
+#include "murmur/presets.h"
+
+/* Limits checked while loading, before anything is allocated from them. */
+#define MUR_SCENE_MAX_BYTES (1 << 20)      ///< scene file size
+#define MUR_SCENE_MAX_PIXELS 8192          ///< video width and height
+#define MUR_SCENE_MAX_SECONDS 36000.0      ///< video duration (10 hours)
+#define MUR_SCENE_MAX_TICKS 1.0e8          ///< ticks in one render, warm-up included
+#define MUR_SCENE_MAX_ENTRIES 4096         ///< timeline entries, path keys, conditions
+
+typedef enum { MUR_SHAPE_ARROW, MUR_SHAPE_TRIANGLE, MUR_SHAPE_DOT } mur_shape;
+typedef enum {
+    MUR_COLOR_FIXED, MUR_COLOR_HEADING, MUR_COLOR_SPEED, MUR_COLOR_NEIGHBOURS, MUR_COLOR_CLUSTER
+} mur_color_mode;
+typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
+typedef enum { MUR_EVENT_NONE, MUR_EVENT_SCATTER, MUR_EVENT_RESET, MUR_EVENT_FREEZE,
+               MUR_EVENT_UNFREEZE } mur_event;
+typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVERLAY_PARAMS,
+               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE } mur_overlay_kind;
+typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT,
+               MUR_CORNER_BOTTOM_RIGHT } mur_corner;
+
+/// A colour, straight (not premultiplied) components in [0, 1].
+typedef struct mur_rgba {
+    double r, g, b, a;
+} mur_rgba;
+
+/// One setting changed by a `set` or `ramp`, or by an experiment condition.
+typedef struct mur_change {
+    const mur_setting *setting;  ///< which model setting (from the settings table)
+    double value;                ///< target value (enums: the choice index)
+} mur_change;
+
+/// One timeline entry (SCENE.md `timeline`); several may share a time.
+typedef struct mur_cue {
+    double at;                   ///< seconds of video
+    int line;                    ///< line in the scene file (for `check`)
+    mur_change *set;             ///< instant changes
+    int nset;
+    mur_change *ramp;            ///< glides, from the value at `at` to the target
+    int nramp;
+    double over;                 ///< ramp duration, seconds (> 0 when nramp > 0)
+    mur_ease ease;
+    char *caption;               ///< caption text or NULL
+    double caption_for;          ///< seconds the caption shows
+    mur_event event;
+} mur_cue;
+
+/// A scripted predator or attractor (SCENE.md `predators`).
+typedef struct mur_script_predator {
+    int attract;                 ///< 0 flee, 1 attract
+    double radius, strength;
+    double from, until;          ///< active window, seconds (-inf / +inf when absent)
+    double (*path)[3];           ///< keyframes [t (s), x, y], sorted by t; NULL when expressions
+    int npath;
+    int smooth;                  ///< path interpolation: 0 linear, 1 Catmull-Rom through every key
+    char *x_expr, *y_expr;       ///< expressions of t, W, H (libavutil eval), or NULL
+    void *x_eval, *y_eval;       ///< parsed AVExpr (owned by the scene)
+} mur_script_predator;
+
+/// An overlay of `look.overlays`.
+typedef struct mur_overlay {
+    mur_overlay_kind kind;
+    int metrics[8];              ///< readout: metric indices (mur_metric_names)
+    int nmetrics;
+    int metric;                  ///< plot: metric index
+    double window;               ///< plot: seconds shown
+    mur_corner corner;           ///< plot/readout placement
+    int boid;                    ///< watch: boid index
+} mur_overlay;
+
+/// An experiment condition: a name and its overrides.
+typedef struct mur_condition {
+    char *name;
+    mur_change *set;
+    int nset;
+} mur_condition;
+
+/// A loaded, validated scene. Strings and arrays are owned by the scene.
+typedef struct mur_scene {
+    char *path;                  ///< file it came from
+    char *title;                 ///< NULL when absent
+    uint64_t seed;
+    const mur_preset *preset;    ///< the `model`
+    mur_params params;           ///< flock settings at time 0 (preset + world + flock)
+    /* video */
+    int width, height;           ///< output pixels
+    double fps;                  ///< frames per second
+    double tps;                  ///< simulation ticks per second of video
+    double duration;             ///< seconds of video
+    double warmup;               ///< ticks simulated before the first frame
+    char *output;                ///< output path (relative to the working directory)
+    int quality;                 ///< CRF-like, 0..51
+    /* look */
+    mur_rgba background;
+    mur_shape shape;
+    double boid_size;            ///< world units (length of an arrow)
+    mur_color_mode color_mode;
+    mur_rgba boid_color;         ///< fixed colour
+    int trail_length;            ///< ticks of history (0 = none)
+    int trail_fade;
+    mur_overlay *overlays;
+    int noverlays;
+    /* timeline, predators */
+    mur_cue *cues;               ///< sorted by `at`, file order kept within a time
+    int ncues;
+    mur_script_predator *predators;
+    int npredators;
+    /* experiment */
+    int runs, ticks;             ///< ensemble size and length (`murmur stats`)
+    mur_condition *conditions;   ///< at least one ("all" = no overrides) after loading
+    int nconditions;
+    int metrics[8];              ///< experiment metrics (mur_metric_names indices)
+    int nmetrics;
+    int panels;                  ///< layout: one panel per condition
+} mur_scene;
+
+/// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
+/// message "file:line:col: error: ...") or MUR_ERUN, and *out is NULL.
+/// The caller owns *out and frees it with mur_scene_destroy.
+int mur_scene_load(mur_scene **out, const char *path, mur_error *err);
+
+/// Parse a scene from memory (name is used in messages). Same contract as load.
+int mur_scene_parse(mur_scene **out, const char *name, const char *text, size_t len,
+                    mur_error *err);
+
+/// Free a scene; NULL is fine.
+void mur_scene_destroy(mur_scene *s);
+
+/// Number of frames of the whole video.
+long mur_scene_frames(const mur_scene *s);
+
+/// Settings in force at t seconds of video: the timeline's sets and ramps
+/// applied on top of base (usually &s->params, or a condition's variant).
+void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, mur_params *out);
+
+/// Apply an experiment condition's overrides to p.
+void mur_scene_apply(const mur_change *set, int n, mur_params *p);
+
+/// Predators active at t seconds; writes up to max, returns the count.
+int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int max);
+
+/// Caption showing at t and its opacity in [0, 1] (fades in and out), or NULL.
+const char *mur_scene_caption_at(const mur_scene *s, double t, double *alpha);
+
+/// Whether the flock is frozen at t (freeze/unfreeze events before or at t).
+int mur_scene_frozen_at(const mur_scene *s, double t);
+
+/// Seconds of video at the start of frame k, and the tick that frame shows
+/// (ticks counted from the first frame, after warm-up).
+double mur_scene_frame_time(const mur_scene *s, long k);
+long mur_scene_frame_tick(const mur_scene *s, long k);
+
+/// Steps a flock through a scene's timeline: settings, events, predators,
+/// freezes. Tick k (counted from the first frame; warm-up ticks are negative)
+/// runs with the timeline at t = k / tps.
+typedef struct mur_driver {
+    const mur_scene *scene;
+    mur_flock *flock;            ///< not owned
+    mur_params base;             ///< settings before the timeline (scene + condition)
+    long tick;                   ///< next tick to run
+    int next_cue;                ///< first cue whose event has not fired
+    void (*on_tick)(void *ctx, const mur_flock *f, long tick); ///< called after every tick (may be NULL)
+    void *on_tick_ctx;
+} mur_driver;
+
+/// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
+/// created from base. 0, or an error from the flock (bad settings at some time).
+int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
+                     mur_error *err);
+
+/// Run ticks until d->tick == target (no-op if already there).
+int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
+
+/// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)
+/// into seconds, with tps ticks per second. 0, or -1 when it is not a time.
+int mur_time_parse(const char *text, double tps, double *seconds);
+
+/// Text of an easing name, an event name, etc. for `check`.
+const char *mur_event_name(mur_event e);
+const char *mur_ease_name(mur_ease e);
+
+#endif

@@ -1,0 +1,36 @@
+/* The CLI's commands, one file each; they share the option record and the
+ * exit-status helpers of main.c. */
+#ifndef MURMUR_COMMANDS_H
+#define MURMUR_COMMANDS_H
+
+#include <signal.h>
+
+#include "murmur/error.h"
+
+typedef struct mur_cli_opts {
+    const char *scene;
+    const char *output;
+    const char *from, *to, *at;
+    const char *threads_text, *runs_text, *ticks_text, *plot;
+    int threads;          /* 0 = all cores */
+    int quiet, json;
+} mur_cli_opts;
+
+/// Set by SIGINT/SIGTERM; long loops poll it.
+extern volatile sig_atomic_t mur_cli_interrupted;
+
+/// Print "murmur: <fmt with arg>" and a hint; returns 2.
+int mur_cli_usage_error(const char *fmt, const char *arg);
+
+/// Print err's message when rc is an error; returns the exit status for rc.
+int mur_cli_report(int rc, const mur_error *err);
+
+/// Exit status for a return code.
+int mur_cli_exit_code(int rc);
+
+int mur_cmd_render(const mur_cli_opts *o);
+int mur_cmd_still(const mur_cli_opts *o);
+int mur_cmd_check(const mur_cli_opts *o);
+int mur_cmd_presets(const mur_cli_opts *o);
+
+#endif

@@ -1,0 +1,172 @@
+/* murmur: the command line.
+ *
+ * The CLI is the only place that prints and exits. Status: 0 done; 1 failed
+ * while running (I/O, encoder); 2 bad usage or bad scene; 130 interrupted
+ * (the output so far is finalised first). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libavutil/log.h>
+
+#include "commands.h"
+#include "progress.h"
+
+static const char usage[] =
+    "murmur " MURMUR_VERSION ": render flocking simulations (Reynolds boids) to video and figures\n"
+    "\n"
+    "usage:\n"
+    "  murmur render SCENE [-o OUT] [--from T] [--to T] [--threads N] [-q]\n"
+    "                                  render the scene's video (default: its video.output)\n"
+    "  murmur still  SCENE --at T -o OUT.png\n"
+    "                                  one frame as an image\n"
+    "  murmur check  SCENE             validate; print the resolved settings and timeline\n"
+    "  murmur presets [NAME]           list the model presets, or print one as YAML\n"
+    "\n"
+    "options:\n"
+    "  -o, --output PATH   output file (.mp4)\n"
+    "  --from T, --to T    render only part of the video; T is 12s, 1.5s, 900t or seconds\n"
+    "  --at T              time of a still\n"
+    "  --threads N         simulation threads (default: all cores); output is identical for any N\n"
+    "  -q, --quiet         no progress bar\n"
+    "  -h, --help          this text\n"
+    "  --version           print the version\n"
+    "\n"
+    "exit status: 0 done, 1 failed while running, 2 bad usage or scene, 130 interrupted\n"
+    "scene format: see README.md and the examples in scenes/\n";
+
+volatile sig_atomic_t mur_cli_interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    mur_cli_interrupted = 1;
+}
+
+int mur_cli_usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "murmur: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see murmur --help)\n");
+    return 2;
+}
+
+int mur_cli_exit_code(int rc)
+{
+    switch (rc) {
+    case MUR_OK: return 0;
+    case MUR_EINPUT: return 2;
+    case MUR_EINTR: return 130;
+    default: return 1;
+    }
+}
+
+int mur_cli_report(int rc, const mur_error *err)
+{
+    if (rc && err->msg[0])
+        fprintf(stderr, "%s%s\n", rc == MUR_EINPUT || strstr(err->msg, "error:") ? "" : "murmur: error: ",
+                err->msg);
+    return mur_cli_exit_code(rc);
+}
+
+static int parse_options(int argc, char **argv, mur_cli_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char **want = NULL;
+        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+            want = &o->output;
+        else if (!strcmp(a, "--from"))
+            want = &o->from;
+        else if (!strcmp(a, "--to"))
+            want = &o->to;
+        else if (!strcmp(a, "--at"))
+            want = &o->at;
+        else if (!strcmp(a, "--threads"))
+            want = &o->threads_text;
+        else if (!strcmp(a, "--runs"))
+            want = &o->runs_text;
+        else if (!strcmp(a, "--ticks"))
+            want = &o->ticks_text;
+        else if (!strcmp(a, "--plot"))
+            want = &o->plot;
+        if (want) {
+            if (i + 1 >= argc)
+                return mur_cli_usage_error("option %s needs a value", a);
+            *want = argv[++i];
+            continue;
+        }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = 1;
+        } else if (!strcmp(a, "--json")) {
+            o->json = 1;
+        } else if (a[0] == '-' && a[1]) {
+            return mur_cli_usage_error("unknown option '%s'", a);
+        } else if (!o->scene) {
+            o->scene = a;
+        } else {
+            return mur_cli_usage_error("unexpected argument '%s'", a);
+        }
+    }
+    if (o->threads_text) {
+        char *end;
+        long t = strtol(o->threads_text, &end, 10);
+        if (*end || t < 1 || t > 256)
+            return mur_cli_usage_error("--threads must be a number from 1 to 256, not '%s'", o->threads_text);
+        o->threads = (int)t;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("murmur %s\n", MURMUR_VERSION);
+        return 0;
+    }
+    mur_cli_opts o;
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+    /* libav's per-run chatter (x264's statistics) is not for users; its
+     * errors still reach stderr. */
+    av_log_set_level(AV_LOG_ERROR);
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    if (!strcmp(cmd, "presets"))
+        return mur_cmd_presets(&o);
+    if (!o.scene)
+        return mur_cli_usage_error("'%s' needs a SCENE file", cmd);
+    if (!strcmp(cmd, "render"))
+        return mur_cmd_render(&o);
+    if (!strcmp(cmd, "still"))
+        return mur_cmd_still(&o);
+    if (!strcmp(cmd, "check"))
+        return mur_cmd_check(&o);
+    return mur_cli_usage_error("unknown command '%s'", cmd);
+}

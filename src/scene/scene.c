@@ -1,0 +1,1286 @@
+/* Scene loading: YAML (libyaml's document API) to a validated mur_scene.
+ *
+ * Every key of SCENE.md is known here; an unknown key is an error that
+ * suggests the nearest known one, and every value is type- and range-checked
+ * with the file:line:col of the offending node. Limits on counts, sizes and
+ * durations are checked before anything is allocated from them. A walk
+ * budget bounds the work on hostile files (aliases can make a small document
+ * look huge to a naive recursive walk). */
+#include "murmur/scene.h"
+
+#include <errno.h>
+#include <libavutil/eval.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "murmur/metrics.h"
+
+#define WALK_BUDGET 200000  /* node visits per file */
+
+typedef struct {
+    const char *name;     /* file name for messages */
+    yaml_document_t *doc;
+    mur_error *err;
+    long budget;
+    double tps;           /* ticks per second, known before times are read */
+    mur_scene *s;
+} ctx;
+
+/* ---- errors ------------------------------------------------------------- */
+
+__attribute__((format(printf, 3, 4)))
+static int fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (n)
+        return mur_error_set(c->err, MUR_EINPUT, "%s:%lu:%lu: error: %s", c->name,
+                             (unsigned long)n->start_mark.line + 1,
+                             (unsigned long)n->start_mark.column + 1, msg);
+    return mur_error_set(c->err, MUR_EINPUT, "%s: error: %s", c->name, msg);
+}
+
+static int oom(ctx *c) { return mur_error_set(c->err, MUR_ERUN, "%s: out of memory", c->name); }
+
+/* Levenshtein distance, for "did you mean". Keys are short. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    int row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int prev = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int cur = row[j];
+            int sub = prev + (a[i - 1] != b[j - 1]);
+            int del = row[j] + 1, ins = row[j - 1] + 1;
+            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+static const char *nearest(const char *word, const char *const *names)
+{
+    const char *best = NULL;
+    int bestd = 99;
+    for (int i = 0; names[i]; i++) {
+        int d = edit_distance(word, names[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = names[i];
+        }
+    }
+    int limit = (int)strlen(word) / 3 + 1;
+    return bestd <= (limit < 3 ? limit : 3) ? best : NULL;
+}
+
+static int unknown(ctx *c, const yaml_node_t *n, const char *what, const char *word,
+                   const char *const *names)
+{
+    const char *near = nearest(word, names);
+    if (near)
+        return fail_at(c, n, "unknown %s '%s' (did you mean '%s'?)", what, word, near);
+    char list[512] = "";
+    size_t len = 0;
+    for (int i = 0; names[i] && len < sizeof list - 40; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", names[i]);
+    return fail_at(c, n, "unknown %s '%s' (expected one of: %s)", what, word, list);
+}
+
+/* ---- node access -------------------------------------------------------- */
+
+static yaml_node_t *node(ctx *c, int id)
+{
+    if (--c->budget < 0)
+        return NULL;
+    return yaml_document_get_node(c->doc, id);
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static int need_type(ctx *c, const yaml_node_t *n, yaml_node_type_t t, const char *key)
+{
+    static const char *const names[] = {"nothing", "a value", "a list", "a mapping"};
+    if (!n)
+        return fail_at(c, NULL, "scene is too large or too deeply aliased");
+    if (n->type != t) {
+        const char *got = n->type <= YAML_MAPPING_NODE ? names[n->type] : "?";
+        return fail_at(c, n, "'%s' must be %s, not %s", key, names[t], got);
+    }
+    return 0;
+}
+
+typedef struct {
+    const char *key;
+    yaml_node_t *k, *v;
+} pair;
+
+/* Iterate a mapping: for each pair, check the key is one of `allowed` (NULL
+ * terminated; NULL list = any key) and unique. Calls fn with each pair. */
+typedef int (*pair_fn)(ctx *c, pair *p, void *arg);
+
+static int each_pair(ctx *c, yaml_node_t *map, const char *what, const char *const *allowed,
+                     pair_fn fn, void *arg)
+{
+    int rc = need_type(c, map, YAML_MAPPING_NODE, what);
+    if (rc)
+        return rc;
+    for (yaml_node_pair_t *it = map->data.mapping.pairs.start; it < map->data.mapping.pairs.top;
+         it++) {
+        pair p = {NULL, node(c, it->key), node(c, it->value)};
+        if (!p.k || !p.v)
+            return fail_at(c, map, "scene is too large or too deeply aliased");
+        p.key = scalar(p.k);
+        if (!p.key)
+            return fail_at(c, p.k, "keys in '%s' must be plain names", what);
+        for (yaml_node_pair_t *jt = map->data.mapping.pairs.start; jt < it; jt++) {
+            const char *other = scalar(yaml_document_get_node(c->doc, jt->key));
+            if (other && strcmp(other, p.key) == 0)
+                return fail_at(c, p.k, "'%s' is given twice in '%s'", p.key, what);
+        }
+        if (allowed) {
+            int ok = 0;
+            for (int i = 0; allowed[i] && !ok; i++)
+                ok = strcmp(allowed[i], p.key) == 0;
+            if (!ok)
+                return unknown(c, p.k, "key", p.key, allowed);
+        }
+        if ((rc = fn(c, &p, arg)))
+            return rc;
+    }
+    return 0;
+}
+
+static yaml_node_t *lookup(ctx *c, yaml_node_t *map, const char *key)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (yaml_node_pair_t *it = map->data.mapping.pairs.start; it < map->data.mapping.pairs.top;
+         it++) {
+        const char *k = scalar(yaml_document_get_node(c->doc, it->key));
+        if (k && strcmp(k, key) == 0)
+            return node(c, it->value);
+    }
+    return NULL;
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static int parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (*end == ' ')
+        end++;
+    if (*end || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int number(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
+                  double *out)
+{
+    const char *s = scalar(n);
+    double v;
+    if (!s || parse_double(s, &v))
+        return fail_at(c, n, "'%s' must be a number%s%s%s", key, s ? ", not '" : "",
+                       s ? s : "", s ? "'" : "");
+    if (v < lo || v > hi)
+        return fail_at(c, n, "'%s' = %.10g is out of range [%.10g, %.10g]", key, v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int integer(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
+                   int *out)
+{
+    double v;
+    int rc = number(c, n, key, lo, hi, &v);
+    if (rc)
+        return rc;
+    if (v != floor(v))
+        return fail_at(c, n, "'%s' must be a whole number, not %g", key, v);
+    *out = (int)v;
+    return 0;
+}
+
+int mur_time_parse(const char *s, double tps, double *seconds)
+{
+    char buf[64];
+    size_t len = s ? strlen(s) : 0;
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len + 1);
+    double scale = 1;
+    if (buf[len - 1] == 's') {
+        buf[len - 1] = 0;
+    } else if (buf[len - 1] == 't') {
+        buf[len - 1] = 0;
+        scale = 1.0 / tps;
+    }
+    double v;
+    if (parse_double(buf, &v) || !isfinite(v * scale))
+        return -1;
+    *seconds = v * scale;
+    return 0;
+}
+
+/* A time: `12s`, `1.5s`, `900t` (ticks) or a bare number of seconds. */
+static int time_value(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
+                      double *out)
+{
+    const char *s = scalar(n);
+    double v;
+    if (!s || mur_time_parse(s, c->tps, &v))
+        return fail_at(c, n, "'%s' must be a time like 12s, 1.5s or 900t%s%s%s", key,
+                       s ? ", not '" : "", s ? s : "", s ? "'" : "");
+    if (v < lo || v > hi)
+        return fail_at(c, n, "'%s' = %gs is out of range [%gs, %gs]", key, v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int hexval(char ch)
+{
+    if (ch >= '0' && ch <= '9') return ch - '0';
+    if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+    return -1;
+}
+
+static int colour(ctx *c, const yaml_node_t *n, const char *key, mur_rgba *out)
+{
+    const char *s = scalar(n);
+    size_t len = s ? strlen(s) : 0;
+    if (!s || s[0] != '#' || (len != 7 && len != 9))
+        return fail_at(c, n, "'%s' must be a colour \"#rrggbb\" or \"#rrggbbaa\" (quote it: # starts a YAML comment)", key);
+    double ch[4] = {0, 0, 0, 1};
+    for (size_t i = 0; i + 1 < len; i += 2) {
+        int hi = hexval(s[1 + i]), lo = hexval(s[2 + i]);
+        if (hi < 0 || lo < 0)
+            return fail_at(c, n, "'%s': '%s' is not a hex colour", key, s);
+        ch[i / 2] = (hi * 16 + lo) / 255.0;
+    }
+    *out = (mur_rgba){ch[0], ch[1], ch[2], ch[3]};
+    return 0;
+}
+
+static int choice(ctx *c, const yaml_node_t *n, const char *key, const char *const *names,
+                  int *out)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return fail_at(c, n, "'%s' must be one of its names", key);
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], s) == 0) {
+            *out = i;
+            return 0;
+        }
+    char what[96];
+    snprintf(what, sizeof what, "value for '%s'", key);
+    return unknown(c, n, what, s, names);
+}
+
+static int text(ctx *c, const yaml_node_t *n, const char *key, char **out)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return fail_at(c, n, "'%s' must be text", key);
+    free(*out);
+    if (!(*out = strdup(s)))
+        return oom(c);
+    return 0;
+}
+
+/* ---- model settings ----------------------------------------------------- */
+
+static const char *const world_keys[] = {"width", "height", "boundary", "margin", NULL};
+
+/* Names a `flock`, `set`, `ramp` or condition may use: the settings table
+ * minus the world's keys, plus the composite keys. */
+static const char **setting_names(void)
+{
+    static const char *names[64];
+    if (!names[0]) {
+        int k = 0;
+        for (int i = 0; i < mur_setting_count() && k < 58; i++) {
+            const char *nm = mur_setting_at(i)->name;
+            int world = 0;
+            for (int w = 0; world_keys[w]; w++)
+                world |= strcmp(world_keys[w], nm) == 0;
+            if (!world)
+                names[k++] = nm;
+        }
+        names[k++] = "perception";
+        names[k++] = "gains";
+        names[k++] = "init_speed";
+        names[k] = NULL;
+    }
+    return names;
+}
+
+typedef struct {
+    mur_change *list;   /* growing list of changes (NULL: write params directly) */
+    int n, cap;
+    mur_params *p;      /* params to write when list is NULL */
+    int ramp;           /* only numeric settings may ramp */
+} changes;
+
+static int add_change(ctx *c, changes *ch, const mur_setting *s, double v)
+{
+    if (!ch->list && ch->cap == -1) {
+        mur_setting_put(s, ch->p, v);
+        return 0;
+    }
+    if (ch->n == ch->cap) {
+        int cap = ch->cap ? ch->cap * 2 : 8;
+        mur_change *l = realloc(ch->list, (size_t)cap * sizeof *l);
+        if (!l)
+            return oom(c);
+        ch->list = l;
+        ch->cap = cap;
+    }
+    ch->list[ch->n++] = (mur_change){s, v};
+    return 0;
+}
+
+static int setting_value(ctx *c, const yaml_node_t *n, const mur_setting *s, changes *ch)
+{
+    double v;
+    int rc;
+    if (s->type == MUR_SETTING_ENUM) {
+        if (ch->ramp)
+            return fail_at(c, n, "'%s' is a choice and cannot ramp (use set)", s->name);
+        int k;
+        if ((rc = choice(c, n, s->name, s->choices, &k)))
+            return rc;
+        v = k;
+    } else if (s->type == MUR_SETTING_INT) {
+        int k;
+        if ((rc = integer(c, n, s->name, s->min, s->max, &k)))
+            return rc;
+        v = k;
+    } else if ((rc = number(c, n, s->name, s->min, s->max, &v))) {
+        return rc;
+    }
+    return add_change(c, ch, s, v);
+}
+
+static int triple(ctx *c, const yaml_node_t *n, const char *key, const char *const names[3],
+                  changes *ch)
+{
+    /* gains: one number for all three, [s, a, c], or {separation:, ...} */
+    static const char *const rules[] = {"separation", "alignment", "cohesion", NULL};
+    int rc;
+    if (n->type == YAML_SCALAR_NODE) {
+        for (int k = 0; k < 3; k++)
+            if ((rc = setting_value(c, n, mur_setting_find(names[k]), ch)))
+                return rc;
+        return 0;
+    }
+    if (n->type == YAML_SEQUENCE_NODE) {
+        int len = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+        if (len != 3)
+            return fail_at(c, n, "'%s' needs three values [separation, alignment, cohesion]", key);
+        for (int k = 0; k < 3; k++) {
+            yaml_node_t *item = node(c, n->data.sequence.items.start[k]);
+            if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) ||
+                (rc = setting_value(c, item, mur_setting_find(names[k]), ch)))
+                return rc;
+        }
+        return 0;
+    }
+    for (yaml_node_pair_t *it = n->data.mapping.pairs.start; it < n->data.mapping.pairs.top; it++) {
+        yaml_node_t *k = node(c, it->key), *v = node(c, it->value);
+        const char *name = scalar(k);
+        int which = -1;
+        for (int r = 0; name && r < 3; r++)
+            if (strcmp(rules[r], name) == 0)
+                which = r;
+        if (which < 0)
+            return unknown(c, k ? k : n, "rule", name ? name : "?", rules);
+        if ((rc = need_type(c, v, YAML_SCALAR_NODE, name)) ||
+            (rc = setting_value(c, v, mur_setting_find(names[which]), ch)))
+            return rc;
+    }
+    return 0;
+}
+
+/* One `name: value` of a flock, set, ramp or condition. */
+static int one_setting(ctx *c, pair *p, void *arg)
+{
+    changes *ch = arg;
+    int rc;
+    if (strcmp(p->key, "perception") == 0) {
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ||
+            (rc = setting_value(c, p->v, mur_setting_find("alignment_radius"), ch)))
+            return rc;
+        return setting_value(c, p->v, mur_setting_find("cohesion_radius"), ch);
+    }
+    if (strcmp(p->key, "gains") == 0) {
+        static const char *const g[3] = {"gain_separation", "gain_alignment", "gain_cohesion"};
+        return triple(c, p->v, p->key, g, ch);
+    }
+    if (strcmp(p->key, "init_speed") == 0) {
+        const mur_setting *lo = mur_setting_find("init_speed_min"), *hi = mur_setting_find("init_speed_max");
+        if (p->v->type == YAML_SEQUENCE_NODE) {
+            if (p->v->data.sequence.items.top - p->v->data.sequence.items.start != 2)
+                return fail_at(c, p->v, "'init_speed' is a speed or a range [min, max]");
+            yaml_node_t *a = node(c, p->v->data.sequence.items.start[0]);
+            yaml_node_t *b = node(c, p->v->data.sequence.items.start[1]);
+            if ((rc = need_type(c, a, YAML_SCALAR_NODE, p->key)) ||
+                (rc = need_type(c, b, YAML_SCALAR_NODE, p->key)) ||
+                (rc = setting_value(c, a, lo, ch)) || (rc = setting_value(c, b, hi, ch)))
+                return rc;
+            return 0;
+        }
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ||
+            (rc = setting_value(c, p->v, lo, ch)))
+            return rc;
+        return setting_value(c, p->v, hi, ch);
+    }
+    const mur_setting *s = mur_setting_find(p->key);
+    if (!s)
+        return unknown(c, p->k, "setting", p->key, setting_names());
+    if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+        return rc;
+    return setting_value(c, p->v, s, ch);
+}
+
+static int settings_map(ctx *c, yaml_node_t *map, const char *what, changes *ch)
+{
+    return each_pair(c, map, what, setting_names(), one_setting, ch);
+}
+
+/* Check a whole parameter set; errors point at the node that set it. */
+static int params_ok(ctx *c, const mur_params *p, const yaml_node_t *where)
+{
+    mur_error e;
+    if (mur_params_validate(p, &e))
+        return fail_at(c, where, "%s", e.msg);
+    return 0;
+}
+
+/* ---- sections ------------------------------------------------------------ */
+
+static int world_pair(ctx *c, pair *p, void *arg)
+{
+    changes *ch = arg;
+    if (strcmp(p->key, "width") == 0 || strcmp(p->key, "height") == 0 ||
+        strcmp(p->key, "boundary") == 0 || strcmp(p->key, "margin") == 0) {
+        int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+        return rc ? rc : setting_value(c, p->v, mur_setting_find(p->key), ch);
+    }
+    return 0;
+}
+
+static int video_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    const char *k = p->key;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, k);
+    if (rc)
+        return rc;
+    if (!strcmp(k, "width")) return integer(c, p->v, k, 16, MUR_SCENE_MAX_PIXELS, &s->width);
+    if (!strcmp(k, "height")) return integer(c, p->v, k, 16, MUR_SCENE_MAX_PIXELS, &s->height);
+    if (!strcmp(k, "fps")) return number(c, p->v, k, 1, 240, &s->fps);
+    if (!strcmp(k, "ticks_per_second")) return number(c, p->v, k, 0.01, 10000, &s->tps);
+    if (!strcmp(k, "duration")) return time_value(c, p->v, k, 0, MUR_SCENE_MAX_SECONDS, &s->duration);
+    if (!strcmp(k, "warmup")) {
+        double t;
+        if ((rc = time_value(c, p->v, k, 0, MUR_SCENE_MAX_TICKS / c->tps, &t)))
+            return rc;
+        s->warmup = floor(t * c->tps + 0.5);
+        return 0;
+    }
+    if (!strcmp(k, "output")) {
+        if ((rc = text(c, p->v, k, &s->output)))
+            return rc;
+        if (!*s->output)
+            return fail_at(c, p->v, "'output' must not be empty");
+        return 0;
+    }
+    if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, 51, &s->quality);
+    return 0;
+}
+
+static const char *const shape_names[] = {"arrow", "triangle", "dot", NULL};
+static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", NULL};
+
+static int boid_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key), k;
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "shape")) {
+        if ((rc = choice(c, p->v, "shape", shape_names, &k)))
+            return rc;
+        s->shape = (mur_shape)k;
+        return 0;
+    }
+    if (!strcmp(p->key, "size"))
+        return number(c, p->v, "size", 0.1, 1000, &s->boid_size);
+    /* color: a fixed "#rrggbb" or a mode name */
+    const char *v = scalar(p->v);
+    if (v[0] == '#') {
+        s->color_mode = MUR_COLOR_FIXED;
+        return colour(c, p->v, "color", &s->boid_color);
+    }
+    if ((rc = choice(c, p->v, "color", colour_modes, &k)))
+        return rc;
+    s->color_mode = (mur_color_mode)(k + 1);
+    return 0;
+}
+
+static int trails_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "length"))
+        return integer(c, p->v, "length", 0, 1000, &s->trail_length);
+    static const char *const yesno[] = {"false", "true", NULL};
+    return choice(c, p->v, "fade", yesno, &s->trail_fade);
+}
+
+static const char *const corner_names[] = {"top-left", "top-right", "bottom-left",
+                                           "bottom-right", NULL};
+
+static int metric_name(ctx *c, yaml_node_t *n, const char *key, int *out)
+{
+    static const char *names[MUR_METRIC_COUNT + 1];
+    if (!names[0])
+        for (int k = 0; k < MUR_METRIC_COUNT; k++)
+            names[k] = mur_metric_names[k];
+    int rc = need_type(c, n, YAML_SCALAR_NODE, key);
+    if (rc)
+        return rc;
+    return choice(c, n, key, names, out);
+}
+
+static int plot_pair(ctx *c, pair *p, void *arg)
+{
+    mur_overlay *o = arg;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key), k;
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "metric"))
+        return metric_name(c, p->v, "metric", &o->metric);
+    if (!strcmp(p->key, "window"))
+        return time_value(c, p->v, "window", 0.1, 3600, &o->window);
+    if ((rc = choice(c, p->v, "corner", corner_names, &k)))
+        return rc;
+    o->corner = (mur_corner)k;
+    return 0;
+}
+
+static int watch_pair(ctx *c, pair *p, void *arg)
+{
+    mur_overlay *o = arg;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    return rc ? rc : integer(c, p->v, "boid", 0, MUR_MAX_BOIDS - 1, &o->boid);
+}
+
+static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
+{
+    static const char *const kinds[] = {"readout", "plot", "watch", "params", "clock", "state", NULL};
+    static const char *const plot_keys[] = {"metric", "window", "corner", NULL};
+    static const char *const watch_keys[] = {"boid", NULL};
+    memset(o, 0, sizeof *o);
+    o->corner = MUR_CORNER_TOP_RIGHT;
+    o->window = 10;
+    int k, rc;
+    if (n->type == YAML_SCALAR_NODE) {
+        if ((rc = choice(c, n, "overlay", kinds, &k)))
+            return rc;
+        if (k == MUR_OVERLAY_READOUT) {
+            o->nmetrics = 3;
+            o->metrics[0] = 0; o->metrics[1] = 1; o->metrics[2] = 3;
+        }
+        o->kind = (mur_overlay_kind)k;
+        return 0;
+    }
+    if ((rc = need_type(c, n, YAML_MAPPING_NODE, "overlay")))
+        return rc;
+    if (n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1)
+        return fail_at(c, n, "an overlay is one name, or one name with its options");
+    yaml_node_t *kn = node(c, n->data.mapping.pairs.start[0].key);
+    yaml_node_t *vn = node(c, n->data.mapping.pairs.start[0].value);
+    if (!kn || !vn)
+        return fail_at(c, n, "scene is too large or too deeply aliased");
+    if ((rc = choice(c, kn, "overlay", kinds, &k)))
+        return rc;
+    o->kind = (mur_overlay_kind)k;
+    switch (o->kind) {
+    case MUR_OVERLAY_READOUT:
+        if (vn->type == YAML_SCALAR_NODE) {
+            if ((rc = metric_name(c, vn, "readout", &o->metrics[0])))
+                return rc;
+            o->nmetrics = 1;
+            return 0;
+        }
+        if ((rc = need_type(c, vn, YAML_SEQUENCE_NODE, "readout")))
+            return rc;
+        for (yaml_node_item_t *it = vn->data.sequence.items.start; it < vn->data.sequence.items.top; it++) {
+            if (o->nmetrics == 8)
+                return fail_at(c, vn, "a readout shows at most 8 numbers");
+            if ((rc = metric_name(c, node(c, *it), "readout", &o->metrics[o->nmetrics++])))
+                return rc;
+        }
+        return 0;
+    case MUR_OVERLAY_PLOT:
+        if (vn->type == YAML_SCALAR_NODE)
+            return metric_name(c, vn, "plot", &o->metric);
+        return each_pair(c, vn, "plot", plot_keys, plot_pair, o);
+    case MUR_OVERLAY_WATCH:
+        return each_pair(c, vn, "watch", watch_keys, watch_pair, o);
+    default:
+        return fail_at(c, vn, "overlay '%s' takes no options", scalar(kn));
+    }
+}
+
+static int look_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    static const char *const boid_keys[] = {"shape", "size", "color", NULL};
+    static const char *const trail_keys[] = {"length", "fade", NULL};
+    int rc;
+    if (!strcmp(p->key, "background")) {
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+            return rc;
+        return colour(c, p->v, "background", &s->background);
+    }
+    if (!strcmp(p->key, "boid"))
+        return each_pair(c, p->v, "boid", boid_keys, boid_pair, s);
+    if (!strcmp(p->key, "trails"))
+        return each_pair(c, p->v, "trails", trail_keys, trails_pair, s);
+    /* overlays */
+    if ((rc = need_type(c, p->v, YAML_SEQUENCE_NODE, p->key)))
+        return rc;
+    long n = p->v->data.sequence.items.top - p->v->data.sequence.items.start;
+    if (n > 32)
+        return fail_at(c, p->v, "at most 32 overlays");
+    free(s->overlays);
+    s->noverlays = 0;
+    if (n && !(s->overlays = calloc((size_t)n, sizeof *s->overlays)))
+        return oom(c);
+    for (long i = 0; i < n; i++) {
+        yaml_node_t *item = node(c, p->v->data.sequence.items.start[i]);
+        if (!item)
+            return fail_at(c, p->v, "scene is too large or too deeply aliased");
+        if ((rc = overlay(c, item, &s->overlays[i])))
+            return rc;
+        s->noverlays++;
+    }
+    return 0;
+}
+
+/* ---- timeline ------------------------------------------------------------ */
+
+typedef struct {
+    mur_cue *cue;
+    yaml_node_t *over_node, *ramp_node;
+} cue_arg;
+
+static int caption_pair(ctx *c, pair *p, void *arg)
+{
+    mur_cue *q = arg;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "text"))
+        return text(c, p->v, "text", &q->caption);
+    return time_value(c, p->v, "for", 0.1, MUR_SCENE_MAX_SECONDS, &q->caption_for);
+}
+
+static const char *const ease_names[] = {"step", "linear", "smooth", NULL};
+static const char *const event_names[] = {"none", "scatter", "reset", "freeze", "unfreeze", NULL};
+
+static int cue_pair(ctx *c, pair *p, void *arg)
+{
+    cue_arg *a = arg;
+    mur_cue *q = a->cue;
+    static const char *const caption_keys[] = {"text", "for", NULL};
+    int rc, k;
+    if (!strcmp(p->key, "at"))
+        return time_value(c, p->v, "at", 0, MUR_SCENE_MAX_SECONDS, &q->at);
+    if (!strcmp(p->key, "set") || !strcmp(p->key, "ramp")) {
+        int ramp = p->key[0] == 'r';
+        changes ch = {ramp ? q->ramp : q->set, ramp ? q->nramp : q->nset,
+                      ramp ? q->nramp : q->nset, NULL, ramp};
+        rc = settings_map(c, p->v, p->key, &ch);
+        if (ramp) {
+            q->ramp = ch.list;
+            q->nramp = ch.n;
+            a->ramp_node = p->k;
+        } else {
+            q->set = ch.list;
+            q->nset = ch.n;
+        }
+        return rc;
+    }
+    if (!strcmp(p->key, "over")) {
+        a->over_node = p->v;
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+            return rc;
+        return time_value(c, p->v, "over", 0, MUR_SCENE_MAX_SECONDS, &q->over);
+    }
+    if (!strcmp(p->key, "ease")) {
+        if ((rc = choice(c, p->v, "ease", ease_names, &k)))
+            return rc;
+        q->ease = (mur_ease)k;
+        return 0;
+    }
+    if (!strcmp(p->key, "caption")) {
+        if (p->v->type == YAML_SCALAR_NODE)
+            return text(c, p->v, "caption", &q->caption);
+        if ((rc = each_pair(c, p->v, "caption", caption_keys, caption_pair, q)))
+            return rc;
+        if (!q->caption)
+            return fail_at(c, p->v, "caption needs 'text'");
+        return 0;
+    }
+    /* event */
+    if ((rc = choice(c, p->v, "event", event_names + 1, &k)))
+        return rc;
+    q->event = (mur_event)(k + 1);
+    return 0;
+}
+
+static void free_cue(mur_cue *q)
+{
+    free(q->set);
+    free(q->ramp);
+    free(q->caption);
+}
+
+static int timeline(ctx *c, yaml_node_t *seq)
+{
+    static const char *const keys[] = {"at", "set", "ramp", "over", "ease", "caption", "event", NULL};
+    mur_scene *s = c->s;
+    int rc = need_type(c, seq, YAML_SEQUENCE_NODE, "timeline");
+    if (rc)
+        return rc;
+    long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
+    if (n > MUR_SCENE_MAX_ENTRIES)
+        return fail_at(c, seq, "timeline has %ld entries (at most %d)", n, MUR_SCENE_MAX_ENTRIES);
+    if (n && !(s->cues = calloc((size_t)n, sizeof *s->cues)))
+        return oom(c);
+    for (long i = 0; i < n; i++) {
+        yaml_node_t *item = node(c, seq->data.sequence.items.start[i]);
+        if (!item)
+            return fail_at(c, seq, "scene is too large or too deeply aliased");
+        mur_cue *q = &s->cues[s->ncues++];
+        q->at = -1;
+        q->ease = MUR_EASE_LINEAR;
+        q->caption_for = 4;
+        q->line = (int)item->start_mark.line + 1;
+        cue_arg a = {q, NULL, NULL};
+        if ((rc = each_pair(c, item, "timeline entry", keys, cue_pair, &a)))
+            return rc;
+        if (q->at < 0)
+            return fail_at(c, item, "timeline entry needs 'at' (a time like 10s)");
+        if (q->nramp && !(q->over > 0))
+            return fail_at(c, a.ramp_node, "'ramp' needs 'over' (a duration > 0)");
+        if (!q->nramp && a.over_node)
+            return fail_at(c, a.over_node, "'over' belongs to a 'ramp'");
+        if (!q->nset && !q->nramp && !q->caption && !q->event)
+            return fail_at(c, item, "timeline entry does nothing: give set, ramp, caption or event");
+        /* Check that every value the timeline can reach is a valid flock. */
+        mur_params p = s->params;
+        mur_scene_apply(q->set, q->nset, &p);
+        mur_scene_apply(q->ramp, q->nramp, &p);
+        if ((rc = params_ok(c, &p, item)))
+            return rc;
+    }
+    /* Stable sort by time: several entries at one time apply in file order. */
+    for (int i = 1; i < s->ncues; i++) {
+        mur_cue q = s->cues[i];
+        int j = i;
+        while (j > 0 && s->cues[j - 1].at > q.at) {
+            s->cues[j] = s->cues[j - 1];
+            j--;
+        }
+        s->cues[j] = q;
+    }
+    return 0;
+}
+
+/* ---- predators ----------------------------------------------------------- */
+
+static const char *const expr_names[] = {"t", "W", "H", NULL};
+
+static int expression(ctx *c, yaml_node_t *n, const char *key, char **src, void **eval)
+{
+    int rc = need_type(c, n, YAML_SCALAR_NODE, key);
+    if (rc || (rc = text(c, n, key, src)))
+        return rc;
+    if (strlen(*src) > 1000)
+        return fail_at(c, n, "'%s' expression is longer than 1000 characters", key);
+    AVExpr *e = NULL;
+    int err = av_expr_parse(&e, *src, expr_names, NULL, NULL, NULL, NULL, 0, NULL);
+    if (err < 0 || !e)
+        return fail_at(c, n, "'%s': cannot parse expression '%s' (variables: t, W, H; functions like sin, cos; constant PI)",
+                       key, *src);
+    *eval = e;
+    return 0;
+}
+
+static int path(ctx *c, yaml_node_t *seq, mur_script_predator *pr)
+{
+    int rc = need_type(c, seq, YAML_SEQUENCE_NODE, "path");
+    if (rc)
+        return rc;
+    long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
+    if (n < 1 || n > MUR_SCENE_MAX_ENTRIES)
+        return fail_at(c, seq, "'path' needs 1 to %d keyframes [time, x, y]", MUR_SCENE_MAX_ENTRIES);
+    if (!(pr->path = calloc((size_t)n, sizeof *pr->path)))
+        return oom(c);
+    for (long i = 0; i < n; i++) {
+        yaml_node_t *key = node(c, seq->data.sequence.items.start[i]);
+        if ((rc = need_type(c, key, YAML_SEQUENCE_NODE, "path keyframe")))
+            return rc;
+        if (key->data.sequence.items.top - key->data.sequence.items.start != 3)
+            return fail_at(c, key, "a path keyframe is [time, x, y]");
+        yaml_node_t *t = node(c, key->data.sequence.items.start[0]);
+        yaml_node_t *x = node(c, key->data.sequence.items.start[1]);
+        yaml_node_t *y = node(c, key->data.sequence.items.start[2]);
+        if ((rc = need_type(c, t, YAML_SCALAR_NODE, "time")) ||
+            (rc = need_type(c, x, YAML_SCALAR_NODE, "x")) ||
+            (rc = need_type(c, y, YAML_SCALAR_NODE, "y")) ||
+            (rc = time_value(c, t, "time", 0, MUR_SCENE_MAX_SECONDS, &pr->path[i][0])) ||
+            (rc = number(c, x, "x", -MUR_MAX_WORLD, MUR_MAX_WORLD, &pr->path[i][1])) ||
+            (rc = number(c, y, "y", -MUR_MAX_WORLD, MUR_MAX_WORLD, &pr->path[i][2])))
+            return rc;
+        if (i > 0 && !(pr->path[i][0] > pr->path[i - 1][0]))
+            return fail_at(c, t, "path keyframe times must increase");
+        pr->npath++;
+    }
+    return 0;
+}
+
+static int predator_pair(ctx *c, pair *p, void *arg)
+{
+    mur_script_predator *pr = arg;
+    static const char *const modes[] = {"flee", "attract", NULL};
+    static const char *const interp[] = {"linear", "smooth", NULL};
+    const char *k = p->key;
+    int rc;
+    if (!strcmp(k, "path"))
+        return path(c, p->v, pr);
+    if (!strcmp(k, "x"))
+        return expression(c, p->v, "x", &pr->x_expr, &pr->x_eval);
+    if (!strcmp(k, "y"))
+        return expression(c, p->v, "y", &pr->y_expr, &pr->y_eval);
+    if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, k)))
+        return rc;
+    if (!strcmp(k, "mode")) return choice(c, p->v, k, modes, &pr->attract);
+    if (!strcmp(k, "interpolate")) return choice(c, p->v, k, interp, &pr->smooth);
+    if (!strcmp(k, "radius")) return number(c, p->v, k, 0, 1e6, &pr->radius);
+    if (!strcmp(k, "strength")) return number(c, p->v, k, 0, 1e3, &pr->strength);
+    if (!strcmp(k, "from")) return time_value(c, p->v, k, 0, MUR_SCENE_MAX_SECONDS, &pr->from);
+    return time_value(c, p->v, k, 0, MUR_SCENE_MAX_SECONDS, &pr->until);
+}
+
+static void free_predator(mur_script_predator *pr)
+{
+    free(pr->path);
+    free(pr->x_expr);
+    free(pr->y_expr);
+    av_expr_free(pr->x_eval);
+    av_expr_free(pr->y_eval);
+}
+
+static int predators(ctx *c, yaml_node_t *seq)
+{
+    static const char *const keys[] = {"mode", "radius", "strength", "from", "until", "path",
+                                       "interpolate", "x", "y", NULL};
+    mur_scene *s = c->s;
+    int rc = need_type(c, seq, YAML_SEQUENCE_NODE, "predators");
+    if (rc)
+        return rc;
+    long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
+    if (n > MUR_MAX_PREDATORS)
+        return fail_at(c, seq, "at most %d predators", MUR_MAX_PREDATORS);
+    if (n && !(s->predators = calloc((size_t)n, sizeof *s->predators)))
+        return oom(c);
+    for (long i = 0; i < n; i++) {
+        yaml_node_t *item = node(c, seq->data.sequence.items.start[i]);
+        if (!item)
+            return fail_at(c, seq, "scene is too large or too deeply aliased");
+        mur_script_predator *pr = &s->predators[s->npredators++];
+        pr->attract = s->preset->predator.attract;
+        pr->radius = s->preset->predator.radius;
+        pr->strength = s->preset->predator.strength;
+        pr->from = -INFINITY;
+        pr->until = INFINITY;
+        pr->smooth = 1;
+        if ((rc = each_pair(c, item, "predator", keys, predator_pair, pr)))
+            return rc;
+        int has_expr = pr->x_expr || pr->y_expr;
+        if (pr->path && has_expr)
+            return fail_at(c, item, "a predator has either a 'path' or 'x'/'y' expressions, not both");
+        if (!pr->path && !(pr->x_expr && pr->y_expr))
+            return fail_at(c, item, "a predator needs a 'path' of keyframes or both 'x' and 'y'");
+        if (pr->until <= pr->from)
+            return fail_at(c, item, "predator 'until' must come after 'from'");
+    }
+    return 0;
+}
+
+/* ---- experiment, layout -------------------------------------------------- */
+
+static int condition_pair(ctx *c, pair *p, void *arg)
+{
+    (void)arg;
+    mur_scene *s = c->s;
+    mur_condition *q = &s->conditions[s->nconditions];
+    if (!(q->name = strdup(p->key)))
+        return oom(c);
+    s->nconditions++;
+    if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
+        return 0;  /* `all:` with nothing after it */
+    changes ch = {NULL, 0, 0, NULL, 0};
+    int rc = settings_map(c, p->v, p->key, &ch);
+    q->set = ch.list;
+    q->nset = ch.n;
+    if (rc)
+        return rc;
+    mur_params pp = s->params;
+    mur_scene_apply(q->set, q->nset, &pp);
+    return params_ok(c, &pp, p->v);
+}
+
+static int experiment_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    int rc;
+    if (!strcmp(p->key, "runs")) {
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+            return rc;
+        return integer(c, p->v, "runs", 1, 100000, &s->runs);
+    }
+    if (!strcmp(p->key, "ticks")) {
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+            return rc;
+        return integer(c, p->v, "ticks", 1, 10000000, &s->ticks);
+    }
+    if (!strcmp(p->key, "metrics")) {
+        if ((rc = need_type(c, p->v, YAML_SEQUENCE_NODE, p->key)))
+            return rc;
+        s->nmetrics = 0;
+        for (yaml_node_item_t *it = p->v->data.sequence.items.start; it < p->v->data.sequence.items.top; it++) {
+            if (s->nmetrics == 8)
+                return fail_at(c, p->v, "at most 8 metrics");
+            if ((rc = metric_name(c, node(c, *it), "metrics", &s->metrics[s->nmetrics++])))
+                return rc;
+        }
+        return 0;
+    }
+    /* conditions */
+    if ((rc = need_type(c, p->v, YAML_MAPPING_NODE, p->key)))
+        return rc;
+    long n = p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start;
+    if (n < 1 || n > 64)
+        return fail_at(c, p->v, "'conditions' needs 1 to 64 named conditions");
+    for (int i = 0; i < s->nconditions; i++) {
+        free(s->conditions[i].name);
+        free(s->conditions[i].set);
+    }
+    free(s->conditions);
+    s->nconditions = 0;
+    if (!(s->conditions = calloc((size_t)n, sizeof *s->conditions)))
+        return oom(c);
+    return each_pair(c, p->v, "conditions", NULL, condition_pair, NULL);
+}
+
+static int layout_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    static const char *const panels[] = {"none", "conditions", NULL};
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    return rc ? rc : choice(c, p->v, "panels", panels, &s->panels);
+}
+
+/* ---- the document ------------------------------------------------------- */
+
+static int top_pair(ctx *c, pair *p, void *arg)
+{
+    (void)arg;
+    mur_scene *s = c->s;
+    static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
+                                             "duration", "warmup", "output", "quality", NULL};
+    static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
+    static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
+    static const char *const layout_keys[] = {"panels", NULL};
+    const char *k = p->key;
+    int rc;
+    if (!strcmp(k, "title"))
+        return text(c, p->v, k, &s->title);
+    if (!strcmp(k, "seed")) {
+        double v;
+        if ((rc = number(c, p->v, k, 0, 9007199254740992.0, &v)))
+            return rc;
+        if (v != floor(v))
+            return fail_at(c, p->v, "'seed' must be a whole number");
+        s->seed = (uint64_t)v;
+        return 0;
+    }
+    if (!strcmp(k, "model"))
+        return 0;  /* read first, in load() */
+    if (!strcmp(k, "world")) {
+        changes ch = {NULL, 0, -1, &s->params, 0};
+        if ((rc = each_pair(c, p->v, "world", world_keys, world_pair, &ch)))
+            return rc;
+        return params_ok(c, &s->params, p->v);
+    }
+    if (!strcmp(k, "flock")) {
+        changes ch = {NULL, 0, -1, &s->params, 0};
+        if ((rc = settings_map(c, p->v, "flock", &ch)))
+            return rc;
+        return params_ok(c, &s->params, p->v);
+    }
+    if (!strcmp(k, "video"))
+        return each_pair(c, p->v, "video", video_keys, video_pair, s);
+    if (!strcmp(k, "look"))
+        return each_pair(c, p->v, "look", look_keys, look_pair, s);
+    if (!strcmp(k, "timeline"))
+        return timeline(c, p->v);
+    if (!strcmp(k, "predators"))
+        return predators(c, p->v);
+    if (!strcmp(k, "experiment"))
+        return each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s);
+    return each_pair(c, p->v, "layout", layout_keys, layout_pair, s);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+static int defaults(ctx *c, const char *name)
+{
+    mur_scene *s = c->s;
+    s->seed = 1;
+    s->preset = mur_preset_find("wrkspc");
+    s->params = s->preset->params;
+    s->width = 1280;
+    s->height = 720;
+    s->fps = 30;
+    s->tps = 60;
+    s->duration = 10;
+    s->quality = 20;
+    s->background = (mur_rgba){0x0b / 255.0, 0x0d / 255.0, 0x0f / 255.0, 1};
+    s->shape = MUR_SHAPE_ARROW;
+    s->boid_size = 6;
+    s->color_mode = MUR_COLOR_FIXED;
+    s->boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};
+    s->trail_fade = 1;
+    s->runs = 25;
+    s->ticks = 900;
+    s->nmetrics = MUR_METRIC_COUNT;
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        s->metrics[k] = k;
+    /* out/<scene name>.mp4 */
+    const char *b = base_name(name);
+    size_t len = strlen(b);
+    const char *dot = strrchr(b, '.');
+    if (dot && dot != b)
+        len = (size_t)(dot - b);
+    if (!(s->output = malloc(len + 9)))
+        return oom(c);
+    snprintf(s->output, len + 9, "out/%.*s.mp4", (int)len, b);
+    return 0;
+}
+
+int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t len,
+                    mur_error *err)
+{
+    *out = NULL;
+    if (len > MUR_SCENE_MAX_BYTES)
+        return mur_error_set(err, MUR_EINPUT, "%s: error: scene file is larger than %d bytes",
+                             name, MUR_SCENE_MAX_BYTES);
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    int have_doc = 0, rc = MUR_OK;
+    mur_scene *s = calloc(1, sizeof *s);
+    if (!s || !yaml_parser_initialize(&parser)) {
+        free(s);
+        return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
+    }
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s};
+    yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
+    if (!yaml_parser_load(&parser, &doc)) {
+        rc = mur_error_set(err, MUR_EINPUT, "%s:%lu:%lu: error: %s%s%s", name,
+                           (unsigned long)parser.problem_mark.line + 1,
+                           (unsigned long)parser.problem_mark.column + 1,
+                           parser.problem ? parser.problem : "invalid YAML",
+                           parser.context ? " " : "", parser.context ? parser.context : "");
+        goto done;
+    }
+    have_doc = 1;
+    if (!(s->path = strdup(name)) || (rc = defaults(&c, name))) {
+        rc = rc ? rc : oom(&c);
+        goto done;
+    }
+    yaml_node_t *root = yaml_document_get_root_node(&doc);
+    if (!root) {
+        rc = fail_at(&c, NULL, "the scene is empty");
+        goto done;
+    }
+    if ((rc = need_type(&c, root, YAML_MAPPING_NODE, "the scene")))
+        goto done;
+    /* The model first (settings override it) and ticks_per_second (times in
+     * ticks need it), whatever order the file gives them in. */
+    yaml_node_t *model = lookup(&c, root, "model");
+    if (model) {
+        const char *m = scalar(model);
+        static const char *names[32];
+        int np = mur_preset_count() < 31 ? mur_preset_count() : 31;
+        for (int i = 0; i < np; i++)
+            names[i] = mur_preset_at(i)->name;
+        names[np] = NULL;
+        if (!m) {
+            rc = fail_at(&c, model, "'model' must be a preset name");
+            goto done;
+        }
+        if (!(s->preset = mur_preset_find(m))) {
+            rc = unknown(&c, model, "model", m, names);
+            goto done;
+        }
+        s->params = s->preset->params;
+    }
+    yaml_node_t *video = lookup(&c, root, "video");
+    yaml_node_t *tps = video ? lookup(&c, video, "ticks_per_second") : NULL;
+    if (tps) {
+        if ((rc = need_type(&c, tps, YAML_SCALAR_NODE, "ticks_per_second")) ||
+            (rc = number(&c, tps, "ticks_per_second", 0.01, 10000, &s->tps)))
+            goto done;
+        c.tps = s->tps;
+    }
+    static const char *const top_keys[] = {"title", "seed", "model", "world", "flock", "video",
+                                           "look", "timeline", "predators", "experiment",
+                                           "layout", NULL};
+    /* The timeline and conditions are checked against the final flock, so
+     * world and flock are read before them. */
+    static const char *const first[] = {"world", "flock", NULL};
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        for (yaml_node_pair_t *it = root->data.mapping.pairs.start;
+             !rc && it < root->data.mapping.pairs.top; it++) {
+            const char *k = scalar(yaml_document_get_node(&doc, it->key));
+            int early = k && (!strcmp(k, first[0]) || !strcmp(k, first[1]));
+            if (early != (pass == 0))
+                continue;
+            yaml_node_t one = *root;
+            one.data.mapping.pairs.start = it;
+            one.data.mapping.pairs.top = it + 1;
+            rc = each_pair(&c, &one, "the scene", top_keys, top_pair, NULL);
+        }
+    }
+    if (rc)
+        goto done;
+    /* Duplicate top-level keys: each_pair saw one pair at a time. */
+    for (yaml_node_pair_t *it = root->data.mapping.pairs.start; it < root->data.mapping.pairs.top; it++)
+        for (yaml_node_pair_t *jt = root->data.mapping.pairs.start; jt < it; jt++) {
+            const char *a = scalar(yaml_document_get_node(&doc, it->key));
+            const char *b = scalar(yaml_document_get_node(&doc, jt->key));
+            if (a && b && !strcmp(a, b)) {
+                rc = fail_at(&c, yaml_document_get_node(&doc, it->key), "'%s' is given twice", a);
+                goto done;
+            }
+        }
+    if (s->duration * s->tps + s->warmup > MUR_SCENE_MAX_TICKS) {
+        rc = fail_at(&c, video, "the video needs %.0f ticks (at most %.0f): shorten duration or ticks_per_second",
+                     s->duration * s->tps + s->warmup, MUR_SCENE_MAX_TICKS);
+        goto done;
+    }
+    if (!s->nconditions) {
+        if (!(s->conditions = calloc(1, sizeof *s->conditions)) ||
+            !(s->conditions[0].name = strdup("all"))) {
+            rc = oom(&c);
+            goto done;
+        }
+        s->nconditions = 1;
+    }
+done:
+    if (have_doc)
+        yaml_document_delete(&doc);
+    yaml_parser_delete(&parser);
+    if (rc) {
+        mur_scene_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return MUR_OK;
+}
+
+int mur_scene_load(mur_scene **out, const char *path, mur_error *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return mur_error_set(err, MUR_EINPUT, "%s: error: cannot open scene: %s", path,
+                             strerror(errno));
+    char *buf = malloc(MUR_SCENE_MAX_BYTES + 1);
+    if (!buf) {
+        fclose(fp);
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    }
+    size_t len = fread(buf, 1, MUR_SCENE_MAX_BYTES + 1, fp);
+    int bad = ferror(fp);
+    fclose(fp);
+    int rc;
+    if (bad)
+        rc = mur_error_set(err, MUR_EINPUT, "%s: error: cannot read scene", path);
+    else
+        rc = mur_scene_parse(out, path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
+void mur_scene_destroy(mur_scene *s)
+{
+    if (!s)
+        return;
+    free(s->path);
+    free(s->title);
+    free(s->output);
+    free(s->overlays);
+    for (int i = 0; i < s->ncues; i++)
+        free_cue(&s->cues[i]);
+    free(s->cues);
+    for (int i = 0; i < s->npredators; i++)
+        free_predator(&s->predators[i]);
+    free(s->predators);
+    for (int i = 0; i < s->nconditions; i++) {
+        free(s->conditions[i].name);
+        free(s->conditions[i].set);
+    }
+    free(s->conditions);
+    free(s);
+}
+
+const char *mur_event_name(mur_event e) { return e <= MUR_EVENT_UNFREEZE ? event_names[e] : "?"; }
+const char *mur_ease_name(mur_ease e) { return e <= MUR_EASE_SMOOTH ? ease_names[e] : "?"; }

@@ -1,0 +1,210 @@
+/* The timeline: what holds at time t, as a pure function of t.
+ *
+ * Settings are recomputed from the scene for every tick rather than
+ * accumulated, so rendering frames 100-200 alone meets exactly the settings
+ * a whole render meets there. Events (scatter, reset, freeze) are the only
+ * state, and the driver fires them when a tick's time reaches them. */
+#include <libavutil/eval.h>
+#include <math.h>
+#include <string.h>
+
+#include "murmur/scene.h"
+
+#define CAPTION_FADE 0.4  /* seconds of fade in and out */
+
+void mur_scene_apply(const mur_change *set, int n, mur_params *p)
+{
+    for (int i = 0; i < n; i++)
+        mur_setting_put(set[i].setting, p, set[i].value);
+}
+
+static double ease(mur_ease e, double u)
+{
+    if (u <= 0)
+        return 0;
+    if (u >= 1)
+        return 1;
+    switch (e) {
+    case MUR_EASE_STEP: return 0;   /* holds until the ramp ends, then jumps */
+    case MUR_EASE_LINEAR: return u;
+    default: return u * u * (3 - 2 * u);
+    }
+}
+
+void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, mur_params *out)
+{
+    *out = *base;
+    for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
+        const mur_cue *q = &s->cues[i];
+        mur_scene_apply(q->set, q->nset, out);
+        double u = ease(q->ease, (t - q->at) / q->over);
+        for (int k = 0; k < q->nramp; k++) {
+            const mur_setting *st = q->ramp[k].setting;
+            double from = mur_setting_get(st, out);
+            mur_setting_put(st, out, from + (q->ramp[k].value - from) * u);
+        }
+    }
+}
+
+int mur_scene_frozen_at(const mur_scene *s, double t)
+{
+    int frozen = 0;
+    for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
+        if (s->cues[i].event == MUR_EVENT_FREEZE)
+            frozen = 1;
+        else if (s->cues[i].event == MUR_EVENT_UNFREEZE)
+            frozen = 0;
+    }
+    return frozen;
+}
+
+const char *mur_scene_caption_at(const mur_scene *s, double t, double *alpha)
+{
+    const char *text = NULL;
+    double a = 0;
+    for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
+        const mur_cue *q = &s->cues[i];
+        if (!q->caption || t >= q->at + q->caption_for)
+            continue;
+        double fade = fmin(CAPTION_FADE, q->caption_for / 4);
+        double in = (t - q->at) / fade, out = (q->at + q->caption_for - t) / fade;
+        /* A caption at time 0 is there from the first frame, not faded in. */
+        a = fmin(1, fmin(q->at > 0 ? in : 1, out));
+        text = q->caption;  /* the latest caption wins */
+    }
+    if (alpha)
+        *alpha = text ? a : 0;
+    return text;
+}
+
+/* Catmull-Rom through every key (non-uniform times: Hermite with tangents
+ * from the neighbouring keys), or linear. Holds the end keys outside. */
+static void path_at(const mur_script_predator *pr, double t, double *x, double *y)
+{
+    double (*k)[3] = pr->path;
+    int n = pr->npath;
+    if (n == 1 || t <= k[0][0]) {
+        *x = k[0][1];
+        *y = k[0][2];
+        return;
+    }
+    if (t >= k[n - 1][0]) {
+        *x = k[n - 1][1];
+        *y = k[n - 1][2];
+        return;
+    }
+    int i = 0;
+    while (i + 1 < n && k[i + 1][0] <= t)
+        i++;
+    double t0 = k[i][0], t1 = k[i + 1][0], h = t1 - t0, u = (t - t0) / h;
+    for (int c = 1; c <= 2; c++) {
+        double p0 = k[i][c], p1 = k[i + 1][c], v;
+        if (!pr->smooth) {
+            v = p0 + (p1 - p0) * u;
+        } else {
+            double m0 = i > 0 ? (p1 - k[i - 1][c]) / (t1 - k[i - 1][0]) : (p1 - p0) / h;
+            double m1 = i + 2 < n ? (k[i + 2][c] - p0) / (k[i + 2][0] - t0) : (p1 - p0) / h;
+            double u2 = u * u, u3 = u2 * u;
+            v = (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * h * m0 +
+                (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * h * m1;
+        }
+        if (c == 1)
+            *x = v;
+        else
+            *y = v;
+    }
+}
+
+int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < s->npredators && n < max; i++) {
+        const mur_script_predator *pr = &s->predators[i];
+        if (t < pr->from || t >= pr->until)
+            continue;
+        double x, y;
+        if (pr->path) {
+            path_at(pr, t, &x, &y);
+        } else {
+            double vars[3] = {t, s->params.width, s->params.height};
+            x = av_expr_eval(pr->x_eval, vars, NULL);
+            y = av_expr_eval(pr->y_eval, vars, NULL);
+        }
+        if (!isfinite(x) || !isfinite(y))
+            continue;  /* an expression that blows up at t hides the predator */
+        out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract};
+    }
+    return n;
+}
+
+long mur_scene_frames(const mur_scene *s) { return (long)floor(s->duration * s->fps + 1e-9); }
+
+double mur_scene_frame_time(const mur_scene *s, long k) { return k / s->fps; }
+
+long mur_scene_frame_tick(const mur_scene *s, long k)
+{
+    return (long)floor((double)k * s->tps / s->fps + 1e-9);
+}
+
+/* ---- the driver ---------------------------------------------------------- */
+
+static int step(mur_driver *d, mur_error *err)
+{
+    const mur_scene *s = d->scene;
+    double t = d->tick / s->tps;
+    for (; d->next_cue < s->ncues && s->cues[d->next_cue].at <= t; d->next_cue++) {
+        switch (s->cues[d->next_cue].event) {
+        case MUR_EVENT_SCATTER: mur_flock_scatter(d->flock); break;
+        case MUR_EVENT_RESET: mur_flock_reset(d->flock); break;
+        default: break;
+        }
+    }
+    if (!mur_scene_frozen_at(s, t)) {
+        mur_params p;
+        mur_scene_params_at(s, &d->base, t, &p);
+        if (memcmp(&p, mur_flock_params(d->flock), sizeof p) != 0) {
+            int rc = mur_flock_set_params(d->flock, &p, err);
+            if (rc)
+                return rc;
+        }
+        mur_predator pred[MUR_MAX_PREDATORS];
+        int np = mur_scene_predators_at(s, t, pred, MUR_MAX_PREDATORS);
+        mur_flock_set_predators(d->flock, pred, np);
+        mur_flock_step(d->flock);
+    }
+    d->tick++;
+    if (d->on_tick && d->tick > 0)
+        d->on_tick(d->on_tick_ctx, d->flock, d->tick);
+    return MUR_OK;
+}
+
+int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
+                     mur_error *err)
+{
+    void (*on_tick)(void *, const mur_flock *, long) = d->on_tick;
+    void *ctx = d->on_tick_ctx;
+    memset(d, 0, sizeof *d);
+    d->on_tick = on_tick;
+    d->on_tick_ctx = ctx;
+    d->scene = s;
+    d->flock = f;
+    d->base = *base;
+    d->tick = -(long)s->warmup;
+    /* Warm-up runs with the settings of time 0 and no events. */
+    while (d->tick < 0) {
+        int rc = step(d, err);
+        if (rc)
+            return rc;
+    }
+    return MUR_OK;
+}
+
+int mur_driver_run_to(mur_driver *d, long target, mur_error *err)
+{
+    while (d->tick < target) {
+        int rc = step(d, err);
+        if (rc)
+            return rc;
+    }
+    return MUR_OK;
+}

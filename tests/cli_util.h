@@ -1,0 +1,66 @@
+/* Helpers for tests that run the murmur binary: a scratch directory, scene
+ * files written from strings, and a runner that captures stderr. */
+#ifndef MURMUR_TEST_CLI_UTIL_H
+#define MURMUR_TEST_CLI_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* A fresh directory under /tmp for this process (created once). */
+static inline const char *scratch(void)
+{
+    static char dir[64];
+    if (!dir[0]) {
+        strcpy(dir, "/tmp/murmur-cli-XXXXXX");
+        if (!mkdtemp(dir)) {
+            perror("mkdtemp");
+            abort();
+        }
+    }
+    return dir;
+}
+
+/* Path of name inside the scratch directory (static buffer rotation of 8). */
+static inline const char *scratch_path(const char *name)
+{
+    static char bufs[8][256];
+    static int k;
+    char *b = bufs[k++ % 8];
+    snprintf(b, 256, "%s/%s", scratch(), name);
+    return b;
+}
+
+static inline void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        perror(path);
+        abort();
+    }
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* Run `murmur ARGS` with stdout/stderr captured; returns the exit status
+ * (or -1) and leaves stderr's text in err (n bytes). */
+static inline int murmur(const char *args, char *err, size_t n)
+{
+    const char *errfile = scratch_path("stderr.txt");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s >%s.out 2>%s", MURMUR_EXE, args, errfile, errfile);
+    int st = system(cmd);
+    if (err && n) {
+        err[0] = 0;
+        FILE *fp = fopen(errfile, "r");
+        if (fp) {
+            size_t got = fread(err, 1, n - 1, fp);
+            err[got] = 0;
+            fclose(fp);
+        }
+    }
+    return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+#endif

@@ -1,0 +1,240 @@
+/* The test-side reader of decode.h: demux with libavformat, decode with
+ * libavcodec (one thread, so results never depend on scheduling), convert
+ * with libswscale. Each public function is one callback over decode_all. */
+#include "decode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+/* Called for each decoded frame in order; returns 0 to go on, 1 to stop,
+ * negative on error. The frame is only valid during the call. */
+typedef int (*frame_fn)(void *ctx, const AVStream *st, const AVFrame *frame, int index);
+
+/* Hands every ready frame to fn; 0 when the decoder wants more input. */
+static int drain(AVCodecContext *dec, AVFrame *frame, const AVStream *st, frame_fn fn,
+                 void *ctx, int *n)
+{
+    for (;;) {
+        int ret = avcodec_receive_frame(dec, frame);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return 0;
+        if (ret < 0)
+            return ret;
+        ret = fn(ctx, st, frame, *n);
+        (*n)++;
+        av_frame_unref(frame);
+        if (ret)
+            return ret;
+    }
+}
+
+/* Decodes path's first video stream, calling fn per frame. Returns the
+ * number of frames decoded (up to the one fn stopped at), or -1. */
+static int decode_all(const char *path, frame_fn fn, void *ctx)
+{
+    AVFormatContext *fmt = NULL;
+    AVCodecContext *dec = NULL;
+    AVPacket *pkt = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc();
+    int n = 0, ret, result = -1;
+    const char *what = "out of memory";
+
+    if (!pkt || !frame)
+        goto fail;
+    what = "cannot open";
+    if ((ret = avformat_open_input(&fmt, path, NULL, NULL)) < 0)
+        goto fail;
+    what = "cannot read stream info";
+    if ((ret = avformat_find_stream_info(fmt, NULL)) < 0)
+        goto fail;
+    what = "no video stream";
+    const AVCodec *codec = NULL;
+    int idx = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (idx < 0 || !codec)
+        goto fail;
+    AVStream *st = fmt->streams[idx];
+    what = "cannot open decoder";
+    if (!(dec = avcodec_alloc_context3(codec)) ||
+        avcodec_parameters_to_context(dec, st->codecpar) < 0)
+        goto fail;
+    dec->thread_count = 1;
+    if (avcodec_open2(dec, codec, NULL) < 0)
+        goto fail;
+
+    what = "cannot decode";
+    ret = 0;
+    while (ret == 0 && (ret = av_read_frame(fmt, pkt)) >= 0) {
+        if (pkt->stream_index == idx) {
+            ret = avcodec_send_packet(dec, pkt);
+            if (ret >= 0)
+                ret = drain(dec, frame, st, fn, ctx, &n);
+        }
+        av_packet_unref(pkt);
+    }
+    if (ret == AVERROR_EOF) {   /* flush the frames the decoder still holds */
+        ret = avcodec_send_packet(dec, NULL);
+        if (ret >= 0)
+            ret = drain(dec, frame, st, fn, ctx, &n);
+    }
+    if (ret < 0)
+        goto fail;
+    result = n;
+
+fail:
+    if (result < 0)
+        fprintf(stderr, "  decode: %s: %s\n", path, what);
+    av_frame_free(&frame);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);
+    return result;
+}
+
+/* ---- probe ---------------------------------------------------------------- */
+
+static int probe_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
+{
+    test_video_info *info = ctx;
+    if (index > 0)
+        return 0;
+    const char *pix = av_get_pix_fmt_name(f->format);
+    snprintf(info->codec, sizeof info->codec, "%s", avcodec_get_name(st->codecpar->codec_id));
+    snprintf(info->pix_fmt, sizeof info->pix_fmt, "%s", pix ? pix : "none");
+    info->width = f->width;
+    info->height = f->height;
+    info->primaries = f->color_primaries;
+    info->trc = f->color_trc;
+    info->colorspace = f->colorspace;
+    info->range = f->color_range;
+    info->fps = st->avg_frame_rate.den ? av_q2d(st->avg_frame_rate) : 0;
+    return 0;
+}
+
+int test_video_probe(const char *path, test_video_info *out)
+{
+    memset(out, 0, sizeof *out);
+    int n = decode_all(path, probe_frame, out);
+    if (n < 0)
+        return -1;
+    out->frames = n;
+    return 0;
+}
+
+/* ---- one frame as RGB ------------------------------------------------------ */
+
+typedef struct {
+    int index;
+    uint8_t *rgb;
+    int w, h;
+    int failed;
+} rgb_job;
+
+/* Players' view of a frame: BT.709 matrix, limited-range YUV expanded to
+ * full-range RGB. Converted into an aligned buffer first (swscale's SIMD
+ * may write whole blocks past a row's end), then copied out tightly. */
+static int rgb_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
+{
+    (void)st;
+    rgb_job *job = ctx;
+    if (index != job->index)
+        return 0;
+    uint8_t *data[4] = {NULL};
+    int linesize[4];
+    struct SwsContext *sws = sws_getContext(
+        f->width, f->height, f->format, f->width, f->height, AV_PIX_FMT_RGB24,
+        SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
+    const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+    job->failed = 1;
+    if (!sws || sws_setColorspaceDetails(sws, bt709, 0, bt709, 1, 0, 1 << 16, 1 << 16) < 0)
+        goto done;
+    if (av_image_alloc(data, linesize, f->width, f->height, AV_PIX_FMT_RGB24, 64) < 0)
+        goto done;
+    if (sws_scale(sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, data,
+                  linesize) != f->height)
+        goto done;
+    size_t row = (size_t)f->width * 3;
+    if (!(job->rgb = malloc(row * (size_t)f->height)))
+        goto done;
+    for (int y = 0; y < f->height; y++)
+        memcpy(job->rgb + row * (size_t)y, data[0] + (size_t)linesize[0] * (size_t)y, row);
+    job->w = f->width;
+    job->h = f->height;
+    job->failed = 0;
+done:
+    av_freep(&data[0]);
+    sws_freeContext(sws);
+    return job->failed ? -1 : 1;
+}
+
+int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int *h)
+{
+    rgb_job job = {.index = index, .failed = 1};
+    *rgb = NULL;
+    if (decode_all(path, rgb_frame, &job) < 0 || job.failed || !job.rgb) {
+        free(job.rgb);
+        return -1;
+    }
+    *rgb = job.rgb;
+    *w = job.w;
+    *h = job.h;
+    return 0;
+}
+
+/* ---- hash ----------------------------------------------------------------- */
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static int hash_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
+{
+    (void)st;
+    (void)index;
+    uint64_t *h = ctx;
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    if (!d || d->nb_components < 3 || !(d->flags & AV_PIX_FMT_FLAG_PLANAR) ||
+        d->comp[0].depth != 8)
+        return -1;   /* only 8-bit planar YUV is hashed */
+    for (int p = 0; p < 3; p++) {
+        int w = p ? AV_CEIL_RSHIFT(f->width, d->log2_chroma_w) : f->width;
+        int rows = p ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
+        for (int y = 0; y < rows; y++) {
+            const uint8_t *row = f->data[p] + (ptrdiff_t)f->linesize[p] * y;
+            for (int x = 0; x < w; x++) {
+                *h ^= row[x];
+                *h *= FNV_PRIME;
+            }
+        }
+    }
+    return 0;
+}
+
+uint64_t test_video_hash(const char *path)
+{
+    uint64_t h = FNV_OFFSET;
+    return decode_all(path, hash_frame, &h) < 0 ? 0 : h;
+}
+
+/* ---- container tags --------------------------------------------------------- */
+
+int test_video_tag(const char *path, const char *key, char *buf, size_t n)
+{
+    AVFormatContext *fmt = NULL;
+    int result = -1;
+    if (avformat_open_input(&fmt, path, NULL, NULL) < 0)
+        return -1;
+    const AVDictionaryEntry *e = av_dict_get(fmt->metadata, key, NULL, 0);
+    if (e) {
+        snprintf(buf, n, "%s", e->value);
+        result = 0;
+    }
+    avformat_close_input(&fmt);
+    return result;
+}

@@ -1,0 +1,37 @@
+/* A test-side video reader built directly on libavformat, libavcodec and
+ * libswscale (never on murmur's writer), so tests check files the way a
+ * player sees them: what the container and the H.264 stream say, and the
+ * decoded pixels. */
+#ifndef MURMUR_TEST_DECODE_H
+#define MURMUR_TEST_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    char codec[32];    /* libavcodec name of the first video stream's codec, e.g. "h264" */
+    char pix_fmt[32];  /* decoder output, e.g. "yuv420p" */
+    int width, height; /* coded size in pixels */
+    int frames;        /* frames actually decoded */
+    int primaries, trc, colorspace, range; /* AVCOL_* of the first decoded frame (from the bitstream) */
+    double fps;        /* the stream's average frame rate */
+} test_video_info;
+
+/* Open path, decode every frame of its first video stream and describe it.
+ * Returns 0, or -1 (with a line on stderr) when the file cannot be read. */
+int test_video_probe(const char *path, test_video_info *out);
+
+/* Decode frame `index` (0-based) and convert it to packed RGB24 with the
+ * BT.709 limited->full range conversion. On success *rgb holds w*h*3 bytes
+ * (caller frees with free()) and 0 is returned; otherwise -1. */
+int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int *h);
+
+/* FNV-1a 64 over every decoded frame's Y, U and V planes, row by row, the
+ * visible width only (never the padding). 0 when the file cannot be read. */
+uint64_t test_video_hash(const char *path);
+
+/* The container-level metadata tag `key` into buf (n bytes). Returns 0,
+ * or -1 when the file cannot be read or has no such tag. */
+int test_video_tag(const char *path, const char *key, char *buf, size_t n);
+
+#endif

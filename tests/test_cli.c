@@ -1,0 +1,153 @@
+/* End to end: the murmur binary renders scenes to files that libav (not our
+ * writer) reads back, identically every time, and rejects bad scenes with
+ * file:line:col and exit status 2. */
+#include <libavutil/pixfmt.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "decode.h"
+#include "harness.h"
+
+static const char *small_scene(const char *name, const char *extra)
+{
+    static char text[2048];
+    const char *path = scratch_path(name);
+    snprintf(text, sizeof text,
+             "seed: 3\n"
+             "model: wrkspc\n"
+             "video: {width: 320, height: 214, fps: 24, duration: 2s, quality: 20}\n"
+             "look:\n"
+             "  background: \"#204060\"\n"
+             "  boid: {shape: arrow, size: 6, color: heading}\n"
+             "%s",
+             extra ? extra : "");
+    write_file(path, text);
+    return path;
+}
+
+TEST(render_writes_h264_bt709_with_every_frame)
+{
+    const char *scene = small_scene("e2e.yaml", NULL);
+    char args[512], err[4096];
+    const char *out = scratch_path("e2e.mp4");
+    snprintf(args, sizeof args, "render %s -o %s -q", scene, out);
+    int st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "render exited %d: %s", st, err);
+    test_video_info info;
+    REQUIRE(test_video_probe(out, &info) == 0, "cannot probe %s", out);
+    CHECK(strcmp(info.codec, "h264") == 0, "codec %s", info.codec);
+    CHECK(strcmp(info.pix_fmt, "yuv420p") == 0, "pix_fmt %s", info.pix_fmt);
+    CHECK(info.primaries == AVCOL_PRI_BT709, "primaries %d", info.primaries);
+    CHECK(info.trc == AVCOL_TRC_BT709, "transfer %d", info.trc);
+    CHECK(info.colorspace == AVCOL_SPC_BT709, "matrix %d", info.colorspace);
+    CHECK(info.range == AVCOL_RANGE_MPEG, "range %d (want limited)", info.range);
+    CHECK(info.frames == 48, "%d frames, want 24 fps x 2 s = 48", info.frames);
+    CHECK(info.width == 320 && info.height == 214, "size %dx%d", info.width, info.height);
+    /* A corner pixel is background: #204060 within +-3 per channel. */
+    uint8_t *rgb;
+    int w, h;
+    REQUIRE(test_video_frame_rgb(out, 10, &rgb, &w, &h) == 0, "cannot decode frame 10");
+    const uint8_t *px = rgb + 3 * ((size_t)2 * w + 2);
+    CHECK(abs(px[0] - 0x20) <= 3 && abs(px[1] - 0x40) <= 3 && abs(px[2] - 0x60) <= 3,
+          "background decoded as %d,%d,%d, want 32,64,96", px[0], px[1], px[2]);
+    /* and the boids are drawn: some pixel differs clearly from it */
+    int drawn = 0;
+    for (int i = 0; i < w * h && !drawn; i++)
+        drawn = abs(rgb[3 * i] - 0x20) + abs(rgb[3 * i + 1] - 0x40) + abs(rgb[3 * i + 2] - 0x60) > 120;
+    CHECK(drawn, "no boid visible in frame 10");
+    free(rgb);
+}
+
+TEST(same_scene_gives_identical_frames_on_any_thread_count)
+{
+    const char *scene = small_scene("det.yaml", "flock: {noise: 0.05}\n");
+    char args[512], err[4096];
+    const char *a = scratch_path("det1.mp4"), *b = scratch_path("det2.mp4");
+    snprintf(args, sizeof args, "render %s -o %s -q --threads 1", scene, a);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    snprintf(args, sizeof args, "render %s -o %s -q --threads 2", scene, b);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    uint64_t ha = test_video_hash(a), hb = test_video_hash(b);
+    CHECK(ha != 0 && ha == hb, "frame hashes differ: %016llx vs %016llx", (unsigned long long)ha,
+          (unsigned long long)hb);
+    /* and a different seed does change them (the hash can fail) */
+    const char *other = small_scene("det3.yaml", "flock: {noise: 0.05}\n");
+    char text[1024];
+    snprintf(text, sizeof text, "sed -i 's/seed: 3/seed: 4/' %s", other);
+    REQUIRE(system(text) == 0, "sed failed");
+    const char *c = scratch_path("det3.mp4");
+    snprintf(args, sizeof args, "render %s -o %s -q", other, c);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    CHECK(test_video_hash(c) != ha, "seed 4 rendered the same frames as seed 3");
+}
+
+/* A bad scene exits 2 with "file:LINE:" and the expected words on stderr. */
+static void expect_bad(const char *name, const char *text, const char *where, const char *words)
+{
+    const char *path = scratch_path(name);
+    write_file(path, text);
+    char args[512], err[4096], want[512];
+    snprintf(args, sizeof args, "render %s -o %s -q", path, scratch_path("bad.mp4"));
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 2, "%s: exit %d, want 2 (stderr: %s)", name, st, err);
+    snprintf(want, sizeof want, "%s:%s", path, where);
+    CHECK(strstr(err, want) != NULL, "%s: stderr lacks '%s': %s", name, want, err);
+    CHECK(strstr(err, words) != NULL, "%s: stderr lacks '%s': %s", name, words, err);
+    CHECK(access(scratch_path("bad.mp4"), F_OK) != 0, "%s: an output file was written", name);
+}
+
+TEST(bad_scenes_exit_2_naming_the_line)
+{
+    expect_bad("unknown.yaml", "model: wrkspc\nflock:\n  alignmnet: 1\n", "3:3:",
+               "did you mean 'alignment'?");
+    expect_bad("type.yaml", "model: wrkspc\nflock:\n  count: many\n", "3:10:", "must be a number");
+    expect_bad("negative.yaml", "flock:\n  count: -5\n", "2:10:", "out of range");
+    expect_bad("toplevel.yaml", "seed: 1\nvidoe: {fps: 30}\n", "2:1:", "did you mean 'video'?");
+    expect_bad("yaml.yaml", "flock: {count: 3\n", "", "error");
+    expect_bad("huge.yaml", "flock: {count: 1000000000000}\n", "1:16:", "out of range [0, 4000000]");
+    expect_bad("bigvideo.yaml", "video: {width: 100000, height: 100000}\n", "1:16:", "out of range");
+}
+
+TEST(missing_scene_file_exits_2)
+{
+    char err[4096];
+    int st = murmur("render /nonexistent/scene.yaml -q", err, sizeof err);
+    CHECK(st == 2, "exit %d, want 2", st);
+    CHECK(strstr(err, "/nonexistent/scene.yaml") && strstr(err, "No such file"), "stderr: %s", err);
+}
+
+TEST(bad_usage_exits_2_and_help_exits_0)
+{
+    char err[4096];
+    CHECK(murmur("frobnicate x.yaml", err, sizeof err) == 2, "unknown command: %s", err);
+    CHECK(murmur("render", err, sizeof err) == 2, "missing scene: %s", err);
+    CHECK(murmur("render scenes/flock.yaml --threads zero", err, sizeof err) == 2, "bad threads: %s", err);
+    CHECK(murmur("--help", err, sizeof err) == 0, "--help failed");
+    CHECK(murmur("--version", err, sizeof err) == 0, "--version failed");
+}
+
+TEST(unwritable_output_exits_1_without_a_file)
+{
+    const char *scene = small_scene("unwritable.yaml", NULL);
+    char args[512], err[4096];
+    snprintf(args, sizeof args, "render %s -o /nonexistent/dir/x.mp4 -q", scene);
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 1, "exit %d, want 1: %s", st, err);
+    CHECK(strstr(err, "/nonexistent/dir/x.mp4") != NULL, "stderr does not name the path: %s", err);
+}
+
+TEST(check_and_presets_print_the_resolved_settings)
+{
+    char err[4096];
+    CHECK(murmur("check scenes/flock.yaml", err, sizeof err) == 0, "check failed: %s", err);
+    FILE *fp = fopen(scratch_path("stderr.txt.out"), "r");
+    REQUIRE(fp, "no stdout captured");
+    char out[8192];
+    size_t n = fread(out, 1, sizeof out - 1, fp);
+    out[n] = 0;
+    fclose(fp);
+    CHECK(strstr(out, "separation_radius:      12"), "check lacks the preset's radius: %s", out);
+    CHECK(murmur("presets lab", err, sizeof err) == 0, "presets lab failed");
+    CHECK(murmur("presets nosuch", err, sizeof err) == 2, "unknown preset accepted");
+}
