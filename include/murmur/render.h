@@ -26,16 +26,22 @@ int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int h
 /// Free a renderer; NULL is fine.
 void mur_renderer_destroy(mur_renderer *r);
 
-/// Record the state after a tick (trails, metric plots). tick counts from the first frame.
-void mur_renderer_observe(mur_renderer *r, const mur_flock *f, long tick);
+/// Number of panels the scene draws: one per experiment condition when its
+/// layout asks for panels, else 1.
+int mur_render_panels(const mur_scene *s);
+
+/// Record the state of panel `panel` after a tick (trails, metric plots).
+/// tick counts from the first frame.
+void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
 
 /// Draw the frame at t seconds of video onto cr, covering (0,0)-(width,height)
-/// in cr's user space.
-int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *f, double t, mur_error *err);
+/// in cr's user space: one flock per panel (n = mur_render_panels(scene)).
+int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,
+                      double t, mur_error *err);
 
 /// Draw into the renderer's own ARGB32 image surface (premultiplied,
 /// native-endian, opaque). *pixels stays valid until the next draw or destroy.
-int mur_renderer_draw_image(mur_renderer *r, const mur_flock *f, double t,
+int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                             const uint8_t **pixels, int *stride, mur_error *err);
 
 /// Write the last image drawn by mur_renderer_draw_image as a PNG file.

@@ -401,28 +401,42 @@ static void scan(const probe *restrict q, const double *restrict x, const double
     s->cx = cx; s->cy = cy; s->nc = nc;
 }
 
-/* Neighbour sums of boid i. With a current grid, k is i's position in grid
- * order (grid.slot[i]) and neighbours are read from the grid-ordered copy;
- * cells of a row that are adjacent in the grid are one run of that copy, so
- * the row is scanned as one range: the order of the sum is unchanged. */
-static void gather(const mur_flock *f, int i, int k, sums *s)
+/* The settings part of a probe: the same for every boid of a tick. */
+static void probe_init(const mur_params *p, probe *q)
 {
-    const mur_params *p = &f->p;
-    probe q = {
-        .xi = f->x[i], .yi = f->y[i], .vxi = f->vx[i], .vyi = f->vy[i],
-        .rsep = p->separation_radius, .rali = p->alignment_radius,
-        .rcoh = p->cohesion_radius, .soft = p->separation_softening,
-        .falloff = p->separation_falloff,
-        .wrap = p->boundary == MUR_BOUNDARY_WRAP, .w = p->width, .h = p->height,
-    };
-    q.rmax = fmax(q.rsep, fmax(q.rali, q.rcoh));
-    if (p->fov < 360) {
-        q.cos_half = cos(p->fov * 0.5 * PI / 180.0);
-        q.vlen = sqrt(q.vxi * q.vxi + q.vyi * q.vyi);
+    memset(q, 0, sizeof *q);
+    q->rsep = p->separation_radius;
+    q->rali = p->alignment_radius;
+    q->rcoh = p->cohesion_radius;
+    q->rmax = fmax(q->rsep, fmax(q->rali, q->rcoh));
+    q->soft = p->separation_softening;
+    q->falloff = p->separation_falloff;
+    q->cone = p->fov < 360;
+    q->cos_half = q->cone ? cos(p->fov * 0.5 * PI / 180.0) : -1;
+    q->wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    q->w = p->width;
+    q->h = p->height;
+}
+
+/* Neighbour sums of boid i at (xi, yi) with velocity (vxi, vyi). With a
+ * current grid, k is i's position in grid order (grid.slot[i]) and
+ * neighbours are read from the grid-ordered copy; cells of a row that are
+ * adjacent in the grid are one run of that copy, so the row is scanned as
+ * one range: the order of the sum is unchanged. */
+static void gather(const mur_flock *f, const probe *tmpl, int i, int k, double xi, double yi,
+                   double vxi, double vyi, sums *s)
+{
+    probe q = *tmpl;
+    q.xi = xi;
+    q.yi = yi;
+    q.vxi = vxi;
+    q.vyi = vyi;
+    if (q.cone) {
+        q.vlen = sqrt(vxi * vxi + vyi * vyi);
         q.cone = q.vlen > 0;  /* a boid at rest has no heading: it sees all round */
     }
     memset(s, 0, sizeof *s);
-    if (f->brute || !f->grid_ok) {
+    if (k < 0) {
         scan(&q, f->x, f->y, f->vx, f->vy, 0, f->n, i, s);
         return;
     }
@@ -504,11 +518,19 @@ static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
     }
 }
 
-static void acceleration(const mur_flock *f, int i, int k, double *ax, double *ay)
+/* Rule acceleration of boid i (k: its grid position, or -1 for brute force). */
+static void acceleration(const mur_flock *f, const probe *tmpl, int i, int k, double *ax,
+                         double *ay)
 {
     sums s;
-    gather(f, i, k, &s);
-    combine(&f->p, f->vx[i], f->vy[i], &s, ax, ay, NULL);
+    double xi, yi, vxi, vyi;
+    if (k >= 0) {
+        xi = f->kx[k]; yi = f->ky[k]; vxi = f->kvx[k]; vyi = f->kvy[k];
+    } else {
+        xi = f->x[i]; yi = f->y[i]; vxi = f->vx[i]; vyi = f->vy[i];
+    }
+    gather(f, tmpl, i, k, xi, yi, vxi, vyi, &s);
+    combine(&f->p, vxi, vyi, &s, ax, ay, NULL);
 }
 
 void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
@@ -517,9 +539,11 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
     if (i < 0 || i >= f->n)
         return;
     sums s;
+    probe tmpl;
+    probe_init(&f->p, &tmpl);
     /* The grid may be stale between ticks; the brute loop gives the same
      * sets, so the view is exact either way. */
-    gather(f, i, -1, &s);
+    gather(f, &tmpl, i, -1, f->x[i], f->y[i], f->vx[i], f->vy[i], &s);
     combine(&f->p, f->vx[i], f->vy[i], &s, &out->accel[0], &out->accel[1], out);
 }
 
@@ -605,14 +629,16 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
 static void accel_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
+    probe tmpl;
+    probe_init(&f->p, &tmpl);
     if (f->grid_ok) {
         for (int k = begin; k < end; k++) {
             int i = f->grid.order[k];
-            acceleration(f, i, k, &f->ax[i], &f->ay[i]);
+            acceleration(f, &tmpl, i, k, &f->ax[i], &f->ay[i]);
         }
     } else {
         for (int i = begin; i < end; i++)
-            acceleration(f, i, -1, &f->ax[i], &f->ay[i]);
+            acceleration(f, &tmpl, i, -1, &f->ax[i], &f->ay[i]);
     }
 }
 
@@ -660,10 +686,12 @@ void mur_flock_step(mur_flock *f)
             mur_pool_run(f->pool, sort_chunk, f, f->n);
     }
     if (seq) {
+        probe tmpl;
+        probe_init(p, &tmpl);
         for (int i = 0; i < f->n; i++) {
             double ax, ay;
             int k = f->grid_ok ? f->grid.slot[i] : -1;
-            acceleration(f, i, k, &ax, &ay);
+            acceleration(f, &tmpl, i, k, &ax, &ay);
             integrate(f, i, ax, ay);
             if (k >= 0) {
                 /* later boids must see this one where it now is */

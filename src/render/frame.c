@@ -51,9 +51,12 @@ void mur_renderer_destroy(mur_renderer *r)
     free(r);
 }
 
-void mur_renderer_observe(mur_renderer *r, const mur_flock *f, long tick)
+int mur_render_panels(const mur_scene *s) { return s->panels ? s->nconditions : 1; }
+
+void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
     (void)r;
+    (void)panel;
     (void)f;
     (void)tick;
 }
@@ -170,23 +173,17 @@ static void draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f)
     }
 }
 
-int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *f, double t, mur_error *err)
+/* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit. */
+static int draw_panel(mur_renderer *r, cairo_t *cr, const mur_flock *f, double x, double y,
+                      double w, double h, mur_error *err)
 {
-    (void)t;
-    const mur_scene *s = r->scene;
     const mur_params *p = mur_flock_params(f);
     if (reserve(r, mur_flock_count(f)))
         return mur_error_set(err, MUR_ERUN, "out of memory drawing %d boids", mur_flock_count(f));
     cairo_save(cr);
-    /* Opaque background: the encoder reads ARGB32 as straight RGB, which is
-     * only right when alpha is 1 everywhere (premultiplied = straight). */
-    cairo_set_source_rgb(cr, s->background.r, s->background.g, s->background.b);
-    cairo_rectangle(cr, 0, 0, r->width, r->height);
-    cairo_fill(cr);
-
-    r->scale = fmin(r->width / p->width, r->height / p->height);
-    r->ox = (r->width - p->width * r->scale) / 2;
-    r->oy = (r->height - p->height * r->scale) / 2;
+    r->scale = fmin(w / p->width, h / p->height);
+    r->ox = x + (w - p->width * r->scale) / 2;
+    r->oy = y + (h - p->height * r->scale) / 2;
     cairo_translate(cr, r->ox, r->oy);
     cairo_scale(cr, r->scale, r->scale);
     cairo_rectangle(cr, 0, 0, p->width, p->height);
@@ -194,13 +191,37 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *f, double t
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
     draw_boids(r, cr, f);
     cairo_restore(cr);
+    return MUR_OK;
+}
+
+int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,
+                      double t, mur_error *err)
+{
+    (void)t;
+    const mur_scene *s = r->scene;
+    int rc = MUR_OK;
+    cairo_save(cr);
+    /* Opaque background: the encoder reads ARGB32 as straight RGB, which is
+     * only right when alpha is 1 everywhere (premultiplied = straight). */
+    cairo_set_source_rgb(cr, s->background.r, s->background.g, s->background.b);
+    cairo_rectangle(cr, 0, 0, r->width, r->height);
+    cairo_fill(cr);
+    /* Panels: side by side up to three, else a grid as square as possible. */
+    int cols = n <= 3 ? n : (int)ceil(sqrt((double)n));
+    int rows = (n + cols - 1) / cols;
+    double pw = (double)r->width / cols, ph = (double)r->height / rows;
+    for (int i = 0; i < n && !rc; i++)
+        rc = draw_panel(r, cr, flocks[i], (i % cols) * pw, (i / cols) * ph, pw, ph, err);
+    cairo_restore(cr);
+    if (rc)
+        return rc;
     cairo_status_t st = cairo_status(cr);
     if (st != CAIRO_STATUS_SUCCESS)
         return mur_error_set(err, MUR_ERUN, "drawing failed: %s", cairo_status_to_string(st));
     return MUR_OK;
 }
 
-int mur_renderer_draw_image(mur_renderer *r, const mur_flock *f, double t,
+int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                             const uint8_t **pixels, int *stride, mur_error *err)
 {
     if (!r->image) {
@@ -212,7 +233,7 @@ int mur_renderer_draw_image(mur_renderer *r, const mur_flock *f, double t,
         }
     }
     cairo_t *cr = cairo_create(r->image);
-    int rc = mur_renderer_draw(r, cr, f, t, err);
+    int rc = mur_renderer_draw(r, cr, flocks, n, t, err);
     cairo_destroy(cr);
     if (rc)
         return rc;
