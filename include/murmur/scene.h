@@ -19,6 +19,10 @@
 #define MUR_SCENE_MAX_SECONDS 36000.0      ///< video duration (10 hours)
 #define MUR_SCENE_MAX_TICKS 1.0e8          ///< ticks in one render, warm-up included
 #define MUR_SCENE_MAX_ENTRIES 4096         ///< timeline entries, path keys, conditions
+#define MUR_SCENE_MAX_BOID_TICKS 1.0e11    ///< boids x ticks of one render (all panels) or one experiment (~8 h of work)
+#define MUR_SCENE_MAX_PIXEL_FRAMES 2.0e13  ///< width x height x frames (4K at 60 fps for 10 hours fits)
+#define MUR_SCENE_MAX_TRAIL_POINTS 2.0e7   ///< boids x trail length (history the renderer keeps)
+#define MUR_SCENE_MAX_TIMELINE_WORK 1.0e10 ///< (timeline entries + their changes) x ticks: settings are recomputed every tick
 
 typedef enum { MUR_SHAPE_ARROW, MUR_SHAPE_TRIANGLE, MUR_SHAPE_DOT } mur_shape;
 typedef enum {
@@ -56,6 +60,7 @@ typedef struct mur_cue {
     char *caption;               ///< caption text or NULL
     double caption_for;          ///< seconds the caption shows
     mur_event event;
+    int col;                     ///< column of the entry in the scene file (for messages)
 } mur_cue;
 
 /// A scripted predator or attractor (SCENE.md `predators`).
@@ -165,7 +170,9 @@ long mur_scene_frame_tick(const mur_scene *s, long k);
 
 /// Steps a flock through a scene's timeline: settings, events, predators,
 /// freezes. Tick k (counted from the first frame; warm-up ticks are negative)
-/// runs with the timeline at t = k / tps.
+/// runs with the timeline at t = k / tps; warm-up ticks run with the
+/// settings of time 0 and no predators. An event at T fires as soon as the
+/// ticks run reach T (before that state is observed), in file order.
 typedef struct mur_driver {
     const mur_scene *scene;
     mur_flock *flock;            ///< not owned
@@ -177,7 +184,8 @@ typedef struct mur_driver {
 } mur_driver;
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
-/// created from base. 0, or an error from the flock (bad settings at some time).
+/// created from base. 0, or MUR_EINPUT "file:line:col: error: at Ts the timeline gives ..." when
+/// overlapping ramps make the settings invalid at some time.
 int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
                      mur_error *err);
 

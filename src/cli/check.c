@@ -1,7 +1,15 @@
 /* `murmur check` and `murmur presets`: print what a scene or preset
- * resolves to, from the same settings table the loader reads. */
+ * resolves to, from the same settings table the loader reads.
+ *
+ * Both print YAML-shaped text a user can paste back into a scene, and
+ * numbers in their shortest form that reads back to the same double, so
+ * a pasted preset is exactly the preset. The timeline is a table: one row
+ * per entry (and per ramp's end), one column per setting the timeline
+ * touches, each cell the value in force at that row's time, computed by
+ * the same mur_scene_params_at the renderer uses. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -14,29 +22,45 @@ static int is_world_key(const char *name)
            !strcmp(name, "margin");
 }
 
-static void print_value(FILE *fp, const mur_setting *st, const mur_params *p)
+/* Shortest %g form that strtod reads back to exactly v. */
+static void format_number(char *buf, size_t n, double v)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+static void format_value(char *buf, size_t n, const mur_setting *st, const mur_params *p)
 {
     if (st->type == MUR_SETTING_ENUM)
-        fprintf(fp, "%s", mur_setting_choice(st, p));
+        snprintf(buf, n, "%s", mur_setting_choice(st, p));
     else
-        fprintf(fp, "%.10g", mur_setting_get(st, p));
+        format_number(buf, n, mur_setting_get(st, p));
 }
 
 /* The flock settings as YAML a user can paste into a scene. */
 static void print_params_yaml(FILE *fp, const char *model, const mur_params *p)
 {
-    fprintf(fp, "model: %s\nworld: {width: %.10g, height: %.10g, boundary: ", model, p->width,
-            p->height);
-    print_value(fp, mur_setting_find("boundary"), p);
+    char w[40], h[40], b[40];
+    format_number(w, sizeof w, p->width);
+    format_number(h, sizeof h, p->height);
+    format_value(b, sizeof b, mur_setting_find("boundary"), p);
+    fprintf(fp, "model: %s\nworld: {width: %s, height: %s, boundary: %s", model, w, h, b);
+    if (p->boundary == MUR_BOUNDARY_AVOID) {
+        format_number(w, sizeof w, p->margin);
+        fprintf(fp, ", margin: %s", w);
+    }
     fprintf(fp, "}\nflock:\n");
     for (int i = 0; i < mur_setting_count(); i++) {
         const mur_setting *st = mur_setting_at(i);
         if (is_world_key(st->name))
             continue;
-        int pad = 22 - (int)strlen(st->name);
-        fprintf(fp, "  %s: %*s", st->name, pad > 0 ? pad : 0, "");
-        print_value(fp, st, p);
-        fprintf(fp, "   # %s\n", st->help);
+        char key[40], val[40];
+        snprintf(key, sizeof key, "%s:", st->name);
+        format_value(val, sizeof val, st, p);
+        fprintf(fp, "  %-23s %-10s # %s\n", key, val, st->help);
     }
 }
 
@@ -53,24 +77,162 @@ int mur_cmd_presets(const mur_cli_opts *o)
     const mur_preset *p = mur_preset_find(o->scene);
     if (!p)
         return mur_cli_usage_error("no preset named '%s' (murmur presets lists them)", o->scene);
-    printf("# %s: %s\n", p->name, p->summary);
+    printf("# %s: %s\n# Paste into a scene; every line below may be changed or left out.\n",
+           p->name, p->summary);
     print_params_yaml(stdout, p->name, &p->params);
-    if (p->predator_x)
-        printf("predators:\n  - mode: %s\n    radius: %g\n    strength: %g\n    x: \"%s\"\n    y: \"%s\"\n",
-               p->predator.attract ? "attract" : "flee", p->predator.radius, p->predator.strength,
-               p->predator_x, p->predator_y);
+    if (p->predator_x) {
+        char r[40], f[40];
+        format_number(r, sizeof r, p->predator.radius);
+        format_number(f, sizeof f, p->predator.strength);
+        printf("predators:                # the preset's own; `predators: []` removes it\n"
+               "  - mode: %s\n    radius: %s\n    strength: %s\n    x: \"%s\"\n    y: \"%s\"\n",
+               p->predator.attract ? "attract" : "flee", r, f, p->predator_x, p->predator_y);
+    }
     return 0;
 }
 
-static void print_changes(const char *verb, const mur_change *c, int n)
+/* "set alignment 0, set cohesion 1" or "ramp alignment to 1". */
+static void print_changes(const char *verb, const char *to, const mur_change *c, int n)
 {
     for (int i = 0; i < n; i++) {
         mur_params tmp = {0};
+        char val[40];
         mur_setting_put(c[i].setting, &tmp, c[i].value);
-        printf("%s %s ", verb, c[i].setting->name);
-        print_value(stdout, c[i].setting, &tmp);
-        printf(";  ");
+        format_value(val, sizeof val, c[i].setting, &tmp);
+        printf("%s%s %s %s%s", i ? ", " : "", verb, c[i].setting->name, to, val);
     }
+}
+
+static void print_duration(const char *label, double seconds)
+{
+    char b[40];
+    format_number(b, sizeof b, seconds);
+    printf("%s%ss", label, b);
+}
+
+/* One row of the timeline table: a cue, or the end of a cue's ramp. */
+typedef struct {
+    double t;
+    const mur_cue *cue;
+    int ramp_end;
+} row;
+
+static int row_order(const void *a, const void *b)
+{
+    const row *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    /* Same time: cues in file order (their index), ends after starts. */
+    if (x->cue != y->cue)
+        return x->cue < y->cue ? -1 : 1;
+    return x->ramp_end - y->ramp_end;
+}
+
+static void print_timeline(const mur_scene *s)
+{
+    /* Columns: every setting a set or ramp touches, in order of first use. */
+    const mur_setting *cols[64];
+    int ncols = 0;
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_setting *st = k < q->nset ? q->set[k].setting : q->ramp[k - q->nset].setting;
+            int seen = 0;
+            for (int j = 0; j < ncols; j++)
+                seen |= cols[j] == st;
+            if (!seen && ncols < 64)
+                cols[ncols++] = st;
+        }
+    }
+    if (s->ncues <= 0)
+        return;
+    int nrows = 0;
+    row *rows = malloc((size_t)s->ncues * 2 * sizeof *rows);
+    if (!rows) {
+        printf("timeline: %d entries (out of memory for the table)\n", s->ncues);
+        return;
+    }
+    for (int i = 0; i < s->ncues; i++) {
+        rows[nrows++] = (row){s->cues[i].at, &s->cues[i], 0};
+        if (s->cues[i].nramp)
+            rows[nrows++] = (row){s->cues[i].at + s->cues[i].over, &s->cues[i], 1};
+    }
+    qsort(rows, (size_t)nrows, sizeof *rows, row_order);
+
+    int width[64];
+    printf("timeline (the settings in force at each time):\n  %-9s %-5s", "time", "line");
+    for (int j = 0; j < ncols; j++) {
+        width[j] = (int)strlen(cols[j]->name);
+        if (width[j] < 9)
+            width[j] = 9;
+        printf(" %-*s", width[j], cols[j]->name);
+    }
+    printf("  what\n");
+    for (int r = 0; r < nrows; r++) {
+        const mur_cue *q = rows[r].cue;
+        char tb[48];
+        format_number(tb, sizeof tb, rows[r].t);
+        strcat(tb, "s");
+        printf("  %-9s %-5d", tb, q->line);
+        mur_params p;
+        mur_scene_params_at(s, &s->params, rows[r].t, &p);
+        for (int j = 0; j < ncols; j++) {
+            char val[40];
+            format_value(val, sizeof val, cols[j], &p);
+            printf(" %-*s", width[j], val);
+        }
+        printf("  ");
+        if (rows[r].ramp_end) {
+            printf("ramp ends");
+        } else {
+            const char *sep = "";
+            if (q->nset) {
+                print_changes("set", "", q->set, q->nset);
+                sep = "; ";
+            }
+            if (q->nramp) {
+                printf("%s", sep);
+                print_changes("ramp", "to ", q->ramp, q->nramp);
+                print_duration(" over ", q->over);
+                printf(" (%s)", mur_ease_name(q->ease));
+                sep = "; ";
+            }
+            if (q->caption) {
+                printf("%scaption \"%s\"", sep, q->caption);
+                print_duration(" for ", q->caption_for);
+                sep = "; ";
+            }
+            if (q->event)
+                printf("%sevent %s", sep, mur_event_name(q->event));
+        }
+        if (rows[r].t >= s->duration)
+            printf("  (after the video ends)");
+        printf("\n");
+    }
+    free(rows);
+}
+
+static void print_look(const mur_scene *s)
+{
+    static const char *const shapes[] = {"arrow", "triangle", "dot"};
+    static const char *const modes[] = {"fixed", "heading", "speed", "neighbours", "cluster"};
+    static const char *const overlays[] = {"readout", "plot", "watch", "params", "clock", "state"};
+    const mur_rgba *b = &s->background, *c = &s->boid_color;
+    printf("look: background #%02x%02x%02x, boids %s size %g ",
+           (int)lround(b->r * 255), (int)lround(b->g * 255), (int)lround(b->b * 255),
+           s->shape <= MUR_SHAPE_DOT ? shapes[s->shape] : "?", s->boid_size);
+    if (s->color_mode == MUR_COLOR_FIXED)
+        printf("#%02x%02x%02x", (int)lround(c->r * 255), (int)lround(c->g * 255), (int)lround(c->b * 255));
+    else
+        printf("coloured by %s", s->color_mode <= MUR_COLOR_CLUSTER ? modes[s->color_mode] : "?");
+    if (s->trail_length)
+        printf(", trails %d ticks%s", s->trail_length, s->trail_fade ? " fading" : "");
+    if (s->noverlays) {
+        printf(", overlays:");
+        for (int i = 0; i < s->noverlays; i++)
+            printf(" %s", s->overlays[i].kind <= MUR_OVERLAY_STATE ? overlays[s->overlays[i].kind] : "?");
+    }
+    printf("\n");
 }
 
 int mur_cmd_check(const mur_cli_opts *o)
@@ -89,33 +251,27 @@ int mur_cmd_check(const mur_cli_opts *o)
            s->width, s->height, s->fps, s->tps, s->duration, mur_scene_frames(s),
            s->duration * s->tps, s->warmup, s->quality);
     printf("output: %s\n", s->output);
-    if (s->ncues) {
-        printf("timeline:\n  %-9s %-6s %s\n", "time", "line", "what");
-        for (int i = 0; i < s->ncues; i++) {
-            const mur_cue *q = &s->cues[i];
-            printf("  %-9.3g %-6d ", q->at, q->line);
-            print_changes("set", q->set, q->nset);
-            if (q->nramp) {
-                print_changes("ramp", q->ramp, q->nramp);
-                printf("over %gs (%s);  ", q->over, mur_ease_name(q->ease));
-            }
-            if (q->caption)
-                printf("caption \"%s\" for %gs;  ", q->caption, q->caption_for);
-            if (q->event)
-                printf("event %s", mur_event_name(q->event));
-            printf("\n");
-        }
-    }
+    print_look(s);
+    if (s->ncues)
+        print_timeline(s);
     for (int i = 0; i < s->npredators; i++) {
         const mur_script_predator *p = &s->predators[i];
         printf("predator %d: %s, radius %g, strength %g, %s", i, p->attract ? "attract" : "flee",
                p->radius, p->strength, p->path ? "path" : "expressions");
-        if (p->path)
-            printf(" of %d keys (%s)", p->npath, p->smooth ? "smooth" : "linear");
-        else
+        if (p->path) {
+            printf(" of %d keys (%s):", p->npath, p->smooth ? "smooth" : "linear");
+            for (int k = 0; k < p->npath && k < 8; k++)
+                printf(" %gs(%g, %g)", p->path[k][0], p->path[k][1], p->path[k][2]);
+            if (p->npath > 8)
+                printf(" ...");
+        } else {
             printf(" x=%s y=%s", p->x_expr, p->y_expr);
-        if (isfinite(p->from) || isfinite(p->until))
-            printf(", from %gs until %gs", p->from, p->until);
+        }
+        if (isfinite(p->from) || isfinite(p->until)) {
+            printf(", active from %gs", isfinite(p->from) ? p->from : 0);
+            if (isfinite(p->until))
+                printf(" until %gs", p->until);
+        }
         printf("\n");
     }
     if (s->nconditions > 1 || s->conditions[0].nset) {
@@ -125,10 +281,15 @@ int mur_cmd_check(const mur_cli_opts *o)
         printf("\n");
         for (int i = 0; i < s->nconditions; i++) {
             printf("  %-16s ", s->conditions[i].name);
-            print_changes("set", s->conditions[i].set, s->conditions[i].nset);
+            print_changes("set", "", s->conditions[i].set, s->conditions[i].nset);
             printf("\n");
         }
     }
     mur_scene_destroy(s);
     return 0;
+}
+
+void mur_cli_print_resolved(FILE *fp, const mur_scene *s)
+{
+    print_params_yaml(fp, s->preset->name, &s->params);
 }

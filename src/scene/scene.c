@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <libavutil/eval.h>
+#include <libavutil/log.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,9 @@ static int fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...)
         return mur_error_set(c->err, MUR_EINPUT, "%s:%lu:%lu: error: %s", c->name,
                              (unsigned long)n->start_mark.line + 1,
                              (unsigned long)n->start_mark.column + 1, msg);
-    return mur_error_set(c->err, MUR_EINPUT, "%s: error: %s", c->name, msg);
+    /* Whole-file problems (empty, too large) point at its start: every
+     * scene error names file:line:col, and editors jump there. */
+    return mur_error_set(c->err, MUR_EINPUT, "%s:1:1: error: %s", c->name, msg);
 }
 
 static int oom(ctx *c) { return mur_error_set(c->err, MUR_ERUN, "%s: out of memory", c->name); }
@@ -458,7 +461,10 @@ static int one_setting(ctx *c, pair *p, void *arg)
             return rc;
         return setting_value(c, p->v, hi, ch);
     }
-    const mur_setting *s = mur_setting_find(p->key);
+    const mur_setting *s = NULL;
+    for (const char **nm = setting_names(); *nm && !s; nm++)
+        if (!strcmp(*nm, p->key))
+            s = mur_setting_find(p->key);
     if (!s)
         return unknown(c, p->k, "setting", p->key, setting_names());
     if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
@@ -466,9 +472,11 @@ static int one_setting(ctx *c, pair *p, void *arg)
     return setting_value(c, p->v, s, ch);
 }
 
+/* Keys are checked by one_setting, so a misspelt one is an "unknown
+ * setting" with the nearest setting's name. */
 static int settings_map(ctx *c, yaml_node_t *map, const char *what, changes *ch)
 {
-    return each_pair(c, map, what, setting_names(), one_setting, ch);
+    return each_pair(c, map, what, NULL, one_setting, ch);
 }
 
 /* Check a whole parameter set; errors point at the node that set it. */
@@ -775,6 +783,42 @@ static void free_cue(mur_cue *q)
     free(q->caption);
 }
 
+/* Every setting is range-checked where it is written, but some rules tie
+ * settings together (min_speed <= max_speed), so the settings in force are
+ * checked as a whole where they can change: at each entry, half-way through
+ * and at the end of each ramp, for the scene's flock and for each
+ * experiment condition. A single ramp blends linearly between those points;
+ * overlapping ramps on tied settings are caught by the driver with the time
+ * they fail at. */
+static int timeline_valid(ctx *c, const mur_params *base, const char *condition)
+{
+    mur_scene *s = c->s;
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        double when[3] = {q->at, q->at + q->over / 2, q->at + q->over};
+        for (int k = 0; k < (q->nramp ? 3 : 1); k++) {
+            mur_params p;
+            mur_error e;
+            mur_scene_params_at(s, base, when[k], &p);
+            if (mur_params_validate(&p, &e))
+                return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: at %gs the timeline gives %s%s%s",
+                                     c->name, q->line, q->col, when[k], e.msg,
+                                     condition ? " in condition " : "", condition ? condition : "");
+        }
+    }
+    return 0;
+}
+
+static int cue_order(const void *a, const void *b)
+{
+    const mur_cue *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->col > y->col) - (x->col < y->col);
+}
+
 static int timeline(ctx *c, yaml_node_t *seq)
 {
     static const char *const keys[] = {"at", "set", "ramp", "over", "ease", "caption", "event", NULL};
@@ -796,6 +840,7 @@ static int timeline(ctx *c, yaml_node_t *seq)
         q->ease = MUR_EASE_LINEAR;
         q->caption_for = 4;
         q->line = (int)item->start_mark.line + 1;
+        q->col = (int)item->start_mark.column + 1;
         cue_arg a = {q, NULL, NULL};
         if ((rc = each_pair(c, item, "timeline entry", keys, cue_pair, &a)))
             return rc;
@@ -807,23 +852,11 @@ static int timeline(ctx *c, yaml_node_t *seq)
             return fail_at(c, a.over_node, "'over' belongs to a 'ramp'");
         if (!q->nset && !q->nramp && !q->caption && !q->event)
             return fail_at(c, item, "timeline entry does nothing: give set, ramp, caption or event");
-        /* Check that every value the timeline can reach is a valid flock. */
-        mur_params p = s->params;
-        mur_scene_apply(q->set, q->nset, &p);
-        mur_scene_apply(q->ramp, q->nramp, &p);
-        if ((rc = params_ok(c, &p, item)))
-            return rc;
     }
-    /* Stable sort by time: several entries at one time apply in file order. */
-    for (int i = 1; i < s->ncues; i++) {
-        mur_cue q = s->cues[i];
-        int j = i;
-        while (j > 0 && s->cues[j - 1].at > q.at) {
-            s->cues[j] = s->cues[j - 1];
-            j--;
-        }
-        s->cues[j] = q;
-    }
+    /* Sort by time; entries at one time keep file order (line, then column,
+     * is file order), so several entries at one time apply in that order. */
+    if (s->ncues > 1)
+        qsort(s->cues, (size_t)s->ncues, sizeof *s->cues, cue_order);
     return 0;
 }
 
@@ -831,15 +864,83 @@ static int timeline(ctx *c, yaml_node_t *seq)
 
 static const char *const expr_names[] = {"t", "W", "H", NULL};
 
+/* The names an expression may use. libavutil's evaluator also offers
+ * while(), root() and taylor() (loops a file could make endless or
+ * exponential), st(), ld() and random() (state kept inside the parsed
+ * expression between evaluations, so a predator's position would depend on
+ * how often it was asked, breaking "a pure function of time"), time() (the
+ * wall clock) and print() (writes to stderr); gcd() and bit operations cast
+ * any double to an integer. Only the pure, bounded functions below pass. */
+static const char *const expr_allowed[] = {
+    "t", "W", "H", "PI", "E", "PHI",
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+    "exp", "log", "pow", "sqrt", "hypot", "abs", "sgn", "floor", "ceil", "trunc", "round",
+    "mod", "min", "max", "clip", "between", "lerp", "if", "ifnot", "not", "eq", "gt", "gte",
+    "lt", "lte", "isnan", "isinf", "squish", "gauss", NULL};
+
+/* SI suffixes av_strtod reads after a number ("2k" = 2000). */
+static int si_suffix(char ch) { return ch && strchr("yzafpnumcdhkKMGTPEZY", ch) != NULL; }
+
+static int expression_names(ctx *c, yaml_node_t *n, const char *key, const char *src)
+{
+    for (const char *p = src; *p;) {
+        unsigned char ch = (unsigned char)*p;
+        if ((ch >= '0' && ch <= '9') || ch == '.') {
+            char *end;
+            strtod(p, &end);
+            p = end > p ? end : p + 1;
+            if (si_suffix(*p))
+                p += 1 + (p[1] == 'i');
+            if (*p == 'B')
+                p++;
+            continue;
+        }
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_')) {
+            p++;
+            continue;
+        }
+        char word[32];
+        size_t len = 0;
+        while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               *p == '_') {
+            if (len < sizeof word - 1)
+                word[len] = *p;
+            len++;
+            p++;
+        }
+        word[len < sizeof word ? len : sizeof word - 1] = 0;
+        int ok = len < sizeof word;
+        for (int i = 0; ok && expr_allowed[i]; i++)
+            if (!strcmp(expr_allowed[i], word))
+                goto next;
+        const char *near = nearest(word, expr_allowed);
+        return fail_at(c, n, "'%s' expression: '%s' is not a variable or function it may use%s%s%s "
+                             "(variables: t, W, H; constants PI, E; pure functions like sin, cos, "
+                             "min, max, if; no while, st/ld, random or time)",
+                       key, word, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    next:;
+    }
+    return 0;
+}
+
 static int expression(ctx *c, yaml_node_t *n, const char *key, char **src, void **eval)
 {
     int rc = need_type(c, n, YAML_SCALAR_NODE, key);
     if (rc || (rc = text(c, n, key, src)))
         return rc;
+    if (*eval) {
+        av_expr_free(*eval);
+        *eval = NULL;
+    }
     if (strlen(*src) > 1000)
         return fail_at(c, n, "'%s' expression is longer than 1000 characters", key);
+    if ((rc = expression_names(c, n, key, *src)))
+        return rc;
     AVExpr *e = NULL;
-    int err = av_expr_parse(&e, *src, expr_names, NULL, NULL, NULL, NULL, 0, NULL);
+    /* The log offset lifts the evaluator's own complaints far below any
+     * level libav prints at: library code never prints, and the message
+     * below says what is wrong. */
+    int err = av_expr_parse(&e, *src, expr_names, NULL, NULL, NULL, NULL, AV_LOG_TRACE + 64, NULL);
     if (err < 0 || !e)
         return fail_at(c, n, "'%s': cannot parse expression '%s' (variables: t, W, H; functions like sin, cos; constant PI)",
                        key, *src);
@@ -1115,6 +1216,175 @@ static int defaults(ctx *c, const char *name)
     return 0;
 }
 
+static const char *const top_keys[] = {"title", "seed", "model", "world", "flock", "video",
+                                       "look", "timeline", "predators", "experiment", "layout",
+                                       NULL};
+
+/* Unknown and repeated top-level keys, in one linear pass before anything
+ * is read (a file of 100000 repeated keys must not cost n^2). */
+static int top_keys_ok(ctx *c, yaml_node_t *root)
+{
+    unsigned seen = 0;
+    for (yaml_node_pair_t *it = root->data.mapping.pairs.start; it < root->data.mapping.pairs.top;
+         it++) {
+        yaml_node_t *kn = node(c, it->key);
+        const char *k = scalar(kn);
+        if (!kn)
+            return fail_at(c, root, "scene is too large or too deeply aliased");
+        if (!k)
+            return fail_at(c, kn, "keys of the scene must be plain names");
+        int i = 0;
+        while (top_keys[i] && strcmp(top_keys[i], k))
+            i++;
+        if (!top_keys[i])
+            return unknown(c, kn, "key", k, top_keys);
+        if (seen & (1u << i))
+            return fail_at(c, kn, "'%s' is given twice", k);
+        seen |= 1u << i;
+    }
+    return 0;
+}
+
+/* A scene is one YAML document; a second one ("---" and more) would be
+ * silently ignored, so it is an error. */
+static int single_document(ctx *c, yaml_parser_t *parser)
+{
+    yaml_document_t more;
+    if (!yaml_parser_load(parser, &more))
+        return mur_error_set(c->err, MUR_EINPUT, "%s:%lu:%lu: error: %s%s%s", c->name,
+                             (unsigned long)parser->problem_mark.line + 1,
+                             (unsigned long)parser->problem_mark.column + 1,
+                             parser->problem ? parser->problem : "invalid YAML",
+                             parser->context ? " " : "", parser->context ? parser->context : "");
+    yaml_node_t *root = yaml_document_get_root_node(&more);
+    int rc = 0;
+    if (root)
+        rc = mur_error_set(c->err, MUR_EINPUT, "%s:%lu:%lu: error: a scene is one YAML document; "
+                           "this is a second one", c->name,
+                           (unsigned long)more.start_mark.line + 1,
+                           (unsigned long)more.start_mark.column + 1);
+    yaml_document_delete(&more);
+    return rc;
+}
+
+/* The most boids a flock built on base meets during the render: its own
+ * count, or any count the timeline sets or ramps to. */
+static double max_count(const mur_scene *s, const mur_params *base)
+{
+    double n = base->count;
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
+            if (!strcmp(ch->setting->name, "count") && ch->value > n)
+                n = ch->value;
+        }
+    }
+    return n;
+}
+
+/* A preset whose variant comes with a scripted predator (engine-predator)
+ * brings it along unless the scene says `predators:` itself. */
+static int preset_predator(ctx *c)
+{
+    mur_scene *s = c->s;
+    const mur_preset *pre = s->preset;
+    if (!pre->predator_x || !pre->predator_y)
+        return 0;
+    mur_script_predator *pr = calloc(1, sizeof *pr);
+    if (!pr)
+        return oom(c);
+    s->predators = pr;
+    s->npredators = 1;
+    *pr = (mur_script_predator){.attract = pre->predator.attract, .radius = pre->predator.radius,
+                                .strength = pre->predator.strength, .from = -INFINITY,
+                                .until = INFINITY, .smooth = 1};
+    if (!(pr->x_expr = strdup(pre->predator_x)) || !(pr->y_expr = strdup(pre->predator_y)))
+        return oom(c);
+    AVExpr *x = NULL, *y = NULL;
+    int ex = av_expr_parse(&x, pr->x_expr, expr_names, NULL, NULL, NULL, NULL, AV_LOG_TRACE + 64, NULL);
+    pr->x_eval = x;
+    int ey = av_expr_parse(&y, pr->y_expr, expr_names, NULL, NULL, NULL, NULL, AV_LOG_TRACE + 64, NULL);
+    pr->y_eval = y;
+    if (ex < 0 || ey < 0)
+        return mur_error_set(c->err, MUR_ERUN, "preset %s: its predator expressions do not parse", pre->name);
+    return 0;
+}
+
+/* Checks on the scene as a whole, after every key is read: limits on the
+ * total work it asks for (each value may be in range while their product
+ * would keep a machine busy for weeks), checked before anything is
+ * allocated or run; the preset's predator; the timeline against the flock
+ * and every condition. */
+static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
+{
+    mur_scene *s = c->s;
+    yaml_node_t *where = video ? video : root;
+    double ticks = s->duration * s->tps + s->warmup;
+    if (ticks > MUR_SCENE_MAX_TICKS)
+        return fail_at(c, where, "the video needs %.0f ticks (at most %.0f): shorten duration, "
+                                 "warmup or ticks_per_second", ticks, MUR_SCENE_MAX_TICKS);
+    double frames = floor(s->duration * s->fps + 1e-9);
+    double pixel_frames = (double)s->width * s->height * frames;
+    if (pixel_frames > MUR_SCENE_MAX_PIXEL_FRAMES)
+        return fail_at(c, where, "the video is %dx%d pixels x %.0f frames = %.3g pixel-frames "
+                                 "(at most %.3g): make it smaller, shorter or fewer fps",
+                       s->width, s->height, frames, pixel_frames, MUR_SCENE_MAX_PIXEL_FRAMES);
+    /* Panels run one flock per condition; otherwise one flock. */
+    double boids = 0, all_conditions = 0;
+    for (int i = 0; i < s->nconditions; i++) {
+        mur_params p = s->params;
+        mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
+        all_conditions += max_count(s, &p);
+    }
+    boids = s->panels && s->nconditions ? all_conditions : max_count(s, &s->params);
+    if (boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
+        return fail_at(c, where, "the render needs %.0f boids x %.0f ticks = %.3g boid-ticks "
+                                 "(at most %.3g): fewer boids, a shorter video or fewer ticks_per_second",
+                       boids, ticks, boids * ticks, MUR_SCENE_MAX_BOID_TICKS);
+    if (boids * s->trail_length > MUR_SCENE_MAX_TRAIL_POINTS)
+        return fail_at(c, lookup(c, root, "look"), "trails of %d ticks for %.0f boids are %.3g points "
+                                                   "(at most %.3g): shorter trails or fewer boids",
+                       s->trail_length, boids, boids * s->trail_length, MUR_SCENE_MAX_TRAIL_POINTS);
+    if (!all_conditions)
+        all_conditions = max_count(s, &s->params);
+    double work = (double)s->runs * (s->ticks + s->warmup) * all_conditions;
+    if (work > MUR_SCENE_MAX_BOID_TICKS)
+        return fail_at(c, lookup(c, root, "experiment"), "the experiment needs %d runs x %.0f ticks "
+                                                         "(warm-up included) x %.0f boids (all conditions) "
+                                                         "= %.3g boid-ticks (at most %.3g): fewer runs, ticks or boids",
+                       s->runs, s->ticks + s->warmup, all_conditions, work, MUR_SCENE_MAX_BOID_TICKS);
+    /* The driver recomputes the settings from the timeline every tick (that
+     * is what makes them a pure function of time), at a cost that grows
+     * with the entries and their changes. */
+    double changes = s->ncues;
+    for (int i = 0; i < s->ncues; i++)
+        changes += s->cues[i].nset + s->cues[i].nramp;
+    if (changes * ticks > MUR_SCENE_MAX_TIMELINE_WORK)
+        return fail_at(c, lookup(c, root, "timeline"), "the timeline's %.0f entries and changes, evaluated "
+                       "for each of %.0f ticks, are %.3g steps (at most %.3g): fewer entries or a shorter video",
+                       changes, ticks, changes * ticks, MUR_SCENE_MAX_TIMELINE_WORK);
+    int rc;
+    if (!lookup(c, root, "predators") && (rc = preset_predator(c)))
+        return rc;
+    /* Each check walks the timeline once per entry (and twice more per
+     * ramp): bounded so a hostile file cannot make loading itself slow;
+     * past the bound the driver still stops at the first bad time. */
+    double check_work = 3.0 * s->ncues * changes;
+    if (check_work <= 5e7 && (rc = timeline_valid(c, &s->params, NULL)))
+        return rc;
+    if (check_work * s->nconditions <= 5e7)
+        for (int i = 0; i < s->nconditions; i++) {
+            if (!s->conditions[i].nset)
+                continue;
+            mur_params p = s->params;
+            mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
+            if ((rc = timeline_valid(c, &p, s->conditions[i].name)))
+                return rc;
+        }
+    return 0;
+}
+
 int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t len,
                     mur_error *err)
 {
@@ -1141,6 +1411,8 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         goto done;
     }
     have_doc = 1;
+    if ((rc = single_document(&c, &parser)))
+        goto done;
     if (!(s->path = strdup(name)) || (rc = defaults(&c, name))) {
         rc = rc ? rc : oom(&c);
         goto done;
@@ -1150,7 +1422,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         rc = fail_at(&c, NULL, "the scene is empty");
         goto done;
     }
-    if ((rc = need_type(&c, root, YAML_MAPPING_NODE, "the scene")))
+    if ((rc = need_type(&c, root, YAML_MAPPING_NODE, "the scene")) || (rc = top_keys_ok(&c, root)))
         goto done;
     /* The model first (settings override it) and ticks_per_second (times in
      * ticks need it), whatever order the file gives them in. */
@@ -1180,9 +1452,6 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
             goto done;
         c.tps = s->tps;
     }
-    static const char *const top_keys[] = {"title", "seed", "model", "world", "flock", "video",
-                                           "look", "timeline", "predators", "experiment",
-                                           "layout", NULL};
     /* The timeline and conditions are checked against the final flock, so
      * world and flock are read before them. */
     static const char *const first[] = {"world", "flock", NULL};
@@ -1199,23 +1468,8 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
             rc = each_pair(&c, &one, "the scene", top_keys, top_pair, NULL);
         }
     }
-    if (rc)
+    if (rc || (rc = finish(&c, root, video)))
         goto done;
-    /* Duplicate top-level keys: each_pair saw one pair at a time. */
-    for (yaml_node_pair_t *it = root->data.mapping.pairs.start; it < root->data.mapping.pairs.top; it++)
-        for (yaml_node_pair_t *jt = root->data.mapping.pairs.start; jt < it; jt++) {
-            const char *a = scalar(yaml_document_get_node(&doc, it->key));
-            const char *b = scalar(yaml_document_get_node(&doc, jt->key));
-            if (a && b && !strcmp(a, b)) {
-                rc = fail_at(&c, yaml_document_get_node(&doc, it->key), "'%s' is given twice", a);
-                goto done;
-            }
-        }
-    if (s->duration * s->tps + s->warmup > MUR_SCENE_MAX_TICKS) {
-        rc = fail_at(&c, video, "the video needs %.0f ticks (at most %.0f): shorten duration or ticks_per_second",
-                     s->duration * s->tps + s->warmup, MUR_SCENE_MAX_TICKS);
-        goto done;
-    }
     if (!s->nconditions) {
         if (!(s->conditions = calloc(1, sizeof *s->conditions)) ||
             !(s->conditions[0].name = strdup("all"))) {

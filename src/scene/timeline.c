@@ -2,8 +2,8 @@
  *
  * Settings are recomputed from the scene for every tick rather than
  * accumulated, so rendering frames 100-200 alone meets exactly the settings
- * a whole render meets there. Events (scatter, reset, freeze) are the only
- * state, and the driver fires them when a tick's time reaches them. */
+ * a whole render meets there. Events (scatter, reset) are the only state,
+ * and the driver fires them when the ticks run reach their time. */
 #include <libavutil/eval.h>
 #include <math.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "murmur/scene.h"
 
 #define CAPTION_FADE 0.4  /* seconds of fade in and out */
+#define PREDATOR_FAR 1e9  /* world units; far beyond any world (MUR_MAX_WORLD) */
 
 void mur_scene_apply(const mur_change *set, int n, mur_params *p)
 {
@@ -40,8 +41,10 @@ void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, m
         double u = ease(q->ease, (t - q->at) / q->over);
         for (int k = 0; k < q->nramp; k++) {
             const mur_setting *st = q->ramp[k].setting;
+            /* Written as a blend so the end of a ramp is its target exactly
+             * (from + (to - from) * 1 can miss it by an ulp). */
             double from = mur_setting_get(st, out);
-            mur_setting_put(st, out, from + (q->ramp[k].value - from) * u);
+            mur_setting_put(st, out, from * (1 - u) + q->ramp[k].value * u);
         }
     }
 }
@@ -130,8 +133,11 @@ int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int 
             x = av_expr_eval(pr->x_eval, vars, NULL);
             y = av_expr_eval(pr->y_eval, vars, NULL);
         }
-        if (!isfinite(x) || !isfinite(y))
-            continue;  /* an expression that blows up at t hides the predator */
+        /* An expression that blows up at t (NaN, inf, or so far out that
+         * nearest-image arithmetic would lose every digit) hides the
+         * predator for that tick instead of poisoning the flock. */
+        if (!(fabs(x) <= PREDATOR_FAR) || !(fabs(y) <= PREDATOR_FAR))
+            continue;
         out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract};
     }
     return n;
@@ -148,31 +154,67 @@ long mur_scene_frame_tick(const mur_scene *s, long k)
 
 /* ---- the driver ---------------------------------------------------------- */
 
-static int step(mur_driver *d, mur_error *err)
+/* Fire the events whose time the state has reached. An event at T changes
+ * the state at time T, so it fires as soon as the ticks run bring the clock
+ * to T or past it, before that state is observed or drawn: the frame at T
+ * already shows a reset at T. Events sharing a time fire in file order. */
+static void fire_events(mur_driver *d)
 {
     const mur_scene *s = d->scene;
-    double t = d->tick / s->tps;
-    for (; d->next_cue < s->ncues && s->cues[d->next_cue].at <= t; d->next_cue++) {
+    double now = d->tick / s->tps;
+    for (; d->next_cue < s->ncues && s->cues[d->next_cue].at <= now; d->next_cue++) {
         switch (s->cues[d->next_cue].event) {
         case MUR_EVENT_SCATTER: mur_flock_scatter(d->flock); break;
         case MUR_EVENT_RESET: mur_flock_reset(d->flock); break;
-        default: break;
+        default: break;  /* freeze/unfreeze: mur_scene_frozen_at reads them */
         }
     }
-    if (!mur_scene_frozen_at(s, t)) {
+}
+
+/* The settings at t are invalid only when ramps on tied settings (say
+ * min_speed and max_speed) overlap; the loader checks every other case.
+ * The message points at the latest entry that changed a setting. */
+static int bad_settings(const mur_driver *d, double t, const mur_error *why, mur_error *err)
+{
+    const mur_scene *s = d->scene;
+    int line = 1, col = 1;
+    for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++)
+        if (s->cues[i].nset || s->cues[i].nramp) {
+            line = s->cues[i].line;
+            col = s->cues[i].col > 0 ? s->cues[i].col : 1;
+        }
+    return mur_error_set(err, MUR_EINPUT, "%s:%d:%d: error: at %gs the timeline gives %s",
+                         s->path ? s->path : "scene", line, col, t, why->msg);
+}
+
+/* One tick: from time tick/tps to (tick+1)/tps. Warm-up ticks (negative)
+ * run with the settings of time 0 and no predators: the warm-up lets a
+ * flock form before the video starts, and a predator of the timeline
+ * parked at its first position for all of it would carve a hole there. */
+static int step(mur_driver *d, mur_error *err)
+{
+    const mur_scene *s = d->scene;
+    int warm = d->tick < 0;
+    double t = warm ? 0 : d->tick / s->tps;
+    if (warm || !mur_scene_frozen_at(s, t)) {
         mur_params p;
         mur_scene_params_at(s, &d->base, t, &p);
         if (memcmp(&p, mur_flock_params(d->flock), sizeof p) != 0) {
-            int rc = mur_flock_set_params(d->flock, &p, err);
+            mur_error why;
+            int rc = mur_flock_set_params(d->flock, &p, &why);
+            if (rc == MUR_EINPUT)
+                return bad_settings(d, t, &why, err);
             if (rc)
-                return rc;
+                return mur_error_set(err, rc, "%s", why.msg);  /* out of memory */
         }
         mur_predator pred[MUR_MAX_PREDATORS];
-        int np = mur_scene_predators_at(s, t, pred, MUR_MAX_PREDATORS);
+        int np = warm ? 0 : mur_scene_predators_at(s, t, pred, MUR_MAX_PREDATORS);
         mur_flock_set_predators(d->flock, pred, np);
         mur_flock_step(d->flock);
     }
     d->tick++;
+    if (d->tick >= 0)
+        fire_events(d);
     if (d->on_tick && d->tick > 0)
         d->on_tick(d->on_tick_ctx, d->flock, d->tick);
     return MUR_OK;
@@ -190,12 +232,12 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     d->flock = f;
     d->base = *base;
     d->tick = -(long)s->warmup;
-    /* Warm-up runs with the settings of time 0 and no events. */
     while (d->tick < 0) {
         int rc = step(d, err);
         if (rc)
             return rc;
     }
+    fire_events(d);  /* events at 0s act on the first frame */
     return MUR_OK;
 }
 
