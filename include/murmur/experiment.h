@@ -1,0 +1,139 @@
+/* murmur: ensembles of runs, for numbers with a range (`murmur stats`,
+ * `murmur series`).
+ *
+ * An experiment runs every condition of a scene's `experiment` (or just the
+ * scene's own settings) `runs` times for `ticks` ticks. Run k of every
+ * condition starts from the same seed, mur_rng_derive(scene seed, k), so the
+ * conditions are paired: condition A's run k and condition B's run k begin
+ * from the same boids. Each run follows the scene's timeline through
+ * mur_driver, with the condition's overrides as the base settings, exactly as
+ * a panel of `layout: conditions` does.
+ *
+ * Runs are independent jobs spread over a pool of threads (each job steps a
+ * single-threaded flock); every job writes only its own slots of the result,
+ * so the numbers are bit-identical for any thread count.
+ *
+ * Percentiles use linear interpolation between closest ranks (numpy's
+ * default, Hyndman & Fan type 7): for sorted x[0..n-1] and p in [0, 100],
+ * h = (n - 1) p / 100 and the value is x[floor h] + (h - floor h) *
+ * (x[floor h + 1] - x[floor h]). The median is the 50th percentile. */
+#ifndef MURMUR_EXPERIMENT_H
+#define MURMUR_EXPERIMENT_H
+
+#include <signal.h>
+
+#include "murmur/error.h"
+#include "murmur/metrics.h"
+#include "murmur/scene.h"
+
+/* ---- the state label (Tunstrom et al. 2013) ----------------------------- */
+
+/// The collective state of a flock from its order (polarization) and milling
+/// (rotation order), after Tunstrom et al. 2013, PLoS Comput Biol 9:e1002915.
+typedef enum {
+    MUR_STATE_TRANSITION,  ///< none of the three below (mixed, or moving between them)
+    MUR_STATE_SWARM,       ///< order < 0.35 and milling < 0.35: no common heading, no rotation
+    MUR_STATE_MILLING,     ///< milling > 0.65 and order < 0.35: rotating about a centre
+    MUR_STATE_POLARIZED,   ///< order > 0.65 and milling < 0.35: moving together
+} mur_state;
+
+#define MUR_STATE_LOW 0.35   ///< below this a parameter counts as low
+#define MUR_STATE_HIGH 0.65  ///< above this it counts as high
+
+/// The state of a flock with order parameter `order` and milling `milling`
+/// (both in [0, 1]); the thresholds are strict, so 0.35 itself is not low.
+/// NaN in either gives MUR_STATE_TRANSITION.
+mur_state mur_state_classify(double order, double milling);
+
+/// "swarm", "milling", "polarized" or "transition" (static storage).
+const char *mur_state_name(mur_state s);
+
+/* ---- percentiles -------------------------------------------------------- */
+
+/// p-th percentile (p in [0, 100]) of n >= 1 values sorted ascending, by
+/// linear interpolation between closest ranks (see the top of this file).
+double mur_percentile(const double *sorted, int n, double p);
+
+/// Median, 10th and 90th percentile and mean of a set of values.
+typedef struct mur_summary {
+    double median, p10, p90, mean;
+    int n;                 ///< number of values summarised
+} mur_summary;
+
+/// Summarise n values; sorts `values` in place. A NaN among them, or n = 0,
+/// makes every field NaN (a metric that failed must not pass for a number).
+void mur_summary_compute(mur_summary *out, double *values, int n);
+
+/* ---- experiments -------------------------------------------------------- */
+
+/// Upper bound on the numbers one experiment keeps (conditions x runs x
+/// recorded ticks x metrics), checked before allocating: 2^26 doubles, 512 MiB.
+#define MUR_EXPERIMENT_MAX_VALUES (1L << 26)
+
+/// What to run. Zero-initialise, then set what differs.
+typedef struct mur_experiment_def {
+    int runs;           ///< runs per condition, 1..100000 (0: the scene's experiment.runs)
+    long ticks;         ///< ticks per run after the warm-up, 1..1e7 (0: the scene's experiment.ticks)
+    int scene_only;     ///< 1: one condition, the scene's own settings (named "scene"); 0: every experiment condition
+    int every_tick;     ///< 1: keep the metrics of ticks 0..ticks (a series); 0: only the last tick's
+    int threads;        ///< worker threads, 0 = all cores; the results do not depend on it
+    volatile sig_atomic_t *stop; ///< polled every tick: nonzero ends the experiment with MUR_EINTR (may be NULL)
+    void (*progress)(void *ctx, long done, long total); ///< runs done of total, called on the calling thread (may be NULL)
+    void *progress_ctx;
+} mur_experiment_def;
+
+/// The results of an experiment: the metrics of every condition, run and
+/// recorded tick.
+typedef struct mur_experiment mur_experiment;
+
+/// Run an experiment on scene s. 0, MUR_EINPUT (a def value out of range, or
+/// too many values to keep), MUR_ERUN (memory, threads, a flock error) or
+/// MUR_EINTR (stopped). The caller owns *out (mur_experiment_destroy); the
+/// scene must outlive it.
+int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
+                       mur_error *err);
+
+/// Free an experiment; NULL is fine.
+void mur_experiment_destroy(mur_experiment *e);
+
+/// Number of conditions (1 when scene_only).
+int mur_experiment_conditions(const mur_experiment *e);
+
+/// Name of condition c (owned by the scene or the experiment).
+const char *mur_experiment_condition_name(const mur_experiment *e, int c);
+
+/// Overrides of condition c (NULL and 0 when scene_only).
+const mur_condition *mur_experiment_condition(const mur_experiment *e, int c);
+
+/// Runs per condition.
+int mur_experiment_runs(const mur_experiment *e);
+
+/// Ticks per run (the last tick's index).
+long mur_experiment_ticks(const mur_experiment *e);
+
+/// Whether every tick was kept (else only the last).
+int mur_experiment_every_tick(const mur_experiment *e);
+
+/// The scene it ran.
+const mur_scene *mur_experiment_scene(const mur_experiment *e);
+
+/// Metrics of condition c, run r after `tick` ticks. tick is 0..ticks when
+/// every tick was kept, else it must be ticks.
+const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r, long tick);
+
+/// Settings the scene's timeline changes (`set` or `ramp`), in order of first
+/// appearance, each once; writes up to max of them to out and returns how many.
+int mur_experiment_swept(const mur_experiment *e, const mur_setting **out, int max);
+
+/// Settings of condition c after `tick` ticks: the timeline's values at
+/// t = tick / ticks_per_second on top of the condition's overrides.
+void mur_experiment_params_at(const mur_experiment *e, int c, long tick, mur_params *out);
+
+/// Value of one setting st of condition c after `tick` ticks (as above).
+double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setting *st, long tick);
+
+/// Metric k (mur_metric_names order) of condition c across all runs after
+/// `tick` ticks. Uses scratch inside e: not for concurrent calls on one e.
+void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);
+
+#endif

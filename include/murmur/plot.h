@@ -1,0 +1,42 @@
+/* murmur: figures of experiments, drawn with Cairo (no Python needed).
+ *
+ * Figures are laid out in points for a paper's column: 3.5 inches (252 pt)
+ * wide, 7 pt text, one small panel per metric stacked over a shared x axis.
+ * The format follows the file's extension: .pdf and .svg are vector at that
+ * size, .png is rendered at 300 dpi. A figure appears at its final name only
+ * when complete. */
+#ifndef MURMUR_PLOT_H
+#define MURMUR_PLOT_H
+
+#include "murmur/error.h"
+#include "murmur/experiment.h"
+
+/// Width of every figure in points (a paper column, 3.5 in).
+#define MUR_PLOT_WIDTH 252.0
+/// Resolution of PNG figures, dots per inch.
+#define MUR_PLOT_DPI 300.0
+
+/// Whether path ends in an extension the plots can write (.png, .pdf, .svg).
+int mur_plot_format_ok(const char *path);
+
+/// A series figure of experiment e (kept every tick): one panel per metric of
+/// metrics[0..n) against time in seconds, the median across runs with its
+/// 10-90% band (one run: that run's line), a strip of the state label
+/// (mur_state_classify of the medians of order and milling), a panel per
+/// setting the timeline changes, and the timeline's cues marked (a line and
+/// a label at each set and event, a shade over each ramp). When the timeline
+/// changes exactly one setting, a last panel draws the first metric against
+/// that setting, coloured by the direction of change (a sweep's hysteresis
+/// loop). Condition 0 of e is drawn.
+/// 0, MUR_EINPUT (bad extension, or e keeps only the last tick) or MUR_ERUN (I/O).
+int mur_plot_series(const char *path, const mur_experiment *e, const int *metrics, int n,
+                    mur_error *err);
+
+/// A stats figure of experiment e: one panel per metric of metrics[0..n),
+/// each condition's median (dot) with its 10-90% range across runs (bar) and
+/// its mean (open diamond), at the last tick.
+/// 0, MUR_EINPUT (bad extension) or MUR_ERUN (I/O).
+int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
+                   mur_error *err);
+
+#endif

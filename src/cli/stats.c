@@ -1,0 +1,423 @@
+/* `murmur stats` and `murmur series`: a scene's experiment as the table and
+ * the figure a methods section quotes.
+ *
+ * stats: every condition x runs at the last tick, summarised per metric
+ * (median, 10th and 90th percentile, mean), printed as a table and written
+ * as CSV or JSON. series: every tick of the scene's own settings following
+ * its timeline, one row per tick, with a band across runs when there are
+ * several. Numbers are printed with %.9g: enough digits for any table, and
+ * the same bytes for any thread count because the values are. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "murmur/experiment.h"
+#include "murmur/plot.h"
+#include "progress.h"
+
+#define MAX_SWEPT 16
+
+/* ---- options ------------------------------------------------------------- */
+
+static int parse_runs(const char *text, int *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 1 || v > 100000)
+        return mur_cli_usage_error("--runs must be a number from 1 to 100000, not '%s'", text);
+    *out = (int)v;
+    return 0;
+}
+
+/* --ticks takes a count of ticks, or a time as a scene writes it (15s, 900t). */
+static int parse_ticks(const char *text, const mur_scene *s, long *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end != text && !*end) {
+        if (v < 1 || v > 10000000)
+            return mur_cli_usage_error("--ticks must be from 1 to 10000000, not '%s'", text);
+        *out = v;
+        return 0;
+    }
+    double secs;
+    if (mur_time_parse(text, s->tps, &secs) || !(secs > 0) || secs * s->tps > 10000000)
+        return mur_cli_usage_error("--ticks must be a tick count or a time like 15s or 900t, not '%s'", text);
+    *out = lround(secs * s->tps);
+    if (*out < 1)
+        *out = 1;
+    return 0;
+}
+
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot : "";
+}
+
+static void on_progress(void *ctx, long done, long total)
+{
+    (void)total;
+    mur_progress_update(ctx, done, NULL);
+}
+
+/* After an experiment: close the bar, and word its error for the terminal
+ * (the library's messages carry no "murmur:" prefix; an interrupted run is
+ * not an error but says what became of the output). */
+static int finish_run(int rc, mur_progress *bar, long total, mur_error *err)
+{
+    mur_progress_end(bar, rc ? 0 : total);
+    if (rc == MUR_EINTR) {
+        fprintf(stderr, "murmur: interrupted (%s): nothing written\n", err->msg);
+        err->msg[0] = 0;
+    } else if (rc == MUR_EINPUT && !strstr(err->msg, "error:")) {
+        mur_error e2 = *err;
+        mur_error_set(err, rc, "murmur: error: %s", e2.msg);
+    }
+    return rc;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* A file written beside its final name and renamed when complete, so a
+ * failed or interrupted run never leaves a truncated table behind. "-" is
+ * standard output. */
+typedef struct {
+    const char *path;
+    char tmp[4096];
+    FILE *fp;
+} out_file;
+
+/* out/ is the default output folder (not committed): made on demand, as
+ * `render` does; any other missing folder is the user's to make. */
+static void ensure_out_dir(const char *path)
+{
+    if (strncmp(path, "out/", 4) == 0)
+        mkdir("out", 0777);
+}
+
+static int out_open(out_file *o, const char *path, mur_error *err)
+{
+    o->path = path;
+    if (!strcmp(path, "-")) {
+        o->fp = stdout;
+        return MUR_OK;
+    }
+    ensure_out_dir(path);
+    if (snprintf(o->tmp, sizeof o->tmp, "%s.part", path) >= (int)sizeof o->tmp)
+        return mur_error_set(err, MUR_EINPUT, "output path too long");
+    if (!(o->fp = fopen(o->tmp, "w")))
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s'", path);
+    return MUR_OK;
+}
+
+static int out_close(out_file *o, mur_error *err)
+{
+    if (!o->fp)
+        return MUR_OK;
+    int bad = ferror(o->fp);
+    if (o->fp == stdout) {
+        bad |= fflush(stdout) != 0;
+        o->fp = NULL;
+        return bad ? mur_error_set(err, MUR_ERUN, "cannot write to standard output") : MUR_OK;
+    }
+    bad |= fclose(o->fp) != 0;
+    o->fp = NULL;
+    if (bad || rename(o->tmp, o->path) != 0) {
+        remove(o->tmp);
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s'", o->path);
+    }
+    return MUR_OK;
+}
+
+static void out_abort(out_file *o)
+{
+    if (o->fp && o->fp != stdout) {
+        fclose(o->fp);
+        remove(o->tmp);
+    }
+    o->fp = NULL;
+}
+
+/* A number for CSV and JSON; NaN and infinities have no JSON form, so both
+ * formats write them as empty / null. */
+static void put_number(FILE *fp, double v, int json)
+{
+    if (isfinite(v))
+        fprintf(fp, "%.9g", v);
+    else if (json)
+        fputs("null", fp);
+}
+
+/* A CSV field, quoted when it holds a separator, a quote or a line break. */
+static void put_csv_text(FILE *fp, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+static void put_json_text(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(fp, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(fp, "\\u%04x", *p);
+        else
+            fputc(*p, fp);
+    }
+    fputc('"', fp);
+}
+
+/* ---- stats --------------------------------------------------------------- */
+
+static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
+{
+    long ticks = mur_experiment_ticks(e);
+    fputs("condition,metric,median,p10,p90,mean,runs,ticks\n", fp);
+    for (int c = 0; c < mur_experiment_conditions(e); c++)
+        for (int i = 0; i < s->nmetrics; i++) {
+            mur_summary m;
+            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            put_csv_text(fp, mur_experiment_condition_name(e, c));
+            fprintf(fp, ",%s,", mur_metric_names[s->metrics[i]]);
+            double v[4] = {m.median, m.p10, m.p90, m.mean};
+            for (int k = 0; k < 4; k++) {
+                put_number(fp, v[k], 0);
+                fputc(',', fp);
+            }
+            fprintf(fp, "%d,%ld\n", m.n, ticks);
+        }
+}
+
+static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s)
+{
+    static const char *const keys[4] = {"median", "p10", "p90", "mean"};
+    long ticks = mur_experiment_ticks(e);
+    const char *sep = "";
+    fputs("[", fp);
+    for (int c = 0; c < mur_experiment_conditions(e); c++)
+        for (int i = 0; i < s->nmetrics; i++) {
+            mur_summary m;
+            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            fprintf(fp, "%s\n  {\"condition\": ", sep);
+            put_json_text(fp, mur_experiment_condition_name(e, c));
+            fprintf(fp, ", \"metric\": \"%s\"", mur_metric_names[s->metrics[i]]);
+            double v[4] = {m.median, m.p10, m.p90, m.mean};
+            for (int k = 0; k < 4; k++) {
+                fprintf(fp, ", \"%s\": ", keys[k]);
+                put_number(fp, v[k], 1);
+            }
+            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld}", m.n, ticks);
+            sep = ",";
+        }
+    fputs("\n]\n", fp);
+}
+
+static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
+{
+    long ticks = mur_experiment_ticks(e);
+    int w = 9;
+    for (int c = 0; c < mur_experiment_conditions(e); c++) {
+        int l = (int)strlen(mur_experiment_condition_name(e, c));
+        w = l > w ? l : w;
+    }
+    fprintf(fp, "%s: %d condition%s x %d runs, values after %ld ticks\n",
+            s->title ? s->title : s->path, mur_experiment_conditions(e),
+            mur_experiment_conditions(e) == 1 ? "" : "s", mur_experiment_runs(e), ticks);
+    fprintf(fp, "%-*s  %-10s %10s %10s %10s %10s\n", w, "condition", "metric", "median", "p10",
+            "p90", "mean");
+    for (int c = 0; c < mur_experiment_conditions(e); c++) {
+        for (int i = 0; i < s->nmetrics; i++) {
+            mur_summary m;
+            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g\n", w,
+                    i == 0 ? mur_experiment_condition_name(e, c) : "",
+                    mur_metric_names[s->metrics[i]], m.median, m.p10, m.p90, m.mean);
+        }
+    }
+}
+
+int mur_cmd_stats(const mur_cli_opts *o)
+{
+    mur_error err = {{0}};
+    mur_scene *s = NULL;
+    mur_experiment *e = NULL;
+    out_file of = {0};
+    int json = 0;
+    mur_experiment_def def = {0};
+    if (o->output) {
+        const char *ext = extension(o->output);
+        if (!strcmp(ext, ".json"))
+            json = 1;
+        else if (strcmp(ext, ".csv") != 0)
+            return mur_cli_usage_error("stats output must end in .csv or .json, not '%s'", o->output);
+    }
+    if (o->plot && !mur_plot_format_ok(o->plot))
+        return mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
+    if (o->runs_text && parse_runs(o->runs_text, &def.runs))
+        return 2;
+    int rc = mur_scene_load(&s, o->scene, &err);
+    if (rc)
+        goto done;
+    if (o->ticks_text && parse_ticks(o->ticks_text, s, &def.ticks)) {
+        mur_scene_destroy(s);
+        return 2;
+    }
+    def.threads = o->threads;
+    def.stop = &mur_cli_interrupted;
+    mur_progress bar;
+    long total = (long)s->nconditions * (def.runs ? def.runs : s->runs);
+    mur_progress_start(&bar, "runs", total, o->quiet);
+    def.progress = on_progress;
+    def.progress_ctx = &bar;
+    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, total, &err);
+    if (rc)
+        goto done;
+    if (o->json)
+        stats_json(stdout, e, s);
+    else
+        stats_table(stdout, e, s);
+    if (o->output) {
+        if ((rc = out_open(&of, o->output, &err)))
+            goto done;
+        if (json)
+            stats_json(of.fp, e, s);
+        else
+            stats_csv(of.fp, e, s);
+        if ((rc = out_close(&of, &err)))
+            goto done;
+        if (!o->quiet && strcmp(o->output, "-"))
+            fprintf(stderr, "murmur: wrote %s\n", o->output);
+    }
+    if (o->plot) {
+        ensure_out_dir(o->plot);
+        if ((rc = mur_plot_stats(o->plot, e, s->metrics, s->nmetrics, &err)))
+            goto done;
+        if (!o->quiet)
+            fprintf(stderr, "murmur: wrote %s\n", o->plot);
+    }
+done:
+    out_abort(&of);
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+    return mur_cli_report(rc, &err);
+}
+
+/* ---- series -------------------------------------------------------------- */
+
+static void series_csv(FILE *fp, const mur_experiment *e)
+{
+    const mur_setting *swept[MAX_SWEPT];
+    int nswept = mur_experiment_swept(e, swept, MAX_SWEPT);
+    int runs = mur_experiment_runs(e);
+    fputs("tick", fp);
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        fprintf(fp, ",%s", mur_metric_names[k]);
+    fputs(",state", fp);
+    if (runs > 1)
+        for (int k = 0; k < MUR_METRIC_COUNT; k++)
+            fprintf(fp, ",%s_median,%s_p10,%s_p90", mur_metric_names[k], mur_metric_names[k],
+                    mur_metric_names[k]);
+    for (int j = 0; j < nswept; j++)
+        fprintf(fp, ",%s", swept[j]->name);
+    fputc('\n', fp);
+    for (long t = 0; t <= mur_experiment_ticks(e); t++) {
+        const mur_metrics *m = mur_experiment_metrics(e, 0, 0, t);
+        fprintf(fp, "%ld", t);
+        for (int k = 0; k < MUR_METRIC_COUNT; k++) {
+            fputc(',', fp);
+            put_number(fp, mur_metrics_value(m, k), 0);
+        }
+        fprintf(fp, ",%s", mur_state_name(mur_state_classify(m->order, m->milling)));
+        for (int k = 0; k < MUR_METRIC_COUNT && runs > 1; k++) {
+            mur_summary sm;
+            mur_experiment_summary(e, 0, t, k, &sm);
+            double v[3] = {sm.median, sm.p10, sm.p90};
+            for (int q = 0; q < 3; q++) {
+                fputc(',', fp);
+                put_number(fp, v[q], 0);
+            }
+        }
+        mur_params p;
+        if (nswept)
+            mur_experiment_params_at(e, 0, t, &p);
+        for (int j = 0; j < nswept; j++) {
+            fputc(',', fp);
+            if (swept[j]->type == MUR_SETTING_ENUM)
+                fputs(mur_setting_choice(swept[j], &p), fp);
+            else
+                put_number(fp, mur_setting_get(swept[j], &p), 0);
+        }
+        fputc('\n', fp);
+    }
+}
+
+int mur_cmd_series(const mur_cli_opts *o)
+{
+    mur_error err = {{0}};
+    mur_scene *s = NULL;
+    mur_experiment *e = NULL;
+    out_file of = {0};
+    mur_experiment_def def = {.runs = 1, .scene_only = 1, .every_tick = 1};
+    if (!o->output)
+        return mur_cli_usage_error("%s needs -o OUT.csv (or -o - for standard output)", "series");
+    if (strcmp(o->output, "-") && strcmp(extension(o->output), ".csv"))
+        return mur_cli_usage_error("series output must end in .csv, not '%s'", o->output);
+    if (o->plot && !mur_plot_format_ok(o->plot))
+        return mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
+    if (o->runs_text && parse_runs(o->runs_text, &def.runs))
+        return 2;
+    int rc = mur_scene_load(&s, o->scene, &err);
+    if (rc)
+        goto done;
+    /* The whole video by default: a series follows the timeline, which is
+     * written against the video's clock. */
+    def.ticks = (long)floor(s->duration * s->tps + 1e-9);
+    if (def.ticks < 1)
+        def.ticks = 1;
+    if (o->ticks_text && parse_ticks(o->ticks_text, s, &def.ticks)) {
+        mur_scene_destroy(s);
+        return 2;
+    }
+    def.threads = o->threads;
+    def.stop = &mur_cli_interrupted;
+    mur_progress bar;
+    mur_progress_start(&bar, "runs", def.runs, o->quiet);
+    def.progress = on_progress;
+    def.progress_ctx = &bar;
+    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, def.runs, &err);
+    if (rc || (rc = out_open(&of, o->output, &err)))
+        goto done;
+    series_csv(of.fp, e);
+    if ((rc = out_close(&of, &err)))
+        goto done;
+    if (!o->quiet && strcmp(o->output, "-"))
+        fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s)\n", o->output, def.ticks, def.runs,
+                def.runs == 1 ? "" : "s");
+    if (o->plot) {
+        ensure_out_dir(o->plot);
+        if ((rc = mur_plot_series(o->plot, e, s->metrics, s->nmetrics, &err)))
+            goto done;
+        if (!o->quiet)
+            fprintf(stderr, "murmur: wrote %s\n", o->plot);
+    }
+done:
+    out_abort(&of);
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+    return mur_cli_report(rc, &err);
+}

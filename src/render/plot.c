@@ -1,0 +1,979 @@
+/* Figures of experiments for papers: a series against time, and a table of
+ * conditions as dots and ranges.
+ *
+ * Everything is laid out in points at a paper's column width (252 pt) with
+ * 7 pt text, so a figure dropped into a one-column slot is printed at 100%
+ * and its text matches a caption's footnote size. Panels are stacked over a
+ * shared x axis: a reader compares metrics by looking straight down.
+ * Colours are the Okabe-Ito palette, which stays distinct for the common
+ * colour-vision deficiencies and in greyscale print by lightness.
+ *
+ * Text goes through Pango with hinting off, so a PNG and a PDF of the same
+ * figure have the same layout (hinted metrics move glyphs by resolution). */
+#include "murmur/plot.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#define PI 3.14159265358979323846
+#define FONT "DejaVu Sans"
+#define TEXT_SIZE 7.0     /* pt: labels and titles */
+#define TICK_SIZE 6.0     /* pt: tick labels */
+#define MARGIN_L 30.0     /* room for tick labels */
+#define MARGIN_R 8.0
+#define PANEL_H 40.0      /* plot area of a metric panel */
+#define TITLE_H 9.0       /* a panel's title line above its plot area */
+#define GAP 5.0
+#define MAX_SWEPT 4       /* setting panels drawn; more would crowd the metrics */
+#define MAX_POINTS 4000   /* points drawn per line of a series */
+
+typedef struct {
+    double r, g, b;
+} rgb;
+
+/* Okabe & Ito (2008), "Color universal design". */
+static const rgb palette[7] = {
+    {0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0},  /* blue */
+    {0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0},  /* vermillion */
+    {0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0},  /* bluish green */
+    {0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0},  /* orange */
+    {0xCC / 255.0, 0x79 / 255.0, 0xA7 / 255.0},  /* reddish purple */
+    {0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0},  /* sky blue */
+    {0x33 / 255.0, 0x33 / 255.0, 0x33 / 255.0},  /* near black */
+};
+static const rgb ink = {0.15, 0.15, 0.15};
+static const rgb grey = {0.55, 0.55, 0.55};
+static const rgb grid = {0.88, 0.88, 0.88};
+
+/* State colours: polarized and milling are the two ordered states and get
+ * the two strongest hues; swarm a third; transition stays neutral. */
+static rgb state_colour(mur_state s)
+{
+    switch (s) {
+    case MUR_STATE_POLARIZED: return palette[0];
+    case MUR_STATE_MILLING: return palette[1];
+    case MUR_STATE_SWARM: return palette[3];
+    default: return (rgb){0.85, 0.85, 0.85};
+    }
+}
+
+/* ---- the figure: surface, text ------------------------------------------ */
+
+enum { FMT_NONE, FMT_PNG, FMT_PDF, FMT_SVG };
+
+typedef struct {
+    int format;
+    const char *path;
+    char tmp[4096];
+    cairo_surface_t *surface;
+    cairo_t *cr;
+    PangoFontDescription *font;
+    cairo_font_options_t *font_options;
+} figure;
+
+static int format_of(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash))
+        return FMT_NONE;
+    if (!strcmp(dot, ".png"))
+        return FMT_PNG;
+    if (!strcmp(dot, ".pdf"))
+        return FMT_PDF;
+    if (!strcmp(dot, ".svg"))
+        return FMT_SVG;
+    return FMT_NONE;
+}
+
+int mur_plot_format_ok(const char *path) { return format_of(path) != FMT_NONE; }
+
+static void fig_abort(figure *f)
+{
+    if (f->cr)
+        cairo_destroy(f->cr);
+    if (f->surface) {
+        cairo_surface_finish(f->surface);
+        cairo_surface_destroy(f->surface);
+    }
+    if (f->font)
+        pango_font_description_free(f->font);
+    if (f->font_options)
+        cairo_font_options_destroy(f->font_options);
+    if (f->tmp[0] && f->format != FMT_PNG)
+        remove(f->tmp);
+    memset(f, 0, sizeof *f);
+}
+
+/* Start a w x h pt figure. Vector formats write to a temporary name beside
+ * the final one from the start; PNG is written at the end. */
+static int fig_begin(figure *f, const char *path, double w, double h, mur_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->format = format_of(path);
+    if (f->format == FMT_NONE)
+        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
+    if (snprintf(f->tmp, sizeof f->tmp, "%s.part", path) >= (int)sizeof f->tmp)
+        return mur_error_set(err, MUR_EINPUT, "figure path too long");
+    double scale = 1;
+    switch (f->format) {
+    case FMT_PDF: f->surface = cairo_pdf_surface_create(f->tmp, w, h); break;
+    case FMT_SVG: f->surface = cairo_svg_surface_create(f->tmp, w, h); break;
+    default:
+        scale = MUR_PLOT_DPI / 72.0;
+        f->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ceil(w * scale),
+                                                (int)ceil(h * scale));
+        break;
+    }
+    if (cairo_surface_status(f->surface) != CAIRO_STATUS_SUCCESS) {
+        int rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path,
+                               cairo_status_to_string(cairo_surface_status(f->surface)));
+        fig_abort(f);
+        return rc;
+    }
+    f->cr = cairo_create(f->surface);
+    cairo_scale(f->cr, scale, scale);
+    cairo_set_source_rgb(f->cr, 1, 1, 1);
+    cairo_paint(f->cr);
+    f->font = pango_font_description_from_string(FONT);
+    f->font_options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(f->font_options, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(f->font_options, CAIRO_HINT_STYLE_NONE);
+    if (!f->font || cairo_font_options_status(f->font_options) != CAIRO_STATUS_SUCCESS) {
+        fig_abort(f);
+        return mur_error_set(err, MUR_ERUN, "out of memory starting a figure");
+    }
+    return MUR_OK;
+}
+
+/* Finish: check every drawing call through the context's sticky status,
+ * flush the file, then rename it into place. */
+static int fig_end(figure *f, mur_error *err)
+{
+    cairo_status_t st = cairo_status(f->cr);
+    if (st == CAIRO_STATUS_SUCCESS) {
+        cairo_destroy(f->cr);
+        f->cr = NULL;
+        if (f->format == FMT_PNG) {
+            cairo_surface_flush(f->surface);
+            st = cairo_surface_write_to_png(f->surface, f->tmp);
+        } else {
+            cairo_surface_finish(f->surface);
+            st = cairo_surface_status(f->surface);
+        }
+    }
+    int rc = MUR_OK;
+    if (st != CAIRO_STATUS_SUCCESS)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->path, cairo_status_to_string(st));
+    else if (rename(f->tmp, f->path) != 0)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s'", f->path);
+    if (rc)
+        remove(f->tmp);
+    f->tmp[0] = 0;
+    fig_abort(f);
+    return rc;
+}
+
+static PangoLayout *layout_text(figure *f, const char *s, double size)
+{
+    PangoLayout *l = pango_cairo_create_layout(f->cr);
+    pango_cairo_context_set_font_options(pango_layout_get_context(l), f->font_options);
+    pango_layout_context_changed(l);
+    pango_font_description_set_absolute_size(f->font, size * PANGO_SCALE);
+    pango_layout_set_font_description(l, f->font);
+    pango_layout_set_text(l, s, -1);
+    return l;
+}
+
+static double text_width(figure *f, const char *s, double size)
+{
+    PangoLayout *l = layout_text(f, s, size);
+    int w, h;
+    pango_layout_get_size(l, &w, &h);
+    g_object_unref(l);
+    return (double)w / PANGO_SCALE;
+}
+
+/* Draw s with its logical box's point (ax, ay) (fractions: 0 = left/top,
+ * 1 = right/bottom) at (x, y), turned by angle radians about that point. */
+static void text(figure *f, double x, double y, const char *s, double size, double ax, double ay,
+                 double angle, rgb c)
+{
+    cairo_t *cr = f->cr;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rotate(cr, angle);
+    PangoLayout *l = layout_text(f, s, size);
+    int w, h;
+    pango_layout_get_size(l, &w, &h);
+    cairo_move_to(cr, -ax * w / PANGO_SCALE, -ay * h / PANGO_SCALE);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    pango_cairo_show_layout(cr, l);
+    g_object_unref(l);
+    cairo_restore(cr);
+}
+
+/* ---- axes ---------------------------------------------------------------- */
+
+/* A plot area in points and the data range it shows. */
+typedef struct {
+    double x, y, w, h;
+    double x0, x1, y0, y1;
+} panel;
+
+static double px(const panel *p, double v) { return p->x + (v - p->x0) / (p->x1 - p->x0) * p->w; }
+static double py(const panel *p, double v) { return p->y + p->h - (v - p->y0) / (p->y1 - p->y0) * p->h; }
+
+/* 1, 2 or 5 times a power of ten, giving about `want` steps over range. */
+static double nice_step(double range, int want)
+{
+    if (!(range > 0))
+        return 1;
+    double raw = range / want, mag = pow(10, floor(log10(raw))), norm = raw / mag;
+    return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+}
+
+/* Fewest decimals (up to 6) that print v exactly enough. */
+static int decimals(double v)
+{
+    int d = 0;
+    for (double m = 1; d < 6 && fabs(v * m - round(v * m)) > 1e-6 * fmax(1, fabs(v * m)); m *= 10)
+        d++;
+    return d;
+}
+
+/* Decimals for every tick of an axis: the most any tick needs, so a column
+ * of labels reads 0.0, 0.5, 1.0 rather than 0, 0.5, 1. */
+static int axis_decimals(double first, double last, double step)
+{
+    int d = 0;
+    for (double v = first; v <= last + step * 1e-6; v += step)
+        d = d > decimals(v) ? d : decimals(v);
+    return d;
+}
+
+/* A tick label with dec decimals; an axis that would need more than 3
+ * (a setting's own extremes, say 0.266667) gets 3 significant digits. */
+static void tick_label(char *buf, size_t n, double v, double step, int dec)
+{
+    if (fabs(v) < step * 1e-6)
+        v = 0;  /* no "-0" */
+    if (dec > 3)
+        snprintf(buf, n, "%.3g", v);
+    else
+        snprintf(buf, n, "%.*f", dec, v);
+}
+
+/* The metrics that are shares of the flock live on [0, 1]. */
+static int unit_metric(int k)
+{
+    const char *n = mur_metric_names[k];
+    return !strcmp(n, "order") || !strcmp(n, "largest") || !strcmp(n, "milling");
+}
+
+static const char *metric_title(int k)
+{
+    static const char *const titles[MUR_METRIC_COUNT] = {
+        "order (polarization)", "nearest-neighbour distance", "neighbours within R_coh",
+        "clusters", "largest cluster (share of N)", "milling (rotation order)",
+    };
+    return k >= 0 && k < MUR_METRIC_COUNT ? titles[k] : "?";
+}
+
+/* y range [0, top] for values up to vmax; returns the tick step. */
+static double y_range(panel *p, int metric, double vmax)
+{
+    p->y0 = 0;
+    if (unit_metric(metric)) {
+        p->y1 = 1;
+        return 0.5;
+    }
+    if (!(vmax > 0) || !isfinite(vmax))
+        vmax = 1;
+    double step = nice_step(vmax, 3);
+    p->y1 = ceil(vmax / step - 1e-9) * step;
+    return step;
+}
+
+/* Grid lines and labels every y_step (none when 0), the left and bottom
+ * spines, and x tick marks every x_step (labels only when label_x). */
+static void draw_axes(figure *f, const panel *p, int label_x, double x_step, double y_step)
+{
+    cairo_t *cr = f->cr;
+    char buf[32];
+    cairo_set_line_width(cr, 0.4);
+    if (y_step > 0) {
+        double step = y_step;
+        int dec = axis_decimals(p->y0, p->y1, step);
+        for (double v = p->y0; v <= p->y1 + step * 1e-6; v += step) {
+            double y = py(p, v);
+            cairo_set_source_rgb(cr, grid.r, grid.g, grid.b);
+            cairo_move_to(cr, p->x, y);
+            cairo_line_to(cr, p->x + p->w, y);
+            cairo_stroke(cr);
+            tick_label(buf, sizeof buf, v, step, dec);
+            text(f, p->x - 2.5, y, buf, TICK_SIZE, 1, 0.5, 0, ink);
+        }
+    }
+    cairo_set_source_rgb(cr, ink.r, ink.g, ink.b);
+    cairo_set_line_width(cr, 0.5);
+    cairo_move_to(cr, p->x, p->y);
+    cairo_line_to(cr, p->x, p->y + p->h);
+    cairo_line_to(cr, p->x + p->w, p->y + p->h);
+    cairo_stroke(cr);
+    if (x_step > 0) {
+        double first = ceil(p->x0 / x_step - 1e-9) * x_step;
+        int dec = axis_decimals(first, p->x1, x_step);
+        for (double v = first; v <= p->x1 + x_step * 1e-6; v += x_step) {
+            double x = px(p, v);
+            cairo_move_to(cr, x, p->y + p->h);
+            cairo_line_to(cr, x, p->y + p->h + 2);
+            cairo_stroke(cr);
+            if (label_x) {
+                tick_label(buf, sizeof buf, v, x_step, dec);
+                text(f, x, p->y + p->h + 2.5, buf, TICK_SIZE, 0.5, 0, 0, ink);
+            }
+        }
+    }
+}
+
+/* ---- legend -------------------------------------------------------------- */
+
+enum { KEY_LINE, KEY_BAND, KEY_BOX, KEY_DOT, KEY_BAR, KEY_DIAMOND, KEY_DASH };
+
+typedef struct {
+    int kind;
+    rgb c;
+    char label[64];
+    int brk;        /* start a new row with this key */
+} key;
+
+static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
+{
+    cairo_set_source_rgb(cr, k->c.r, k->c.g, k->c.b);
+    switch (k->kind) {
+    case KEY_LINE:
+        cairo_set_line_width(cr, 1.0);
+        cairo_move_to(cr, x, y);
+        cairo_line_to(cr, x + 10, y);
+        cairo_stroke(cr);
+        break;
+    case KEY_DASH: {
+        double dash[2] = {1.5, 1.2};
+        cairo_set_dash(cr, dash, 2, 0);
+        cairo_set_line_width(cr, 0.6);
+        cairo_move_to(cr, x + 5, y - 3.5);
+        cairo_line_to(cr, x + 5, y + 3.5);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        break;
+    }
+    case KEY_BAND:
+        cairo_set_source_rgba(cr, k->c.r, k->c.g, k->c.b, 0.25);
+        cairo_rectangle(cr, x, y - 3, 10, 6);
+        cairo_fill(cr);
+        break;
+    case KEY_BOX:
+        cairo_rectangle(cr, x + 2, y - 3, 6, 6);
+        cairo_fill(cr);
+        break;
+    case KEY_DOT:
+        cairo_arc(cr, x + 5, y, 1.8, 0, 2 * PI);
+        cairo_fill(cr);
+        break;
+    case KEY_BAR:
+        cairo_set_line_width(cr, 2.0);
+        cairo_move_to(cr, x + 5, y - 3.5);
+        cairo_line_to(cr, x + 5, y + 3.5);
+        cairo_stroke(cr);
+        break;
+    case KEY_DIAMOND:
+        cairo_move_to(cr, x + 5, y - 2.2);
+        cairo_line_to(cr, x + 7.2, y);
+        cairo_line_to(cr, x + 5, y + 2.2);
+        cairo_line_to(cr, x + 2.8, y);
+        cairo_close_path(cr);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, k->c.r, k->c.g, k->c.b);
+        cairo_set_line_width(cr, 0.6);
+        cairo_stroke(cr);
+        break;
+    }
+}
+
+/* Flow keys left to right from (x, y), wrapping at x + w; returns the
+ * height used. With draw = 0 only measures. */
+static double draw_legend(figure *f, const key *keys, int n, double x, double y, double w, int draw)
+{
+    const double row = 10, sym = 12, space = 7;
+    double cx = x, cy = y + row / 2;
+    for (int i = 0; i < n; i++) {
+        double tw = text_width(f, keys[i].label, TEXT_SIZE);
+        if (cx > x && (keys[i].brk || cx + sym + tw > x + w)) {
+            cx = x;
+            cy += row;
+        }
+        if (draw) {
+            draw_key_symbol(f->cr, &keys[i], cx, cy);
+            text(f, cx + sym, cy, keys[i].label, TEXT_SIZE, 0, 0.5, 0, ink);
+        }
+        cx += sym + tw + space;
+    }
+    return cy + row / 2 - y;
+}
+
+/* ---- series -------------------------------------------------------------- */
+
+/* Values of one metric (or setting) along time: the line and its band. */
+typedef struct {
+    double *mid, *lo, *hi;
+} track;
+
+typedef struct {
+    double at;           /* seconds */
+    double over;         /* ramp duration, 0 for none */
+    char label[96];
+    int row;             /* label row in the cue strip */
+    double x0, x1;       /* label extent, points */
+} cue_mark;
+
+static void cue_label(const mur_cue *q, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+#define ADD(...)                                                              \
+    do {                                                                      \
+        if (len < n)                                                          \
+            len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__);         \
+    } while (0)
+    if (q->event != MUR_EVENT_NONE)
+        ADD("%s", mur_event_name(q->event));
+    for (int i = 0; i < q->nset; i++) {
+        const mur_setting *st = q->set[i].setting;
+        if (st->type == MUR_SETTING_ENUM) {
+            int v = (int)q->set[i].value;
+            ADD("%s%s = %s", len ? ", " : "", st->name, v >= 0 ? st->choices[v] : "?");
+        } else {
+            ADD("%s%s = %g", len ? ", " : "", st->name, q->set[i].value);
+        }
+    }
+    for (int i = 0; i < q->nramp; i++)
+        ADD("%s%s \xe2\x86\x92 %g", len ? ", " : "", q->ramp[i].setting->name, q->ramp[i].value);
+#undef ADD
+}
+
+/* Stagger cue labels into rows so none overlaps its neighbour; returns the
+ * number of rows (at most 3: beyond that labels may overlap). */
+static int place_cues(figure *f, cue_mark *m, int n, const panel *p)
+{
+    double right[3] = {-1e9, -1e9, -1e9};
+    int rows = 0;
+    for (int i = 0; i < n; i++) {
+        double w = text_width(f, m[i].label, TICK_SIZE);
+        double x = px(p, m[i].at);
+        double x0 = fmin(fmax(x - w / 2, p->x), p->x + p->w - w);
+        int r = 0;
+        while (r < 2 && x0 < right[r] + 3)
+            r++;
+        m[i].row = r;
+        m[i].x0 = x0;
+        m[i].x1 = x0 + w;
+        right[r] = x0 + w;
+        if (r + 1 > rows)
+            rows = r + 1;
+    }
+    return rows;
+}
+
+/* Ramp shades and cue lines over one time panel. */
+static void draw_cues(figure *f, const cue_mark *m, int n, const panel *p)
+{
+    cairo_t *cr = f->cr;
+    for (int i = 0; i < n; i++) {
+        if (m[i].over > 0) {
+            double a = px(p, fmax(m[i].at, p->x0)), b = px(p, fmin(m[i].at + m[i].over, p->x1));
+            cairo_set_source_rgba(cr, 0.5, 0.5, 0.5, 0.07);
+            cairo_rectangle(cr, a, p->y, b - a, p->h);
+            cairo_fill(cr);
+        }
+        if (m[i].at > p->x0) {
+            double dash[2] = {1.5, 1.2};
+            double x = px(p, m[i].at);
+            cairo_set_dash(cr, dash, 2, 0);
+            cairo_set_line_width(cr, 0.5);
+            cairo_set_source_rgb(cr, grey.r, grey.g, grey.b);
+            cairo_move_to(cr, x, p->y);
+            cairo_line_to(cr, x, p->y + p->h);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+        }
+    }
+}
+
+/* The line (and band when lo/hi are given) of one track on a panel. */
+static void draw_track(figure *f, const panel *p, const track *t, const double *ts, long last, rgb c)
+{
+    cairo_t *cr = f->cr;
+    cairo_save(cr);
+    cairo_rectangle(cr, p->x, p->y - 1, p->w, p->h + 2);
+    cairo_clip(cr);
+    if (t->lo) {
+        cairo_new_path(cr);
+        for (long k = 0; k <= last; k++)
+            cairo_line_to(cr, px(p, ts[k]), py(p, t->hi[k]));
+        for (long k = last; k >= 0; k--)
+            cairo_line_to(cr, px(p, ts[k]), py(p, t->lo[k]));
+        cairo_close_path(cr);
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.25);
+        cairo_fill(cr);
+    }
+    cairo_new_path(cr);
+    for (long k = 0; k <= last; k++)
+        cairo_line_to(cr, px(p, ts[k]), py(p, t->mid[k]));
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    cairo_set_line_width(cr, 0.8);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
+static double track_max(const track *t, long last)
+{
+    double m = -INFINITY;
+    for (long k = 0; k <= last; k++) {
+        double v = t->hi ? t->hi[k] : t->mid[k];
+        if (isfinite(v) && v > m)
+            m = v;
+    }
+    return m;
+}
+
+/* A small filled arrowhead at (x, y) pointing along (dx, dy). */
+static void arrowhead(cairo_t *cr, double x, double y, double dx, double dy)
+{
+    double l = hypot(dx, dy);
+    if (!(l > 0))
+        return;
+    dx /= l;
+    dy /= l;
+    cairo_move_to(cr, x + 3.2 * dx, y + 3.2 * dy);
+    cairo_line_to(cr, x - 2.0 * dx - 2.2 * dy, y - 2.0 * dy + 2.2 * dx);
+    cairo_line_to(cr, x - 2.0 * dx + 2.2 * dy, y - 2.0 * dy - 2.2 * dx);
+    cairo_close_path(cr);
+    cairo_fill(cr);
+}
+
+/* The loop panel: metric (y) against the one swept setting (x), each stretch
+ * coloured by whether the setting is rising, falling or held, with arrows a
+ * third and two thirds along each rising or falling stretch. An arrow's
+ * direction comes from a window of a few percent of the stretch: tick to
+ * tick, a median over runs jitters too much to point anywhere. */
+static void draw_loop(figure *f, const panel *p, const double *sx, const track *t, long last)
+{
+    cairo_t *cr = f->cr;
+    cairo_save(cr);
+    cairo_rectangle(cr, p->x - 1, p->y - 1, p->w + 2, p->h + 2);
+    cairo_clip(cr);
+    cairo_set_line_width(cr, 0.8);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    long k = 0;
+    while (k < last) {
+        int dir = (sx[k + 1] > sx[k]) - (sx[k + 1] < sx[k]);
+        long e = k + 1;
+        while (e < last && ((sx[e + 1] > sx[e]) - (sx[e + 1] < sx[e])) == dir)
+            e++;
+        rgb c = dir > 0 ? palette[0] : dir < 0 ? palette[1] : grey;
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, dir ? 1 : 0.6);
+        cairo_new_path(cr);
+        for (long j = k; j <= e; j++)
+            cairo_line_to(cr, px(p, sx[j]), py(p, t->mid[j]));
+        cairo_stroke(cr);
+        cairo_set_source_rgb(cr, c.r, c.g, c.b);
+        long half = (e - k) / 30;
+        for (int a = 1; dir && half >= 1 && a <= 2; a++) {
+            long m = k + (e - k) * a / 3;
+            double x0 = px(p, sx[m - half]), y0 = py(p, t->mid[m - half]);
+            double x1 = px(p, sx[m + half]), y1 = py(p, t->mid[m + half]);
+            arrowhead(cr, (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0);
+        }
+        k = e;
+    }
+    cairo_restore(cr);
+}
+
+int mur_plot_series(const char *path, const mur_experiment *e, const int *metrics, int n,
+                    mur_error *err)
+{
+    if (format_of(path) == FMT_NONE)
+        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
+    if (!mur_experiment_every_tick(e))
+        return mur_error_set(err, MUR_EINPUT, "a series figure needs every tick of the experiment");
+    if (n < 1)
+        return mur_error_set(err, MUR_EINPUT, "a series figure needs at least one metric");
+    const mur_scene *s = mur_experiment_scene(e);
+    const long ticks = mur_experiment_ticks(e);
+    const int runs = mur_experiment_runs(e);
+    const double tmax = ticks / s->tps;
+    /* A column at 300 dpi is 1050 pixels: more points than MAX_POINTS per
+     * line draw nothing more, so long series are drawn every stride-th tick
+     * (the last tick always included); the CSV keeps every tick. */
+    const long stride = (ticks + MAX_POINTS - 1) / MAX_POINTS;
+    const long last = (ticks + stride - 1) / stride;  /* index of the last sample */
+    const mur_setting *swept[MAX_SWEPT];
+    int nswept = mur_experiment_swept(e, swept, MAX_SWEPT);
+    /* A hysteresis loop needs one numeric setting to put on the x axis,
+     * decided below once its values are known. */
+    int loop = nswept == 1 && swept[0]->type == MUR_SETTING_REAL;
+    figure f = {0};
+    int rc = MUR_OK;
+    size_t len = (size_t)last + 1;
+    int ntracks = n + nswept + 2;  /* metrics, settings, then order and milling for the state */
+    track *tr = calloc((size_t)ntracks, sizeof *tr);
+    double *buf = calloc(len * 3 * (size_t)ntracks, sizeof *buf);
+    cue_mark *cues = calloc((size_t)s->ncues + 1, sizeof *cues);
+    double *ts = calloc(len, sizeof *ts);
+    long *tick_of = calloc(len, sizeof *tick_of);
+    if (!tr || !buf || !cues || !ts || !tick_of) {
+        rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
+        goto done;
+    }
+    for (long j = 0; j <= last; j++) {
+        tick_of[j] = j * stride < ticks ? j * stride : ticks;
+        ts[j] = tick_of[j] / s->tps;
+    }
+    /* Gather: metric tracks (median and band, or the one run), setting
+     * tracks, and the state's two inputs. */
+    for (int i = 0; i < ntracks; i++) {
+        tr[i].mid = buf + len * 3 * i;
+        int k = i < n ? metrics[i] : i == n + nswept ? mur_metric_find("order")
+                                     : i == n + nswept + 1 ? mur_metric_find("milling") : -1;
+        if (k >= 0 && runs > 1) {
+            tr[i].lo = tr[i].mid + len;
+            tr[i].hi = tr[i].lo + len;
+        }
+        for (long j = 0; j <= last; j++) {
+            long t = tick_of[j];
+            if (k < 0) {
+                tr[i].mid[j] = mur_experiment_setting_at(e, 0, swept[i - n], t);
+            } else if (runs > 1) {
+                mur_summary sm;
+                mur_experiment_summary(e, 0, t, k, &sm);
+                tr[i].mid[j] = sm.median;
+                tr[i].lo[j] = sm.p10;
+                tr[i].hi[j] = sm.p90;
+            } else {
+                tr[i].mid[j] = mur_metrics_value(mur_experiment_metrics(e, 0, 0, t), k);
+            }
+        }
+    }
+    if (loop) {
+        /* ... and a sweep: the setting glides both up and down for a while
+         * (a knockout's instant set and ramp back is not a loop). */
+        long up = 0, down = 0;
+        for (long j = 0; j < last; j++) {
+            up += tr[n].mid[j + 1] > tr[n].mid[j];
+            down += tr[n].mid[j + 1] < tr[n].mid[j];
+        }
+        loop = up >= last / 100 + 2 && down >= last / 100 + 2;
+    }
+    int ncues = 0;
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        if (q->at > tmax || q->at < 0)
+            continue;
+        cue_label(q, cues[ncues].label, sizeof cues[ncues].label);
+        if (!cues[ncues].label[0])
+            continue;  /* a caption alone changes nothing measured */
+        cues[ncues].at = q->at;
+        cues[ncues].over = q->nramp ? q->over : 0;
+        ncues++;
+    }
+
+    /* Layout, top to bottom: legend, cue labels, setting panels, metric
+     * panels, state strip, time axis, then the loop panel. */
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    key keys[8];
+    int nkeys = 0;
+    keys[nkeys] = (key){KEY_LINE, palette[0], "", 0};
+    if (runs > 1)
+        snprintf(keys[nkeys++].label, sizeof keys[0].label, "median of %d runs", runs);
+    else
+        snprintf(keys[nkeys++].label, sizeof keys[0].label, "one run (seed %llu)",
+                 (unsigned long long)s->seed);
+    if (runs > 1)
+        keys[nkeys++] = (key){KEY_BAND, palette[0], "10\xe2\x80\x93" "90% of runs", 0};
+    if (ncues)
+        keys[nkeys++] = (key){KEY_DASH, grey, "timeline cue", 0};
+    static const mur_state states[4] = {MUR_STATE_POLARIZED, MUR_STATE_MILLING, MUR_STATE_SWARM,
+                                        MUR_STATE_TRANSITION};
+    for (int i = 0; i < 4; i++) {
+        keys[nkeys] = (key){KEY_BOX, state_colour(states[i]), "", i == 0};
+        snprintf(keys[nkeys++].label, sizeof keys[0].label, "%s", mur_state_name(states[i]));
+    }
+    /* Measuring text needs a context: a throwaway recording surface. */
+    cairo_surface_t *probe_s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
+    figure probe = {0};
+    probe.cr = cairo_create(probe_s);
+    probe.font = pango_font_description_from_string(FONT);
+    probe.font_options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(probe.font_options, CAIRO_HINT_METRICS_OFF);
+    panel timeref = {L, 0, PW, 1, 0, tmax, 0, 1};
+    double legend_h = draw_legend(&probe, keys, nkeys, L, 0, PW, 0);
+    int cue_rows = ncues ? place_cues(&probe, cues, ncues, &timeref) : 0;
+    cairo_destroy(probe.cr);
+    cairo_surface_destroy(probe_s);
+    pango_font_description_free(probe.font);
+    cairo_font_options_destroy(probe.font_options);
+
+    const double set_h = 18, state_h = 6, axis_h = 20, loop_h = 100;
+    double y = 4 + legend_h + 4;
+    double cue_y = y;
+    y += cue_rows * 8 + (cue_rows ? 2 : 0);
+    double top = y;
+    y += nswept * (TITLE_H + set_h + GAP) + n * (TITLE_H + PANEL_H + GAP);
+    double state_y = y + 1;
+    y = state_y + state_h + axis_h;
+    double loop_y = y + 8;
+    if (loop)
+        y = loop_y + TITLE_H + loop_h + axis_h;
+    double H = ceil(y + 4);
+
+    if ((rc = fig_begin(&f, path, W, H, err)))
+        goto done;
+    draw_legend(&f, keys, nkeys, L, 4, PW, 1);
+    for (int i = 0; i < ncues; i++)
+        text(&f, cues[i].x0, cue_y + cues[i].row * 8, cues[i].label, TICK_SIZE, 0, 0, 0, ink);
+    double x_step = nice_step(tmax, 6);
+    y = top;
+    for (int i = 0; i < nswept + n; i++) {
+        int is_set = i < nswept;
+        const track *t = is_set ? &tr[n + i] : &tr[i - nswept];
+        int k = is_set ? -1 : metrics[i - nswept];
+        panel p = {L, y + TITLE_H, PW, is_set ? set_h : PANEL_H, 0, tmax, 0, 1};
+        double vmax = track_max(t, last), y_step;
+        if (is_set) {
+            double vmin = INFINITY;
+            for (long j = 0; j <= last; j++)
+                vmin = fmin(vmin, t->mid[j]);
+            /* A setting's panel shows its own extremes, labelled exactly. */
+            p.y0 = fmin(0, vmin);
+            p.y1 = vmax > p.y0 ? vmax : p.y0 + 1;
+            y_step = p.y1 - p.y0;
+        } else {
+            y_step = y_range(&p, k, vmax);
+        }
+        char title[96];
+        snprintf(title, sizeof title, "%s", is_set ? swept[i]->name : metric_title(k));
+        text(&f, L, y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+        draw_cues(&f, cues, ncues, &p);
+        int choices = is_set && swept[i]->type == MUR_SETTING_ENUM;
+        draw_axes(&f, &p, 0, x_step, choices ? 0 : y_step);
+        for (int v = (int)p.y0; choices && v <= (int)p.y1; v++) {
+            /* an enum's values by name; the table ends with NULL */
+            int known = 0;
+            while (known <= v && swept[i]->choices[known])
+                known++;
+            text(&f, p.x - 2.5, py(&p, v), known > v ? swept[i]->choices[v] : "?", TICK_SIZE, 1, 0.5, 0, ink);
+        }
+        draw_track(&f, &p, t, ts, last, is_set ? grey : palette[0]);
+        y += TITLE_H + p.h + GAP;
+    }
+    /* State strip: one rectangle per run of equal state. */
+    panel sp = {L, state_y, PW, state_h, 0, tmax, 0, 1};
+    const track *to = &tr[n + nswept], *tm = &tr[n + nswept + 1];
+    for (long a = 0; a <= last;) {
+        mur_state st = mur_state_classify(to->mid[a], tm->mid[a]);
+        long b = a + 1;
+        while (b <= last && mur_state_classify(to->mid[b], tm->mid[b]) == st)
+            b++;
+        rgb c = state_colour(st);
+        cairo_set_source_rgb(f.cr, c.r, c.g, c.b);
+        double x0 = px(&sp, ts[a]), x1 = px(&sp, b <= last ? ts[b] : tmax);
+        cairo_rectangle(f.cr, x0, sp.y, fmax(x1 - x0, 0.05), sp.h);
+        cairo_fill(f.cr);
+        a = b;
+    }
+    text(&f, L - 2.5, state_y + state_h / 2, "state", TICK_SIZE, 1, 0.5, 0, ink);
+    panel axis = {L, state_y - 1, PW, state_h + 1, 0, tmax, 0, 1};
+    draw_axes(&f, &axis, 1, x_step, 0);
+    text(&f, L + PW / 2, state_y + state_h + 11, "time (s)", TEXT_SIZE, 0.5, 0, 0, ink);
+
+    if (loop) {
+        const track *lt = &tr[0];
+        const double *sx = tr[n].mid;
+        double xmin = INFINITY, xmax = -INFINITY;
+        for (long j = 0; j <= last; j++) {
+            xmin = fmin(xmin, sx[j]);
+            xmax = fmax(xmax, sx[j]);
+        }
+        double xs = nice_step(fmax(xmax - xmin, 1e-9), 5);
+        panel p = {L, loop_y + TITLE_H, PW, loop_h, floor(xmin / xs + 1e-9) * xs, 0, 0, 1};
+        p.x1 = fmax(ceil(xmax / xs - 1e-9) * xs, p.x0 + xs);
+        double y_step = y_range(&p, metrics[0], track_max(&(track){lt->mid, NULL, NULL}, last));
+        char title[128];
+        snprintf(title, sizeof title, "%s against %s", metric_title(metrics[0]), swept[0]->name);
+        text(&f, L, loop_y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+        draw_axes(&f, &p, 1, xs, y_step);
+        draw_loop(&f, &p, sx, lt, last);
+        text(&f, L + PW / 2, p.y + p.h + 11, swept[0]->name, TEXT_SIZE, 0.5, 0, 0, ink);
+        /* Keys for the directions the sweep has, top right. */
+        int has[3] = {0, 0, 0};  /* rising, falling, held */
+        for (long j = 0; j < last; j++)
+            has[sx[j + 1] > sx[j] ? 0 : sx[j + 1] < sx[j] ? 1 : 2] = 1;
+        key lk[3];
+        int nk = 0;
+        if (has[0]) {
+            lk[nk] = (key){KEY_LINE, palette[0], "", 0};
+            snprintf(lk[nk++].label, sizeof lk[0].label, "%s rising", swept[0]->name);
+        }
+        if (has[1]) {
+            lk[nk] = (key){KEY_LINE, palette[1], "", 0};
+            snprintf(lk[nk++].label, sizeof lk[0].label, has[0] ? "falling" : "%s falling", swept[0]->name);
+        }
+        if (has[2])
+            lk[nk++] = (key){KEY_LINE, grey, "held", 0};
+        double lw = 0;
+        for (int i = 0; i < nk; i++)
+            lw += 12 + text_width(&f, lk[i].label, TEXT_SIZE) + 7;
+        draw_legend(&f, lk, nk, L + PW - lw, p.y + 1, lw + 1, 1);
+    }
+    rc = fig_end(&f, err);
+done:
+    fig_abort(&f);
+    free(tr);
+    free(buf);
+    free(cues);
+    free(ts);
+    free(tick_of);
+    return rc;
+}
+
+/* ---- stats --------------------------------------------------------------- */
+
+int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
+                   mur_error *err)
+{
+    if (format_of(path) == FMT_NONE)
+        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
+    if (n < 1)
+        return mur_error_set(err, MUR_EINPUT, "a stats figure needs at least one metric");
+    const int nc = mur_experiment_conditions(e), runs = mur_experiment_runs(e);
+    const long ticks = mur_experiment_ticks(e);
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    figure f = {0};
+    int rc = MUR_OK;
+    mur_summary *sum = calloc((size_t)nc * (size_t)n, sizeof *sum);
+    if (!sum)
+        return mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
+    for (int c = 0; c < nc; c++)
+        for (int i = 0; i < n; i++)
+            mur_experiment_summary(e, c, ticks, metrics[i], &sum[c * n + i]);
+
+    key keys[3] = {{KEY_DOT, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
+    snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
+    char note[64];
+    snprintf(note, sizeof note, "after %ld ticks", ticks);
+
+    /* Condition labels: level when they fit their slot, else turned 40
+     * degrees and hanging from their tick (the bottom margin grows). */
+    cairo_surface_t *probe_s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
+    figure probe = {0};
+    probe.cr = cairo_create(probe_s);
+    probe.font = pango_font_description_from_string(FONT);
+    probe.font_options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(probe.font_options, CAIRO_HINT_METRICS_OFF);
+    double slot = PW / nc, widest = 0;
+    for (int c = 0; c < nc; c++)
+        widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
+    double legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
+    cairo_destroy(probe.cr);
+    cairo_surface_destroy(probe_s);
+    pango_font_description_free(probe.font);
+    cairo_font_options_destroy(probe.font_options);
+    const double angle = 40 * PI / 180;
+    int turned = widest > slot - 3;
+    double label_h = turned ? widest * sin(angle) + 10 : 11;
+
+    double top = 4 + legend_h + 3;
+    double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + label_h + 4);
+    if ((rc = fig_begin(&f, path, W, H, err)))
+        goto done;
+    draw_legend(&f, keys, 3, L, 4, PW, 1);
+    double y = top;
+    for (int i = 0; i < n; i++) {
+        int k = metrics[i];
+        panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc, 0, 1};
+        double vmax = -INFINITY;
+        for (int c = 0; c < nc; c++) {
+            const mur_summary *m = &sum[c * n + i];
+            double v[3] = {m->p90, m->mean, m->median};
+            for (int q = 0; q < 3; q++)
+                if (isfinite(v[q]))
+                    vmax = fmax(vmax, v[q]);
+        }
+        double y_step = y_range(&p, k, vmax);
+        text(&f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
+        if (i == 0)
+            text(&f, L + PW, y + TITLE_H - 1, note, TICK_SIZE, 1, 1, 0, grey);
+        draw_axes(&f, &p, 0, 0, y_step);
+        cairo_t *cr = f.cr;
+        for (int c = 0; c < nc; c++) {
+            const mur_summary *m = &sum[c * n + i];
+            rgb col = palette[c % 7];
+            double x = px(&p, c + 0.5);
+            cairo_set_source_rgb(cr, grid.r * 0.9, grid.g * 0.9, grid.b * 0.9);
+            cairo_set_line_width(cr, 0.5);
+            cairo_move_to(cr, x, p.y + p.h);
+            cairo_line_to(cr, x, p.y + p.h + 2);
+            cairo_stroke(cr);
+            cairo_set_source_rgb(cr, col.r, col.g, col.b);
+            if (isfinite(m->p10) && isfinite(m->p90)) {
+                cairo_set_line_width(cr, 2.0);
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+                double y0 = py(&p, m->p10), y1 = py(&p, m->p90);
+                if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
+                    y0 += 0.3;
+                    y1 -= 0.3;
+                }
+                cairo_move_to(cr, x, y0);
+                cairo_line_to(cr, x, y1);
+                cairo_stroke(cr);
+            }
+            if (isfinite(m->median)) {
+                /* a white ring keeps the dot visible on its own bar */
+                cairo_arc(cr, x, py(&p, m->median), 2.4, 0, 2 * PI);
+                cairo_set_source_rgb(cr, 1, 1, 1);
+                cairo_fill(cr);
+                cairo_arc(cr, x, py(&p, m->median), 1.8, 0, 2 * PI);
+                cairo_set_source_rgb(cr, col.r, col.g, col.b);
+                cairo_fill(cr);
+            }
+            if (isfinite(m->mean)) {
+                key d = {KEY_DIAMOND, col, "", 0};
+                draw_key_symbol(cr, &d, x + 1, py(&p, m->mean));  /* centred 6 pt right of the bar */
+            }
+        }
+        y += TITLE_H + PANEL_H + GAP;
+    }
+    /* Condition names under the last panel. */
+    double base = y - GAP + 2.5;
+    for (int c = 0; c < nc; c++) {
+        double x = L + slot * (c + 0.5);
+        if (turned)
+            text(&f, x + 2, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 1, 0, -angle, ink);
+        else
+            text(&f, x, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+    }
+    rc = fig_end(&f, err);
+done:
+    fig_abort(&f);
+    free(sum);
+    return rc;
+}

@@ -1,0 +1,408 @@
+/* Ensembles: conditions x runs of one scene, for `murmur stats` and
+ * `murmur series`, and the two small statistics they quote (percentiles,
+ * the Tunstrom state label).
+ *
+ * Each (condition, run) is one job; worker threads take the next job from a
+ * shared counter, so a slow condition (clusters that never settle) does not
+ * leave a thread idle the way a fixed split of the jobs would. A job writes
+ * only its own slots of the result array, and its numbers depend on
+ * (scene, condition, run) alone, so any thread count gives the same bytes.
+ * The calling thread only waits, reports progress and watches for a stop. */
+#include "murmur/experiment.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "murmur/rng.h"
+
+/* ---- state label --------------------------------------------------------- */
+
+mur_state mur_state_classify(double order, double milling)
+{
+    /* Written so that NaN fails every test and falls through. */
+    int order_low = order < MUR_STATE_LOW, order_high = order > MUR_STATE_HIGH;
+    int mill_low = milling < MUR_STATE_LOW, mill_high = milling > MUR_STATE_HIGH;
+    if (order_high && mill_low)
+        return MUR_STATE_POLARIZED;
+    if (mill_high && order_low)
+        return MUR_STATE_MILLING;
+    if (order_low && mill_low)
+        return MUR_STATE_SWARM;
+    return MUR_STATE_TRANSITION;
+}
+
+const char *mur_state_name(mur_state s)
+{
+    switch (s) {
+    case MUR_STATE_SWARM: return "swarm";
+    case MUR_STATE_MILLING: return "milling";
+    case MUR_STATE_POLARIZED: return "polarized";
+    default: return "transition";
+    }
+}
+
+/* ---- percentiles --------------------------------------------------------- */
+
+double mur_percentile(const double *sorted, int n, double p)
+{
+    if (n < 1)
+        return NAN;
+    double h = (n - 1) * (p / 100.0);
+    if (!(h > 0))
+        return sorted[0];  /* also p < 0 */
+    if (h >= n - 1)
+        return sorted[n - 1];
+    int lo = (int)h;
+    double frac = h - lo;
+    /* x0 + frac (x1 - x0) rather than a weighted sum: equal neighbours give
+     * exactly their value. */
+    return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void mur_summary_compute(mur_summary *out, double *values, int n)
+{
+    out->n = n;
+    out->median = out->p10 = out->p90 = out->mean = NAN;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (isnan(values[i]))
+            return;  /* qsort's order is undefined with NaNs: stop before sorting */
+        sum += values[i];
+    }
+    if (n < 1)
+        return;
+    qsort(values, (size_t)n, sizeof *values, cmp_double);
+    out->median = mur_percentile(values, n, 50);
+    out->p10 = mur_percentile(values, n, 10);
+    out->p90 = mur_percentile(values, n, 90);
+    out->mean = sum / n;
+}
+
+/* ---- experiments --------------------------------------------------------- */
+
+struct mur_experiment {
+    const mur_scene *scene;
+    int nconditions;
+    int scene_only;
+    int runs;
+    long ticks;
+    int every_tick;
+    long stride;          /* recorded ticks per run: ticks + 1, or 1 */
+    mur_metrics *m;       /* [(condition * runs + run) * stride + recorded tick] */
+    double *scratch;      /* runs values, for summaries */
+};
+
+/* What the workers share. Everything but the atomics is under lock. */
+typedef struct {
+    mur_experiment *e;
+    volatile sig_atomic_t *stop;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;    /* a job finished or a worker left */
+    long next, njobs, done;
+    int live;                  /* workers still running */
+    long failed_job;           /* lowest failing job, njobs when none */
+    int rc;
+    mur_error err;
+    atomic_int quit;           /* a failure or a stop: workers finish early */
+} shared;
+
+static int stopped(shared *sh)
+{
+    return atomic_load_explicit(&sh->quit, memory_order_relaxed) || (sh->stop && *sh->stop);
+}
+
+/* One run: condition c, run r, from tick 0 to e->ticks through the
+ * timeline. Leaves the recorded metrics in their slots. */
+static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
+{
+    mur_experiment *e = sh->e;
+    const mur_scene *s = e->scene;
+    int c = (int)(job / e->runs), r = (int)(job % e->runs);
+    mur_params base = s->params;
+    if (!e->scene_only)
+        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
+    mur_metrics *out = e->m + job * e->stride;
+    mur_flock *f = NULL;
+    mur_driver d;
+    memset(&d, 0, sizeof d);
+    int rc = mur_flock_create(&f, &base, mur_rng_derive(s->seed, (uint64_t)r), err);
+    if (rc || (rc = mur_driver_start(&d, s, f, &base, err)))
+        goto fail;
+    if (e->every_tick && mur_metrics_compute(mc, f, &out[0])) {
+        rc = mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
+        goto fail;
+    }
+    for (long t = 1; t <= e->ticks; t++) {
+        if (stopped(sh)) {
+            rc = MUR_EINTR;
+            goto fail;
+        }
+        if ((rc = mur_driver_run_to(&d, t, err)))
+            goto fail;
+        if (e->every_tick && mur_metrics_compute(mc, f, &out[t])) {
+            rc = mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
+            goto fail;
+        }
+    }
+    if (!e->every_tick && mur_metrics_compute(mc, f, &out[0]))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
+fail:
+    mur_flock_destroy(f);
+    return rc;
+}
+
+static void *worker(void *arg)
+{
+    shared *sh = arg;
+    mur_metrics_ctx *mc = mur_metrics_ctx_create();
+    mur_error err = {{0}};
+    pthread_mutex_lock(&sh->lock);
+    if (!mc) {
+        sh->failed_job = -1;
+        sh->rc = mur_error_set(&sh->err, MUR_ERUN, "out of memory for metrics scratch");
+        atomic_store(&sh->quit, 1);
+    }
+    while (mc && sh->next < sh->njobs && !stopped(sh)) {
+        long job = sh->next++;
+        pthread_mutex_unlock(&sh->lock);
+        int rc = run_job(sh, job, mc, &err);
+        pthread_mutex_lock(&sh->lock);
+        if (rc == MUR_OK) {
+            sh->done++;
+        } else if (rc != MUR_EINTR && job < sh->failed_job) {
+            /* The lowest failing job reports, so the message does not
+             * depend on which thread got there first. */
+            sh->failed_job = job;
+            sh->rc = rc;
+            sh->err = err;
+            atomic_store(&sh->quit, 1);
+        }
+        pthread_cond_signal(&sh->changed);
+    }
+    sh->live--;
+    pthread_cond_signal(&sh->changed);
+    pthread_mutex_unlock(&sh->lock);
+    mur_metrics_ctx_destroy(mc);
+    return NULL;
+}
+
+static int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (n > 256 ? 256 : (int)n);
+}
+
+/* Start the workers and wait for them, reporting progress as jobs finish
+ * and polling for a stop (a signal handler cannot signal a condition
+ * variable, hence the timed wait). */
+static int run_all(mur_experiment *e, const mur_experiment_def *def, mur_error *err)
+{
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.e = e;
+    sh.stop = def->stop;
+    sh.njobs = (long)e->nconditions * e->runs;
+    sh.failed_job = sh.njobs;
+    atomic_init(&sh.quit, 0);
+    pthread_mutex_init(&sh.lock, NULL);
+    pthread_cond_init(&sh.changed, NULL);
+    int threads = def->threads > 0 ? def->threads : cpu_count();
+    if (threads > sh.njobs)
+        threads = (int)sh.njobs;
+    pthread_t tid[256];
+    int started = 0, rc = MUR_OK;
+    pthread_mutex_lock(&sh.lock);
+    for (; started < threads; started++) {
+        if (pthread_create(&tid[started], NULL, worker, &sh) != 0)
+            break;
+        sh.live++;
+    }
+    if (started == 0) {
+        atomic_store(&sh.quit, 1);
+        rc = mur_error_set(err, MUR_ERUN, "cannot start a worker thread");
+    }
+    long reported = -1;
+    while (sh.live > 0) {
+        if (def->progress && sh.done != reported) {
+            reported = sh.done;
+            long done = sh.done;
+            pthread_mutex_unlock(&sh.lock);
+            def->progress(def->progress_ctx, done, sh.njobs);
+            pthread_mutex_lock(&sh.lock);
+            continue;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&sh.changed, &sh.lock, &until);
+    }
+    pthread_mutex_unlock(&sh.lock);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (!rc && def->progress && sh.done != reported)
+        def->progress(def->progress_ctx, sh.done, sh.njobs);
+    if (!rc && sh.failed_job < sh.njobs) {  /* -1: a worker could not start its scratch */
+        rc = sh.rc;
+        if (err)
+            *err = sh.err;
+    } else if (!rc && sh.done < sh.njobs) {
+        rc = mur_error_set(err, MUR_EINTR, "stopped after %ld of %ld runs", sh.done, sh.njobs);
+    }
+    pthread_cond_destroy(&sh.changed);
+    pthread_mutex_destroy(&sh.lock);
+    return rc;
+}
+
+int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
+                       mur_error *err)
+{
+    *out = NULL;
+    int runs = def->runs ? def->runs : s->runs;
+    long ticks = def->ticks ? def->ticks : s->ticks;
+    if (runs < 1 || runs > 100000)
+        return mur_error_set(err, MUR_EINPUT, "runs = %d is out of range [1, 100000]", runs);
+    if (ticks < 1 || ticks > 10000000)
+        return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, 10000000]", ticks);
+    if (def->threads < 0 || def->threads > 256)
+        return mur_error_set(err, MUR_EINPUT, "threads = %d is out of range [0, 256]", def->threads);
+    int nconditions = def->scene_only ? 1 : s->nconditions;
+    long stride = def->every_tick ? ticks + 1 : 1;
+    /* In doubles, and checked in floating point so the product cannot
+     * overflow before it is compared. */
+    double values = (double)nconditions * runs * stride * (double)(sizeof(mur_metrics) / sizeof(double));
+    if (values > (double)MUR_EXPERIMENT_MAX_VALUES)
+        return mur_error_set(err, MUR_EINPUT,
+                             "%d conditions x %d runs x %ld ticks is too much to keep (%.0f MiB, at most %ld): "
+                             "use fewer runs or ticks",
+                             nconditions, runs, stride, values * 8 / 1048576.0,
+                             MUR_EXPERIMENT_MAX_VALUES * 8 / 1048576);
+    /* The loader bounds the scene's own experiment; --runs and --ticks can
+     * ask for more, so the work is bounded again here (boids counted at
+     * each condition's start; a timeline that grows the flock is the
+     * loader's to bound). */
+    double boids = 0;
+    for (int c = 0; c < nconditions; c++) {
+        mur_params p = s->params;
+        if (!def->scene_only)
+            mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &p);
+        boids += p.count;
+    }
+    double work = boids * runs * ((double)ticks + s->warmup);
+    if (work > MUR_SCENE_MAX_BOID_TICKS)
+        return mur_error_set(err, MUR_EINPUT,
+                             "%d runs x %.0f ticks (warm-up included) x %.0f boids (all conditions) = %.3g "
+                             "boid-ticks is more than %.3g: fewer runs or ticks",
+                             runs, (double)ticks + s->warmup, boids, work, MUR_SCENE_MAX_BOID_TICKS);
+    mur_experiment *e = calloc(1, sizeof *e);
+    if (!e)
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    e->scene = s;
+    e->nconditions = nconditions;
+    e->scene_only = def->scene_only;
+    e->runs = runs;
+    e->ticks = ticks;
+    e->every_tick = def->every_tick;
+    e->stride = stride;
+    size_t nm = (size_t)nconditions * (size_t)runs * (size_t)stride;
+    e->m = calloc(nm, sizeof *e->m);
+    e->scratch = calloc((size_t)runs, sizeof *e->scratch);
+    int rc;
+    if (!e->m || !e->scratch) {
+        rc = mur_error_set(err, MUR_ERUN, "out of memory for %zu metric records", nm);
+        goto fail;
+    }
+    if ((rc = run_all(e, def, err)))
+        goto fail;
+    *out = e;
+    return MUR_OK;
+fail:
+    mur_experiment_destroy(e);
+    return rc;
+}
+
+void mur_experiment_destroy(mur_experiment *e)
+{
+    if (!e)
+        return;
+    free(e->m);
+    free(e->scratch);
+    free(e);
+}
+
+int mur_experiment_conditions(const mur_experiment *e) { return e->nconditions; }
+int mur_experiment_runs(const mur_experiment *e) { return e->runs; }
+long mur_experiment_ticks(const mur_experiment *e) { return e->ticks; }
+int mur_experiment_every_tick(const mur_experiment *e) { return e->every_tick; }
+const mur_scene *mur_experiment_scene(const mur_experiment *e) { return e->scene; }
+
+const char *mur_experiment_condition_name(const mur_experiment *e, int c)
+{
+    return e->scene_only ? "scene" : e->scene->conditions[c].name;
+}
+
+const mur_condition *mur_experiment_condition(const mur_experiment *e, int c)
+{
+    return e->scene_only ? NULL : &e->scene->conditions[c];
+}
+
+const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r, long tick)
+{
+    long slot = e->every_tick ? tick : 0;
+    return &e->m[((long)c * e->runs + r) * e->stride + slot];
+}
+
+void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out)
+{
+    for (int r = 0; r < e->runs; r++)
+        e->scratch[r] = mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k);
+    mur_summary_compute(out, e->scratch, e->runs);
+}
+
+int mur_experiment_swept(const mur_experiment *e, const mur_setting **out, int max)
+{
+    const mur_scene *s = e->scene;
+    int n = 0;
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_setting *st = k < q->nset ? q->set[k].setting : q->ramp[k - q->nset].setting;
+            int seen = 0;
+            for (int j = 0; j < n && !seen; j++)
+                seen = out[j] == st;
+            if (!seen && n < max)
+                out[n++] = st;
+        }
+    }
+    return n;
+}
+
+void mur_experiment_params_at(const mur_experiment *e, int c, long tick, mur_params *out)
+{
+    const mur_scene *s = e->scene;
+    mur_params base = s->params;
+    if (!e->scene_only)
+        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
+    mur_scene_params_at(s, &base, (double)tick / s->tps, out);
+}
+
+double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setting *st, long tick)
+{
+    mur_params p;
+    mur_experiment_params_at(e, c, tick, &p);
+    return mur_setting_get(st, &p);
+}

@@ -1,0 +1,545 @@
+/* Experiments: percentiles against hand-computed values, the state label's
+ * thresholds, paired conditions, the same bytes for any thread count, a
+ * flock with every rule off keeping its order, `stats` and `series` output
+ * that parses back, and figures that are valid files with something drawn. */
+#include <cairo.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "harness.h"
+#include "murmur/experiment.h"
+#include "murmur/plot.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static mur_scene *parse(const char *text, mur_error *err)
+{
+    mur_scene *s = NULL;
+    mur_scene_parse(&s, "t.yaml", text, strlen(text), err);
+    return s;
+}
+
+/* A small wrkspc scene: 60 boids, three conditions, short runs. The path
+ * is copied out of scratch_path's rotating buffers (one per name). */
+static const char *small_scene(const char *name)
+{
+    static char paths[8][256];
+    static int next;
+    char *path = paths[next++ % 8];
+    snprintf(path, 256, "%s", scratch_path(name));
+    write_file(path,
+               "title: small\n"
+               "seed: 11\n"
+               "model: wrkspc\n"
+               "world: {width: 240, height: 160, boundary: wrap}\n"
+               "flock: {count: 60}\n"
+               "video: {duration: 2s, ticks_per_second: 60}\n"
+               "timeline:\n"
+               "  - at: 0.5s\n    ramp: {noise: 0.05}\n    over: 0.5s\n    ease: linear\n"
+               "  - at: 1s\n    event: scatter\n"
+               "experiment:\n"
+               "  runs: 6\n"
+               "  ticks: 90\n"
+               "  conditions:\n"
+               "    all: {}\n"
+               "    \"no, alignment\": {alignment: 0}\n"
+               "    none: {separation: 0, alignment: 0, cohesion: 0}\n"
+               "  metrics: [order, nearest, clusters, milling]\n");
+    return path;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, fp) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    if (b)
+        b[n] = 0;
+    fclose(fp);
+    if (len)
+        *len = (size_t)n;
+    return b;
+}
+
+/* Split one CSV line (RFC 4180 quoting: "a, b" and "" for a quote) into at
+ * most max fields, in place; returns the count. */
+static int csv_fields(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        char *w = p, *start = p;
+        if (*p == '"') {
+            for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
+                if (*p == '"')
+                    p++;  /* "" is one quote */
+                *w++ = *p;
+            }
+            if (*p == '"')
+                p++;
+        } else {
+            while (*p && *p != ',' && *p != '\n')
+                *w++ = *p++;
+        }
+        char end = *p;
+        *w = 0;
+        if (n < max)
+            f[n++] = start;
+        if (end != ',')
+            break;
+        p++;
+    }
+    return n;
+}
+
+/* ---- percentiles and the state label ------------------------------------- */
+
+TEST(percentiles_interpolate_between_closest_ranks)
+{
+    /* Hand-computed, h = (n - 1) p / 100:
+     * {1,2,3,4}: p50 h=1.5 -> 2.5; p10 h=0.3 -> 1.3; p90 h=2.7 -> 3.7.
+     * {1,3,10,20,100}: p50 -> 10; p10 h=0.4 -> 1 + 0.4*2 = 1.8;
+     *                  p90 h=3.6 -> 20 + 0.6*80 = 68; p25 h=1 -> 3. */
+    const double a[4] = {1, 2, 3, 4}, b[5] = {1, 3, 10, 20, 100}, one[1] = {7};
+    struct { const double *x; int n; double p, want; } cases[] = {
+        {a, 4, 50, 2.5}, {a, 4, 10, 1.3}, {a, 4, 90, 3.7}, {a, 4, 0, 1}, {a, 4, 100, 4},
+        {b, 5, 50, 10}, {b, 5, 10, 1.8}, {b, 5, 90, 68}, {b, 5, 25, 3}, {b, 5, 75, 20},
+        {one, 1, 10, 7}, {one, 1, 90, 7},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double got = mur_percentile(cases[i].x, cases[i].n, cases[i].p);
+        CHECK(fabs(got - cases[i].want) < 1e-12, "case %zu: p%g of %d values = %.17g, want %g", i,
+              cases[i].p, cases[i].n, got, cases[i].want);
+    }
+    double v[5] = {100, 1, 20, 3, 10};  /* unsorted: the summary sorts */
+    mur_summary s;
+    mur_summary_compute(&s, v, 5);
+    CHECK(s.n == 5 && fabs(s.median - 10) < 1e-12 && fabs(s.p10 - 1.8) < 1e-12 &&
+              fabs(s.p90 - 68) < 1e-12 && fabs(s.mean - 26.8) < 1e-12,
+          "summary %g %g %g %g (want 10 1.8 68 26.8)", s.median, s.p10, s.p90, s.mean);
+    double w[3] = {1, NAN, 2};
+    mur_summary_compute(&s, w, 3);
+    CHECK(isnan(s.median) && isnan(s.p10) && isnan(s.p90) && isnan(s.mean), "a NaN must not pass for a number");
+}
+
+TEST(state_label_follows_tunstrom_thresholds)
+{
+    struct { double order, milling; mur_state want; } cases[] = {
+        {0.90, 0.10, MUR_STATE_POLARIZED}, {0.66, 0.34, MUR_STATE_POLARIZED},
+        {0.10, 0.90, MUR_STATE_MILLING},   {0.34, 0.66, MUR_STATE_MILLING},
+        {0.10, 0.10, MUR_STATE_SWARM},     {0.34, 0.34, MUR_STATE_SWARM},
+        {0.65, 0.10, MUR_STATE_TRANSITION}, /* thresholds are strict */
+        {0.90, 0.35, MUR_STATE_TRANSITION}, {0.35, 0.10, MUR_STATE_TRANSITION},
+        {0.50, 0.50, MUR_STATE_TRANSITION}, {0.90, 0.90, MUR_STATE_TRANSITION},
+        {NAN, 0.10, MUR_STATE_TRANSITION},  {0.10, NAN, MUR_STATE_TRANSITION},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mur_state got = mur_state_classify(cases[i].order, cases[i].milling);
+        CHECK(got == cases[i].want, "order %g milling %g: %s, want %s", cases[i].order, cases[i].milling,
+              mur_state_name(got), mur_state_name(cases[i].want));
+    }
+    CHECK(!strcmp(mur_state_name(MUR_STATE_SWARM), "swarm") &&
+              !strcmp(mur_state_name(MUR_STATE_MILLING), "milling") &&
+              !strcmp(mur_state_name(MUR_STATE_POLARIZED), "polarized") &&
+              !strcmp(mur_state_name(MUR_STATE_TRANSITION), "transition"),
+          "state names");
+}
+
+/* ---- experiments ---------------------------------------------------------- */
+
+TEST(conditions_share_run_seeds)
+{
+    /* Two conditions with the same (empty) overrides must give the same
+     * numbers run for run; different runs must differ. */
+    mur_error err = {{0}};
+    mur_scene *s = parse("seed: 5\nmodel: wrkspc\nflock: {count: 50}\n"
+                         "experiment: {runs: 4, ticks: 30, conditions: {a: {}, b: {}, c: {cohesion: 0}}}\n",
+                         &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.threads = 2};
+    int rc = mur_experiment_run(&e, s, &def, &err);
+    REQUIRE(rc == 0, "run: %s", err.msg);
+    CHECK(mur_experiment_conditions(e) == 3 && mur_experiment_runs(e) == 4 && mur_experiment_ticks(e) == 30,
+          "shape %d x %d x %ld", mur_experiment_conditions(e), mur_experiment_runs(e), mur_experiment_ticks(e));
+    for (int r = 0; r < 4; r++) {
+        const mur_metrics *a = mur_experiment_metrics(e, 0, r, 30), *b = mur_experiment_metrics(e, 1, r, 30);
+        CHECK(memcmp(a, b, sizeof *a) == 0, "run %d: conditions a and b differ (order %.17g vs %.17g)", r,
+              a->order, b->order);
+    }
+    CHECK(mur_experiment_metrics(e, 0, 0, 30)->order != mur_experiment_metrics(e, 0, 1, 30)->order,
+          "runs 0 and 1 are the same run");
+    CHECK(mur_experiment_metrics(e, 0, 0, 30)->nearest != mur_experiment_metrics(e, 2, 0, 30)->nearest,
+          "the cohesion knockout changed nothing");
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+}
+
+TEST(run_zero_is_the_scene_seed)
+{
+    /* Run 0 of an experiment is the flock a render of the scene shows. */
+    mur_error err = {{0}};
+    mur_scene *s = parse("seed: 9\nmodel: wrkspc\nflock: {count: 40}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.runs = 2, .ticks = 20, .scene_only = 1, .every_tick = 1, .threads = 1};
+    REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
+    mur_flock *f = NULL;
+    REQUIRE(mur_flock_create(&f, &s->params, s->seed, &err) == 0, "%s", err.msg);
+    mur_metrics_ctx *mc = mur_metrics_ctx_create();
+    for (int t = 0; t < 20; t++)
+        mur_flock_step(f);
+    mur_metrics m;
+    mur_metrics_compute(mc, f, &m);
+    const mur_metrics *got = mur_experiment_metrics(e, 0, 0, 20);
+    CHECK(memcmp(&m, got, sizeof m) == 0, "order %.17g vs the direct flock's %.17g", got->order, m.order);
+    CHECK(!strcmp(mur_experiment_condition_name(e, 0), "scene"), "name %s", mur_experiment_condition_name(e, 0));
+    mur_metrics_ctx_destroy(mc);
+    mur_flock_destroy(f);
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+}
+
+TEST(all_rules_off_keeps_the_order_parameter)
+{
+    /* No separation, alignment, cohesion or noise: every boid flies
+     * straight (wrap keeps velocities), so the order parameter of every run
+     * stays at its initial value tick after tick. The control condition
+     * with the rules on must move it, or the test proves nothing. */
+    mur_error err = {{0}};
+    mur_scene *s = parse("seed: 3\nmodel: wrkspc\nworld: {boundary: wrap}\nflock: {count: 80}\n"
+                         "experiment:\n  runs: 3\n  ticks: 120\n  conditions:\n"
+                         "    off: {separation: 0, alignment: 0, cohesion: 0, noise: 0}\n"
+                         "    on: {}\n",
+                         &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.every_tick = 1, .threads = 2};
+    REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
+    for (int r = 0; r < 3; r++) {
+        double o0 = mur_experiment_metrics(e, 0, r, 0)->order, worst = 0;
+        for (long t = 1; t <= 120; t++)
+            worst = fmax(worst, fabs(mur_experiment_metrics(e, 0, r, t)->order - o0));
+        CHECK(worst < 1e-12, "run %d: order drifted by %g from %g with every rule off", r, worst, o0);
+        double on0 = mur_experiment_metrics(e, 1, r, 0)->order, on1 = mur_experiment_metrics(e, 1, r, 120)->order;
+        CHECK(on0 == o0, "run %d: conditions do not start from the same boids", r);
+        CHECK(fabs(on1 - on0) > 0.05, "run %d: rules on left the order at %g (from %g)", r, on1, on0);
+    }
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+}
+
+TEST(experiment_limits_are_checked_before_allocating)
+{
+    mur_error err = {{0}};
+    mur_scene *s = parse("model: wrkspc\nflock: {count: 10}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.runs = 100000, .ticks = 10000000, .every_tick = 1};
+    CHECK(mur_experiment_run(&e, s, &def, &err) == MUR_EINPUT && !e && strstr(err.msg, "too much"),
+          "huge series accepted: %s", err.msg);
+    def = (mur_experiment_def){.runs = -1};
+    CHECK(mur_experiment_run(&e, s, &def, &err) == MUR_EINPUT && !e, "runs -1 accepted");
+    /* A stop already raised ends the experiment with MUR_EINTR. */
+    volatile sig_atomic_t stop = 1;
+    def = (mur_experiment_def){.runs = 4, .ticks = 1000, .stop = &stop};
+    CHECK(mur_experiment_run(&e, s, &def, &err) == MUR_EINTR && !e, "a raised stop did not stop");
+    mur_scene_destroy(s);
+}
+
+/* ---- the commands ---------------------------------------------------------- */
+
+TEST(stats_output_is_identical_for_one_and_two_threads)
+{
+    const char *scene = small_scene("threads.yaml");
+    char args[1024], err[4096];
+    const char *names[2][2] = {{"t1.csv", "t2.csv"}, {"t1.json", "t2.json"}};
+    for (int fmt = 0; fmt < 2; fmt++) {
+        for (int t = 0; t < 2; t++) {
+            snprintf(args, sizeof args, "stats %s --runs 5 --ticks 50 --threads %d -q -o %s", scene, t + 1,
+                     scratch_path(names[fmt][t]));
+            int st = murmur(args, err, sizeof err);
+            REQUIRE(st == 0, "%s exited %d: %s", args, st, err);
+        }
+        size_t n1, n2;
+        char *a = slurp(scratch_path(names[fmt][0]), &n1), *b = slurp(scratch_path(names[fmt][1]), &n2);
+        REQUIRE(a && b, "missing output");
+        CHECK(n1 > 100 && n1 == n2 && memcmp(a, b, n1) == 0, "%s: --threads 1 and 2 differ (%zu vs %zu bytes)",
+              names[fmt][0], n1, n2);
+        free(a);
+        free(b);
+    }
+    /* series with a band too */
+    for (int t = 0; t < 2; t++) {
+        snprintf(args, sizeof args, "series %s --runs 3 --ticks 80 --threads %d -q -o %s", scene, t + 1,
+                 scratch_path(t ? "s2.csv" : "s1.csv"));
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    }
+    size_t n1, n2;
+    char *a = slurp(scratch_path("s1.csv"), &n1), *b = slurp(scratch_path("s2.csv"), &n2);
+    REQUIRE(a && b, "missing series output");
+    CHECK(n1 == n2 && memcmp(a, b, n1) == 0, "series: --threads 1 and 2 differ");
+    free(a);
+    free(b);
+}
+
+TEST(stats_csv_and_json_parse_back)
+{
+    const char *scene = small_scene("parse.yaml");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s --runs 5 --ticks 40 -q -o %s", scene, scratch_path("p.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "stats %s --runs 5 --ticks 40 -q -o %s", scene, scratch_path("p.json"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+
+    static const char *const conds[3] = {"all", "no, alignment", "none"};
+    static const char *const metrics[4] = {"order", "nearest", "clusters", "milling"};
+    double csv[12][4];
+    FILE *fp = fopen(scratch_path("p.csv"), "r");
+    REQUIRE(fp, "no CSV");
+    char line[1024];
+    REQUIRE(fgets(line, sizeof line, fp), "empty CSV");
+    CHECK(!strcmp(line, "condition,metric,median,p10,p90,mean,runs,ticks\n"), "header: %s", line);
+    int rows = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char *f[10];
+        int nf = csv_fields(line, f, 10);
+        REQUIRE(rows < 12, "more than 3 conditions x 4 metrics rows");
+        CHECK(nf == 8, "row %d has %d fields", rows, nf);
+        CHECK(!strcmp(f[0], conds[rows / 4]) && !strcmp(f[1], metrics[rows % 4]), "row %d is %s/%s", rows,
+              f[0], f[1]);
+        for (int k = 0; k < 4; k++) {
+            char *end;
+            csv[rows][k] = strtod(f[2 + k], &end);
+            CHECK(end != f[2 + k] && !*end, "row %d field %d '%s' is not a number", rows, k, f[2 + k]);
+        }
+        CHECK(csv[rows][1] <= csv[rows][0] && csv[rows][0] <= csv[rows][2], "row %d: p10 %g median %g p90 %g",
+              rows, csv[rows][1], csv[rows][0], csv[rows][2]);
+        CHECK(!strcmp(f[6], "5") && !strcmp(f[7], "40"), "row %d: runs %s ticks %s", rows, f[6], f[7]);
+        rows++;
+    }
+    fclose(fp);
+    CHECK(rows == 12, "%d rows, want 12", rows);
+
+    json_object *root = json_object_from_file(scratch_path("p.json"));
+    REQUIRE(root && json_object_is_type(root, json_type_array), "JSON is not an array");
+    CHECK(json_object_array_length(root) == 12, "%zu objects", json_object_array_length(root));
+    static const char *const keys[4] = {"median", "p10", "p90", "mean"};
+    for (size_t i = 0; i < json_object_array_length(root) && i < 12; i++) {
+        json_object *o = json_object_array_get_idx(root, i), *v;
+        CHECK(json_object_object_get_ex(o, "condition", &v) && !strcmp(json_object_get_string(v), conds[i / 4]),
+              "object %zu condition", i);
+        CHECK(json_object_object_get_ex(o, "metric", &v) && !strcmp(json_object_get_string(v), metrics[i % 4]),
+              "object %zu metric", i);
+        for (int k = 0; k < 4; k++) {
+            CHECK(json_object_object_get_ex(o, keys[k], &v) && json_object_get_double(v) == csv[i][k],
+                  "object %zu %s: %g vs CSV %g", i, keys[k], v ? json_object_get_double(v) : NAN, csv[i][k]);
+        }
+        CHECK(json_object_object_get_ex(o, "runs", &v) && json_object_get_int(v) == 5, "object %zu runs", i);
+        CHECK(json_object_object_get_ex(o, "ticks", &v) && json_object_get_int(v) == 40, "object %zu ticks", i);
+    }
+    json_object_put(root);
+}
+
+TEST(series_rows_follow_the_timeline)
+{
+    /* Rules off: the order parameter holds until the scatter event at 1 s
+     * (tick 60) and changes right after it; rows carry the state label of
+     * their own order and milling, and the ramped noise as a column. */
+    const char *path = scratch_path("timeline.yaml");
+    write_file(path, "seed: 4\nmodel: wrkspc\n"
+                     "flock: {count: 50, separation: 0, alignment: 0, cohesion: 0}\n"
+                     "video: {duration: 2s, ticks_per_second: 60}\n"
+                     "timeline:\n  - at: 1s\n    event: scatter\n"
+                     "  - at: 1.5s\n    ramp: {noise: 0.2}\n    over: 0.25s\n    ease: linear\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "series %s -q -o %s", path, scratch_path("tl.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    FILE *fp = fopen(scratch_path("tl.csv"), "r");
+    REQUIRE(fp, "no series CSV");
+    char line[2048];
+    REQUIRE(fgets(line, sizeof line, fp), "empty");
+    CHECK(!strcmp(line, "tick,order,nearest,neighbours,clusters,largest,milling,state,noise\n"), "header: %s", line);
+    double order[121] = {0}, noise[121] = {0};
+    int rows = 0;
+    while (fgets(line, sizeof line, fp) && rows <= 120) {
+        char *f[12];
+        int nf = csv_fields(line, f, 12);
+        REQUIRE(nf == 9, "row %d has %d fields", rows, nf);
+        CHECK(atol(f[0]) == rows, "row %d is tick %s", rows, f[0]);
+        order[rows] = strtod(f[1], NULL);
+        double milling = strtod(f[6], NULL);
+        noise[rows] = strtod(f[8], NULL);
+        CHECK(!strcmp(f[7], mur_state_name(mur_state_classify(order[rows], milling))),
+              "row %d: state %s for order %g milling %g", rows, f[7], order[rows], milling);
+        rows++;
+    }
+    fclose(fp);
+    REQUIRE(rows == 121, "%d rows, want ticks 0..120", rows);
+    /* Tick 60 is the clock's 1 s; whether its row shows the scatter is the
+     * driver's convention, so only the ticks on either side are pinned. */
+    CHECK(order[59] == order[0], "order changed before the scatter: %.17g vs %.17g", order[59], order[0]);
+    CHECK(order[61] != order[0], "the scatter at 1 s did not show by tick 61");
+    CHECK(noise[90] == 0 && fabs(noise[97] - 0.2 * 7 / 15.0) < 1e-9 && noise[120] == 0.2,
+          "noise column %g %g %g", noise[90], noise[97], noise[120]);
+}
+
+TEST(series_band_columns_bracket_the_median)
+{
+    const char *scene = small_scene("band.yaml");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "series %s --runs 5 --ticks 30 -q -o %s", scene, scratch_path("band.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    FILE *fp = fopen(scratch_path("band.csv"), "r");
+    REQUIRE(fp, "no CSV");
+    char line[4096];
+    REQUIRE(fgets(line, sizeof line, fp), "empty");
+    CHECK(strstr(line, ",state,order_median,order_p10,order_p90,nearest_median,") &&
+              strstr(line, "milling_p90,noise\n"),
+          "header: %s", line);
+    int rows = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char *f[40];
+        int nf = csv_fields(line, f, 40);
+        REQUIRE(nf == 8 + 18 + 1, "row %d has %d fields", rows, nf);
+        for (int k = 0; k < 6; k++) {
+            double med = strtod(f[8 + 3 * k], NULL), lo = strtod(f[9 + 3 * k], NULL), hi = strtod(f[10 + 3 * k], NULL);
+            CHECK(lo <= med && med <= hi, "row %d metric %d: %g %g %g", rows, k, lo, med, hi);
+        }
+        rows++;
+    }
+    fclose(fp);
+    CHECK(rows == 31, "%d rows, want 31", rows);
+}
+
+TEST(bad_usage_exits_2)
+{
+    const char *scene = small_scene("usage.yaml");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -o %s", scene, scratch_path("x.txt"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, ".csv or .json"), "-o x.txt: %s", err);
+    snprintf(args, sizeof args, "stats %s --runs 0", scene);
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "--runs"), "--runs 0: %s", err);
+    snprintf(args, sizeof args, "stats %s --ticks soon", scene);
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "--ticks"), "--ticks soon: %s", err);
+    snprintf(args, sizeof args, "series %s", scene);
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "-o"), "series without -o: %s", err);
+    snprintf(args, sizeof args, "series %s -o %s --plot %s", scene, scratch_path("y.csv"), scratch_path("y.gif"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "--plot"), "--plot y.gif: %s", err);
+    CHECK(access(scratch_path("y.csv"), F_OK) != 0, "bad usage still wrote y.csv");
+}
+
+/* ---- figures ------------------------------------------------------------- */
+
+/* Share of pixels that are not white, and whether a strongly coloured
+ * (saturated) pixel exists, in a PNG file. -1 when it cannot be read. */
+static double ink_share(const char *png, int *coloured, int *width)
+{
+    cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+    if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(img);
+        return -1;
+    }
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const uint8_t *d = cairo_image_surface_get_data(img);
+    long inked = 0;
+    *coloured = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t px = *(const uint32_t *)(const void *)(d + (size_t)y * stride + 4 * (size_t)x);
+            int r = (px >> 16) & 255, g = (px >> 8) & 255, b = px & 255;
+            if (r < 240 || g < 240 || b < 240)
+                inked++;
+            int mx = r > g ? (r > b ? r : b) : (g > b ? g : b), mn = r < g ? (r < b ? r : b) : (g < b ? g : b);
+            if (mx - mn > 100)
+                *coloured = 1;
+        }
+    *width = w;
+    cairo_surface_destroy(img);
+    return (double)inked / ((double)w * h);
+}
+
+static int run_tool(const char *cmd)
+{
+    int st = system(cmd);
+    return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+TEST(figures_are_valid_and_not_blank)
+{
+    const char *scene = small_scene("fig.yaml");
+    char args[1024], err[4096], cmd[2048];
+    snprintf(args, sizeof args, "series %s --runs 3 --ticks 80 -q -o %s --plot %s", scene, scratch_path("f.csv"),
+             scratch_path("series.png"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "series %s --runs 3 --ticks 80 -q -o %s --plot %s", scene, scratch_path("f.csv"),
+             scratch_path("series.pdf"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "stats %s --runs 3 --ticks 20 -q --plot %s", scene, scratch_path("stats.png"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "stats %s --runs 3 --ticks 20 -q --plot %s", scene, scratch_path("stats.pdf"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "stats %s --runs 3 --ticks 20 -q --plot %s", scene, scratch_path("stats.svg"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+
+    const char *pngs[2] = {"series.png", "stats.png"};
+    for (int i = 0; i < 2; i++) {
+        int coloured, w;
+        double share = ink_share(scratch_path(pngs[i]), &coloured, &w);
+        CHECK(share > 0.02 && share < 0.6, "%s: %.3f of the pixels inked", pngs[i], share);
+        CHECK(coloured, "%s: no coloured pixel (no data drawn?)", pngs[i]);
+        CHECK(w == (int)ceil(MUR_PLOT_WIDTH * MUR_PLOT_DPI / 72), "%s: %d px wide, want a column at 300 dpi",
+              pngs[i], w);
+    }
+    /* PDFs: pdfinfo accepts them at a column's width, and rasterised by
+     * poppler (not by Cairo, which wrote them) they show ink and colour. */
+    const char *pdfs[2] = {"series.pdf", "stats.pdf"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "pdfinfo %s 2>&1 | grep -q 'Page size: *252 x'", scratch_path(pdfs[i]));
+        CHECK(run_tool(cmd) == 0, "pdfinfo rejects %s or its width is not 252 pt", pdfs[i]);
+        snprintf(cmd, sizeof cmd, "pdftoppm -r 100 -png -singlefile %s %s/raster%d >/dev/null 2>&1",
+                 scratch_path(pdfs[i]), scratch(), i);
+        if (run_tool(cmd) == 0) {
+            char png[300];
+            snprintf(png, sizeof png, "%s/raster%d.png", scratch(), i);
+            int coloured, w;
+            double share = ink_share(png, &coloured, &w);
+            CHECK(share > 0.02 && coloured, "%s rasterised: %.3f inked, coloured %d", pdfs[i], share, coloured);
+        }
+    }
+    size_t n;
+    char *svg = slurp(scratch_path("stats.svg"), &n);
+    CHECK(svg && strstr(svg, "<svg") && strstr(svg, "</svg>") && n > 2000, "stats.svg is not a whole SVG");
+    free(svg);
+    CHECK(access(scratch_path("stats.png.part"), F_OK) != 0, "temporary file left behind");
+}
+
+TEST(plot_rejects_an_unknown_format)
+{
+    mur_error err = {{0}};
+    mur_scene *s = parse("model: wrkspc\nflock: {count: 10}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.runs = 2, .ticks = 5};
+    REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
+    int k = 0;
+    CHECK(mur_plot_stats(scratch_path("x.jpg"), e, &k, 1, &err) == MUR_EINPUT, "jpg accepted");
+    CHECK(mur_plot_series(scratch_path("x.png"), e, &k, 1, &err) == MUR_EINPUT && strstr(err.msg, "every tick"),
+          "a last-tick experiment drawn as a series: %s", err.msg);
+    CHECK(!mur_plot_format_ok("a.png.txt") && mur_plot_format_ok("dir.v2/a.pdf") && !mur_plot_format_ok("dir.png/a"),
+          "format by the file's own extension");
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+}
