@@ -37,6 +37,13 @@ void mur_metrics_ctx_destroy(mur_metrics_ctx *m);
 /// Compute every metric of the flock's current state. 0, or MUR_ERUN when memory is short.
 int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out);
 
+/// Per-boid results of the last mur_metrics_compute on m, arrays of that
+/// flock's count owned by m and valid until the next compute: each boid's
+/// cluster, named by the smallest boid index in it, and its count of other
+/// boids within the cohesion radius. NULL before the first compute.
+const int *mur_metrics_cluster_of(const mur_metrics_ctx *m);
+const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m);
+
 /// Order parameter alone (cheap): |sum unit(v_i)| / N, 0 for an empty flock.
 double mur_metrics_order(int n, const double *vx, const double *vy);
 

@@ -1,11 +1,15 @@
 /* murmur: drawing a flock with Cairo.
  *
- * A mur_renderer draws frames of one scene at one pixel size: the world
- * scaled to fit (letterboxed), boids as antialiased shapes batched into one
- * path per colour bin, and the scene's overlays. It draws on any cairo_t, so
- * the same code makes video frames (image surface) and vector stills (PDF,
- * SVG). It keeps the history that trails and plots need, fed by
- * mur_renderer_observe after every tick. */
+ * A mur_renderer draws frames of one scene at one size: the world scaled to
+ * fit (letterboxed), boids as antialiased shapes batched into one path per
+ * colour bin, their trails, and the scene's overlays (captions, readouts,
+ * plots, the one-boid view, the parameter line, a clock, the collective
+ * state, predator markers), one panel per experiment condition when the
+ * layout asks for it. It draws on any cairo_t, so the same code makes video
+ * frames (image surface) and vector stills (PDF, SVG). It keeps the history
+ * that trails, plots and stable cluster colours need, fed by
+ * mur_renderer_observe after every tick: a frame depends only on the ticks
+ * observed, so a still at T equals frame T of a whole render. */
 #ifndef MURMUR_RENDER_H
 #define MURMUR_RENDER_H
 
@@ -16,10 +20,14 @@
 #include "murmur/flock.h"
 #include "murmur/scene.h"
 
+/// Width of a PDF or SVG still: one column of a two-column paper (3.5 in).
+#define MUR_RENDER_COLUMN_PT 252.0
+
 typedef struct mur_renderer mur_renderer;
 
-/// Create a renderer for scene s at width x height pixels. The scene must
-/// outlive it. The caller owns *out (mur_renderer_destroy).
+/// Create a renderer for scene s at width x height (pixels, or user units of
+/// the cairo_t given to mur_renderer_draw). The scene must outlive it. The
+/// caller owns *out (mur_renderer_destroy).
 int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int height,
                         mur_error *err);
 
@@ -30,8 +38,9 @@ void mur_renderer_destroy(mur_renderer *r);
 /// layout asks for panels, else 1.
 int mur_render_panels(const mur_scene *s);
 
-/// Record the state of panel `panel` after a tick (trails, metric plots).
-/// tick counts from the first frame.
+/// Record the state of panel `panel` after a tick (trails, plot samples,
+/// cluster colours); tick counts from the first frame. A failure (memory)
+/// is kept and returned by the next draw.
 void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
 
 /// Draw the frame at t seconds of video onto cr, covering (0,0)-(width,height)
@@ -46,5 +55,46 @@ int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int
 
 /// Write the last image drawn by mur_renderer_draw_image as a PNG file.
 int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error *err);
+
+/// Draw the frame at t and write it to path, the format named by its
+/// extension: .png at the renderer's size in pixels; .pdf or .svg as vectors
+/// with fonts embedded, at the frame's aspect and MUR_RENDER_COLUMN_PT wide
+/// (one paper column; small multiples: two columns, a full-width figure).
+/// The drawing is the frame's, scaled, except that overlay text is kept at
+/// 5 pt or more. The file appears at path only when complete.
+/// MUR_EINPUT for another extension, MUR_ERUN when writing fails.
+int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
+                             const char *path, mur_error *err);
+
+/// Boid i's trail in panel `panel` as recorded so far, newest point first:
+/// up to max points (world units, continuous across a wrap seam, so a
+/// point may lie outside the world; the drawing repeats it inside). Ends at
+/// a jump (a reset). Returns the number of points written.
+int mur_renderer_trail(const mur_renderer *r, int panel, int i, const mur_params *p, double *x,
+                       double *y, int max);
+
+/// What the one-boid view (`watch` overlay) draws for a boid.
+typedef struct mur_watch_view {
+    double x, y;                  ///< the boid's position, world units
+    double vx, vy;                ///< its velocity, units per tick
+    double sep_radius;            ///< R_sep: the inner ring
+    double ali_radius, coh_radius;///< R_ali, R_coh: the perception ring(s)
+    double steer[3][2];           ///< separation, alignment, cohesion contributions to the
+                                  ///< acceleration (mur_rules sep_a, ali_a, coh_a), units/tick^2
+    double scale;                 ///< arrow length in world units per unit of acceleration
+    int n_sep, n_ali, n_coh;      ///< neighbours of each rule (as mur_rules counts them)
+} mur_watch_view;
+
+/// The one-boid view of boid i of f, from the engine's own rule vectors
+/// (mur_flock_rules): the arrows drawn run from (x, y) to (x, y) + steer[k] *
+/// scale. MUR_EINPUT when f has no boid i.
+int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_error *err);
+
+/// Drawing time: a flock of `boids` (the wrkspc preset at its own density, so
+/// the world grows with the count; colour by heading) drawn at width x height
+/// with trails of trail_length ticks (0 = none), `frames` times after a short
+/// warm-up. *median_ms is the median draw time of one frame in milliseconds.
+int mur_render_bench(int boids, int width, int height, int trail_length, int frames,
+                     double *median_ms, mur_error *err);
 
 #endif

@@ -45,6 +45,7 @@ struct mur_metrics_ctx {
     size_t cap;
     int *parent, *size;
     double *sum;   /* per root: sum of cos/sin of x and y angles (4 each) */
+    int *cluster_of, *neighbour_count;   /* per boid, for drawing (colour modes) */
 };
 
 mur_metrics_ctx *mur_metrics_ctx_create(void) { return calloc(1, sizeof(mur_metrics_ctx)); }
@@ -57,6 +58,8 @@ void mur_metrics_ctx_destroy(mur_metrics_ctx *m)
     free(m->parent);
     free(m->size);
     free(m->sum);
+    free(m->cluster_of);
+    free(m->neighbour_count);
     free(m);
 }
 
@@ -73,6 +76,12 @@ static int reserve(mur_metrics_ctx *m, size_t n)
     double *c = realloc(m->sum, 4 * n * sizeof *c);
     if (!c) return -1;
     m->sum = c;
+    int *l = realloc(m->cluster_of, n * sizeof *l);
+    if (!l) return -1;
+    m->cluster_of = l;
+    int *k = realloc(m->neighbour_count, n * sizeof *k);
+    if (!k) return -1;
+    m->neighbour_count = k;
     m->cap = n;
     return 0;
 }
@@ -155,6 +164,10 @@ static double nearest_of(const mur_grid *g, const mur_flock *f, int i)
     return sqrt(best2);
 }
 
+const int *mur_metrics_cluster_of(const mur_metrics_ctx *m) { return m->cluster_of; }
+
+const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m) { return m->neighbour_count; }
+
 int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out)
 {
     memset(out, 0, sizeof *out);
@@ -163,7 +176,7 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     out->order = mur_metrics_order(n, vx, vy);
-    if (n == 0)
+    if (n <= 0)
         return MUR_OK;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     double R = p->cohesion_radius;
@@ -181,6 +194,7 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
     for (int i = 0; i < n; i++) {
         m->parent[i] = i;
         m->size[i] = 1;
+        m->neighbour_count[i] = 0;
     }
     long pairs = 0;
     for (int i = 0; i < n; i++) {
@@ -198,8 +212,12 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
                     double dx, dy;
                     mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
                     double d = sqrt(dx * dx + dy * dy);
-                    if (d > 0 && d < R) {
+                    /* A boid on the very same point is inside the radius:
+                     * it is a neighbour and in the same cluster (the rules
+                     * skip it only because it has no direction). */
+                    if (d < R) {
                         pairs++;
+                        m->neighbour_count[i]++;
                         if (j > i)
                             join(m->parent, m->size, i, j);
                     }
@@ -230,6 +248,17 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
     }
     out->clusters = clusters;
     out->largest = (double)largest / n;
+    /* Label clusters by their smallest member: unlike the union-find root,
+     * that name does not depend on the order pairs were joined in. A root's
+     * slot holds its cluster's label from its first member on. */
+    for (int i = 0; i < n; i++)
+        m->cluster_of[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int r = find(m->parent, i);
+        if (m->cluster_of[r] < 0)
+            m->cluster_of[r] = i;  /* first member met in index order */
+        m->cluster_of[i] = m->cluster_of[r];
+    }
 
     /* Milling: sum over clusters of |sum cross| (= size x per-cluster value),
      * divided by N: the size-weighted average. Crosses accumulate per root in

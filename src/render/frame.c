@@ -1,81 +1,51 @@
-/* Drawing one frame: background, world fit, boids.
+/* Drawing one frame: background, panels, world fit, trails, boids, overlays.
  *
- * Boids are drawn in world coordinates under one transform, so sizes given
- * in world units scale with the output resolution (a 4K render is a sharp
- * 1080p one, not a field of specks). Boids of one colour bin go into one
- * path and one fill: Cairo's cost is per fill, not per vertex, so 100,000
- * boids are a few dozen fills rather than 100,000. */
-#include "murmur/render.h"
+ * Boids and trails are drawn in world coordinates under one transform, so
+ * sizes and line widths given in world units scale with the output (a 4K
+ * render is a sharp 1080p one, not a field of specks); overlay text and
+ * boxes scale with the frame the same way. Boids of one colour bin go into
+ * one path and one fill: Cairo's cost is per fill, not per vertex, so
+ * 100,000 boids are a few dozen fills rather than 100,000.
+ *
+ * Colour by cluster keeps a cluster's colour while it lives: observe()
+ * matches each tick's clusters to the previous tick's by majority vote
+ * (largest cluster first), and draw() runs the same matching against that
+ * record, which leaves it unchanged when it is current. Colours thus depend
+ * on the observed ticks only, and a still equals the frame of a render. */
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PI 3.14159265358979323846
-#define COLOUR_BINS 48   /* hue steps for colour-by-heading: finer is not visible */
+#define HEADING_BINS 48     /* hue steps for colour by heading: finer is not visible */
+#define SPEED_BINS 32
+#define NEIGHBOUR_BINS 25   /* 0 .. 23 neighbours, and 24 or more */
+#define CLUSTER_COLOURS 12
+#define MAX_BINS 48
 
-struct mur_renderer {
-    const mur_scene *scene;
-    int width, height;
-    cairo_surface_t *image;    /* for draw_image */
-    double scale, ox, oy;      /* world -> pixels */
-    int *bin;                  /* colour bin of each boid */
-    int *order;                /* boids sorted by bin */
-    size_t cap;
+/* Qualitative colours that stay apart on dark and light backgrounds
+ * (Okabe-Ito first, then lighter companions). */
+static const double cluster_palette[CLUSTER_COLOURS][3] = {
+    {0.90, 0.62, 0.00}, {0.34, 0.71, 0.91}, {0.00, 0.62, 0.45}, {0.94, 0.89, 0.26},
+    {0.80, 0.47, 0.65}, {0.84, 0.37, 0.00}, {0.55, 0.83, 0.78}, {0.99, 0.50, 0.45},
+    {0.50, 0.69, 0.83}, {0.74, 0.73, 0.85}, {0.70, 0.87, 0.41}, {1.00, 0.93, 0.44},
 };
 
-int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int height,
-                        mur_error *err)
+/* A sequential ramp from cool to warm for speed and neighbour counts: blue,
+ * cyan, green, yellow, red; every step visible on a dark background. */
+static void ramp(double u, double rgb[3])
 {
-    *out = NULL;
-    if (width < 1 || height < 1 || width > MUR_SCENE_MAX_PIXELS || height > MUR_SCENE_MAX_PIXELS)
-        return mur_error_set(err, MUR_EINPUT, "frame size %dx%d is out of range", width, height);
-    mur_renderer *r = calloc(1, sizeof *r);
-    if (!r)
-        return mur_error_set(err, MUR_ERUN, "out of memory");
-    r->scene = s;
-    r->width = width;
-    r->height = height;
-    *out = r;
-    return MUR_OK;
-}
-
-void mur_renderer_destroy(mur_renderer *r)
-{
-    if (!r)
-        return;
-    if (r->image)
-        cairo_surface_destroy(r->image);
-    free(r->bin);
-    free(r->order);
-    free(r);
-}
-
-int mur_render_panels(const mur_scene *s) { return s->panels ? s->nconditions : 1; }
-
-void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
-{
-    (void)r;
-    (void)panel;
-    (void)f;
-    (void)tick;
-}
-
-static int reserve(mur_renderer *r, int n)
-{
-    if ((size_t)n <= r->cap)
-        return 0;
-    size_t cap = (size_t)n + (size_t)n / 2 + 16;
-    int *b = realloc(r->bin, cap * sizeof *b);
-    if (!b)
-        return -1;
-    r->bin = b;
-    int *o = realloc(r->order, cap * sizeof *o);
-    if (!o)
-        return -1;
-    r->order = o;
-    r->cap = cap;
-    return 0;
+    static const double k[5][3] = {
+        {0.30, 0.43, 0.96}, {0.13, 0.72, 0.81}, {0.58, 0.85, 0.30}, {1.00, 0.83, 0.23}, {1.00, 0.42, 0.42},
+    };
+    u = fmin(fmax(u, 0), 1) * 4;
+    int i = (int)u;
+    if (i > 3)
+        i = 3;
+    double f = u - i;
+    for (int c = 0; c < 3; c++)
+        rgb[c] = k[i][c] + (k[i + 1][c] - k[i][c]) * f;
 }
 
 /* HSV with full value to RGB, h in [0, 1). */
@@ -89,116 +59,514 @@ static void hue_rgb(double h, double sat, double *rgb)
     memcpy(rgb, tab[i], sizeof tab[i]);
 }
 
-static void bin_colour(const mur_scene *s, int bin, double *rgb)
+static int colour_bins(const mur_scene *s)
+{
+    switch (s->color_mode) {
+    case MUR_COLOR_HEADING: return HEADING_BINS;
+    case MUR_COLOR_SPEED: return SPEED_BINS;
+    case MUR_COLOR_NEIGHBOURS: return NEIGHBOUR_BINS;
+    case MUR_COLOR_CLUSTER: return CLUSTER_COLOURS + 1;
+    default: return 1;
+    }
+}
+
+static void bin_colour(const mur_scene *s, int bin, double rgb[3])
 {
     switch (s->color_mode) {
     case MUR_COLOR_HEADING:
-        hue_rgb((bin + 0.5) / COLOUR_BINS, 0.55, rgb);
-        break;
+        hue_rgb((bin + 0.5) / HEADING_BINS, 0.55, rgb);
+        return;
+    case MUR_COLOR_SPEED:
+        ramp((bin + 0.5) / SPEED_BINS, rgb);
+        return;
+    case MUR_COLOR_NEIGHBOURS:
+        ramp((double)bin / (NEIGHBOUR_BINS - 1), rgb);
+        return;
+    case MUR_COLOR_CLUSTER:
+        if (bin == 0) {   /* a boid alone: neutral, so that clusters stand out */
+            rgb[0] = rgb[1] = rgb[2] = 0.55;
+            return;
+        }
+        memcpy(rgb, cluster_palette[bin - 1], sizeof cluster_palette[0]);
+        return;
     default:
         rgb[0] = s->boid_color.r;
         rgb[1] = s->boid_color.g;
         rgb[2] = s->boid_color.b;
-        break;
+        return;
     }
 }
 
-static int colour_bins(const mur_scene *s)
+void mur_bin_colour(const mur_scene *s, int bin, double rgb[3])
 {
-    return s->color_mode == MUR_COLOR_HEADING ? COLOUR_BINS : 1;
+    bin_colour(s, bin, rgb);
+    /* The palettes are made for dark scenes; on a light one they are
+     * darkened a quarter so that yellow and cyan boids still show. */
+    const mur_rgba *bg = &s->background;
+    if (s->color_mode != MUR_COLOR_FIXED && 0.2126 * bg->r + 0.7152 * bg->g + 0.0722 * bg->b >= 0.5)
+        for (int c = 0; c < 3; c++)
+            rgb[c] *= 0.72;
 }
 
-static int boid_bin(const mur_scene *s, double vx, double vy)
+/* ---- lifetime ------------------------------------------------------------- */
+
+static void panel_free(mur_panel_state *ps, int nseries)
 {
-    if (s->color_mode != MUR_COLOR_HEADING)
-        return 0;
-    double a = atan2(vy, vx) / (2 * PI);
-    if (a < 0)
-        a += 1;
-    int b = (int)(a * COLOUR_BINS);
-    return b < 0 ? 0 : (b >= COLOUR_BINS ? COLOUR_BINS - 1 : b);
+    mur_trails_free(&ps->trails);
+    if (ps->series)
+        for (int k = 0; k < nseries; k++)
+            mur_series_free(&ps->series[k]);
+    free(ps->series);
+    free(ps->cid);
+    mur_metrics_ctx_destroy(ps->mx);
 }
+
+int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int height,
+                        mur_error *err)
+{
+    *out = NULL;
+    if (width < 1 || height < 1 || width > MUR_SCENE_MAX_PIXELS || height > MUR_SCENE_MAX_PIXELS)
+        return mur_error_set(err, MUR_EINPUT, "frame size %dx%d is out of range", width, height);
+    mur_renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    r->scene = s;
+    r->width = width;
+    r->height = height;
+    r->npanels = mur_render_panels(s);
+    mur_theme_for(&s->background, &r->theme);
+    r->panels = calloc((size_t)r->npanels, sizeof *r->panels);
+    r->px = malloc(((size_t)s->trail_length + 2) * sizeof *r->px);
+    r->py = malloc(((size_t)s->trail_length + 2) * sizeof *r->py);
+    if (!r->panels || !r->px || !r->py)
+        goto oom;
+    for (int i = 0; i < r->npanels; i++) {
+        mur_panel_state *ps = &r->panels[i];
+        if (s->noverlays && !(ps->series = calloc((size_t)s->noverlays, sizeof *ps->series)))
+            goto oom;
+        if (!(ps->mx = mur_metrics_ctx_create()))
+            goto oom;
+    }
+    /* Pango and fontconfig only for scenes with text: loading fonts is the
+     * slowest part of a short still. */
+    int text = s->noverlays > 0 || r->npanels > 1;
+    for (int i = 0; i < s->ncues && !text; i++)
+        text = s->cues[i].caption != NULL;
+    if (text && mur_text_init(&r->text)) {
+        mur_renderer_destroy(r);
+        return mur_error_set(err, MUR_ERUN, "cannot set up text drawing (Pango, font '%s')", MUR_FONT);
+    }
+    *out = r;
+    return MUR_OK;
+oom:
+    mur_renderer_destroy(r);
+    return mur_error_set(err, MUR_ERUN, "out of memory");
+}
+
+void mur_renderer_destroy(mur_renderer *r)
+{
+    if (!r)
+        return;
+    if (r->image)
+        cairo_surface_destroy(r->image);
+    if (r->panels)
+        for (int i = 0; i < r->npanels; i++)
+            panel_free(&r->panels[i], r->scene->noverlays);
+    free(r->panels);
+    mur_text_free(&r->text);
+    free(r->bin);
+    free(r->order);
+    free(r->ids);
+    free(r->m_size);
+    free(r->m_start);
+    free(r->m_members);
+    free(r->m_count);
+    free(r->m_list);
+    free(r->m_claimed);
+    free(r->m_seen);
+    free(r->px);
+    free(r->py);
+    free(r);
+}
+
+int mur_render_panels(const mur_scene *s) { return s->panels ? s->nconditions : 1; }
+
+/* Scratch for n boids; ids of cluster matching range over 2n (see below). */
+static int reserve(mur_renderer *r, int n)
+{
+    if ((size_t)n <= r->cap)
+        return 0;
+    size_t cap = (size_t)n + (size_t)n / 2 + 16;
+#define GROW(field, count)                                                     \
+    do {                                                                       \
+        void *p_ = realloc(r->field, (count) * sizeof *r->field);             \
+        if (!p_)                                                               \
+            return -1;                                                         \
+        r->field = p_;                                                         \
+    } while (0)
+    GROW(bin, cap);
+    GROW(order, cap);
+    GROW(ids, cap);
+    GROW(m_size, cap);
+    GROW(m_start, cap + 1);
+    GROW(m_members, cap);
+    GROW(m_list, cap);
+    GROW(m_count, 2 * cap);
+    GROW(m_claimed, 2 * cap);
+    GROW(m_seen, 2 * cap);
+#undef GROW
+    r->cap = cap;
+    return 0;
+}
+
+/* ---- stable cluster colours ---------------------------------------------- */
+
+static int cmp_cluster(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Colour ids for the clusters of `label` (each boid's cluster named by its
+ * smallest member) given the previous ids `prev` of nprev boids: every
+ * cluster of two or more takes the id most of its members had (ties to the
+ * smaller id), larger clusters choosing first; a cluster whose choice is
+ * taken, or that is new, takes the smallest id neither taken now nor in use
+ * before, so it does not borrow a colour the eye still remembers. Ids stay
+ * below 2n (at most n/2 clusters, n/2 ids in use before), lone boids get -1. */
+static void match_clusters(mur_renderer *r, const int *label, int n, const int *prev, int nprev,
+                           int *out)
+{
+    int *size = r->m_size, *start = r->m_start, *mem = r->m_members, *cnt = r->m_count;
+    unsigned char *claimed = r->m_claimed, *seen = r->m_seen;
+    long long *list = r->m_list;
+    size_t nids = 2 * (size_t)n;   /* n <= MUR_MAX_BOIDS: fits an int */
+    int idmax = (int)nids;
+    memset(size, 0, (size_t)n * sizeof *size);
+    for (int i = 0; i < n; i++)
+        size[label[i]]++;
+    start[0] = 0;
+    for (int l = 0; l < n; l++)
+        start[l + 1] = start[l] + size[l];
+    for (int l = 0; l < n; l++)
+        cnt[l] = start[l];
+    for (int i = 0; i < n; i++)
+        mem[cnt[label[i]]++] = i;
+    memset(cnt, 0, nids * sizeof *cnt);
+    memset(claimed, 0, nids);
+    memset(seen, 0, nids);
+    if (nprev > n)
+        nprev = n;
+    for (int i = 0; i < nprev; i++)
+        if (prev[i] >= 0 && prev[i] < idmax)
+            seen[prev[i]] = 1;
+    int nc = 0;
+    for (int l = 0; l < n; l++)
+        if (size[l] >= 2)
+            list[nc++] = ((long long)(n - size[l]) << 32) | l;   /* largest first, then by label */
+    qsort(list, (size_t)nc, sizeof *list, cmp_cluster);
+    for (int i = 0; i < n; i++)
+        out[i] = -1;
+    int pending = 0;
+    for (int c = 0; c < nc; c++) {
+        int l = (int)(list[c] & 0xffffffff), best = -1, votes = 0;
+        for (int k = start[l]; k < start[l + 1]; k++) {
+            int j = mem[k], p = j < nprev ? prev[j] : -1;
+            if (p < 0 || p >= idmax)
+                continue;
+            int v = ++cnt[p];
+            if (v > votes || (v == votes && p < best)) {
+                best = p;
+                votes = v;
+            }
+        }
+        for (int k = start[l]; k < start[l + 1]; k++) {
+            int j = mem[k], p = j < nprev ? prev[j] : -1;
+            if (p >= 0 && p < idmax)
+                cnt[p] = 0;
+        }
+        if (best >= 0 && !claimed[best]) {
+            claimed[best] = 1;
+            for (int k = start[l]; k < start[l + 1]; k++)
+                out[mem[k]] = best;
+        } else {
+            list[pending++] = list[c];   /* pending < c + 1: never overwrites unread entries */
+        }
+    }
+    int next = 0;
+    for (int c = 0; c < pending; c++) {
+        int l = (int)(list[c] & 0xffffffff);
+        while (next < idmax && (claimed[next] || seen[next]))
+            next++;
+        int id = next < idmax ? next : 0;
+        if (next < idmax)
+            claimed[next] = 1;
+        for (int k = start[l]; k < start[l + 1]; k++)
+            out[mem[k]] = id;
+    }
+}
+
+/* ---- observing ticks ----------------------------------------------------- */
+
+static void fail_observe(mur_renderer *r, const char *what, int n)
+{
+    r->failed = MUR_ERUN;
+    mur_error_set(&r->fail, MUR_ERUN, "out of memory recording %s of %d boids", what, n);
+}
+
+void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
+{
+    const mur_scene *s = r->scene;
+    if (r->failed || panel < 0 || panel >= r->npanels)
+        return;
+    mur_panel_state *ps = &r->panels[panel];
+    int n = mur_flock_count(f), rc;
+    if ((rc = mur_trails_record(&ps->trails, s->trail_length, f))) {
+        if (rc == -2) {
+            r->failed = MUR_EINPUT;
+            mur_error_set(&r->fail, MUR_EINPUT,
+                          "%s: error: trails of %d ticks for %d boids need more than 1 GiB; "
+                          "shorten look.trails.length", s->path ? s->path : "scene", s->trail_length, n);
+        } else {
+            fail_observe(r, "trails", n);
+        }
+        return;
+    }
+    mur_metrics m;
+    int have = 0;
+    for (int k = 0; k < s->noverlays; k++) {
+        const mur_overlay *o = &s->overlays[k];
+        if (o->kind != MUR_OVERLAY_PLOT)
+            continue;
+        mur_series *ser = &ps->series[k];
+        if (!ser->cap && mur_series_init(ser, o, s->tps)) {
+            fail_observe(r, "a plot", n);
+            return;
+        }
+        if (tick % ser->stride)
+            continue;
+        double v;
+        if (o->metric == 0) {
+            v = mur_metrics_order(n, mur_flock_vx(f), mur_flock_vy(f));
+        } else {
+            if (!have && mur_metrics_compute(ps->mx, f, &m)) {
+                fail_observe(r, "metrics", n);
+                return;
+            }
+            have = 1;
+            v = mur_metrics_value(&m, o->metric);
+        }
+        mur_series_push(ser, tick / s->tps, v);
+    }
+    if (s->color_mode == MUR_COLOR_CLUSTER && n > 0) {
+        if ((!have && mur_metrics_compute(ps->mx, f, &m)) || reserve(r, n)) {
+            fail_observe(r, "clusters", n);
+            return;
+        }
+        if ((size_t)n > ps->cid_cap) {
+            int *c = realloc(ps->cid, (size_t)n * sizeof *c);
+            if (!c) {
+                fail_observe(r, "clusters", n);
+                return;
+            }
+            ps->cid = c;
+            ps->cid_cap = (size_t)n;
+        }
+        match_clusters(r, mur_metrics_cluster_of(ps->mx), n, ps->cid, ps->ncid, r->ids);
+        memcpy(ps->cid, r->ids, (size_t)n * sizeof *r->ids);
+        ps->ncid = n;
+    }
+}
+
+/* ---- boids ---------------------------------------------------------------- */
 
 /* Add boid i's outline to the current path, in world coordinates. */
-static void boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double vx,
-                      double vy)
+static void boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux,
+                      double uy)
 {
-    double l = sqrt(vx * vx + vy * vy);
-    double ux = l > 0 ? vx / l : 1, uy = l > 0 ? vy / l : 0;  /* heading */
-    double px = -uy, py = ux;                                  /* its left */
+    double px = -uy, py = ux;   /* the heading's left */
     double h = size / 2;
     if (shape == MUR_SHAPE_DOT) {
         cairo_new_sub_path(cr);
-        cairo_arc(cr, x, y, size / 4, 0, 2 * PI);
+        cairo_arc(cr, x, y, size / 4, 0, 2 * MUR_PI);
         return;
     }
     cairo_move_to(cr, x + ux * h, y + uy * h);
     cairo_line_to(cr, x - ux * h + px * h * 0.6, y - uy * h + py * h * 0.6);
     if (shape == MUR_SHAPE_ARROW)
-        cairo_line_to(cr, x - ux * h * 0.45, y - uy * h * 0.45);  /* the notch */
+        cairo_line_to(cr, x - ux * h * 0.45, y - uy * h * 0.45);   /* the notch */
     cairo_line_to(cr, x - ux * h - px * h * 0.6, y - uy * h - py * h * 0.6);
     cairo_close_path(cr);
 }
 
-static void draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f)
+/* Bin of u in [0, 1) among nb; NaN (never from the core) goes to bin 0
+ * rather than into an undefined conversion. */
+static int unit_bin(double u, int nb)
+{
+    if (!(u > 0))
+        return 0;
+    return u >= 1 ? nb - 1 : (int)(u * nb);
+}
+
+/* Colour bin of every boid into r->bin. */
+static void assign_bins(mur_renderer *r, mur_panel_ctx *pc, int n)
 {
     const mur_scene *s = r->scene;
-    int n = mur_flock_count(f), nb = colour_bins(s);
+    const mur_params *p = mur_flock_params(pc->f);
+    const double *vx = mur_flock_vx(pc->f), *vy = mur_flock_vy(pc->f);
+    switch (s->color_mode) {
+    case MUR_COLOR_HEADING:
+        for (int i = 0; i < n; i++) {
+            double a = atan2(vy[i], vx[i]) / (2 * MUR_PI);
+            r->bin[i] = unit_bin(a < 0 ? a + 1 : a, HEADING_BINS);
+        }
+        return;
+    case MUR_COLOR_SPEED: {
+        /* the speed rule's own range, so a colour means the same speed all video long */
+        double lo = p->speed_rule == MUR_SPEED_CLAMP ? p->min_speed : 0, hi = p->max_speed;
+        double span = hi > lo ? hi - lo : 1;
+        for (int i = 0; i < n; i++) {
+            r->bin[i] = unit_bin((sqrt(vx[i] * vx[i] + vy[i] * vy[i]) - lo) / span, SPEED_BINS);
+        }
+        return;
+    }
+    case MUR_COLOR_NEIGHBOURS: {
+        const int *c = mur_metrics_neighbour_counts(pc->r->panels[pc->index].mx);
+        for (int i = 0; i < n; i++)
+            r->bin[i] = c[i] < NEIGHBOUR_BINS - 1 ? c[i] : NEIGHBOUR_BINS - 1;
+        return;
+    }
+    case MUR_COLOR_CLUSTER: {
+        const mur_panel_state *ps = &r->panels[pc->index];
+        match_clusters(r, mur_metrics_cluster_of(ps->mx), n, ps->cid, ps->ncid, r->ids);
+        for (int i = 0; i < n; i++)
+            r->bin[i] = r->ids[i] < 0 ? 0 : 1 + r->ids[i] % CLUSTER_COLOURS;
+        return;
+    }
+    default:
+        memset(r->bin, 0, (size_t)n * sizeof *r->bin);
+        return;
+    }
+}
+
+static void draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const int *start, int nb)
+{
+    const mur_scene *s = r->scene;
+    const mur_params *p = mur_flock_params(f);
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    /* Counting sort by bin so each bin's boids are one contiguous run. */
-    int count[COLOUR_BINS + 1] = {0};
-    for (int i = 0; i < n; i++) {
-        r->bin[i] = boid_bin(s, vx[i], vy[i]);
-        count[r->bin[i] + 1]++;
-    }
-    for (int b = 0; b < nb; b++)
-        count[b + 1] += count[b];
-    int start[COLOUR_BINS + 1];
-    memcpy(start, count, sizeof start);
-    for (int i = 0; i < n; i++)
-        r->order[count[r->bin[i]]++] = i;
+    double size = s->boid_size, w = p->width, h = p->height;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     for (int b = 0; b < nb; b++) {
         if (start[b] == start[b + 1])
             continue;
         cairo_new_path(cr);
         for (int k = start[b]; k < start[b + 1]; k++) {
             int i = r->order[k];
-            boid_path(cr, s->shape, s->boid_size, x[i], y[i], vx[i], vy[i]);
+            double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+            double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
+            boid_path(cr, s->shape, size, x[i], y[i], ux, uy);
+            /* Under wrap a boid on the seam shows on both sides, as its
+             * neighbours see it. */
+            if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
+                double sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
+                double sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
+                if (sx != 0)
+                    boid_path(cr, s->shape, size, x[i] + sx, y[i], ux, uy);
+                if (sy != 0)
+                    boid_path(cr, s->shape, size, x[i], y[i] + sy, ux, uy);
+                if (sx != 0 && sy != 0)
+                    boid_path(cr, s->shape, size, x[i] + sx, y[i] + sy, ux, uy);
+            }
         }
         double rgb[3];
-        bin_colour(s, b, rgb);
+        mur_bin_colour(s, b, rgb);
         cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], s->boid_color.a);
         cairo_fill(cr);
     }
 }
 
-/* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit. */
-static int draw_panel(mur_renderer *r, cairo_t *cr, const mur_flock *f, double x, double y,
-                      double w, double h, mur_error *err)
+/* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit;
+ * its overlay boxes stack in st. */
+static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *f, double t,
+                      double x, double y, double w, double h, double u, mur_stacks *st,
+                      int outline, mur_error *err)
 {
+    const mur_scene *s = r->scene;
     const mur_params *p = mur_flock_params(f);
-    if (reserve(r, mur_flock_count(f)))
-        return mur_error_set(err, MUR_ERUN, "out of memory drawing %d boids", mur_flock_count(f));
+    int n = mur_flock_count(f);
+    if (reserve(r, n))
+        return mur_error_set(err, MUR_ERUN, "out of memory drawing %d boids", n);
+    mur_panel_ctx pc = {.r = r, .cr = cr, .index = index, .f = f, .t = t, .u = u, .stacks = st,
+                        .ww = p->width, .wh = p->height};
+    pc.scale = fmin(w / p->width, h / p->height);
+    pc.ox = x + (w - p->width * pc.scale) / 2;
+    pc.oy = y + (h - p->height * pc.scale) / 2;
+    int need = mur_overlays_need_metrics(s) || s->color_mode == MUR_COLOR_NEIGHBOURS ||
+               s->color_mode == MUR_COLOR_CLUSTER;
+    if (need && n > 0) {
+        if (mur_metrics_compute(r->panels[index].mx, f, &pc.metrics))
+            return mur_error_set(err, MUR_ERUN, "out of memory measuring %d boids", n);
+        pc.have_metrics = 1;
+    }
+    /* Counting sort by bin so each bin's boids are one contiguous run. */
+    int nb = colour_bins(s), start[MAX_BINS + 2] = {0};
+    if (n > 0)
+        assign_bins(r, &pc, n);
+    for (int i = 0; i < n; i++)
+        start[r->bin[i] + 1]++;
+    for (int b = 0; b < nb; b++)
+        start[b + 1] += start[b];
+    int next[MAX_BINS + 1];
+    memcpy(next, start, sizeof next);
+    for (int i = 0; i < n; i++)
+        r->order[next[r->bin[i]]++] = i;
+
     cairo_save(cr);
-    r->scale = fmin(w / p->width, h / p->height);
-    r->ox = x + (w - p->width * r->scale) / 2;
-    r->oy = y + (h - p->height * r->scale) / 2;
-    cairo_translate(cr, r->ox, r->oy);
-    cairo_scale(cr, r->scale, r->scale);
-    cairo_rectangle(cr, 0, 0, p->width, p->height);
+    /* Clip to the world on whole pixels: Cairo keeps a pixel-aligned
+     * rectangle as a region, while a fractional one becomes a mask that
+     * every fill and stroke is composited through (trails: ten times slower). */
+    double cx0 = pc.ox, cy0 = pc.oy, cx1 = pc.ox + p->width * pc.scale, cy1 = pc.oy + p->height * pc.scale;
+    cairo_user_to_device(cr, &cx0, &cy0);
+    cairo_user_to_device(cr, &cx1, &cy1);
+    cx0 = round(cx0); cy0 = round(cy0); cx1 = round(cx1); cy1 = round(cy1);
+    cairo_device_to_user(cr, &cx0, &cy0);
+    cairo_device_to_user(cr, &cx1, &cy1);
+    cairo_rectangle(cr, cx0, cy0, cx1 - cx0, cy1 - cy0);
     cairo_clip(cr);
+    cairo_translate(cr, pc.ox, pc.oy);
+    cairo_scale(cr, pc.scale, pc.scale);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    draw_boids(r, cr, f);
+    if (s->trail_length > 0)
+        mur_trails_draw(r, cr, &r->panels[index].trails, p, start, nb);
+    mur_overlays_world_under(&pc);
+    draw_boids(r, cr, f, start, nb);
+    mur_overlays_world_over(&pc);
     cairo_restore(cr);
+    if (outline) {
+        cairo_save(cr);
+        cairo_rectangle(cr, pc.ox, pc.oy, p->width * pc.scale, p->height * pc.scale);
+        cairo_set_line_width(cr, fmax(0.12 * u, 0.5));
+        const double *l = r->theme.line;
+        cairo_set_source_rgba(cr, l[0], l[1], l[2], l[3] * 0.5);
+        cairo_stroke(cr);
+        cairo_restore(cr);
+    }
+    mur_overlays_panel(&pc);
     return MUR_OK;
 }
 
 int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,
                       double t, mur_error *err)
 {
-    (void)t;
     const mur_scene *s = r->scene;
+    if (r->failed) {
+        if (err)
+            *err = r->fail;
+        return r->failed;
+    }
+    if (n < 1 || n > r->npanels)
+        return mur_error_set(err, MUR_ERUN, "drawing %d panels with a renderer for %d", n, r->npanels);
     int rc = MUR_OK;
     cairo_save(cr);
     /* Opaque background: the encoder reads ARGB32 as straight RGB, which is
@@ -206,12 +574,44 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     cairo_set_source_rgb(cr, s->background.r, s->background.g, s->background.b);
     cairo_rectangle(cr, 0, 0, r->width, r->height);
     cairo_fill(cr);
-    /* Panels: side by side up to three, else a grid as square as possible. */
-    int cols = n <= 3 ? n : (int)ceil(sqrt((double)n));
-    int rows = (n + cols - 1) / cols;
-    double pw = (double)r->width / cols, ph = (double)r->height / rows;
-    for (int i = 0; i < n && !rc; i++)
-        rc = draw_panel(r, cr, flocks[i], (i % cols) * pw, (i / cols) * ph, pw, ph, err);
+    if (r->text.layout)
+        mur_text_begin(&r->text, cr);
+    double W = r->width, H = r->height, U = fmax(fmin(W, H) / 100, r->ui_floor);
+    mur_stacks frame = {0, 0, W, H, 2 * U, {0}, {0}};
+    if (n == 1) {
+        rc = draw_panel(r, cr, 0, flocks[0], t, 0, 0, W, H, U, &frame, 0, err);
+    } else {
+        /* Panels: side by side up to three, else a grid as square as possible;
+         * each under its condition's name. */
+        int cols = n <= 3 ? n : (int)ceil(sqrt((double)n));
+        int rows = (n + cols - 1) / cols;
+        double pw = W / cols, ph = H / rows;
+        double u = fmax(fmax(fmin(pw, ph) / 100, 0.6 * U), r->ui_floor), strip = 4.6 * u, pad = 1.2 * u;
+        for (int i = 0; i < n && !rc; i++) {
+            double x = (i % cols) * pw, y = (i / cols) * ph;
+            mur_stacks st = {x + pad, y + strip, pw - 2 * pad, ph - strip - pad, 1.4 * u, {0}, {0}};
+            rc = draw_panel(r, cr, i, flocks[i], t, st.x, st.y, st.w, st.h, u, &st, 1, err);
+            const char *name = i < s->nconditions ? s->conditions[i].name : "";
+            mur_overlays_label(r, cr, name, x, y, pw, strip, u);
+        }
+        /* thin separators between cells */
+        const double *l = r->theme.line;
+        cairo_set_source_rgba(cr, l[0], l[1], l[2], l[3]);
+        cairo_set_line_width(cr, fmax(0.15 * U, 1));
+        for (int c = 1; c < cols; c++) {
+            cairo_move_to(cr, c * pw, 0);
+            cairo_line_to(cr, c * pw, H);
+        }
+        for (int k = 1; k < rows; k++) {
+            cairo_move_to(cr, 0, k * ph);
+            cairo_line_to(cr, W, k * ph);
+        }
+        cairo_stroke(cr);
+    }
+    if (!rc) {
+        mur_overlays_clock(r, cr, &frame, t, U);
+        mur_overlays_caption(r, cr, &frame, t, U);
+    }
     cairo_restore(cr);
     if (rc)
         return rc;
@@ -243,12 +643,23 @@ int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int
     return MUR_OK;
 }
 
-int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error *err)
+int mur_renderer_trail(const mur_renderer *r, int panel, int i, const mur_params *p, double *x,
+                       double *y, int max)
 {
-    if (!r->image)
-        return mur_error_set(err, MUR_ERUN, "no frame drawn yet");
-    cairo_status_t st = cairo_surface_write_to_png(r->image, path);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, cairo_status_to_string(st));
-    return MUR_OK;
+    if (panel < 0 || panel >= r->npanels || max < 1)
+        return 0;
+    const mur_trails *t = &r->panels[panel].trails;
+    int want = max < t->slots ? max : t->slots, np = 0;
+    if (want < 1)
+        return 0;
+    float *fx = malloc((size_t)want * sizeof *fx), *fy = malloc((size_t)want * sizeof *fy);
+    if (fx && fy)
+        np = mur_trails_polyline(t, i, p, fx, fy, want);
+    for (int k = 0; k < np; k++) {
+        x[k] = fx[k];
+        y[k] = fy[k];
+    }
+    free(fx);
+    free(fy);
+    return np;
 }

@@ -1,0 +1,153 @@
+/* What the render module's files share: the renderer's insides, the per-panel
+ * history (trails, plot samples, cluster colours), text with Pango, and the
+ * placement of overlay boxes. Private to src/render. */
+#ifndef MURMUR_RENDER_INTERNAL_H
+#define MURMUR_RENDER_INTERNAL_H
+
+#include <pango/pangocairo.h>
+
+#include "murmur/metrics.h"
+#include "murmur/render.h"
+
+#define MUR_PI 3.14159265358979323846
+#define MUR_FONT "DejaVu Sans"
+
+/* Trails: the last `slots` recorded positions of every boid, boid-major
+ * (boid i's slot s at [i * slots + s]) so walking one trail reads one run
+ * of memory. Floats: a trail is drawn, never simulated, and half the bytes
+ * matter at 100,000 boids. */
+typedef struct mur_trails {
+    float *x, *y;
+    int *count;        /* boids recorded in each slot (the count may change) */
+    float *reach;      /* per slot: the longest honest step then; longer = a jump */
+    int slots;         /* trail length + 1 positions */
+    int head;          /* newest slot */
+    int filled;        /* slots holding data */
+    size_t cap;        /* boids the arrays hold */
+} mur_trails;
+
+/* Samples of one plotted metric: a ring of (seconds, value). */
+typedef struct mur_series {
+    double *t, *v;
+    int cap, head, filled;
+    int stride;        /* sample every stride-th tick: about 240 per window */
+} mur_series;
+
+typedef struct mur_panel_state {
+    mur_trails trails;
+    mur_series *series;      /* one per overlay (used by plots only) */
+    int *cid;                /* colour id of each boid's cluster (-1 = alone) */
+    int ncid;                /* boids cid covers */
+    size_t cid_cap;
+    mur_metrics_ctx *mx;     /* scratch for observe and draw */
+} mur_panel_state;
+
+/* Text through Pango with one font map of the renderer's own, hinting off so
+ * that a layout has the same shape at any scale (PNG and PDF agree). */
+typedef struct mur_text {
+    PangoFontMap *map;
+    PangoContext *ctx;
+    PangoLayout *layout;
+    PangoFontDescription *desc;
+} mur_text;
+
+/* Colours of overlays against the scene's background. */
+typedef struct mur_theme {
+    int dark;                /* background luminance below one half */
+    double fg[3];            /* text */
+    double box[4];           /* translucent box behind text (straight alpha) */
+    double line[4];          /* rings, neighbour lines, separators */
+} mur_theme;
+
+/* Boxes of overlays stack from the corners of a rectangle inwards. */
+typedef struct mur_stacks {
+    double x, y, w, h;       /* the rectangle */
+    double margin;
+    double used[4];          /* height taken at each corner (mur_corner order) */
+    double width[4];         /* widest box at each corner */
+} mur_stacks;
+
+struct mur_renderer {
+    const mur_scene *scene;
+    int width, height;
+    cairo_surface_t *image;  /* for draw_image */
+    int npanels;
+    mur_panel_state *panels;
+    int failed;              /* observe could not record: the code draw returns */
+    mur_error fail;
+    mur_text text;
+    mur_theme theme;
+    double ui_floor;         /* least UI unit, user units (vector stills: legible in print) */
+    /* per-frame scratch, grown on demand, never shrunk */
+    size_t cap;
+    int *bin;                /* colour bin of each boid */
+    int *order;              /* boids sorted by bin */
+    int *ids;                /* cluster colour ids of the frame */
+    int *m_size, *m_start, *m_members, *m_count; /* cluster matching */
+    long long *m_list;
+    unsigned char *m_claimed, *m_seen;
+    float *px, *py;          /* one trail polyline */
+};
+
+/* One panel being drawn: where it is, its world transform and what the
+ * overlays need to know. */
+typedef struct mur_panel_ctx {
+    mur_renderer *r;
+    cairo_t *cr;
+    int index;
+    const mur_flock *f;
+    double t;                /* seconds of video */
+    double ox, oy, scale;    /* world -> user space */
+    double ww, wh;           /* world size */
+    double u;                /* UI unit of this panel (user units) */
+    int have_metrics;
+    mur_metrics metrics;
+    mur_stacks *stacks;
+} mur_panel_ctx;
+
+/* text.c */
+int mur_text_init(mur_text *t);
+void mur_text_free(mur_text *t);
+void mur_text_begin(mur_text *t, cairo_t *cr);
+/* Lay out s at `size` user units; wrap > 0 wraps to that width, centred
+ * or (left) flush left. */
+void mur_text_set(mur_text *t, const char *s, double size, int bold, double wrap);
+void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double wrap);
+void mur_text_size(mur_text *t, double *w, double *h);
+/* Draw the current layout with its top-left corner at (x, y). */
+void mur_text_draw(mur_text *t, cairo_t *cr, double x, double y, const double rgb[3], double alpha);
+void mur_box(cairo_t *cr, double x, double y, double w, double h, double radius, const double rgba[4],
+             double alpha);
+void mur_theme_for(const mur_rgba *bg, mur_theme *out);
+/* Reserve a w x h box at a corner: returns its top-left corner. */
+void mur_stack_place(mur_stacks *s, mur_corner c, double w, double h, double *x, double *y);
+
+/* trails.c */
+void mur_trails_free(mur_trails *t);
+int mur_trails_record(mur_trails *t, int length, const mur_flock *f);
+/* Boid i's trail newest first, continuous across a wrap (nearest image),
+ * ending at the first jump: up to max points into px, py; returns how many. */
+int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *px, float *py,
+                        int max);
+/* Stroke every trail, coloured by the boids' bins (r->bin, r->order,
+ * bin_start), in world coordinates on cr. */
+void mur_trails_draw(mur_renderer *r, cairo_t *cr, const mur_trails *t, const mur_params *p,
+                     const int *bin_start, int nbins);
+
+/* frame.c: colours shared with overlays */
+void mur_bin_colour(const mur_scene *s, int bin, double rgb[3]);
+
+/* overlays.c */
+void mur_series_free(mur_series *s);
+int mur_series_init(mur_series *s, const mur_overlay *o, double tps);
+void mur_series_push(mur_series *s, double t, double v);
+void mur_overlays_world_under(mur_panel_ctx *pc);   /* watch rings and lines */
+void mur_overlays_world_over(mur_panel_ctx *pc);    /* watch arrows, predators */
+void mur_overlays_panel(mur_panel_ctx *pc);         /* boxes: readout, plot, legend... */
+void mur_overlays_label(mur_renderer *r, cairo_t *cr, const char *name, double x, double y, double w,
+                        double h, double u);
+void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
+void mur_overlays_caption(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
+int mur_overlays_need_metrics(const mur_scene *s);
+
+#endif

@@ -1,0 +1,668 @@
+/* Overlays: what turns a picture of a flock into an explanation.
+ *
+ * In the world (under the world transform): the one-boid view's rings,
+ * neighbour lines and steering arrows, and predator markers. In the frame:
+ * boxes stacked from the panel's corners (parameter line, readouts and
+ * state top left, plots at their corner, the watch legend bottom left), the
+ * clock bottom right, the caption bottom centre, panel labels. Text sizes
+ * are in UI units (a hundredth of the panel's short side), so a 4K frame is
+ * a sharp 1080p one and a PDF still is the PNG scaled.
+ *
+ * The watch arrows are the engine's own rule vectors (mur_flock_rules), not
+ * a recomputation: what the student sees is what the step used. */
+#include "internal.h"
+#include "murmur/experiment.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rule colours (Okabe-Ito, brightened for dark backgrounds): separation
+ * vermillion, alignment sky blue, cohesion yellow. Distinct for the common
+ * colour-vision deficiencies. */
+static const double rule_dark[3][3] = {{1.00, 0.43, 0.29}, {0.34, 0.71, 0.91}, {0.94, 0.89, 0.26}};
+static const double rule_light[3][3] = {{0.84, 0.30, 0.00}, {0.00, 0.45, 0.70}, {0.75, 0.60, 0.00}};
+static const char *const rule_names[3] = {"separation", "alignment", "cohesion"};
+
+static const double *rule_colour(const mur_renderer *r, int k)
+{
+    return r->theme.dark ? rule_dark[k] : rule_light[k];
+}
+
+/* ---- plot samples --------------------------------------------------------- */
+
+#define PLOT_SAMPLES 240   /* per window: smooth at any plot size on screen */
+
+int mur_series_init(mur_series *s, const mur_overlay *o, double tps)
+{
+    double ticks = o->window * tps;
+    s->stride = ticks > PLOT_SAMPLES ? (int)floor(ticks / PLOT_SAMPLES) : 1;
+    s->cap = (int)(ticks / s->stride) + 4;
+    s->t = malloc((size_t)s->cap * sizeof *s->t);
+    s->v = malloc((size_t)s->cap * sizeof *s->v);
+    s->head = s->filled = 0;
+    if (!s->t || !s->v) {
+        mur_series_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void mur_series_push(mur_series *s, double t, double v)
+{
+    s->head = s->filled ? (s->head + 1) % s->cap : 0;
+    s->t[s->head] = t;
+    s->v[s->head] = v;
+    if (s->filled < s->cap)
+        s->filled++;
+}
+
+void mur_series_free(mur_series *s)
+{
+    free(s->t);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+int mur_overlays_need_metrics(const mur_scene *s)
+{
+    for (int k = 0; k < s->noverlays; k++)
+        if (s->overlays[k].kind == MUR_OVERLAY_READOUT || s->overlays[k].kind == MUR_OVERLAY_STATE ||
+            s->overlays[k].kind == MUR_OVERLAY_PLOT)
+            return 1;
+    return 0;
+}
+
+/* ---- the one-boid view ---------------------------------------------------- */
+
+int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (i < 0 || i >= mur_flock_count(f))
+        return mur_error_set(err, MUR_EINPUT, "no boid %d to watch (the flock has %d)", i,
+                             mur_flock_count(f));
+    const mur_params *p = mur_flock_params(f);
+    mur_rules rules;
+    mur_flock_rules(f, i, &rules);
+    out->x = mur_flock_x(f)[i];
+    out->y = mur_flock_y(f)[i];
+    out->vx = mur_flock_vx(f)[i];
+    out->vy = mur_flock_vy(f)[i];
+    out->sep_radius = p->separation_radius;
+    out->ali_radius = p->alignment_radius;
+    out->coh_radius = p->cohesion_radius;
+    memcpy(out->steer[0], rules.sep_a, sizeof rules.sep_a);
+    memcpy(out->steer[1], rules.ali_a, sizeof rules.ali_a);
+    memcpy(out->steer[2], rules.coh_a, sizeof rules.coh_a);
+    out->n_sep = rules.n_sep;
+    out->n_ali = rules.n_ali;
+    out->n_coh = rules.n_coh;
+    /* A fixed scale per setting, not per frame, so an arrow's length means
+     * the same all video long: the strongest contribution a rule can make
+     * (normalize: weight x gain; steer: weight x the per-rule clamp) is
+     * drawn 0.85 perception radii long. */
+    double w[3] = {p->separation, p->alignment, p->cohesion};
+    double g[3] = {p->gain_separation, p->gain_alignment, p->gain_cohesion};
+    double ref = 0;
+    for (int k = 0; k < 3; k++) {
+        double m = p->combine == MUR_COMBINE_NORMALIZE
+                       ? fabs(w[k] * g[k])
+                       : fabs(w[k]) * (p->max_force > 0 ? p->max_force : 2 * p->max_speed);
+        ref = fmax(ref, m);
+    }
+    double reach = fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
+    out->scale = ref > 0 ? 0.85 * reach / ref : 0;
+    return MUR_OK;
+}
+
+/* Copies of a disc of radius rad at (x, y) that show inside a wrapping world. */
+static int ghost_offsets(const mur_params *p, double x, double y, double rad, double ox[4],
+                         double oy[4])
+{
+    ox[0] = oy[0] = 0;
+    if (p->boundary != MUR_BOUNDARY_WRAP)
+        return 1;
+    double sx = x - rad < 0 ? p->width : (x + rad > p->width ? -p->width : 0);
+    double sy = y - rad < 0 ? p->height : (y + rad > p->height ? -p->height : 0);
+    int n = 1;
+    if (sx != 0) { ox[n] = sx; oy[n] = 0; n++; }
+    if (sy != 0) { ox[n] = 0; oy[n] = sy; n++; }
+    if (sx != 0 && sy != 0) { ox[n] = sx; oy[n] = sy; n++; }
+    return n;
+}
+
+/* A ring, or the field-of-view sector of it when the boid has a blind spot. */
+static void ring_path(cairo_t *cr, double x, double y, double rad, double heading, double fov)
+{
+    cairo_new_sub_path(cr);
+    if (fov >= 360) {
+        cairo_arc(cr, x, y, rad, 0, 2 * MUR_PI);
+        return;
+    }
+    double half = fov * MUR_PI / 360;
+    cairo_move_to(cr, x, y);
+    cairo_arc(cr, x, y, rad, heading - half, heading + half);
+    cairo_close_path(cr);
+}
+
+static void set_rgba(cairo_t *cr, const double *rgb, double a)
+{
+    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], a);
+}
+
+/* An arrow as one closed outline: shaft of half-width a, head of half-width
+ * b and length hl (shortened for short arrows). */
+static void arrow_path(cairo_t *cr, double x0, double y0, double x1, double y1, double a, double b,
+                       double hl)
+{
+    double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
+    if (len <= 0)
+        return;
+    double ux = dx / len, uy = dy / len, nx = -uy, ny = ux;
+    if (hl > len * 0.6) {
+        b *= len * 0.6 / hl;
+        hl = len * 0.6;
+    }
+    double bx = x1 - ux * hl, by = y1 - uy * hl;
+    cairo_move_to(cr, x0 + nx * a, y0 + ny * a);
+    cairo_line_to(cr, bx + nx * a, by + ny * a);
+    cairo_line_to(cr, bx + nx * b, by + ny * b);
+    cairo_line_to(cr, x1, y1);
+    cairo_line_to(cr, bx - nx * b, by - ny * b);
+    cairo_line_to(cr, bx - nx * a, by - ny * a);
+    cairo_line_to(cr, x0 - nx * a, y0 - ny * a);
+    cairo_close_path(cr);
+}
+
+static void watch_under(mur_panel_ctx *pc, const mur_overlay *o)
+{
+    mur_watch_view v;
+    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
+        return;
+    cairo_t *cr = pc->cr;
+    const mur_renderer *r = pc->r;
+    const mur_params *p = mur_flock_params(pc->f);
+    double size = r->scene->boid_size, heading = atan2(v.vy, v.vx);
+    double fov = (v.vx == 0 && v.vy == 0) ? 360 : p->fov;
+    double per = fmax(v.ali_radius, v.coh_radius), lw = fmax(size * 0.1, 0.02);
+    const double *line = r->theme.line, *sep = rule_colour(r, 0);
+    double ox[4], oy[4];
+    int ng = ghost_offsets(p, v.x, v.y, per, ox, oy);
+    int n = mur_flock_count(pc->f);
+    const double *x = mur_flock_x(pc->f), *y = mur_flock_y(pc->f);
+    double cos_half = cos(p->fov * MUR_PI / 360), vl = sqrt(v.vx * v.vx + v.vy * v.vy);
+    cairo_save(cr);
+    for (int gk = 0; gk < ng; gk++) {
+        double cx = v.x + ox[gk], cy = v.y + oy[gk];
+        /* perception: faint disc and ring (two rings when the radii differ) */
+        ring_path(cr, cx, cy, per, heading, fov);
+        set_rgba(cr, line, 0.10);
+        cairo_fill(cr);
+        cairo_set_line_width(cr, lw);
+        ring_path(cr, cx, cy, v.ali_radius, heading, fov);
+        if (v.coh_radius != v.ali_radius)
+            ring_path(cr, cx, cy, v.coh_radius, heading, fov);
+        set_rgba(cr, line, 0.8);
+        cairo_stroke(cr);
+        /* separation: tinted disc, dashed ring */
+        ring_path(cr, cx, cy, v.sep_radius, heading, fov);
+        set_rgba(cr, sep, 0.16);
+        cairo_fill_preserve(cr);
+        double dash = size * 0.5;
+        cairo_set_dash(cr, &dash, 1, 0);
+        set_rgba(cr, sep, 0.95);
+        cairo_set_line_width(cr, lw * 1.3);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        /* lines to the neighbours it averages over (the same tests as the
+         * step: nearest image, 0 < d < R, inside the field of view) */
+        cairo_set_line_width(cr, lw);
+        for (int pass = 0; pass < 2; pass++) {
+            cairo_new_path(cr);
+            for (int j = 0; j < n; j++) {
+                if (j == o->boid)
+                    continue;
+                double dx, dy;
+                mur_flock_offset(pc->f, v.x, v.y, x[j], y[j], &dx, &dy);
+                double d = sqrt(dx * dx + dy * dy);
+                if (!(d > 0 && d < per) || (pass == 1) != (d < v.sep_radius))
+                    continue;
+                if (p->fov < 360 && vl > 0 && dx * v.vx + dy * v.vy < cos_half * vl * d)
+                    continue;
+                cairo_move_to(cr, cx, cy);
+                cairo_line_to(cr, cx + dx, cy + dy);
+            }
+            if (pass == 0)
+                set_rgba(cr, line, 0.85);
+            else
+                set_rgba(cr, sep, 1);
+            cairo_stroke(cr);
+        }
+    }
+    cairo_restore(cr);
+}
+
+static void watch_over(mur_panel_ctx *pc, const mur_overlay *o)
+{
+    mur_watch_view v;
+    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
+        return;
+    cairo_t *cr = pc->cr;
+    const mur_renderer *r = pc->r;
+    const mur_params *p = mur_flock_params(pc->f);
+    double size = r->scene->boid_size;
+    double ox[4], oy[4];
+    int ng = ghost_offsets(p, v.x, v.y, fmax(v.ali_radius, v.coh_radius), ox, oy);
+    const mur_rgba *bg = &r->scene->background;
+    cairo_save(cr);
+    for (int gk = 0; gk < ng; gk++) {
+        double cx = v.x + ox[gk], cy = v.y + oy[gk];
+        /* the watched boid: a halo */
+        cairo_new_path(cr);
+        cairo_arc(cr, cx, cy, size * 0.85, 0, 2 * MUR_PI);
+        set_rgba(cr, r->theme.fg, 0.95);
+        cairo_set_line_width(cr, size * 0.14);
+        cairo_stroke(cr);
+        for (int k = 0; k < 3; k++) {
+            double ex = cx + v.steer[k][0] * v.scale, ey = cy + v.steer[k][1] * v.scale;
+            cairo_new_path(cr);
+            arrow_path(cr, cx, cy, ex, ey, size * 0.13, size * 0.42, size * 0.9);
+            set_rgba(cr, rule_colour(r, k), 1);
+            cairo_fill_preserve(cr);
+            cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, 0.9);   /* an outline against any boid */
+            cairo_set_line_width(cr, size * 0.07);
+            cairo_stroke(cr);
+        }
+    }
+    cairo_restore(cr);
+}
+
+void mur_overlays_world_under(mur_panel_ctx *pc)
+{
+    const mur_scene *s = pc->r->scene;
+    for (int k = 0; k < s->noverlays; k++)
+        if (s->overlays[k].kind == MUR_OVERLAY_WATCH)
+            watch_under(pc, &s->overlays[k]);
+}
+
+static void predators(mur_panel_ctx *pc)
+{
+    const mur_scene *s = pc->r->scene;
+    if (!s->npredators)
+        return;
+    mur_predator pr[MUR_MAX_PREDATORS];
+    int np = mur_scene_predators_at(s, pc->t, pr, MUR_MAX_PREDATORS);
+    const mur_params *p = mur_flock_params(pc->f);
+    cairo_t *cr = pc->cr;
+    double m = fmax(s->boid_size * 1.1, 0.01 * fmin(p->width, p->height));
+    static const double flee[3] = {1.0, 0.30, 0.25}, attract[3] = {0.25, 0.85, 0.75};
+    const mur_rgba *bg = &s->background;
+    cairo_save(cr);
+    for (int k = 0; k < np; k++) {
+        const double *c = pr[k].attract ? attract : flee;
+        double ox[4], oy[4];
+        int ng = ghost_offsets(p, pr[k].x, pr[k].y, pr[k].radius, ox, oy);
+        for (int gk = 0; gk < ng; gk++) {
+            double x = pr[k].x + ox[gk], y = pr[k].y + oy[gk];
+            /* its reach: a faint dashed ring */
+            cairo_new_path(cr);
+            cairo_arc(cr, x, y, pr[k].radius, 0, 2 * MUR_PI);
+            double dash[2] = {m * 0.6, m * 0.6};
+            cairo_set_dash(cr, dash, 2, 0);
+            cairo_set_line_width(cr, m * 0.12);
+            set_rgba(cr, c, 0.55);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+            /* the marker: a disc with an x (flee) or a + (attract) */
+            cairo_new_path(cr);
+            cairo_arc(cr, x, y, m, 0, 2 * MUR_PI);
+            set_rgba(cr, c, 0.95);
+            cairo_fill(cr);
+            double a = m * 0.5;
+            if (pr[k].attract) {
+                cairo_move_to(cr, x - a, y);
+                cairo_line_to(cr, x + a, y);
+                cairo_move_to(cr, x, y - a);
+                cairo_line_to(cr, x, y + a);
+            } else {
+                a *= 0.8;
+                cairo_move_to(cr, x - a, y - a);
+                cairo_line_to(cr, x + a, y + a);
+                cairo_move_to(cr, x - a, y + a);
+                cairo_line_to(cr, x + a, y - a);
+            }
+            cairo_set_source_rgb(cr, bg->r, bg->g, bg->b);
+            cairo_set_line_width(cr, m * 0.28);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+            cairo_stroke(cr);
+        }
+    }
+    cairo_restore(cr);
+}
+
+void mur_overlays_world_over(mur_panel_ctx *pc)
+{
+    const mur_scene *s = pc->r->scene;
+    for (int k = 0; k < s->noverlays; k++)
+        if (s->overlays[k].kind == MUR_OVERLAY_WATCH)
+            watch_over(pc, &s->overlays[k]);
+    predators(pc);
+}
+
+/* ---- boxes in the frame --------------------------------------------------- */
+
+static void format_metric(int k, double v, char *buf, size_t n)
+{
+    switch (k) {
+    case 1: case 2: snprintf(buf, n, "%.1f", v); break;   /* nearest, neighbours */
+    case 3: snprintf(buf, n, "%.0f", v); break;           /* clusters */
+    default: snprintf(buf, n, "%.2f", v); break;          /* fractions in [0, 1] */
+    }
+}
+
+static void readout(mur_panel_ctx *pc, const mur_overlay *o)
+{
+    mur_renderer *r = pc->r;
+    mur_text *tx = &r->text;
+    double u = pc->u, fs = 2.3 * u, pad = 0.9 * u, gap = 1.6 * u;
+    double namew = 0, valw = 0, rowh = 0, w, h;
+    char vals[8][32];
+    for (int k = 0; k < o->nmetrics; k++) {
+        int m = o->metrics[k];
+        format_metric(m, pc->have_metrics ? mur_metrics_value(&pc->metrics, m) : 0, vals[k],
+                      sizeof vals[k]);
+        mur_text_set(tx, mur_metric_names[m], fs, 0, 0);
+        mur_text_size(tx, &w, &h);
+        namew = fmax(namew, w);
+        rowh = fmax(rowh, h);
+        mur_text_set(tx, vals[k], fs, 1, 0);
+        mur_text_size(tx, &w, &h);
+        valw = fmax(valw, w);
+    }
+    /* room for "0.00" always, so the box does not twitch as values change */
+    mur_text_set(tx, "0.00", fs, 1, 0);
+    mur_text_size(tx, &w, &h);
+    valw = fmax(valw, w);
+    double bw = namew + gap + valw + 2 * pad, bh = rowh * o->nmetrics + 2 * pad, x, y;
+    mur_stack_place(pc->stacks, MUR_CORNER_TOP_LEFT, bw, bh, &x, &y);
+    mur_box(pc->cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
+    for (int k = 0; k < o->nmetrics; k++) {
+        double ry = y + pad + k * rowh;
+        mur_text_set(tx, mur_metric_names[o->metrics[k]], fs, 0, 0);
+        mur_text_draw(tx, pc->cr, x + pad, ry, r->theme.fg, 0.75);
+        mur_text_set(tx, vals[k], fs, 1, 0);
+        mur_text_size(tx, &w, &h);
+        mur_text_draw(tx, pc->cr, x + bw - pad - w, ry, r->theme.fg, 1);
+    }
+}
+
+/* A box with a line of text at a corner (wrapped when the panel is narrower). */
+static void line_box(mur_panel_ctx *pc, mur_stacks *st, mur_corner c, const char *text, double fs,
+                     double u, const double *dot)
+{
+    mur_renderer *r = pc->r;
+    double w, h, pad = 0.8 * u, x, y, dw = dot ? 1.6 * fs * 0.5 + 0.8 * u : 0;
+    mur_text_set_left(&r->text, text, fs, dot != NULL, st->w - 2 * st->margin - 2 * pad - dw);
+    mur_text_size(&r->text, &w, &h);
+    double bw = w + 2 * pad + dw, bh = h + 2 * pad * 0.7;
+    mur_stack_place(st, c, bw, bh, &x, &y);
+    mur_box(pc->cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
+    if (dot) {
+        cairo_new_path(pc->cr);
+        cairo_arc(pc->cr, x + pad + fs * 0.4, y + bh / 2, fs * 0.4, 0, 2 * MUR_PI);
+        set_rgba(pc->cr, dot, 1);
+        cairo_fill(pc->cr);
+    }
+    mur_text_draw(&r->text, pc->cr, x + pad + dw, y + pad * 0.7, r->theme.fg, 1);
+}
+
+static void params_line(mur_panel_ctx *pc)
+{
+    const mur_params *p = mur_flock_params(pc->f);
+    char buf[160];
+    /* no-break spaces inside a group: a narrow panel wraps between groups */
+    snprintf(buf, sizeof buf, "%d\u00a0boids   sep\u00a0%.2f   ali\u00a0%.2f   coh\u00a0%.2f",
+             mur_flock_count(pc->f), p->separation, p->alignment, p->cohesion);
+    line_box(pc, pc->stacks, MUR_CORNER_TOP_LEFT, buf, 2.2 * pc->u, pc->u, NULL);
+}
+
+static void state_label(mur_panel_ctx *pc)
+{
+    static const double polarized[3] = {0.34, 0.71, 0.91}, milling[3] = {0.84, 0.37, 0.00},
+                        swarm[3] = {0.90, 0.62, 0.00}, transition[3] = {0.6, 0.6, 0.6};
+    double order = pc->have_metrics ? pc->metrics.order : 0;
+    double mill = pc->have_metrics ? pc->metrics.milling : 0;
+    mur_state st = mur_state_classify(order, mill);
+    const double *c = st == MUR_STATE_POLARIZED ? polarized
+                      : st == MUR_STATE_MILLING ? milling
+                      : st == MUR_STATE_SWARM   ? swarm
+                                                : transition;
+    const char *name = mur_state_name(st);
+    line_box(pc, pc->stacks, MUR_CORNER_TOP_LEFT, name, 2.3 * pc->u, pc->u, c);
+}
+
+/* Upper end of a plot's axis for metrics without a natural one. */
+static double nice_ceiling(double v)
+{
+    if (!(v > 0))
+        return 1;
+    double e = pow(10, floor(log10(v))), m = v / e;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
+}
+
+static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
+{
+    mur_renderer *r = pc->r;
+    cairo_t *cr = pc->cr;
+    const mur_series *ser = &r->panels[pc->index].series[k];
+    double u = pc->u, bw = 30 * u, bh = 15 * u, pad = 1.0 * u, x, y, w, h;
+    mur_stack_place(pc->stacks, o->corner, bw, bh, &x, &y);
+    mur_box(cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
+    /* the current value closes the line even before the first sample */
+    double now = o->metric == 0 ? mur_metrics_order(mur_flock_count(pc->f), mur_flock_vx(pc->f),
+                                                     mur_flock_vy(pc->f))
+                                : (pc->have_metrics ? mur_metrics_value(&pc->metrics, o->metric) : 0);
+    char title[96], val[32];
+    snprintf(title, sizeof title, "%s, last %g s", mur_metric_names[o->metric], o->window);
+    format_metric(o->metric, now, val, sizeof val);
+    double fs = 1.9 * u;
+    mur_text_set(&r->text, title, fs, 0, 0);
+    mur_text_size(&r->text, &w, &h);
+    mur_text_draw(&r->text, cr, x + pad, y + pad * 0.6, r->theme.fg, 0.75);
+    mur_text_set(&r->text, val, fs * 1.1, 1, 0);
+    double vw, vh;
+    mur_text_size(&r->text, &vw, &vh);
+    mur_text_draw(&r->text, cr, x + bw - pad - vw, y + pad * 0.5, r->theme.fg, 1);
+    /* the plotting area, with a gutter for the axis labels on its left */
+    int bounded = o->metric == 0 || o->metric == 4 || o->metric == 5;
+    double top = 1;
+    if (!bounded) {
+        double mx = now;
+        for (int i = 0; i < ser->filled; i++)
+            if (ser->t[i] >= pc->t - o->window && ser->t[i] <= pc->t)
+                mx = fmax(mx, ser->v[i]);
+        top = nice_ceiling(mx);
+    }
+    char lab[32];
+    snprintf(lab, sizeof lab, "%g", top);
+    double lfs = 1.5 * u, lw, lh, zw, zh;
+    mur_text_set(&r->text, lab, lfs, 0, 0);
+    mur_text_size(&r->text, &lw, &lh);
+    double ay = y + pad * 0.6 + fmax(h, vh) + 0.4 * u + lh / 2, ah = y + bh - pad - lh / 2 - ay;
+    double ax = x + pad + lw + 0.6 * u, aw = x + bw - pad - ax;
+    cairo_save(cr);
+    mur_text_draw(&r->text, cr, ax - 0.6 * u - lw, ay - lh / 2, r->theme.fg, 0.6);
+    mur_text_set(&r->text, "0", lfs, 0, 0);
+    mur_text_size(&r->text, &zw, &zh);
+    mur_text_draw(&r->text, cr, ax - 0.6 * u - zw, ay + ah - zh / 2, r->theme.fg, 0.6);
+    const double *l = r->theme.line;
+    cairo_set_line_width(cr, 0.12 * u);
+    set_rgba(cr, l, 0.6);
+    for (int g = 0; g <= 2; g++) {
+        cairo_move_to(cr, ax, ay + ah * g / 2);
+        cairo_line_to(cr, ax + aw, ay + ah * g / 2);
+    }
+    cairo_stroke(cr);
+    cairo_rectangle(cr, ax, ay - 0.5 * u, aw, ah + u);
+    cairo_clip(cr);
+    cairo_new_path(cr);
+    int first = 1;
+    double t0 = pc->t - o->window;
+    if (ser->filled) {
+        int oldest = (ser->head - ser->filled + 1 + ser->cap) % ser->cap;
+        for (int i = 0; i < ser->filled; i++) {
+            int j = (oldest + i) % ser->cap;
+            if (ser->t[j] < t0 || ser->t[j] > pc->t)
+                continue;
+            double px = ax + aw * (ser->t[j] - t0) / o->window;
+            double py = ay + ah * (1 - fmin(fmax(ser->v[j] / top, 0), 1));
+            if (first)
+                cairo_move_to(cr, px, py);
+            else
+                cairo_line_to(cr, px, py);
+            first = 0;
+        }
+    }
+    double py = ay + ah * (1 - fmin(fmax(now / top, 0), 1));
+    if (first)
+        cairo_move_to(cr, ax + aw - 0.01 * u, py);
+    cairo_line_to(cr, ax + aw, py);
+    static const double dark[3] = {0.34, 0.71, 0.91}, light[3] = {0.0, 0.45, 0.70};
+    set_rgba(cr, r->theme.dark ? dark : light, 1);
+    cairo_set_line_width(cr, 0.3 * u);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_stroke(cr);
+    cairo_new_path(cr);
+    cairo_arc(cr, ax + aw, py, 0.45 * u, 0, 2 * MUR_PI);
+    set_rgba(cr, r->theme.dark ? dark : light, 1);
+    cairo_fill(cr);
+    cairo_restore(cr);
+}
+
+static void watch_legend(mur_panel_ctx *pc, const mur_overlay *o)
+{
+    mur_renderer *r = pc->r;
+    cairo_t *cr = pc->cr;
+    mur_watch_view v;
+    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
+        return;
+    const mur_params *p = mur_flock_params(pc->f);
+    double u = pc->u, fs = 2.0 * u, pad = 0.9 * u, icon = 4.2 * u, w, h;
+    char rows[7][96];
+    double weights[3] = {p->separation, p->alignment, p->cohesion};
+    int n = 0;
+    snprintf(rows[n++], sizeof rows[0], "boid %d, its steering:", o->boid);
+    for (int k = 0; k < 3; k++)
+        snprintf(rows[n++], sizeof rows[0], "%s \xc3\x97%.2f", rule_names[k], weights[k]);
+    snprintf(rows[n++], sizeof rows[0], "too close: within %g", v.sep_radius);
+    if (v.ali_radius == v.coh_radius)
+        snprintf(rows[n++], sizeof rows[0], "sees: within %g (%d)", v.ali_radius, v.n_coh);
+    else
+        snprintf(rows[n++], sizeof rows[0], "sees: ali %g (%d), coh %g (%d)", v.ali_radius, v.n_ali,
+                 v.coh_radius, v.n_coh);
+    double tw = 0, rowh = 0;
+    for (int k = 0; k < n; k++) {
+        mur_text_set(&r->text, rows[k], fs, k == 0, 0);
+        mur_text_size(&r->text, &w, &h);
+        tw = fmax(tw, w + (k ? icon : 0));
+        rowh = fmax(rowh, h);
+    }
+    double bw = tw + 2 * pad, bh = n * rowh + 2 * pad, x, y;
+    mur_stack_place(pc->stacks, MUR_CORNER_BOTTOM_LEFT, bw, bh, &x, &y);
+    mur_box(cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
+    for (int k = 0; k < n; k++) {
+        double ry = y + pad + k * rowh, cy = ry + rowh / 2, ix = x + pad;
+        mur_text_set(&r->text, rows[k], fs, k == 0, 0);
+        mur_text_draw(&r->text, cr, ix + (k ? icon : 0), ry, r->theme.fg, 1);
+        cairo_new_path(cr);
+        if (k >= 1 && k <= 3) {
+            arrow_path(cr, ix, cy, ix + icon - 1.0 * u, cy, 0.22 * u, 0.6 * u, 1.1 * u);
+            set_rgba(cr, rule_colour(r, k - 1), 1);
+            cairo_fill(cr);
+        } else if (k == 4) {
+            cairo_arc(cr, ix + 1.3 * u, cy, 1.0 * u, 0, 2 * MUR_PI);
+            set_rgba(cr, rule_colour(r, 0), 0.25);
+            cairo_fill_preserve(cr);
+            double dash = 0.45 * u;
+            cairo_set_dash(cr, &dash, 1, 0);
+            set_rgba(cr, rule_colour(r, 0), 1);
+            cairo_set_line_width(cr, 0.2 * u);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+        } else if (k == 5) {
+            cairo_arc(cr, ix + 1.3 * u, cy, 1.0 * u, 0, 2 * MUR_PI);
+            set_rgba(cr, r->theme.line, 0.8);
+            cairo_set_line_width(cr, 0.15 * u);
+            cairo_stroke(cr);
+            cairo_move_to(cr, ix + 1.3 * u, cy);
+            cairo_line_to(cr, ix + 2.9 * u, cy - 0.6 * u);
+            cairo_stroke(cr);
+        }
+    }
+}
+
+void mur_overlays_panel(mur_panel_ctx *pc)
+{
+    const mur_scene *s = pc->r->scene;
+    for (int k = 0; k < s->noverlays; k++) {
+        const mur_overlay *o = &s->overlays[k];
+        switch (o->kind) {
+        case MUR_OVERLAY_READOUT: readout(pc, o); break;
+        case MUR_OVERLAY_PLOT: plot(pc, k, o); break;
+        case MUR_OVERLAY_WATCH: watch_legend(pc, o); break;
+        case MUR_OVERLAY_PARAMS: params_line(pc); break;
+        case MUR_OVERLAY_STATE: state_label(pc); break;
+        case MUR_OVERLAY_CLOCK: break;   /* one per frame: mur_overlays_clock */
+        }
+    }
+}
+
+void mur_overlays_label(mur_renderer *r, cairo_t *cr, const char *name, double x, double y, double w,
+                        double h, double u)
+{
+    double tw, th;
+    mur_text_set(&r->text, name, 2.6 * u, 1, 0);
+    mur_text_size(&r->text, &tw, &th);
+    mur_text_draw(&r->text, cr, x + (w - tw) / 2, y + (h - th) / 2 + 0.3 * u, r->theme.fg, 1);
+}
+
+void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u)
+{
+    const mur_scene *s = r->scene;
+    int shown = 0;
+    for (int k = 0; k < s->noverlays; k++)
+        shown |= s->overlays[k].kind == MUR_OVERLAY_CLOCK;
+    if (!shown)
+        return;
+    char buf[48];
+    if (t < 60)
+        snprintf(buf, sizeof buf, "t = %.1f s", t);
+    else
+        snprintf(buf, sizeof buf, "t = %d:%04.1f", (int)(t / 60), fmod(t, 60));
+    mur_panel_ctx pc = {.r = r, .cr = cr, .u = u, .stacks = st};
+    line_box(&pc, st, MUR_CORNER_BOTTOM_RIGHT, buf, 2.3 * u, u, NULL);
+}
+
+void mur_overlays_caption(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u)
+{
+    double alpha;
+    const char *text = mur_scene_caption_at(r->scene, t, &alpha);
+    if (!text || alpha <= 0)
+        return;
+    double fs = 3.4 * u, pad = 1.3 * u, maxw = 0.7 * st->w, w, h;
+    /* Above the bottom corners' boxes when a full-width caption would meet them. */
+    double side = fmax(st->width[MUR_CORNER_BOTTOM_LEFT], st->width[MUR_CORNER_BOTTOM_RIGHT]);
+    double lift = 0;
+    if (side > 0 && side + st->margin > (st->w - maxw) / 2 - pad)
+        lift = fmax(st->used[MUR_CORNER_BOTTOM_LEFT], st->used[MUR_CORNER_BOTTOM_RIGHT]);
+    mur_text_set(&r->text, text, fs, 0, maxw);
+    mur_text_size(&r->text, &w, &h);
+    double bw = w + 2 * pad, bh = h + 1.4 * pad;
+    double x = st->x + (st->w - bw) / 2, y = st->y + st->h - st->margin - lift - bh;
+    /* A dark box on dark scenes, a light one on light scenes: readable over
+     * any boids, and it fades with the text. */
+    double box[4] = {r->theme.box[0], r->theme.box[1], r->theme.box[2], fmin(1, r->theme.box[3] + 0.1)};
+    mur_box(cr, x, y, bw, bh, 1.0 * u, box, alpha);
+    mur_text_draw(&r->text, cr, x + pad, y + 0.7 * pad, r->theme.fg, alpha);
+}

@@ -1,0 +1,779 @@
+/* The renderer: shapes, colour modes, trails and overlays against small
+ * golden PNGs; the trail geometry at a wrap seam; the one-boid view against
+ * the engine's rule vectors; vector stills parsed back.
+ *
+ * Goldens (PNGs in tests/golden) are compared pixel by pixel with a tolerance
+ * per channel and a budget of differing pixels, so antialiasing that moves
+ * by a level in a Cairo patch release passes but a wrong colour or a
+ * missing overlay fails. Text-heavy goldens get a larger budget (fonts
+ * hint differently between FreeType builds) and their text is checked by
+ * presence: the region differs from the same frame without the overlay.
+ * To regenerate after an intended change to the drawing:
+ *     MURMUR_UPDATE_GOLDEN=1 ./build/tests/test_render
+ * (from the source tree), then look at every changed PNG before committing.
+ * A failing comparison writes the frame drawn to /tmp for a look. */
+#include <cairo.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_util.h"
+#include "harness.h"
+#include "murmur/metrics.h"
+#include "murmur/render.h"
+#include "murmur/scene.h"
+
+#define GOLDEN_DIR "tests/golden"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static mur_scene *scene_of(const char *yaml)
+{
+    mur_scene *s = NULL;
+    mur_error err = {{0}};
+    if (mur_scene_parse(&s, "test.yaml", yaml, strlen(yaml), &err))
+        fprintf(stderr, "  scene: %s\n", err.msg);
+    return s;
+}
+
+/* A small LCG: the test's own positions, independent of the core's PRNG. */
+static double lcg(uint64_t *st)
+{
+    *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*st >> 11) / 9007199254740992.0;
+}
+
+/* A flock of n boids at explicit positions drawn from seed, speeds in
+ * [0.5, 2.5], in the scene's world. */
+static mur_flock *flock_of(const mur_scene *s, int n, uint64_t seed)
+{
+    mur_flock *f = NULL;
+    mur_error err = {{0}};
+    if (mur_flock_create(&f, &s->params, 1, &err)) {
+        fprintf(stderr, "  flock: %s\n", err.msg);
+        return NULL;
+    }
+    double x[64], y[64], vx[64], vy[64];
+    uint64_t st = seed;
+    for (int i = 0; i < n && i < 64; i++) {
+        x[i] = lcg(&st) * s->params.width;
+        y[i] = lcg(&st) * s->params.height;
+        double a = lcg(&st) * 2 * 3.14159265358979, sp = 0.5 + 2 * lcg(&st);
+        vx[i] = sp * cos(a);
+        vy[i] = sp * sin(a);
+    }
+    mur_flock_set_state(f, n, x, y, vx, vy, &err);
+    return f;
+}
+
+/* Draw one frame of f with a fresh renderer into a new image surface. */
+static cairo_surface_t *draw(const mur_scene *s, const mur_flock *f, int w, int h, double t)
+{
+    mur_renderer *r = NULL;
+    mur_error err = {{0}};
+    if (mur_renderer_create(&r, s, w, h, &err)) {
+        fprintf(stderr, "  renderer: %s\n", err.msg);
+        return NULL;
+    }
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_t *cr = cairo_create(img);
+    const mur_flock *fl[1] = {f};
+    int rc = mur_renderer_draw(r, cr, fl, 1, t, &err);
+    cairo_destroy(cr);
+    mur_renderer_destroy(r);
+    if (rc) {
+        fprintf(stderr, "  draw: %s\n", err.msg);
+        cairo_surface_destroy(img);
+        return NULL;
+    }
+    cairo_surface_flush(img);
+    return img;
+}
+
+static uint32_t pixel(cairo_surface_t *img, int x, int y)
+{
+    const unsigned char *d = cairo_image_surface_get_data(img);
+    int stride = cairo_image_surface_get_stride(img);
+    return *(const uint32_t *)(d + (size_t)y * stride + (size_t)x * 4);
+}
+
+static int channel_diff(uint32_t a, uint32_t b)
+{
+    int m = 0;
+    for (int sh = 0; sh < 32; sh += 8) {
+        int d = abs((int)((a >> sh) & 255) - (int)((b >> sh) & 255));
+        if (d > m)
+            m = d;
+    }
+    return m;
+}
+
+/* Pixels of the rectangle whose largest channel difference exceeds tol. */
+static long count_diff(cairo_surface_t *a, cairo_surface_t *b, int x0, int y0, int x1, int y1, int tol)
+{
+    long n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            n += channel_diff(pixel(a, x, y), pixel(b, x, y)) > tol;
+    return n;
+}
+
+static const char *tmp_dir(void)
+{
+    static char dir[64];
+    if (!dir[0]) {
+        strcpy(dir, "/tmp/murmur-render-XXXXXX");
+        if (!mkdtemp(dir))
+            abort();
+    }
+    return dir;
+}
+
+/* Compare img with tests/golden/<name>.png: at most budget (a fraction of
+ * the pixels) may differ by more than tol in some channel. */
+static void golden(const char *name, cairo_surface_t *img, int tol, double budget)
+{
+    char path[512];
+    snprintf(path, sizeof path, GOLDEN_DIR "/%s.png", name);
+    if (getenv("MURMUR_UPDATE_GOLDEN")) {
+        mkdir(GOLDEN_DIR, 0777);
+        CHECK(cairo_surface_write_to_png(img, path) == CAIRO_STATUS_SUCCESS, "cannot write %s", path);
+        printf("  updated %s\n", path);
+        return;
+    }
+    cairo_surface_t *g = cairo_image_surface_create_from_png(path);
+    if (cairo_surface_status(g) != CAIRO_STATUS_SUCCESS) {
+        CHECK(0, "no golden %s (MURMUR_UPDATE_GOLDEN=1 makes it)", path);
+        cairo_surface_destroy(g);
+        return;
+    }
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int ok = cairo_image_surface_get_width(g) == w && cairo_image_surface_get_height(g) == h;
+    CHECK(ok, "%s: size %dx%d, golden %dx%d", name, w, h, cairo_image_surface_get_width(g),
+          cairo_image_surface_get_height(g));
+    if (ok) {
+        /* the golden loads as RGB24 (opaque): compare colour channels only */
+        long n = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                n += channel_diff(pixel(img, x, y) & 0xffffff, pixel(g, x, y) & 0xffffff) > tol;
+        long allowed = (long)(budget * w * h);
+        if (n > allowed) {
+            char out[512];
+            snprintf(out, sizeof out, "%s/%s.png", tmp_dir(), name);
+            cairo_surface_write_to_png(img, out);
+            CHECK(0, "%s: %ld pixels differ (allowed %ld); drawn: %s", name, n, allowed, out);
+        }
+    }
+    cairo_surface_destroy(g);
+}
+
+/* Parts of a scene shared by the goldens: a 320 x 240 world seen at 160 x 120. */
+#define WORLD "seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n" \
+              "video: {width: 160, height: 120}\n"
+
+static void golden_of(const char *name, const char *look, int n, int tol, double budget)
+{
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml, WORLD "%s", look);
+    mur_scene *s = scene_of(yaml);
+    REQUIRE(s, "scene for %s", name);
+    mur_flock *f = flock_of(s, n, 42);
+    cairo_surface_t *img = f ? draw(s, f, 160, 120, 0) : NULL;
+    CHECK(img, "drew %s", name);
+    if (img)
+        golden(name, img, tol, budget);
+    cairo_surface_destroy(img);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+/* ---- shapes and colours --------------------------------------------------- */
+
+TEST(golden_shapes)
+{
+    golden_of("shape_arrow", "look: {boid: {shape: arrow, size: 16, color: \"#7cf29c\"}}\n", 24, 48, 0.003);
+    golden_of("shape_triangle", "look: {boid: {shape: triangle, size: 16, color: \"#7cf29c\"}}\n", 24,
+              48, 0.003);
+    golden_of("shape_dot", "look: {boid: {shape: dot, size: 16, color: \"#7cf29c\"}}\n", 24, 48, 0.003);
+}
+
+TEST(golden_colour_modes)
+{
+    golden_of("colour_heading", "look: {boid: {shape: triangle, size: 18, color: heading}}\n", 30, 48,
+              0.003);
+    golden_of("colour_speed", "look: {boid: {shape: triangle, size: 18, color: speed}}\n", 30, 48, 0.003);
+    golden_of("colour_neighbours",
+              "flock: {perception: 60}\nlook: {boid: {shape: dot, size: 18, color: neighbours}}\n", 40,
+              48, 0.003);
+    golden_of("colour_cluster",
+              "flock: {perception: 45}\nlook: {boid: {shape: dot, size: 18, color: cluster}}\n", 40, 48,
+              0.003);
+}
+
+/* A golden drawn with another colour must fail: the comparison has teeth. */
+TEST(golden_comparison_catches_a_wrong_colour)
+{
+    mur_scene *s = scene_of(WORLD "look: {boid: {shape: arrow, size: 16, color: \"#f27c9c\"}}\n");
+    REQUIRE(s, "scene");
+    mur_flock *f = flock_of(s, 24, 42);
+    cairo_surface_t *img = draw(s, f, 160, 120, 0);
+    cairo_surface_t *g = cairo_image_surface_create_from_png(GOLDEN_DIR "/shape_arrow.png");
+    if (!getenv("MURMUR_UPDATE_GOLDEN") && cairo_surface_status(g) == CAIRO_STATUS_SUCCESS && img) {
+        long n = 0;
+        for (int y = 0; y < 120; y++)
+            for (int x = 0; x < 160; x++)
+                n += channel_diff(pixel(img, x, y) & 0xffffff, pixel(g, x, y) & 0xffffff) > 48;
+        CHECK(n > (long)(0.003 * 160 * 120), "a pink flock passes as the green golden (%ld differ)", n);
+    }
+    cairo_surface_destroy(g);
+    cairo_surface_destroy(img);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+/* The pixel at a boid's centre, in a frame where the world is the frame. */
+static uint32_t centre_of(cairo_surface_t *img, double x, double y)
+{
+    return pixel(img, (int)x, (int)y);
+}
+
+TEST(colour_by_cluster_is_stable_when_the_smallest_member_leaves)
+{
+    /* Two clusters; boid 0 starts in cluster A, then leaves it. A's colour
+     * must stay (a name by smallest member alone would change it). */
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 200, height: 100, boundary: wrap}\n"
+                            "flock: {perception: 20}\nvideo: {width: 200, height: 100}\n"
+                            "look: {boid: {shape: dot, size: 12, color: cluster}}\n");
+    REQUIRE(s, "scene");
+    mur_flock *f = NULL;
+    mur_error err = {{0}};
+    REQUIRE(!mur_flock_create(&f, &s->params, 1, &err), "%s", err.msg);
+    double x[7] = {40, 46, 52, 58, 140, 146, 152}, y[7] = {50, 50, 50, 50, 50, 50, 50};
+    double vx[7] = {1, 1, 1, 1, 1, 1, 1}, vy[7] = {0};
+    mur_renderer *r = NULL;
+    REQUIRE(!mur_renderer_create(&r, s, 200, 100, &err), "%s", err.msg);
+    const mur_flock *fl[1] = {f};
+    uint32_t a0 = 0, b0 = 0;
+    for (int tick = 1; tick <= 3; tick++) {
+        if (tick == 3)
+            x[0] = 10, y[0] = 10;   /* boid 0 leaves A: now alone */
+        mur_flock_set_state(f, 7, x, y, vx, vy, &err);
+        mur_renderer_observe(r, 0, f, tick);
+        const uint8_t *px;
+        int stride;
+        REQUIRE(!mur_renderer_draw_image(r, fl, 1, tick / 60.0, &px, &stride, &err), "%s", err.msg);
+        uint32_t a = *(const uint32_t *)(px + 50 * stride + 52 * 4);
+        uint32_t b = *(const uint32_t *)(px + 50 * stride + 146 * 4);
+        if (tick == 1) {
+            a0 = a;
+            b0 = b;
+            CHECK(channel_diff(a, b) > 40, "two clusters share a colour: %08x %08x", a, b);
+        } else {
+            CHECK(channel_diff(a, a0) <= 8, "tick %d: cluster A changed colour %08x -> %08x", tick, a0, a);
+            CHECK(channel_diff(b, b0) <= 8, "tick %d: cluster B changed colour %08x -> %08x", tick, b0, b);
+        }
+        if (tick == 3) {
+            uint32_t lone = *(const uint32_t *)(px + 10 * stride + 10 * 4);
+            int r8 = (lone >> 16) & 255, g8 = (lone >> 8) & 255, b8 = lone & 255;
+            CHECK(abs(r8 - g8) < 12 && abs(g8 - b8) < 12 && r8 > 90, "a lone boid is not grey: %08x", lone);
+        }
+    }
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+/* The per-boid metrics behind colour by neighbours and by cluster agree
+ * with the flock's summary metrics. */
+TEST(per_boid_metrics_agree_with_the_summary)
+{
+    mur_scene *s = scene_of(WORLD "flock: {perception: 25}\n");
+    REQUIRE(s, "scene");
+    mur_flock *f = flock_of(s, 60, 3);
+    mur_metrics_ctx *mx = mur_metrics_ctx_create();
+    mur_metrics m;
+    REQUIRE(f && mx && !mur_metrics_compute(mx, f, &m), "metrics");
+    const int *label = mur_metrics_cluster_of(mx), *count = mur_metrics_neighbour_counts(mx);
+    long sum = 0;
+    int clusters = 0, bad = 0;
+    for (int i = 0; i < 60; i++) {
+        sum += count[i];
+        clusters += label[i] == i;
+        bad += label[i] > i || label[label[i]] != label[i];
+    }
+    CHECK(fabs((double)sum / 60 - m.neighbours) < 1e-12, "counts sum to %ld, mean %g", sum, m.neighbours);
+    CHECK(clusters == m.clusters, "%d labels, %d clusters", clusters, m.clusters);
+    CHECK(bad == 0, "%d boids labelled by other than their cluster's smallest member", bad);
+    CHECK(m.clusters > 1 && m.clusters < 60, "a degenerate test flock: %d clusters", m.clusters);
+    mur_metrics_ctx_destroy(mx);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+TEST(colour_by_heading_and_speed_tell_boids_apart)
+{
+    mur_scene *h = scene_of("seed: 1\nworld: {width: 200, height: 100}\nvideo: {width: 200, height: 100}\n"
+                            "look: {boid: {shape: dot, size: 16, color: heading}}\n");
+    mur_scene *sp = scene_of("seed: 1\nworld: {width: 200, height: 100}\nvideo: {width: 200, height: 100}\n"
+                             "look: {boid: {shape: dot, size: 16, color: speed}}\n");
+    REQUIRE(h && sp, "scenes");
+    double x[2] = {50, 150}, y[2] = {50, 50}, vx[2] = {2, -2}, vy[2] = {0, 0};
+    double vxs[2] = {1.25, 2.35};
+    mur_error err;
+    mur_flock *f = NULL, *g = NULL;
+    REQUIRE(!mur_flock_create(&f, &h->params, 1, &err) && !mur_flock_create(&g, &sp->params, 1, &err),
+            "%s", err.msg);
+    mur_flock_set_state(f, 2, x, y, vx, vy, &err);
+    mur_flock_set_state(g, 2, x, y, vxs, vy, &err);
+    cairo_surface_t *a = draw(h, f, 200, 100, 0), *b = draw(sp, g, 200, 100, 0);
+    REQUIRE(a && b, "drawn");
+    CHECK(channel_diff(centre_of(a, 50, 50), centre_of(a, 150, 50)) > 60, "opposite headings look alike");
+    CHECK(channel_diff(centre_of(b, 50, 50), centre_of(b, 150, 50)) > 60, "slow and fast look alike");
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+    mur_flock_destroy(f);
+    mur_flock_destroy(g);
+    mur_scene_destroy(h);
+    mur_scene_destroy(sp);
+}
+
+/* ---- trails --------------------------------------------------------------- */
+
+/* One boid flying straight along y = 60 at 2 units a tick (no rules act on
+ * a lone boid), observed after every tick. */
+static mur_flock *straight_flyer(const mur_scene *s, double x0)
+{
+    mur_flock *f = NULL;
+    mur_error err;
+    if (mur_flock_create(&f, &s->params, 1, &err))
+        return NULL;
+    double x = x0, y = 60.5, vx = 2, vy = 0;   /* centred on pixel row 60 */
+    mur_flock_set_state(f, 1, &x, &y, &vx, &vy, &err);
+    return f;
+}
+
+TEST(trail_across_the_wrap_seam_has_no_long_segment)
+{
+    mur_scene *s = scene_of("seed: 1\nworld: {width: 160, height: 120, boundary: wrap}\n"
+                            "video: {width: 160, height: 120}\n"
+                            "look: {boid: {shape: dot, size: 8, color: \"#ffffff\"}, "
+                            "trails: {length: 20, fade: false}}\n");
+    REQUIRE(s, "scene");
+    mur_flock *f = straight_flyer(s, 140);
+    REQUIRE(f, "flock");
+    mur_renderer *r = NULL;
+    mur_error err;
+    REQUIRE(!mur_renderer_create(&r, s, 160, 120, &err), "%s", err.msg);
+    for (long t = 1; t <= 20; t++) {   /* from x = 140 across the seam at 160 to x = 20 */
+        mur_flock_step(f);
+        mur_renderer_observe(r, 0, f, t);
+    }
+    CHECK(mur_flock_x(f)[0] < 40, "the boid did not wrap: x = %g", mur_flock_x(f)[0]);
+    double px[32], py[32];
+    int n = mur_renderer_trail(r, 0, 0, mur_flock_params(f), px, py, 32);
+    CHECK(n == 20, "the trail has %d points, not 20 (broken at the seam?)", n);
+    CHECK(n > 0 && fabs(px[0] - mur_flock_x(f)[0]) < 1e-4, "the trail does not start at the boid");
+    for (int k = 1; k < n; k++) {
+        double d = hypot(px[k] - px[k - 1], py[k] - py[k - 1]);
+        CHECK(d <= 2 + 1e-3, "segment %d is %g long, the step is 2", k, d);
+    }
+    /* and on screen: nothing lit in the middle of the row it flies along */
+    const mur_flock *fl[1] = {f};
+    const uint8_t *pix;
+    int stride;
+    REQUIRE(!mur_renderer_draw_image(r, fl, 1, 20 / 60.0, &pix, &stride, &err), "%s", err.msg);
+    int lit = 0, near_seam = 0;
+    for (int x = 0; x < 160; x++) {
+        uint32_t p = *(const uint32_t *)(pix + 60 * stride + x * 4);
+        int on = ((p >> 8) & 255) > 60;
+        if (x >= 50 && x < 120)
+            lit += on;
+        if (x >= 145 || x < 15)
+            near_seam += on;
+    }
+    CHECK(lit == 0, "%d pixels lit mid-row: a streak across the world", lit);
+    CHECK(near_seam > 10, "the trail is not drawn on both sides of the seam (%d lit)", near_seam);
+    /* A jump (a reset) ends the trail there. */
+    double x = 80, y = 20, vx = 2, vy = 0;
+    mur_flock_set_state(f, 1, &x, &y, &vx, &vy, &err);
+    mur_renderer_observe(r, 0, f, 21);
+    n = mur_renderer_trail(r, 0, 0, mur_flock_params(f), px, py, 32);
+    CHECK(n == 1, "a jump leaves a trail of %d points", n);
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+TEST(golden_trails)
+{
+    mur_scene *s = scene_of(WORLD "look: {boid: {shape: arrow, size: 14, color: heading}, "
+                                  "trails: {length: 24, fade: true}}\n");
+    REQUIRE(s, "scene");
+    mur_flock *f = NULL;
+    mur_error err;
+    REQUIRE(!mur_flock_create(&f, &s->params, 1, &err), "%s", err.msg);
+    mur_renderer *r = NULL;
+    REQUIRE(!mur_renderer_create(&r, s, 160, 120, &err), "%s", err.msg);
+    /* twelve boids on circles of their own, some crossing the seams */
+    enum { N = 12 };
+    double cx[N] = {60, 160, 260, 100, 310, 200, 20, 120, 220, 300, 60, 170};
+    double cy[N] = {60, 120, 60, 180, 200, 5, 130, 40, 190, 110, 230, 70};
+    double rad[N] = {40, 50, 35, 45, 30, 40, 30, 25, 35, 45, 30, 20};
+    for (int t = 0; t <= 40; t++) {
+        double x[N], y[N], vx[N], vy[N];
+        for (int i = 0; i < N; i++) {
+            double w = (i % 2 ? 1 : -1) * 0.07;
+            x[i] = fmod(cx[i] + rad[i] * cos(w * t + i) + 320, 320);
+            y[i] = fmod(cy[i] + rad[i] * sin(w * t + i) + 240, 240);
+            vx[i] = -rad[i] * w * sin(w * t + i);
+            vy[i] = rad[i] * w * cos(w * t + i);
+        }
+        mur_flock_set_state(f, N, x, y, vx, vy, &err);
+        mur_renderer_observe(r, 0, f, t + 1);
+    }
+    const mur_flock *fl[1] = {f};
+    const uint8_t *px;
+    int stride;
+    REQUIRE(!mur_renderer_draw_image(r, fl, 1, 1, &px, &stride, &err), "%s", err.msg);
+    cairo_surface_t *img = cairo_image_surface_create_for_data((unsigned char *)px, CAIRO_FORMAT_ARGB32,
+                                                               160, 120, stride);
+    golden("trails_fade", img, 48, 0.004);
+    cairo_surface_destroy(img);
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+/* ---- overlays ------------------------------------------------------------- */
+
+TEST(watch_arrows_are_the_engine_rule_vectors)
+{
+    const char *base = "seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240}\n"
+                       "flock: {perception: 60}\nvideo: {width: 320, height: 240}\n";
+    mur_scene *s0 = scene_of(base);
+    REQUIRE(s0, "scene");
+    mur_flock *f = flock_of(s0, 40, 9);
+    REQUIRE(f, "flock");
+    for (int k = 0; k < 5; k++)
+        mur_flock_step(f);   /* a state the engine made, not only the test's */
+    /* watch a boid well inside the frame, with neighbours */
+    int w = -1;
+    mur_watch_view v;
+    mur_rules rules;
+    mur_error err;
+    for (int i = 0; i < 40 && w < 0; i++) {
+        REQUIRE(!mur_render_watch_view(f, i, &v, &err), "%s", err.msg);
+        if (v.x > 70 && v.x < 250 && v.y > 70 && v.y < 170 && v.n_sep == 0 && v.n_coh > 0)
+            w = i;
+    }
+    REQUIRE(w >= 0, "no boid inside the frame with neighbours to watch");
+    for (int i = 0; i < 40; i++) {
+        REQUIRE(!mur_render_watch_view(f, i, &v, &err), "%s", err.msg);
+        mur_flock_rules(f, i, &rules);
+        const double *want[3] = {rules.sep_a, rules.ali_a, rules.coh_a};
+        for (int k = 0; k < 3; k++)
+            CHECK(v.steer[k][0] == want[k][0] && v.steer[k][1] == want[k][1],
+                  "boid %d arrow %d is (%g, %g), the engine's (%g, %g)", i, k, v.steer[k][0],
+                  v.steer[k][1], want[k][0], want[k][1]);
+        CHECK(v.n_sep == rules.n_sep && v.n_ali == rules.n_ali && v.n_coh == rules.n_coh,
+              "boid %d neighbour counts", i);
+    }
+    CHECK(v.scale > 0, "arrow scale %g", v.scale);
+    CHECK(mur_render_watch_view(f, 40, &v, &err) == MUR_EINPUT, "boid 40 of 40 accepted");
+
+    /* The drawing follows the vectors: near the tip of each arrow (its
+     * head, the widest part) the pixel has that rule's colour (the boids
+     * are dark grey dots). */
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml, "%slook: {boid: {shape: dot, size: 10, color: \"#404040\"}, "
+                                "overlays: [{watch: {boid: %d}}]}\n", base, w);
+    mur_scene *s = scene_of(yaml);
+    REQUIRE(s, "scene");
+    REQUIRE(!mur_render_watch_view(f, w, &v, &err), "%s", err.msg);
+    cairo_surface_t *img = draw(s, f, 320, 240, 0);
+    REQUIRE(img, "drawn");
+    int looked = 0;
+    for (int k = 1; k < 3; k++) {   /* no boid too close: alignment and cohesion only */
+        double len = hypot(v.steer[k][0], v.steer[k][1]) * v.scale;
+        int px = (int)floor(v.x + 0.88 * v.steer[k][0] * v.scale);
+        int py = (int)floor(v.y + 0.88 * v.steer[k][1] * v.scale);
+        uint32_t p = pixel(img, px, py);
+        int r8 = (p >> 16) & 255, g8 = (p >> 8) & 255, b8 = p & 255;
+        /* alignment sky blue: blue high, red low; cohesion yellow: red and
+         * green high, blue low */
+        int ok = k == 1 ? (b8 > 170 && r8 < 140) : (r8 > 180 && g8 > 180 && b8 < 140);
+        CHECK(len > 10 && ok, "arrow %d (%g long) at (%d, %d) is %02x%02x%02x", k, len, px, py, r8, g8, b8);
+        looked++;
+    }
+    CHECK(looked == 2, "checked %d arrows", looked);
+    cairo_surface_destroy(img);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+    mur_scene_destroy(s0);
+}
+
+/* Frame with and without overlays, drawn at 640 x 480: the overlay's
+ * region (in those pixels) must differ. */
+static long region_changed(const char *look_with, const char *look_without, int x0, int y0, int x1,
+                           int y1, double t)
+{
+    char a[2048], b[2048];
+    snprintf(a, sizeof a, WORLD "%s", look_with);
+    snprintf(b, sizeof b, WORLD "%s", look_without);
+    mur_scene *sa = scene_of(a), *sb = scene_of(b);
+    long n = -1;
+    if (sa && sb) {
+        mur_flock *f = flock_of(sa, 20, 5);
+        cairo_surface_t *ia = draw(sa, f, 640, 480, t), *ib = draw(sb, f, 640, 480, t);
+        if (ia && ib)
+            n = count_diff(ia, ib, x0, y0, x1, y1, 30);
+        cairo_surface_destroy(ia);
+        cairo_surface_destroy(ib);
+        mur_flock_destroy(f);
+    }
+    mur_scene_destroy(sa);
+    mur_scene_destroy(sb);
+    return n;
+}
+
+TEST(text_overlays_are_present_where_they_belong)
+{
+    const char *none = "look: {boid: {size: 10}}\n";
+    long n = region_changed("look: {boid: {size: 10}, overlays: [readout]}\n", none, 0, 0, 220, 140, 0);
+    CHECK(n > 600, "readout: %ld pixels changed top left", n);
+    n = region_changed("look: {boid: {size: 10}, overlays: [params]}\n", none, 0, 0, 640, 60, 0);
+    CHECK(n > 600, "params: %ld pixels changed on top", n);
+    n = region_changed("look: {boid: {size: 10}, overlays: [clock]}\n", none, 440, 400, 640, 480, 0);
+    CHECK(n > 60, "clock: %ld pixels changed bottom right", n);
+    n = region_changed("look: {boid: {size: 10}, overlays: [state]}\n", none, 0, 0, 220, 80, 0);
+    CHECK(n > 250, "state: %ld pixels changed top left", n);
+    n = region_changed("look: {boid: {size: 10}, overlays: [{plot: {metric: order, corner: bottom-right}}]}\n",
+                       none, 400, 320, 640, 480, 0);
+    CHECK(n > 400, "plot: %ld pixels changed bottom right", n);
+    n = region_changed("look: {boid: {size: 10}}\ntimeline: [{at: 0s, caption: \"Hello, flock\"}]\n", none,
+                       120, 360, 520, 480, 1.0);
+    CHECK(n > 250, "caption: %ld pixels changed bottom centre", n);
+    n = region_changed("look: {boid: {size: 10}}\ntimeline: [{at: 0s, caption: \"Hello, flock\"}]\n", none,
+                       0, 0, 640, 480, 10.0);
+    CHECK(n == 0, "caption still showing after it ended: %ld pixels", n);
+    n = region_changed("look: {boid: {size: 10}}\npredators: [{mode: flee, x: \"160\", y: \"120\"}]\n", none,
+                       300, 220, 340, 260, 0);
+    CHECK(n > 400, "predator marker: %ld pixels changed at its place", n);
+}
+
+TEST(golden_overlays)
+{
+    /* Tolerant: text is most of what changes between font builds. */
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
+                            "flock: {perception: 50}\nvideo: {width: 320, height: 240}\n"
+                            "look: {boid: {shape: arrow, size: 10, color: heading}, overlays: [params, "
+                            "readout, state, {plot: {metric: order, window: 5s}}, {watch: {boid: 2}}, clock]}\n"
+                            "timeline: [{at: 0s, caption: {text: \"Three rules\", for: 10s}}]\n"
+                            "predators: [{mode: attract, x: \"250\", y: \"190\", radius: 40}]\n");
+    REQUIRE(s, "scene");
+    mur_flock *f = flock_of(s, 40, 11);
+    REQUIRE(f, "flock");
+    mur_renderer *r = NULL;
+    mur_error err;
+    REQUIRE(!mur_renderer_create(&r, s, 320, 240, &err), "%s", err.msg);
+    for (long t = 1; t <= 120; t++) {
+        mur_flock_step(f);
+        mur_renderer_observe(r, 0, f, t);
+    }
+    const mur_flock *fl[1] = {f};
+    const uint8_t *px;
+    int stride;
+    REQUIRE(!mur_renderer_draw_image(r, fl, 1, 2.0, &px, &stride, &err), "%s", err.msg);
+    cairo_surface_t *img = cairo_image_surface_create_for_data((unsigned char *)px, CAIRO_FORMAT_ARGB32,
+                                                               320, 240, stride);
+    golden("overlays", img, 64, 0.03);
+    cairo_surface_destroy(img);
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+static const char panels_scene[] =
+    "seed: 7\nmodel: wrkspc\nworld: {width: 480, height: 320, boundary: wrap}\nflock: {count: 60}\n"
+    "video: {width: 360, height: 200}\n"
+    "look: {boid: {shape: arrow, size: 12, color: heading}, trails: {length: 8}, overlays: [state]}\n"
+    "experiment: {conditions: {all: {}, no-alignment: {alignment: 0}, no-separation: {separation: 0}, "
+    "no-cohesion: {cohesion: 0}, none: {separation: 0, alignment: 0, cohesion: 0}}}\n"
+    "layout: {panels: conditions}\n";
+
+TEST(golden_panels)
+{
+    mur_scene *s = scene_of(panels_scene);
+    REQUIRE(s, "scene");
+    REQUIRE(mur_render_panels(s) == 5, "%d panels", mur_render_panels(s));
+    mur_flock *f[5] = {0};
+    mur_renderer *r = NULL;
+    mur_error err;
+    REQUIRE(!mur_renderer_create(&r, s, 360, 200, &err), "%s", err.msg);
+    for (int i = 0; i < 5; i++) {
+        mur_params p = s->params;
+        mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
+        REQUIRE(!mur_flock_create(&f[i], &p, s->seed, &err), "%s", err.msg);
+    }
+    for (long t = 1; t <= 90; t++)
+        for (int i = 0; i < 5; i++) {
+            mur_flock_step(f[i]);
+            mur_renderer_observe(r, i, f[i], t);
+        }
+    const uint8_t *px;
+    int stride;
+    REQUIRE(!mur_renderer_draw_image(r, (const mur_flock *const *)f, 5, 1.5, &px, &stride, &err), "%s",
+            err.msg);
+    cairo_surface_t *img = cairo_image_surface_create_for_data((unsigned char *)px, CAIRO_FORMAT_ARGB32,
+                                                               360, 200, stride);
+    golden("panels", img, 64, 0.03);
+    /* the sixth cell of the 3 x 2 grid is empty: background only */
+    uint32_t bg = pixel(img, 300, 150);
+    long filled = 0;
+    for (int y = 110; y < 195; y++)
+        for (int x = 245; x < 355; x++)
+            filled += channel_diff(pixel(img, x, y), bg) > 30;
+    CHECK(filled == 0, "%ld pixels drawn in the empty sixth cell", filled);
+    cairo_surface_destroy(img);
+    mur_renderer_destroy(r);
+    for (int i = 0; i < 5; i++)
+        mur_flock_destroy(f[i]);
+    mur_scene_destroy(s);
+}
+
+/* ---- vector stills -------------------------------------------------------- */
+
+static int run(const char *cmd, char *out, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t got = fread(out, 1, n - 1, p);
+    out[got] = 0;
+    return pclose(p);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, fp) == (size_t)n)
+        b[n] = 0;
+    fclose(fp);
+    *len = (size_t)n;
+    return b;
+}
+
+static long count_of(const char *hay, const char *needle)
+{
+    long n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+TEST(vector_stills_are_vectors_with_fonts_embedded)
+{
+    mur_scene *s = scene_of(panels_scene);
+    REQUIRE(s, "scene");
+    mur_flock *f[5] = {0};
+    mur_renderer *r = NULL;
+    mur_error err;
+    REQUIRE(!mur_renderer_create(&r, s, 360, 200, &err), "%s", err.msg);
+    for (int i = 0; i < 5; i++) {
+        mur_params p = s->params;
+        mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
+        REQUIRE(!mur_flock_create(&f[i], &p, s->seed, &err), "%s", err.msg);
+        for (long t = 1; t <= 20; t++) {
+            mur_flock_step(f[i]);
+            mur_renderer_observe(r, i, f[i], t);
+        }
+    }
+    char pdf[256], svg[256], png[256], bad[256], cmd[600], out[8192];
+    snprintf(pdf, sizeof pdf, "%s/still.pdf", tmp_dir());
+    snprintf(svg, sizeof svg, "%s/still.svg", tmp_dir());
+    snprintf(png, sizeof png, "%s/still.png", tmp_dir());
+    snprintf(bad, sizeof bad, "%s/still.jpg", tmp_dir());
+    const mur_flock *const *fl = (const mur_flock *const *)f;
+    CHECK(!mur_renderer_write_still(r, fl, 5, 0.4, pdf, &err), "pdf: %s", err.msg);
+    CHECK(!mur_renderer_write_still(r, fl, 5, 0.4, svg, &err), "svg: %s", err.msg);
+    CHECK(!mur_renderer_write_still(r, fl, 5, 0.4, png, &err), "png: %s", err.msg);
+    CHECK(mur_renderer_write_still(r, fl, 5, 0.4, bad, &err) == MUR_EINPUT, "a .jpg still accepted");
+
+    /* PDF: poppler reads it; one page one column wide; no images; fonts embedded */
+    snprintf(cmd, sizeof cmd, "pdfinfo '%s' 2>&1", pdf);
+    CHECK(run(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
+    CHECK(strstr(out, "Pages:") && strstr(out, "504 x 280"), "pdfinfo (small multiples: two columns wide): %s", out);
+    snprintf(cmd, sizeof cmd, "pdfimages -list '%s' 2>&1", pdf);
+    CHECK(run(cmd, out, sizeof out) == 0, "pdfimages fails: %s", out);
+    CHECK(count_of(out, "\n") == 2, "the PDF holds images:\n%s", out);
+    snprintf(cmd, sizeof cmd, "pdffonts '%s' 2>&1", pdf);
+    CHECK(run(cmd, out, sizeof out) == 0, "pdffonts fails: %s", out);
+    CHECK(strstr(out, "DejaVuSans") != NULL, "no DejaVu Sans in the PDF:\n%s", out);
+    {
+        /* every font line (after the two header lines) says emb yes */
+        int line = 0, bad = 0;
+        for (char *p = out, *nl; *p; p = nl + 1, line++) {
+            nl = strchr(p, '\n');
+            if (!nl)
+                break;
+            *nl = 0;
+            if (line >= 2 && !strstr(p, " yes "))
+                bad++;
+            *nl = '\n';
+        }
+        CHECK(line > 2 && bad == 0, "fonts not embedded:\n%s", out);
+    }
+    snprintf(cmd, sizeof cmd, "pdftotext '%s' - 2>&1", pdf);
+    CHECK(run(cmd, out, sizeof out) == 0 && strstr(out, "no-alignment"), "panel labels not text: %s", out);
+
+    /* SVG: many paths, no embedded bitmap, and librsvg renders it */
+    size_t len = 0;
+    char *text = slurp(svg, &len);
+    REQUIRE(text, "no svg");
+    CHECK(strstr(text, "<svg") != NULL, "not an SVG");
+    CHECK(count_of(text, "<path") >= 20, "only %ld <path elements", count_of(text, "<path"));
+    CHECK(strstr(text, "<image") == NULL, "the SVG embeds an image");
+    CHECK(strstr(text, "504pt") != NULL, "the SVG is not two columns wide");
+    free(text);
+    snprintf(cmd, sizeof cmd, "rsvg-convert '%s' -o '%s/svg.png' 2>&1", svg, tmp_dir());
+    CHECK(run(cmd, out, sizeof out) == 0, "rsvg-convert fails: %s", out);
+
+    cairo_surface_t *p = cairo_image_surface_create_from_png(png);
+    CHECK(cairo_surface_status(p) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(p) == 360,
+          "the PNG still is not 360 wide");
+    cairo_surface_destroy(p);
+    mur_renderer_destroy(r);
+    for (int i = 0; i < 5; i++)
+        mur_flock_destroy(f[i]);
+    mur_scene_destroy(s);
+}
+
+TEST(still_command_writes_png_pdf_svg)
+{
+    char err[4096], args[1024];
+    const char *scene = scratch_path("s.yaml");
+    write_file(scene, "seed: 2\nflock: {count: 40}\nvideo: {width: 320, height: 200, duration: 2s}\n"
+                      "look: {trails: {length: 10}, overlays: [params, clock]}\n");
+    const char *ext[3] = {"png", "pdf", "svg"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(args, sizeof args, "still %s --at 1s -o %s/still.%s", scene, scratch(), ext[k]);
+        int st = murmur(args, err, sizeof err);
+        CHECK(st == 0, "still .%s: status %d: %s", ext[k], st, err);
+        char path[512];
+        snprintf(path, sizeof path, "%s/still.%s", scratch(), ext[k]);
+        struct stat sb;
+        CHECK(stat(path, &sb) == 0 && sb.st_size > 200, "no %s", path);
+    }
+    snprintf(args, sizeof args, "still %s --at 1s -o %s/still.tiff", scene, scratch());
+    CHECK(murmur(args, err, sizeof err) == 2, "a .tiff still: %s", err);
+}
