@@ -268,3 +268,656 @@ TEST(flock_forms_from_random_headings)
     CHECK(before < 0.3 && after > 0.6, "order %.3f -> %.3f: no flock formed", before, after);
     mur_flock_destroy(f);
 }
+
+/* ---- the grid against brute force ---------------------------------------- */
+
+/* Steps a grid flock and a brute-force flock from the same state for `ticks`
+ * ticks and returns the largest difference seen (nearest image). */
+static double grid_vs_brute(const mur_params *p, const mur_predator *pred, int npred,
+                            uint64_t seed, int ticks, int *at)
+{
+    mur_flock *g = make(p, seed), *b = make(p, seed);
+    mur_flock_set_brute_force(b, 1);
+    mur_flock_set_predators(g, pred, npred);
+    mur_flock_set_predators(b, pred, npred);
+    double worst = 0;
+    *at = 0;
+    for (int t = 1; t <= ticks; t++) {
+        mur_flock_step(g);
+        mur_flock_step(b);
+        double d = state_diff(g, b);
+        if (!(d <= worst)) {
+            worst = isnan(d) ? INFINITY : d;
+            *at = t;
+        }
+    }
+    mur_flock_destroy(g);
+    mur_flock_destroy(b);
+    return worst;
+}
+
+TEST(grid_matches_brute_force_for_every_preset_and_boundary)
+{
+    static const char *const bname[] = {"wrap", "reflect", "avoid"};
+    REQUIRE(mur_preset_count() >= 9, "only %d presets", mur_preset_count());
+    for (int k = 0; k < mur_preset_count(); k++) {
+        const mur_preset *pre = mur_preset_at(k);
+        /* A scripted predator where the preset has one; it moves no boid
+         * differently on the grid, but it stirs the flock. */
+        mur_predator pred = pre->predator;
+        pred.x = 0.4 * pre->params.width;
+        pred.y = 0.6 * pre->params.height;
+        int npred = pre->predator_x ? 1 : 0;
+        for (int b = 0; b < 3; b++) {
+            mur_params p = pre->params;
+            p.boundary = (mur_boundary)b;
+            int at;
+            double d = grid_vs_brute(&p, &pred, npred, 21, 20, &at);
+            CHECK(d < 1e-9, "%s/%s: grid differs from brute force by %.3g at tick %d",
+                  pre->name, bname[b], d, at);
+        }
+    }
+}
+
+TEST(grid_matches_brute_force_in_small_and_dense_worlds)
+{
+    /* Worlds of 1 to 4 cells a side (the wrap special cases of the grid) and
+     * a crowd of 6 boids a cell, every boundary. */
+    const double sizes[][2] = {{35, 30}, {85, 60}, {130, 125}, {170, 300}};
+    const char *names[] = {"wrkspc", "lab", "engine-blindspot"};
+    for (int s = 0; s < 4; s++)
+        for (int k = 0; k < 3; k++)
+            for (int b = 0; b < 3; b++) {
+                mur_params p = preset(names[k]);
+                p.width = sizes[s][0];
+                p.height = sizes[s][1];
+                p.count = (int)(p.width * p.height / 300);
+                p.boundary = (mur_boundary)b;
+                int at;
+                double d = grid_vs_brute(&p, NULL, 0, 5, 20, &at);
+                CHECK(d < 1e-9, "%s %gx%g boundary %d: grid differs by %.3g at tick %d", names[k],
+                      p.width, p.height, b, d, at);
+            }
+    /* Sequential ticks read boids that moved this tick, up to max_speed out
+     * of the cell they were filed in: in a crowd, many neighbours cross a
+     * cell border and come within reach in the same tick. */
+    for (int b = 0; b < 3; b++) {
+        mur_params p = preset("lab");
+        p.count = 1000;
+        p.max_speed = 8;  /* fast: more boids cross a cell border each tick */
+        p.boundary = (mur_boundary)b;
+        int at;
+        double d = grid_vs_brute(&p, NULL, 0, 6, 12, &at);
+        CHECK(d < 1e-9, "lab crowd, boundary %d: grid differs by %.3g at tick %d", b, d, at);
+    }
+}
+
+/* ---- determinism -------------------------------------------------------- */
+
+static int same_bytes(const mur_flock *a, const mur_flock *b)
+{
+    size_t n = (size_t)mur_flock_count(a) * sizeof(double);
+    return mur_flock_count(a) == mur_flock_count(b) &&
+           memcmp(mur_flock_x(a), mur_flock_x(b), n) == 0 &&
+           memcmp(mur_flock_y(a), mur_flock_y(b), n) == 0 &&
+           memcmp(mur_flock_vx(a), mur_flock_vx(b), n) == 0 &&
+           memcmp(mur_flock_vy(a), mur_flock_vy(b), n) == 0;
+}
+
+TEST(thread_count_gives_identical_bytes)
+{
+    const char *names[] = {"engine", "wrkspc"};  /* engine has noise */
+    const int threads[] = {2, 4, 7};
+    for (int k = 0; k < 2; k++) {
+        mur_params p = preset(names[k]);
+        double scale = sqrt(5000.0 / p.count);  /* the preset's own density */
+        p.count = 5000;
+        p.width *= scale;
+        p.height *= scale;
+        mur_error err;
+        mur_flock *ref = make(&p, 77);
+        REQUIRE(mur_flock_set_threads(ref, 1, &err) == 0, "%s", err.msg);
+        for (int t = 0; t < 200; t++)
+            mur_flock_step(ref);
+        for (int m = 0; m < 3; m++) {
+            mur_flock *f = make(&p, 77);
+            REQUIRE(mur_flock_set_threads(f, threads[m], &err) == 0, "%s", err.msg);
+            CHECK(mur_flock_threads(f) == threads[m], "%d threads asked, %d running",
+                  threads[m], mur_flock_threads(f));
+            for (int t = 0; t < 200; t++)
+                mur_flock_step(f);
+            CHECK(same_bytes(ref, f), "%s: %d threads differ from 1 thread after 200 ticks",
+                  names[k], threads[m]);
+            mur_flock_destroy(f);
+        }
+        mur_flock_destroy(ref);
+    }
+}
+
+/* ---- field of view ------------------------------------------------------ */
+
+TEST(fov_360_sees_all_round)
+{
+    /* Every boid's neighbour counts and raw rule vectors at fov 360 against
+     * sums written out here with no cone at all. */
+    mur_params p = preset("engine");  /* three distinct radii would be better: */
+    p.separation_radius = 20;
+    p.alignment_radius = 35;
+    p.cohesion_radius = 50;
+    p.count = 400;
+    p.fov = 360;
+    mur_flock *f = make(&p, 8);
+    for (int t = 0; t < 30; t++)
+        mur_flock_step(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    int n = mur_flock_count(f), bad = 0, behind = 0;
+    double worst = 0;
+    for (int i = 0; i < n; i++) {
+        int ns = 0, na = 0, nc = 0;
+        double S[2] = {0, 0}, A[2] = {0, 0}, C[2] = {0, 0};
+        for (int j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            double dx, dy;
+            mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
+            double d = sqrt(dx * dx + dy * dy);
+            if (d == 0)
+                continue;
+            if (d < p.cohesion_radius && dx * vx[i] + dy * vy[i] < 0)
+                behind++;
+            if (d < p.separation_radius) {  /* falloff 1: d / d^2 */
+                S[0] -= dx / (d * d);
+                S[1] -= dy / (d * d);
+                ns++;
+            }
+            if (d < p.alignment_radius) {
+                A[0] += vx[j];
+                A[1] += vy[j];
+                na++;
+            }
+            if (d < p.cohesion_radius) {
+                C[0] += dx;
+                C[1] += dy;
+                nc++;
+            }
+        }
+        mur_rules r;
+        mur_flock_rules(f, i, &r);
+        if (r.n_sep != ns || r.n_ali != na || r.n_coh != nc)
+            bad++;
+        double e[6] = {r.sep[0] - S[0], r.sep[1] - S[1],
+                       na ? r.ali[0] - A[0] / na : r.ali[0], na ? r.ali[1] - A[1] / na : r.ali[1],
+                       nc ? r.coh[0] - C[0] / nc : r.coh[0], nc ? r.coh[1] - C[1] / nc : r.coh[1]};
+        for (int k = 0; k < 6; k++)
+            if (!(fabs(e[k]) <= worst))
+                worst = isnan(e[k]) ? INFINITY : fabs(e[k]);
+    }
+    REQUIRE(behind > 100, "only %d neighbours behind a boid: the test shows nothing", behind);
+    CHECK(bad == 0, "%d boids with neighbour counts other than no-cone counts", bad);
+    CHECK(worst < 1e-9, "rule vectors differ from no-cone sums by %.3g", worst);
+    mur_flock_destroy(f);
+}
+
+/* Boid 0 at (100, 100) heading +x; the others placed at `deg` degrees off
+ * its heading, 10 units away. Returns boid 0's n_coh. */
+static int seen_by_boid0(double fov, int n, const double *deg)
+{
+    mur_params p = preset("engine");
+    p.fov = fov;
+    double x[8] = {100}, y[8] = {100}, vx[8] = {1.5}, vy[8] = {0};
+    for (int k = 0; k < n; k++) {
+        double a = deg[k] * 3.14159265358979323846 / 180;
+        x[k + 1] = 100 + 10 * cos(a);
+        y[k + 1] = 100 + 10 * sin(a);
+        vx[k + 1] = 1;
+        vy[k + 1] = 0;
+    }
+    mur_flock *f = make(&p, 1);
+    mur_error err;
+    mur_flock_set_state(f, n + 1, x, y, vx, vy, &err);
+    mur_rules r;
+    mur_flock_rules(f, 0, &r);
+    mur_flock_destroy(f);
+    return r.n_coh;
+}
+
+TEST(fov_below_360_excludes_boids_behind)
+{
+    const double ahead = 0, behind = 180;
+    int seen = seen_by_boid0(200, 2, (double[]){ahead, behind});
+    CHECK(seen == 1, "fov 200: %d of {ahead, behind} seen, want 1", seen);
+    CHECK(seen_by_boid0(360, 2, (double[]){ahead, behind}) == 2, "fov 360 must see both");
+    /* fov 200 is a half-angle of 100 degrees either side of the heading. */
+    CHECK(seen_by_boid0(200, 2, (double[]){95, -95}) == 2, "95 degrees off is inside fov 200");
+    CHECK(seen_by_boid0(200, 2, (double[]){105, -105}) == 0, "105 degrees off is outside fov 200");
+    CHECK(seen_by_boid0(90, 2, (double[]){40, 50}) == 1, "fov 90: 40 in, 50 out");
+}
+
+/* ---- robustness --------------------------------------------------------- */
+
+static int all_finite(const mur_flock *f)
+{
+    for (int i = 0; i < mur_flock_count(f); i++)
+        if (!isfinite(mur_flock_x(f)[i]) || !isfinite(mur_flock_y(f)[i]) ||
+            !isfinite(mur_flock_vx(f)[i]) || !isfinite(mur_flock_vy(f)[i]))
+            return 0;
+    return 1;
+}
+
+TEST(coincident_boids_give_no_nan)
+{
+    /* A boid on the very same point is no neighbour (it has no direction). */
+    {
+        mur_params p = preset("reynolds");
+        double x[3] = {100, 100, 110}, y[3] = {50, 50, 50}, vx[3] = {1, -1, 1}, vy[3] = {0, 0, 0};
+        mur_flock *f = make(&p, 1);
+        mur_error err;
+        mur_flock_set_state(f, 3, x, y, vx, vy, &err);
+        mur_rules r;
+        mur_flock_rules(f, 0, &r);
+        CHECK(r.n_sep == 1 && r.n_ali == 1 && r.n_coh == 1,
+              "boid 0 counts %d/%d/%d neighbours, want 1/1/1 (boid 1 is on it)", r.n_sep,
+              r.n_ali, r.n_coh);
+        CHECK(r.sep[0] == -0.01 && r.sep[1] == 0 && r.coh[0] == 10 && r.ali[0] == 1,
+              "boid 0 rule vectors S (%g, %g) C (%g) A (%g)", r.sep[0], r.sep[1], r.coh[0],
+              r.ali[0]);
+        mur_flock_destroy(f);
+    }
+    for (int k = 0; k < mur_preset_count(); k++) {
+        mur_params p = mur_preset_at(k)->params;
+        mur_flock *f = make(&p, 13);
+        int n = mur_flock_count(f);
+        double *s = malloc(4 * sizeof(double) * (size_t)n);
+        memcpy(s, mur_flock_x(f), sizeof(double) * (size_t)n);
+        memcpy(s + n, mur_flock_y(f), sizeof(double) * (size_t)n);
+        memcpy(s + 2 * n, mur_flock_vx(f), sizeof(double) * (size_t)n);
+        memcpy(s + 3 * n, mur_flock_vy(f), sizeof(double) * (size_t)n);
+        /* boid 1 on boid 0 with another heading; boids 3-5 on boid 2 with
+         * its very velocity (they stay together until something parts
+         * them); boid 6 on 7 at rest */
+        s[1] = s[0];
+        s[n + 1] = s[n];
+        for (int j = 3; j <= 5; j++) {
+            s[j] = s[2];
+            s[n + j] = s[n + 2];
+            s[2 * n + j] = s[2 * n + 2];
+            s[3 * n + j] = s[3 * n + 2];
+        }
+        s[6] = s[7];
+        s[n + 6] = s[n + 7];
+        s[2 * n + 6] = s[3 * n + 6] = s[2 * n + 7] = s[3 * n + 7] = 0;
+        mur_error err;
+        mur_flock_set_state(f, n, s, s + n, s + 2 * n, s + 3 * n, &err);
+        int t = 0;
+        for (; t < 100 && all_finite(f); t++)
+            mur_flock_step(f);
+        CHECK(t == 100 && all_finite(f), "%s: NaN or inf at tick %d", mur_preset_at(k)->name, t);
+        free(s);
+        mur_flock_destroy(f);
+    }
+}
+
+TEST(boundaries_keep_every_boid_inside)
+{
+    static const char *const bname[] = {"wrap", "reflect", "avoid"};
+    for (int b = 0; b < 3; b++) {
+        mur_params p = preset("wrkspc");
+        p.count = 160;
+        p.boundary = (mur_boundary)b;
+        mur_flock *f = make(&p, 31);
+        int outside = 0, first = -1;
+        for (int t = 1; t <= 10000; t++) {
+            /* A strong predator sweeping the world drives boids into the
+             * walls (and keeps the flock from packing into one clump). */
+            mur_predator pred = {p.width * (0.5 + 0.45 * cos(t / 40.0)),
+                                 p.height * (0.5 + 0.45 * sin(t / 55.0)), 120, 2.0, 0};
+            mur_flock_set_predators(f, &pred, 1);
+            mur_flock_step(f);
+            const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+            for (int i = 0; i < p.count; i++) {
+                int in = b == MUR_BOUNDARY_WRAP
+                             ? x[i] >= 0 && x[i] < p.width && y[i] >= 0 && y[i] < p.height
+                             : x[i] >= 0 && x[i] <= p.width && y[i] >= 0 && y[i] <= p.height;
+                if (!in) {
+                    outside++;
+                    if (first < 0)
+                        first = t;
+                }
+            }
+        }
+        CHECK(outside == 0, "%s: %d boid-ticks outside the world, first at tick %d", bname[b],
+              outside, first);
+        mur_flock_destroy(f);
+    }
+}
+
+TEST(every_preset_keeps_its_speed_rule_for_2000_ticks)
+{
+    for (int k = 0; k < mur_preset_count(); k++) {
+        const mur_preset *pre = mur_preset_at(k);
+        mur_params p = pre->params;
+        mur_flock *f = make(&p, 17);
+        mur_predator pred = pre->predator;
+        int bad = 0, nan_at = -1;
+        double worst = 0;
+        for (int t = 1; t <= 2000 && nan_at < 0; t++) {
+            if (pre->predator_x) {  /* a predator circling the world */
+                pred.x = p.width * (0.5 + 0.3 * cos(t / 100.0));
+                pred.y = p.height * (0.5 + 0.3 * sin(t / 70.0));
+                mur_flock_set_predators(f, &pred, 1);
+            }
+            mur_flock_step(f);
+            if (!all_finite(f))
+                nan_at = t;
+            for (int i = 0; i < p.count; i++) {
+                double v = hypot(mur_flock_vx(f)[i], mur_flock_vy(f)[i]);
+                if (v == 0)
+                    continue;
+                int ok = p.speed_rule == MUR_SPEED_CONSTANT
+                             ? fabs(v - p.max_speed) <= 1e-9
+                             : v >= p.min_speed - 1e-9 && v <= p.max_speed + 1e-9;
+                if (!ok) {
+                    bad++;
+                    if (fabs(v - p.max_speed) > worst)
+                        worst = fabs(v - p.max_speed);
+                }
+            }
+        }
+        CHECK(nan_at < 0, "%s: not finite at tick %d", pre->name, nan_at);
+        CHECK(bad == 0, "%s: %d speeds outside the rule (|v| - max up to %.3g)", pre->name, bad,
+              worst);
+        mur_flock_destroy(f);
+    }
+}
+
+/* ---- settings between ticks ------------------------------------------------ */
+
+TEST(settings_changed_between_ticks_apply_from_the_next_tick)
+{
+    mur_params p = preset("wrkspc"), q = p;
+    q.cohesion_radius = 80;  /* also changes the grid's cell size */
+    q.alignment = 0;
+    q.separation = 3;
+    mur_flock *a = make(&p, 3), *same = make(&p, 3);
+    for (int t = 0; t < 10; t++) {
+        mur_flock_step(a);
+        mur_flock_step(same);
+    }
+    /* reference: a fresh flock built with q, loaded with a's state, stepped
+     * once by brute force */
+    mur_flock *ref = copy_of(a, 3);
+    mur_error err;
+    REQUIRE(mur_flock_set_params(ref, &q, &err) == 0, "%s", err.msg);
+    mur_flock_set_state(ref, p.count, mur_flock_x(a), mur_flock_y(a), mur_flock_vx(a),
+                        mur_flock_vy(a), &err);
+    mur_flock_set_brute_force(ref, 1);
+    REQUIRE(mur_flock_set_params(a, &q, &err) == 0, "%s", err.msg);
+    CHECK(mur_flock_params(a)->cohesion_radius == 80, "params not stored");
+    CHECK(same_bytes(a, same), "set_params moved boids before the tick");
+    mur_flock_step(a);
+    mur_flock_step(same);
+    mur_flock_step(ref);
+    CHECK(state_diff(a, ref) < 1e-9, "tick after set_params differs from a flock built with "
+          "the new settings by %.3g", state_diff(a, ref));
+    CHECK(state_diff(a, same) > 1e-6, "the new settings changed nothing");
+    mur_flock_destroy(a);
+    mur_flock_destroy(same);
+    mur_flock_destroy(ref);
+}
+
+TEST(shrinking_a_wrapped_world_keeps_boids_inside_and_grid_exact)
+{
+    mur_params p = preset("wrkspc");
+    p.count = 1500;
+    p.width = 1200;
+    p.height = 900;
+    mur_flock *g = make(&p, 4), *b = make(&p, 4);
+    mur_flock_set_brute_force(b, 1);
+    p.width = 300;  /* most boids are now beyond the world, some by 3 worlds */
+    p.height = 200;
+    mur_error err;
+    mur_flock_set_params(g, &p, &err);
+    mur_flock_set_params(b, &p, &err);
+    int outside = 0;
+    for (int i = 0; i < p.count; i++)
+        outside += !(mur_flock_x(g)[i] >= 0 && mur_flock_x(g)[i] < p.width &&
+                     mur_flock_y(g)[i] >= 0 && mur_flock_y(g)[i] < p.height);
+    CHECK(outside == 0, "%d boids outside the wrapped world after it shrank", outside);
+    for (int t = 0; t < 5; t++) {
+        mur_flock_step(g);
+        mur_flock_step(b);
+    }
+    CHECK(state_diff(g, b) < 1e-9, "grid differs from brute force by %.3g after the world shrank",
+          state_diff(g, b));
+    mur_flock_destroy(g);
+    mur_flock_destroy(b);
+}
+
+TEST(count_change_in_place_keeps_the_first_boids)
+{
+    mur_params p = preset("wrkspc");
+    mur_flock *f = make(&p, 9);
+    for (int t = 0; t < 25; t++)
+        mur_flock_step(f);
+    int n0 = p.count;
+    size_t bytes = (size_t)n0 * sizeof(double);
+    double *before = malloc(4 * bytes);
+    memcpy(before, mur_flock_x(f), bytes);
+    memcpy(before + n0, mur_flock_y(f), bytes);
+    memcpy(before + 2 * n0, mur_flock_vx(f), bytes);
+    memcpy(before + 3 * n0, mur_flock_vy(f), bytes);
+    mur_error err;
+    p.count = 400;
+    REQUIRE(mur_flock_set_params(f, &p, &err) == 0, "%s", err.msg);
+    CHECK(mur_flock_count(f) == 400, "count %d after growing to 400", mur_flock_count(f));
+    CHECK(memcmp(mur_flock_x(f), before, bytes) == 0 &&
+              memcmp(mur_flock_y(f), before + n0, bytes) == 0 &&
+              memcmp(mur_flock_vx(f), before + 2 * n0, bytes) == 0 &&
+              memcmp(mur_flock_vy(f), before + 3 * n0, bytes) == 0,
+          "growing changed the first %d boids", n0);
+    int bad = 0, distinct = 0;
+    for (int i = n0; i < 400; i++) {
+        double x = mur_flock_x(f)[i], y = mur_flock_y(f)[i];
+        double v = hypot(mur_flock_vx(f)[i], mur_flock_vy(f)[i]);
+        bad += !(x >= 0 && x < p.width && y >= 0 && y < p.height &&
+                 fabs(v - p.init_speed_max) < 1e-9);
+        distinct += i > n0 && x != mur_flock_x(f)[i - 1];
+    }
+    CHECK(bad == 0, "%d added boids outside the world or not at init speed", bad);
+    CHECK(distinct == 400 - n0 - 1, "added boids are not drawn afresh");
+    p.count = 100;
+    REQUIRE(mur_flock_set_params(f, &p, &err) == 0, "%s", err.msg);
+    CHECK(mur_flock_count(f) == 100, "count %d after shrinking to 100", mur_flock_count(f));
+    CHECK(memcmp(mur_flock_x(f), before, 100 * sizeof(double)) == 0 &&
+              memcmp(mur_flock_vy(f), before + 3 * n0, 100 * sizeof(double)) == 0,
+          "shrinking did not keep the first 100 boids");
+    for (int t = 0; t < 20; t++)
+        mur_flock_step(f);
+    CHECK(all_finite(f), "shrunk flock went non-finite");
+    free(before);
+    mur_flock_destroy(f);
+}
+
+/* ---- predators ---------------------------------------------------------- */
+
+/* Mean nearest-image distance to (px, py) of the boids `mask` marks. */
+static double mean_distance(const mur_flock *f, const char *mask, double px, double py)
+{
+    double sum = 0;
+    int m = 0;
+    for (int i = 0; i < mur_flock_count(f); i++)
+        if (mask[i]) {
+            double dx, dy;
+            mur_flock_offset(f, px, py, mur_flock_x(f)[i], mur_flock_y(f)[i], &dx, &dy);
+            sum += hypot(dx, dy);
+            m++;
+        }
+    return m ? sum / m : 0;
+}
+
+TEST(predators_push_away_and_attractors_pull)
+{
+    mur_params p = preset("engine");
+    p.noise = 0;
+    p.count = 300;
+    double px = p.width / 2, py = p.height / 2;
+    mur_flock *none = make(&p, 12), *flee = make(&p, 12), *attract = make(&p, 12);
+    mur_predator pr = {px, py, 120, 0.6, 0};
+    mur_flock_set_predators(flee, &pr, 1);
+    pr.attract = 1;
+    mur_flock_set_predators(attract, &pr, 1);
+    char *mask = calloc((size_t)p.count, 1);
+    int near = 0;
+    for (int i = 0; i < p.count; i++) {
+        mask[i] = hypot(mur_flock_x(none)[i] - px, mur_flock_y(none)[i] - py) < 100;
+        near += mask[i];
+    }
+    REQUIRE(near > 5, "only %d boids near the predator", near);
+    for (int t = 0; t < 20; t++) {
+        mur_flock_step(none);
+        mur_flock_step(flee);
+        mur_flock_step(attract);
+    }
+    double d0 = mean_distance(none, mask, px, py), d1 = mean_distance(flee, mask, px, py),
+           d2 = mean_distance(attract, mask, px, py);
+    CHECK(d1 > d0 + 5, "flee: mean distance %.1f, without predator %.1f", d1, d0);
+    CHECK(d2 < d0 - 5, "attract: mean distance %.1f, without attractor %.1f", d2, d0);
+    free(mask);
+    mur_flock_destroy(none);
+    mur_flock_destroy(flee);
+    mur_flock_destroy(attract);
+}
+
+/* One boid, every rule off and no speed limit in reach: its velocity change
+ * over one tick is the predator term alone. */
+static void predator_term(double bx, double by, const mur_predator *pr, double *ax, double *ay)
+{
+    mur_params p = preset("wrkspc");
+    p.separation = p.alignment = p.cohesion = p.noise = 0;
+    p.max_force = 0;
+    p.min_speed = 0;
+    p.max_speed = 100;
+    double vx = 0.3, vy = -0.2;
+    mur_flock *f = make(&p, 1);
+    mur_error err;
+    mur_flock_set_state(f, 1, &bx, &by, &vx, &vy, &err);
+    mur_flock_set_predators(f, pr, 1);
+    mur_flock_step(f);
+    *ax = mur_flock_vx(f)[0] - vx;
+    *ay = mur_flock_vy(f)[0] - vy;
+    mur_flock_destroy(f);
+}
+
+TEST(predator_acceleration_is_the_formula)
+{
+    /* a = sign f (1 - d/R) unit(r - p), nearest image (world 480 x 320). */
+    struct {
+        double bx, by, px, py, R, f;
+        int attract;
+        double rx, ry;  /* r - p, nearest image */
+    } cases[] = {
+        {200, 150, 170, 110, 80, 0.5, 0, 30, 40},   /* d = 50 */
+        {200, 150, 170, 110, 80, 0.5, 1, 30, 40},
+        {5, 300, 470, 20, 60, 1.2, 0, 15, -40},     /* across both seams */
+        {5, 300, 470, 20, 60, 1.2, 1, 15, -40},
+        {100, 100, 100, 190, 90, 0.7, 0, 0, -90},   /* d = R: no effect */
+        {100, 100, 300, 100, 90, 0.7, 0, -200, 0},  /* beyond R */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mur_predator pr = {cases[k].px, cases[k].py, cases[k].R, cases[k].f, cases[k].attract};
+        double ax, ay;
+        predator_term(cases[k].bx, cases[k].by, &pr, &ax, &ay);
+        double d = hypot(cases[k].rx, cases[k].ry), m = 0;
+        if (d < cases[k].R)
+            m = (cases[k].attract ? -1 : 1) * cases[k].f * (1 - d / cases[k].R) / d;
+        double ex = m * cases[k].rx, ey = m * cases[k].ry;
+        CHECK(fabs(ax - ex) < 1e-12 && fabs(ay - ey) < 1e-12,
+              "case %zu: a = (%.15g, %.15g), want (%.15g, %.15g)", k, ax, ay, ex, ey);
+    }
+}
+
+/* ---- noise -------------------------------------------------------------- */
+
+TEST(noise_is_a_function_of_seed_tick_and_id)
+{
+    mur_params p = preset("engine-swarm");
+    mur_flock *a = make(&p, 101), *b = make(&p, 101), *c = make(&p, 102);
+    mur_error err;
+    mur_flock_set_threads(b, 3, &err);
+    for (int t = 0; t < 150; t++) {
+        mur_flock_step(a);
+        mur_flock_step(b);
+    }
+    CHECK(same_bytes(a, b), "same seed, 1 and 3 threads: different flocks");
+    /* c: another seed, but a's initial state: only the noise differs */
+    mur_flock_reset(a);
+    mur_flock_set_state(c, p.count, mur_flock_x(a), mur_flock_y(a), mur_flock_vx(a),
+                        mur_flock_vy(a), &err);
+    mur_flock_step(a);
+    mur_flock_step(c);
+    CHECK(state_diff(a, c) > 1e-6, "another seed gives the same noise");
+
+    /* Lone boids (no neighbours in reach): boid i's noise must not depend on
+     * how many boids there are, nor on replaying after set_state. */
+    p.separation_radius = p.alignment_radius = p.cohesion_radius = 1;
+    p.min_speed = 0;
+    double x[6], y[6], vx[6] = {0}, vy[6] = {0};
+    for (int i = 0; i < 6; i++) {
+        x[i] = 50 + 90 * i;
+        y[i] = 300;
+    }
+    mur_flock *six = make(&p, 7), *three = make(&p, 7);
+    mur_flock_set_state(six, 6, x, y, vx, vy, &err);
+    mur_flock_set_state(three, 3, x, y, vx, vy, &err);
+    mur_flock_step(six);
+    mur_flock_step(three);
+    double kick = p.noise * p.max_speed;
+    for (int i = 0; i < 3; i++) {
+        double v = hypot(mur_flock_vx(six)[i], mur_flock_vy(six)[i]);
+        CHECK(fabs(v - kick) < 1e-12, "boid %d: noise kick %.15g, want noise x max_speed = %g", i,
+              v, kick);
+        CHECK(mur_flock_vx(six)[i] == mur_flock_vx(three)[i] &&
+                  mur_flock_vy(six)[i] == mur_flock_vy(three)[i],
+              "boid %d: noise depends on the boid count", i);
+    }
+    CHECK(mur_flock_vx(six)[0] != mur_flock_vx(six)[1], "boids 0 and 1 got the same noise");
+    double vx1 = mur_flock_vx(six)[1], vy1 = mur_flock_vy(six)[1];
+    mur_flock_step(six);  /* tick 1 draws other noise than tick 0 */
+    CHECK(fabs(mur_flock_vx(six)[1] - 2 * vx1) + fabs(mur_flock_vy(six)[1] - 2 * vy1) > 1e-9,
+          "ticks 0 and 1 drew the same noise for boid 1");
+    mur_flock_set_state(six, 6, x, y, vx, vy, &err);
+    mur_flock_step(six);
+    CHECK(mur_flock_vx(six)[1] == vx1, "replaying tick 0 after set_state drew other noise");
+    mur_flock_destroy(a);
+    mur_flock_destroy(b);
+    mur_flock_destroy(c);
+    mur_flock_destroy(six);
+    mur_flock_destroy(three);
+}
+
+/* ---- walls -------------------------------------------------------------- */
+
+TEST(reflect_flips_the_velocity_component_at_a_wall)
+{
+    mur_params p = preset("wrkspc");
+    p.boundary = MUR_BOUNDARY_REFLECT;
+    p.separation = p.alignment = p.cohesion = 0;
+    double x[2] = {5, 240}, y[2] = {100, 317}, vx[2] = {-2.2, 0.5}, vy[2] = {0.3, 2.0};
+    mur_flock *f = make(&p, 1);
+    mur_error err;
+    mur_flock_set_state(f, 2, x, y, vx, vy, &err);
+    for (int t = 0; t < 3; t++)
+        mur_flock_step(f);
+    /* boid 0: x 5 -> 2.8 -> 0.6 -> -1.6, mirrored to 1.6, moving +x again;
+     * boid 1: y 317 -> 319 -> 321 (mirrored to 319, heading down) -> 317. */
+    const double *fx = mur_flock_x(f), *fy = mur_flock_y(f);
+    const double *fvx = mur_flock_vx(f), *fvy = mur_flock_vy(f);
+    CHECK(fabs(fx[0] - 1.6) < 1e-12 && fvx[0] == 2.2 && fvy[0] == 0.3,
+          "boid 0 at x %.15g, v (%g, %g); want x 1.6, v (2.2, 0.3)", fx[0], fvx[0], fvy[0]);
+    CHECK(fabs(fy[1] - 317) < 1e-12 && fvy[1] == -2.0 && fvx[1] == 0.5,
+          "boid 1 at y %.15g, v (%g, %g); want y 317, v (0.5, -2)", fy[1], fvx[1], fvy[1]);
+    CHECK(fabs(fy[0] - 100.9) < 1e-12 && fabs(fx[1] - 241.5) < 1e-12,
+          "the other component moved wrongly: %.15g, %.15g", fy[0], fx[1]);
+    mur_flock_destroy(f);
+}

@@ -12,9 +12,10 @@
  *
  * Speed: boid ids are scattered over the world, so reading neighbours by id
  * costs a cache miss each. Each tick therefore copies the state into grid
- * order (kx, ky, kvx, kvy: a cell's boids are adjacent, and so are the cells
- * of a row) and walks the boids in that order too. The copy changes where
- * the values are read from, never the order of a sum. */
+ * order (kb: a cell's boids are adjacent, and so are the cells of a row; one
+ * 32-byte record a boid, so a neighbour is one cache line, not four) and
+ * walks the boids cell by cell in that order. The copy changes where values
+ * are read from, never the order of a sum. */
 #include "murmur/flock.h"
 
 #include <math.h>
@@ -31,6 +32,11 @@
 #define SALT_NOISE 0x6e6f697365ULL   /* "noise" */
 #define SALT_SCATTER 0x73636174ULL   /* "scat" */
 
+/* One boid in the position-ordered copy of the state. */
+typedef struct {
+    double x, y, vx, vy;
+} rec;
+
 struct mur_flock {
     mur_params p;
     uint64_t seed;
@@ -38,8 +44,8 @@ struct mur_flock {
     int n;                     /* boids in use */
     size_t cap;                /* allocated boids */
     double *x, *y, *vx, *vy;   /* state */
-    double *ax, *ay;           /* sync: accelerations of this tick */
-    double *kx, *ky, *kvx, *kvy; /* state in grid order: k holds boid grid.order[k] */
+    rec *kb;                   /* state by position k: grid order, or id order without a grid */
+    double *acc;               /* sync: acceleration of boid i at 2i, 2i + 1 */
     mur_rng rng;               /* draws added boids */
     mur_predator pred[MUR_MAX_PREDATORS];
     int npred;
@@ -153,13 +159,19 @@ static int reserve(mur_flock *f, size_t n)
     size_t cap = f->cap ? f->cap : 64;
     while (cap < n)
         cap *= 2;
-    double **arrays[] = {&f->x, &f->y, &f->vx, &f->vy, &f->ax, &f->ay,
-                         &f->kx, &f->ky, &f->kvx, &f->kvy};
+    struct {
+        void **p;
+        size_t size;  /* bytes a boid */
+    } arrays[] = {
+        {(void **)&f->x, sizeof(double)},  {(void **)&f->y, sizeof(double)},
+        {(void **)&f->vx, sizeof(double)}, {(void **)&f->vy, sizeof(double)},
+        {(void **)&f->kb, sizeof(rec)},    {(void **)&f->acc, 2 * sizeof(double)},
+    };
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
-        double *q = realloc(*arrays[k], cap * sizeof(double));
+        void *q = realloc(*arrays[k].p, cap * arrays[k].size);
         if (!q)
             return -1;  /* arrays already grown keep their data; cap is unchanged */
-        *arrays[k] = q;
+        *arrays[k].p = q;
     }
     f->cap = cap;
     return 0;
@@ -207,12 +219,8 @@ void mur_flock_destroy(mur_flock *f)
     free(f->y);
     free(f->vx);
     free(f->vy);
-    free(f->ax);
-    free(f->ay);
-    free(f->kx);
-    free(f->ky);
-    free(f->kvx);
-    free(f->kvy);
+    free(f->kb);
+    free(f->acc);
     mur_grid_free(&f->grid);
     mur_pool_destroy(f->pool);
     free(f);
@@ -239,6 +247,34 @@ void mur_flock_scatter(mur_flock *f)
     f->grid_ok = 0;
 }
 
+/* Coordinate x taken into [0, w) on a torus of size w; x itself when it is
+ * already there. */
+static double fold(double x, double w)
+{
+    if (x >= 0 && x < w)
+        return x;
+    x = fmod(x, w);
+    if (x < 0)
+        x += w;
+    return x >= 0 && x < w ? x : 0;  /* -tiny + w rounding to w, or NaN */
+}
+
+/* Under wrap every position is kept in [0, W) x [0, H): the grid files a
+ * boid by its coordinates and the nearest-image rule corrects an offset by
+ * one world at most, so a boid left outside (a world that shrank, a loaded
+ * state) would see the wrong neighbours. Walls need nothing: the grid files
+ * outside boids in the edge cells, which is exact, and the next tick
+ * brings them in. */
+static void fold_into_world(mur_flock *f)
+{
+    if (f->p.boundary != MUR_BOUNDARY_WRAP)
+        return;
+    for (int i = 0; i < f->n; i++) {
+        f->x[i] = fold(f->x[i], f->p.width);
+        f->y[i] = fold(f->y[i], f->p.height);
+    }
+}
+
 int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
 {
     int rc = mur_params_validate(p, err);
@@ -251,6 +287,7 @@ int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
     for (int i = old; i < p->count; i++)
         draw_boid(f, i);
     f->n = p->count;
+    fold_into_world(f);
     f->grid_ok = 0;
     return MUR_OK;
 }
@@ -279,6 +316,7 @@ int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
     memcpy(f->vy, vy, (size_t)n * sizeof *vy);
     f->n = n;
     f->p.count = n;
+    fold_into_world(f);
     f->tick = 0;
     f->grid_ok = 0;
     return MUR_OK;
@@ -315,19 +353,51 @@ typedef struct {
     double cx, cy; int nc;   /* cohesion: sum of d_ij */
 } sums;
 
+/* What a neighbour scan needs: the settings (the same for every boid of a
+ * tick, filled once by probe_init) and the boid's own state (probe_set). */
 typedef struct {
     double xi, yi, vxi, vyi;
     double rsep, rali, rcoh, rmax;
     double soft;
     int falloff;
+    int fov_cone;             /* fov < 360 */
     int cone;                 /* fov < 360 and v_i != 0: test the cone */
     double cos_half, vlen;    /* cone test: dot(v, d) >= cos_half |v| |d| */
-    int wrap;
+    int wrap;                 /* nearest image needed on some axis (wrapx | wrapy) */
+    int wrapx, wrapy;         /* per axis, for the candidates at hand */
     double w, h;
 } probe;
 
-/* Adds boids [lo, hi) of the arrays, except index `skip` (i itself), to the
- * neighbour sums of the probe's boid (MODEL.md steps 1-2).
+static void probe_init(const mur_params *p, probe *q)
+{
+    memset(q, 0, sizeof *q);
+    q->rsep = p->separation_radius;
+    q->rali = p->alignment_radius;
+    q->rcoh = p->cohesion_radius;
+    q->rmax = fmax(q->rsep, fmax(q->rali, q->rcoh));
+    q->soft = p->separation_softening;
+    q->falloff = p->separation_falloff;
+    q->fov_cone = p->fov < 360;
+    q->cos_half = q->fov_cone ? cos(p->fov * 0.5 * PI / 180.0) : -1;
+    q->wrap = q->wrapx = q->wrapy = p->boundary == MUR_BOUNDARY_WRAP;
+    q->w = p->width;
+    q->h = p->height;
+}
+
+static void probe_set(probe *q, const rec *b)
+{
+    q->xi = b->x;
+    q->yi = b->y;
+    q->vxi = b->vx;
+    q->vyi = b->vy;
+    if (q->fov_cone) {
+        q->vlen = sqrt(b->vx * b->vx + b->vy * b->vy);
+        q->cone = q->vlen > 0;  /* a boid at rest has no heading: it sees all round */
+    }
+}
+
+/* Adds boids [lo, hi) of b, except position `skip` (the boid itself), to
+ * the neighbour sums of the probe's boid (MODEL.md steps 1-2).
  *
  * Two passes over blocks of candidates. In the grid's 3 x 3 block about
  * half the candidates are within reach, at random, so testing each with a
@@ -337,9 +407,8 @@ typedef struct {
  * the same order, with branches that are now well predicted. */
 enum { SCAN_BLOCK = 64 };
 
-static void scan(const probe *restrict q, const double *restrict x, const double *restrict y,
-                 const double *restrict vx, const double *restrict vy, int lo, int hi,
-                 int skip, sums *restrict s)
+static void scan(const probe *restrict q, const rec *restrict b, int lo, int hi, int skip,
+                 sums *restrict s)
 {
     const double xi = q->xi, yi = q->yi, vxi = q->vxi, vyi = q->vyi;
     const double rsep = q->rsep, rali = q->rali, rcoh = q->rcoh, soft = q->soft;
@@ -347,7 +416,7 @@ static void scan(const probe *restrict q, const double *restrict x, const double
     /* The slack keeps the exact d < R tests of the second pass the only
      * ones that decide. */
     const double far2 = q->rmax * q->rmax * 1.0000001;
-    const int falloff = q->falloff, cone = q->cone, wrap = q->wrap;
+    const int falloff = q->falloff, cone = q->cone, wrapx = q->wrapx, wrapy = q->wrapy;
     double sx = s->sx, sy = s->sy, ax = s->ax, ay = s->ay, cx = s->cx, cy = s->cy;
     int ns = s->ns, na = s->na, nc = s->nc;
     double bdx[SCAN_BLOCK], bdy[SCAN_BLOCK], bd2[SCAN_BLOCK];
@@ -355,11 +424,11 @@ static void scan(const probe *restrict q, const double *restrict x, const double
     for (int j0 = lo; j0 < hi; j0 += SCAN_BLOCK) {
         int j1 = hi - j0 > SCAN_BLOCK ? j0 + SCAN_BLOCK : hi, m = 0;
         for (int j = j0; j < j1; j++) {
-            double dx = x[j] - xi, dy = y[j] - yi;
-            if (wrap) {
+            double dx = b[j].x - xi, dy = b[j].y - yi;
+            if (wrapx)
                 dx = wrap_delta(dx, w);
+            if (wrapy)
                 dy = wrap_delta(dy, h);
-            }
             double d2 = dx * dx + dy * dy;
             bdx[m] = dx;
             bdy[m] = dy;
@@ -370,7 +439,6 @@ static void scan(const probe *restrict q, const double *restrict x, const double
         }
         for (int t = 0; t < m; t++) {
             double dx = bdx[t], dy = bdy[t], d = sqrt(bd2[t]);
-            int j = bj[t];
             if (cone && dx * vxi + dy * vyi < cvl * d)
                 continue;
             if (d < rsep) {
@@ -385,8 +453,8 @@ static void scan(const probe *restrict q, const double *restrict x, const double
                 ns++;
             }
             if (d < rali) {
-                ax += vx[j];
-                ay += vy[j];
+                ax += b[bj[t]].vx;
+                ay += b[bj[t]].vy;
                 na++;
             }
             if (d < rcoh) {
@@ -401,47 +469,13 @@ static void scan(const probe *restrict q, const double *restrict x, const double
     s->cx = cx; s->cy = cy; s->nc = nc;
 }
 
-/* The settings part of a probe: the same for every boid of a tick. */
-static void probe_init(const mur_params *p, probe *q)
+/* The runs of positions holding the 3 x 3 block of cells around cell c, in
+ * the fixed visiting order (rows, then columns): adjacent cells of a row
+ * are one run, so the order of a sum is that of visiting cell by cell.
+ * Writes up to 9 runs to lo/hi and returns how many. */
+static int block_runs(const mur_grid *g, int c, int lo[9], int hi[9])
 {
-    memset(q, 0, sizeof *q);
-    q->rsep = p->separation_radius;
-    q->rali = p->alignment_radius;
-    q->rcoh = p->cohesion_radius;
-    q->rmax = fmax(q->rsep, fmax(q->rali, q->rcoh));
-    q->soft = p->separation_softening;
-    q->falloff = p->separation_falloff;
-    q->cone = p->fov < 360;
-    q->cos_half = q->cone ? cos(p->fov * 0.5 * PI / 180.0) : -1;
-    q->wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    q->w = p->width;
-    q->h = p->height;
-}
-
-/* Neighbour sums of boid i at (xi, yi) with velocity (vxi, vyi). With a
- * current grid, k is i's position in grid order (grid.slot[i]) and
- * neighbours are read from the grid-ordered copy; cells of a row that are
- * adjacent in the grid are one run of that copy, so the row is scanned as
- * one range: the order of the sum is unchanged. */
-static void gather(const mur_flock *f, const probe *tmpl, int i, int k, double xi, double yi,
-                   double vxi, double vyi, sums *s)
-{
-    probe q = *tmpl;
-    q.xi = xi;
-    q.yi = yi;
-    q.vxi = vxi;
-    q.vyi = vyi;
-    if (q.cone) {
-        q.vlen = sqrt(vxi * vxi + vyi * vyi);
-        q.cone = q.vlen > 0;  /* a boid at rest has no heading: it sees all round */
-    }
-    memset(s, 0, sizeof *s);
-    if (k < 0) {
-        scan(&q, f->x, f->y, f->vx, f->vy, 0, f->n, i, s);
-        return;
-    }
-    const mur_grid *g = &f->grid;
-    int c = g->cell_of[i], xs[3], ys[3];
+    int xs[3], ys[3], r = 0;
     int nx = mur_grid_span(c % g->gx, g->gx, g->wrap, xs);
     int ny = mur_grid_span(c / g->gx, g->gy, g->wrap, ys);
     for (int b = 0; b < ny; b++) {
@@ -450,10 +484,30 @@ static void gather(const mur_flock *f, const probe *tmpl, int i, int k, double x
             int e = a;
             while (e + 1 < nx && xs[e + 1] == xs[e] + 1)
                 e++;
-            scan(&q, f->kx, f->ky, f->kvx, f->kvy, row[xs[a]], row[xs[e] + 1], k, s);
+            if (row[xs[a]] < row[xs[e] + 1]) {
+                lo[r] = row[xs[a]];
+                hi[r] = row[xs[e] + 1];
+                r++;
+            }
             a = e + 1;
         }
     }
+    return r;
+}
+
+/* Neighbour sums of the boid at position k of kb (boid i), from the grid
+ * when there is one, else from every boid. */
+static void gather(const mur_flock *f, const probe *q, int i, int k, sums *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!f->grid_ok) {
+        scan(q, f->kb, 0, f->n, k, s);
+        return;
+    }
+    int lo[9], hi[9];
+    int nr = block_runs(&f->grid, f->grid.cell_of[i], lo, hi);
+    for (int r = 0; r < nr; r++)
+        scan(q, f->kb, lo[r], hi[r], k, s);
 }
 
 /* Steps 2-3: raw rule vectors, combined and clamped. Enters with the sums of
@@ -518,33 +572,42 @@ static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
     }
 }
 
-/* Rule acceleration of boid i (k: its grid position, or -1 for brute force). */
-static void acceleration(const mur_flock *f, const probe *tmpl, int i, int k, double *ax,
-                         double *ay)
-{
-    sums s;
-    double xi, yi, vxi, vyi;
-    if (k >= 0) {
-        xi = f->kx[k]; yi = f->ky[k]; vxi = f->kvx[k]; vyi = f->kvy[k];
-    } else {
-        xi = f->x[i]; yi = f->y[i]; vxi = f->vx[i]; vyi = f->vy[i];
-    }
-    gather(f, tmpl, i, k, xi, yi, vxi, vyi, &s);
-    combine(&f->p, vxi, vyi, &s, ax, ay, NULL);
-}
-
 void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
 {
     memset(out, 0, sizeof *out);
     if (i < 0 || i >= f->n)
         return;
+    /* Between ticks kb and the grid are stale: brute force over the state
+     * arrays, copied a block at a time into records for scan. Index order
+     * is the order of the step's brute force, and the neighbour sets are
+     * the grid's, so the view is exact either way. */
+    probe q;
+    probe_init(&f->p, &q);
+    rec me = {f->x[i], f->y[i], f->vx[i], f->vy[i]}, buf[SCAN_BLOCK];
+    probe_set(&q, &me);
     sums s;
-    probe tmpl;
-    probe_init(&f->p, &tmpl);
-    /* The grid may be stale between ticks; the brute loop gives the same
-     * sets, so the view is exact either way. */
-    gather(f, &tmpl, i, -1, f->x[i], f->y[i], f->vx[i], f->vy[i], &s);
-    combine(&f->p, f->vx[i], f->vy[i], &s, &out->accel[0], &out->accel[1], out);
+    memset(&s, 0, sizeof s);
+    for (int j0 = 0; j0 < f->n; j0 += SCAN_BLOCK) {
+        int m = f->n - j0 < SCAN_BLOCK ? f->n - j0 : SCAN_BLOCK;
+        for (int t = 0; t < m; t++)
+            buf[t] = (rec){f->x[j0 + t], f->y[j0 + t], f->vx[j0 + t], f->vy[j0 + t]};
+        scan(&q, buf, 0, m, i - j0, &s);
+    }
+    combine(&f->p, me.vx, me.vy, &s, &out->accel[0], &out->accel[1], out);
+}
+
+/* (x + w) mod w exactly as fmod computes it, as the original demos wrap.
+ * For a = x + w in [w, 2w) the remainder is a - w, which is exact (Sterbenz
+ * lemma), and in [0, w) it is a: only a jump of more than a world (or NaN)
+ * needs the slow fmod call. */
+static double wrap_pos(double x, double w)
+{
+    double a = x + w;
+    if (a >= w && a < 2 * w)
+        return a - w;
+    if (a >= 0 && a < w)
+        return a;
+    return fmod(a, w);
 }
 
 /* Steps 4-7 for boid i, given its rule acceleration. */
@@ -597,9 +660,10 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
     case MUR_BOUNDARY_WRAP:
         /* (x + W) mod W, as the original demos wrap: its rounding of x + W
          * is part of the reference trajectories (an if-based wrap drifts
-         * from the lab reference by 3e-8 within 100 ticks). fmod is exact. */
-        x = fmod(x + w, w);
-        y = fmod(y + h, h);
+         * from the lab reference by 3e-8 within 100 ticks). wrap_pos gives
+         * fmod's exact result. */
+        x = wrap_pos(x, w);
+        y = wrap_pos(y, h);
         if (x < 0) x += w;     /* jumps of more than a world */
         if (y < 0) y += h;
         if (!(x >= 0 && x < w)) x = 0;  /* NaN, or -tiny + w rounding to w */
@@ -624,35 +688,73 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
 
 /* ---- the tick ----------------------------------------------------------- */
 
-/* Sync accelerations; with a grid, [begin, end) are positions in grid order,
- * so consecutive boids share their neighbour cells in cache. */
+/* Position of boid i in kb this tick. */
+static int pos_of(const mur_flock *f, int i) { return f->grid_ok ? f->grid.slot[i] : i; }
+
+/* Fill kb for boids [begin, end) of id order (reads stream; each boid is
+ * one record written). */
+static void copy_chunk(void *ctx, int begin, int end)
+{
+    mur_flock *f = ctx;
+    for (int i = begin; i < end; i++)
+        f->kb[pos_of(f, i)] = (rec){f->x[i], f->y[i], f->vx[i], f->vy[i]};
+}
+
+/* Sync accelerations of positions [begin, end), walked cell by cell so the
+ * block's runs are found once a cell and neighbours stay in cache. Each
+ * result is stored by boid id: one scattered store per boid here, where it
+ * hides behind the neighbour scan, rather than a scattered load per boid in
+ * the short integrate loop. */
 static void accel_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
-    probe tmpl;
+    probe tmpl, q;
     probe_init(&f->p, &tmpl);
-    if (f->grid_ok) {
+    if (!f->grid_ok) {
         for (int k = begin; k < end; k++) {
-            int i = f->grid.order[k];
-            acceleration(f, &tmpl, i, k, &f->ax[i], &f->ay[i]);
+            sums s;
+            q = tmpl;
+            probe_set(&q, &f->kb[k]);
+            gather(f, &q, k, k, &s);
+            combine(&f->p, f->kb[k].vx, f->kb[k].vy, &s, &f->acc[2 * k], &f->acc[2 * k + 1], NULL);
         }
-    } else {
-        for (int i = begin; i < end; i++)
-            acceleration(f, &tmpl, i, -1, &f->ax[i], &f->ay[i]);
+        return;  /* without a grid, position k is boid k */
     }
-}
-
-/* Copy the state into grid order: positions [begin, end). */
-static void sort_chunk(void *ctx, int begin, int end)
-{
-    mur_flock *f = ctx;
-    const int *order = f->grid.order;
-    for (int k = begin; k < end; k++) {
-        int i = order[k];
-        f->kx[k] = f->x[i];
-        f->ky[k] = f->y[i];
-        f->kvx[k] = f->vx[i];
-        f->kvy[k] = f->vy[i];
+    const mur_grid *g = &f->grid;
+    /* the cell holding position begin: the last c with start[c] <= begin */
+    int c = 0, top = g->ncells;
+    while (top - c > 1) {
+        int mid = c + (top - c) / 2;
+        if (g->start[mid] <= begin)
+            c = mid;
+        else
+            top = mid;
+    }
+    int lo[9], hi[9];
+    for (int k = begin; k < end; c++) {
+        int kend = g->start[c + 1] < end ? g->start[c + 1] : end;
+        if (k >= kend)
+            continue;  /* empty cell */
+        int nr = block_runs(g, c, lo, hi);
+        /* Away from the seam the 3 x 3 block holds offsets under 2 cells,
+         * and with 5 or more cells a side that is at most half the world:
+         * the nearest-image correction would change nothing, so it is
+         * skipped (1 cell of slack covers rounding in filing boids). */
+        int cx = c % g->gx, cy = c / g->gx;
+        int wrapx = tmpl.wrap && (g->gx < 5 || cx < 1 || cx > g->gx - 2);
+        int wrapy = tmpl.wrap && (g->gy < 5 || cy < 1 || cy > g->gy - 2);
+        for (; k < kend; k++) {
+            sums s;
+            memset(&s, 0, sizeof s);
+            q = tmpl;
+            q.wrapx = wrapx;
+            q.wrapy = wrapy;
+            probe_set(&q, &f->kb[k]);
+            for (int r = 0; r < nr; r++)
+                scan(&q, f->kb, lo[r], hi[r], k, &s);
+            int i = g->order[k];
+            combine(&f->p, f->kb[k].vx, f->kb[k].vy, &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
+        }
     }
 }
 
@@ -660,7 +762,7 @@ static void integrate_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
     for (int i = begin; i < end; i++)
-        integrate(f, i, f->ax[i], f->ay[i]);
+        integrate(f, i, f->acc[2 * i], f->acc[2 * i + 1]);
 }
 
 static double max_radius(const mur_params *p)
@@ -682,24 +784,22 @@ void mur_flock_step(mur_flock *f)
         f->grid_ok = mur_grid_build(&f->grid, f->x, f->y, f->n, p->width, p->height, cell,
                                     p->boundary == MUR_BOUNDARY_WRAP) == 0;
         /* On allocation failure the brute loop gives the same answer, slowly. */
-        if (f->grid_ok)
-            mur_pool_run(f->pool, sort_chunk, f, f->n);
     }
+    mur_pool_run(f->pool, copy_chunk, f, f->n);
     if (seq) {
-        probe tmpl;
+        probe tmpl, q;
         probe_init(p, &tmpl);
         for (int i = 0; i < f->n; i++) {
             double ax, ay;
-            int k = f->grid_ok ? f->grid.slot[i] : -1;
-            acceleration(f, &tmpl, i, k, &ax, &ay);
+            int k = pos_of(f, i);
+            sums s;
+            q = tmpl;
+            probe_set(&q, &f->kb[k]);
+            gather(f, &q, i, k, &s);
+            combine(p, f->kb[k].vx, f->kb[k].vy, &s, &ax, &ay, NULL);
             integrate(f, i, ax, ay);
-            if (k >= 0) {
-                /* later boids must see this one where it now is */
-                f->kx[k] = f->x[i];
-                f->ky[k] = f->y[i];
-                f->kvx[k] = f->vx[i];
-                f->kvy[k] = f->vy[i];
-            }
+            /* later boids must see this one where it now is */
+            f->kb[k] = (rec){f->x[i], f->y[i], f->vx[i], f->vy[i]};
         }
     } else {
         mur_pool_run(f->pool, accel_chunk, f, f->n);

@@ -1,9 +1,15 @@
 /* Worker pool: a generation counter under one mutex wakes the workers for
  * each job; a done counter wakes the caller. Jobs are large (a whole tick's
- * boids), so one lock round-trip per job is negligible. */
+ * boids), so one lock round-trip per job is negligible.
+ *
+ * A job is cut into blocks that threads take from an atomic counter rather
+ * than one fixed share each: a flock's cost per boid follows its local
+ * density, so equal shares leave the thread with the dense half of the
+ * world working alone. */
 #include "pool.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -18,26 +24,25 @@ struct mur_pool {
     mur_pool_fn fn;
     void *ctx;
     int n;
+    int block;                 /* items a block */
+    atomic_int next;           /* next block to take */
 };
 
-typedef struct {
-    mur_pool *pool;
-    int index;
-} worker_arg;
-
-static void run_chunk(mur_pool *p, int index)
+/* Take blocks until none is left. */
+static void run_blocks(mur_pool *p)
 {
-    long begin = (long)p->n * index / p->threads;
-    long end = (long)p->n * (index + 1) / p->threads;
-    if (begin < end)
+    for (;;) {
+        long begin = (long)atomic_fetch_add(&p->next, 1) * p->block;
+        if (begin >= p->n)
+            return;
+        long end = begin + p->block < p->n ? begin + p->block : p->n;
         p->fn(p->ctx, (int)begin, (int)end);
+    }
 }
 
 static void *worker_main(void *arg)
 {
-    worker_arg a = *(worker_arg *)arg;
-    free(arg);
-    mur_pool *p = a.pool;
+    mur_pool *p = arg;
     unsigned long seen = 0;
     pthread_mutex_lock(&p->lock);
     for (;;) {
@@ -47,7 +52,7 @@ static void *worker_main(void *arg)
             break;
         seen = p->generation;
         pthread_mutex_unlock(&p->lock);
-        run_chunk(p, a.index);
+        run_blocks(p);
         pthread_mutex_lock(&p->lock);
         if (--p->pending == 0)
             pthread_cond_signal(&p->done);
@@ -78,15 +83,8 @@ mur_pool *mur_pool_create(int threads)
         goto fail;
     p->threads = 1; /* only started workers are joined on failure */
     for (int i = 1; i < threads; i++) {
-        worker_arg *a = malloc(sizeof *a);
-        if (!a)
+        if (pthread_create(&p->workers[i], NULL, worker_main, p) != 0)
             goto fail;
-        a->pool = p;
-        a->index = i;
-        if (pthread_create(&p->workers[i], NULL, worker_main, a) != 0) {
-            free(a);
-            goto fail;
-        }
         p->threads = i + 1;
     }
     p->threads = threads;
@@ -129,11 +127,15 @@ void mur_pool_run(mur_pool *p, mur_pool_fn fn, void *ctx, int n)
     p->fn = fn;
     p->ctx = ctx;
     p->n = n;
+    /* 16 blocks a thread: fine enough to even out, coarse enough that the
+     * counter is not contended. */
+    p->block = (n + 16 * p->threads - 1) / (16 * p->threads);
+    atomic_store(&p->next, 0);
     p->pending = p->threads - 1;
     p->generation++;
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
-    run_chunk(p, 0);
+    run_blocks(p);
     pthread_mutex_lock(&p->lock);
     while (p->pending > 0)
         pthread_cond_wait(&p->done, &p->lock);

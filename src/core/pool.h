@@ -1,9 +1,9 @@
 /* A fixed pool of worker threads for data-parallel loops.
  *
- * mur_pool_run splits [0, n) into one contiguous chunk per thread and waits
- * for all of them. Chunks never change what is computed, only who computes
- * it, so callers that write disjoint outputs stay bit-identical for any
- * thread count. */
+ * mur_pool_run splits [0, n) into contiguous blocks that the threads take
+ * in turn, and waits for all of them. Blocks never change what is computed,
+ * only who computes it, so callers that write disjoint outputs stay
+ * bit-identical for any thread count. */
 #ifndef MURMUR_POOL_H
 #define MURMUR_POOL_H
 

@@ -1,0 +1,325 @@
+/* The metrics of MODEL.md on hand-built flocks whose answers are known, and
+ * the grid-based metrics against an O(N^2) computation written out here. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "murmur/flock.h"
+#include "murmur/metrics.h"
+#include "murmur/presets.h"
+
+#define PI 3.14159265358979323846
+
+/* A flock of n boids in a W x H world with the given boundary and cohesion
+ * radius, holding exactly the given state. */
+static mur_flock *flock_of(int n, const double *x, const double *y, const double *vx,
+                           const double *vy, double w, double h, mur_boundary b, double rcoh)
+{
+    mur_params p = mur_preset_find("wrkspc")->params;
+    p.width = w;
+    p.height = h;
+    p.boundary = b;
+    p.cohesion_radius = rcoh;
+    p.count = n;
+    mur_flock *f = NULL;
+    mur_error err;
+    if (mur_flock_create(&f, &p, 1, &err) || mur_flock_set_state(f, n, x, y, vx, vy, &err)) {
+        fprintf(stderr, "flock_of: %s\n", err.msg);
+        abort();
+    }
+    return f;
+}
+
+static mur_metrics metrics_of(const mur_flock *f)
+{
+    mur_metrics m;
+    mur_metrics_ctx *ctx = mur_metrics_ctx_create();
+    if (!ctx || mur_metrics_compute(ctx, f, &m)) {
+        fprintf(stderr, "metrics_of: failed\n");
+        abort();
+    }
+    mur_metrics_ctx_destroy(ctx);
+    return m;
+}
+
+/* ---- order -------------------------------------------------------------- */
+
+TEST(order_of_an_aligned_flock_is_one_and_of_opposite_boids_zero)
+{
+    double x[5] = {10, 50, 90, 130, 170}, y[5] = {10, 60, 20, 80, 40};
+    double vx[5] = {1, 2, 0.5, 3, 1.7}, vy[5] = {0.5, 1, 0.25, 1.5, 0.85};  /* one heading */
+    mur_flock *f = flock_of(5, x, y, vx, vy, 200, 100, MUR_BOUNDARY_WRAP, 40);
+    mur_metrics m = metrics_of(f);
+    CHECK(fabs(m.order - 1) < 1e-12, "aligned flock: order %.15g", m.order);
+    CHECK(fabs(mur_metrics_order(5, vx, vy) - 1) < 1e-12, "mur_metrics_order disagrees");
+    mur_flock_destroy(f);
+
+    double ox[2] = {1.5, -0.5}, oy[2] = {-2, 0.6666666666666666};  /* opposite headings */
+    f = flock_of(2, x, y, ox, oy, 200, 100, MUR_BOUNDARY_WRAP, 40);
+    m = metrics_of(f);
+    CHECK(fabs(m.order) < 1e-12, "two opposite boids: order %.3g", m.order);
+    mur_flock_destroy(f);
+    CHECK(mur_metrics_order(0, NULL, NULL) == 0, "empty flock: order not 0");
+}
+
+/* ---- nearest neighbour and neighbour count -------------------------------- */
+
+TEST(nearest_neighbour_of_a_hand_built_flock)
+{
+    /* pairs 5 and 8 apart, far from each other: nearest 5, 5, 8, 8 */
+    double x[4] = {10, 13, 100, 100}, y[4] = {10, 14, 60, 68}, v[4] = {1, 1, 1, 1};
+    mur_flock *f = flock_of(4, x, y, v, v, 200, 100, MUR_BOUNDARY_REFLECT, 40);
+    mur_metrics m = metrics_of(f);
+    CHECK(fabs(m.nearest - 6.5) < 1e-12, "nearest %.15g, want 6.5", m.nearest);
+    mur_flock_destroy(f);
+
+    /* across the wrap seam x = 1 and x = W - 1 are 2 apart; with walls 198 */
+    double sx[2] = {1, 199}, sy[2] = {50, 50};
+    f = flock_of(2, sx, sy, v, v, 200, 100, MUR_BOUNDARY_WRAP, 40);
+    m = metrics_of(f);
+    CHECK(fabs(m.nearest - 2) < 1e-12, "wrap: boids at x = 1 and W - 1 %.15g apart, want 2",
+          m.nearest);
+    mur_flock_destroy(f);
+    double ty[2] = {1, 99}, tx[2] = {100, 100};  /* the other seam */
+    f = flock_of(2, tx, ty, v, v, 200, 100, MUR_BOUNDARY_WRAP, 40);
+    m = metrics_of(f);
+    CHECK(fabs(m.nearest - 2) < 1e-12, "wrap: boids at y = 1 and H - 1 %.15g apart", m.nearest);
+    mur_flock_destroy(f);
+    f = flock_of(2, sx, sy, v, v, 200, 100, MUR_BOUNDARY_REFLECT, 40);
+    m = metrics_of(f);
+    CHECK(fabs(m.nearest - 198) < 1e-12, "reflect: %.15g apart, want 198", m.nearest);
+    mur_flock_destroy(f);
+    /* far apart, many cells between them: the ring search must go out */
+    double fx[2] = {3, 1900}, fy[2] = {3, 1500};
+    f = flock_of(2, fx, fy, v, v, 4000, 3000, MUR_BOUNDARY_AVOID, 40);
+    m = metrics_of(f);
+    CHECK(fabs(m.nearest - hypot(1897, 1497)) < 1e-9, "far pair: nearest %.15g", m.nearest);
+    mur_flock_destroy(f);
+}
+
+TEST(neighbour_count_within_the_cohesion_radius)
+{
+    /* a row 30 apart, R = 40: ends have 1 neighbour, inner boids 2; a
+     * lone boid 0; across the seam (x = 5 and x = 395) 1 each */
+    double x[7] = {100, 130, 160, 190, 300, 5, 395}, y[7] = {50, 50, 50, 50, 150, 250, 250};
+    double v[7] = {1, 1, 1, 1, 1, 1, 1};
+    mur_flock *f = flock_of(7, x, y, v, v, 400, 300, MUR_BOUNDARY_WRAP, 40);
+    mur_metrics m = metrics_of(f);
+    double want = (1 + 2 + 2 + 1 + 0 + 1 + 1) / 7.0;
+    CHECK(fabs(m.neighbours - want) < 1e-12, "neighbours %.15g, want %.15g", m.neighbours, want);
+    mur_flock_destroy(f);
+    /* exactly R apart is outside */
+    double ex[2] = {100, 140}, ey[2] = {100, 100};
+    f = flock_of(2, ex, ey, v, v, 400, 300, MUR_BOUNDARY_WRAP, 40);
+    m = metrics_of(f);
+    CHECK(m.neighbours == 0 && m.clusters == 2, "boids exactly R apart: %g neighbours, %d clusters",
+          m.neighbours, m.clusters);
+    mur_flock_destroy(f);
+}
+
+/* ---- clusters ----------------------------------------------------------- */
+
+TEST(two_separated_groups_are_two_clusters)
+{
+    /* a chain of 5 (links of 30 < R = 40) and a chain of 3, 200 apart */
+    double x[8] = {50, 80, 110, 140, 170, 400, 430, 460};
+    double y[8] = {100, 100, 100, 100, 100, 300, 300, 300};
+    double v[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    mur_flock *f = flock_of(8, x, y, v, v, 800, 600, MUR_BOUNDARY_REFLECT, 40);
+    mur_metrics m = metrics_of(f);
+    CHECK(m.clusters == 2, "%d clusters, want 2", m.clusters);
+    CHECK(fabs(m.largest - 5.0 / 8) < 1e-12, "largest share %.15g, want 5/8", m.largest);
+    mur_flock_destroy(f);
+}
+
+TEST(a_cluster_straddling_the_seam_is_one_cluster)
+{
+    /* a chain through the corner of the torus: (395, 295) - (5, 295) -
+     * (5, 5) - (395, 5), links of 10 across the seams */
+    double x[6] = {395, 5, 5, 395, 20, 380}, y[6] = {295, 295, 5, 5, 5, 295};
+    double v[6] = {1, 1, 1, 1, 1, 1};
+    mur_flock *f = flock_of(6, x, y, v, v, 400, 300, MUR_BOUNDARY_WRAP, 40);
+    mur_metrics m = metrics_of(f);
+    CHECK(m.clusters == 1 && m.largest == 1, "wrap: %d clusters (largest %.3g), want 1",
+          m.clusters, m.largest);
+    mur_flock_destroy(f);
+    /* with walls the same points are four groups: the corners */
+    f = flock_of(6, x, y, v, v, 400, 300, MUR_BOUNDARY_REFLECT, 40);
+    m = metrics_of(f);
+    CHECK(m.clusters == 4, "reflect: %d clusters, want 4", m.clusters);
+    mur_flock_destroy(f);
+}
+
+TEST(coincident_boids_are_neighbours_in_one_cluster)
+{
+    double x[3] = {50, 50, 300}, y[3] = {50, 50, 200}, v[3] = {1, 1, 1};
+    mur_flock *f = flock_of(3, x, y, v, v, 400, 300, MUR_BOUNDARY_WRAP, 40);
+    mur_metrics m = metrics_of(f);
+    CHECK(m.clusters == 2, "two boids on one point and a lone one: %d clusters, want 2",
+          m.clusters);
+    CHECK(fabs(m.neighbours - 2.0 / 3) < 1e-12, "neighbours %.15g, want 2/3", m.neighbours);
+    double want = (0 + 0 + hypot(150, 150)) / 3;  /* nearest image of (-250, -150) */
+    CHECK(fabs(m.nearest - want) < 1e-12, "nearest %.15g, want %.15g", m.nearest, want);
+    mur_flock_destroy(f);
+}
+
+/* ---- milling ------------------------------------------------------------ */
+
+/* n boids on a circle of radius r about (cx, cy) moving tangentially
+ * (counter-clockwise), into arrays of n. */
+static void ring(int n, double cx, double cy, double r, double w, double h, double *x,
+                 double *y, double *vx, double *vy)
+{
+    for (int i = 0; i < n; i++) {
+        double a = 2 * PI * i / n;
+        x[i] = fmod(cx + r * cos(a) + w, w);
+        y[i] = fmod(cy + r * sin(a) + h, h);
+        vx[i] = -2 * sin(a);
+        vy[i] = 2 * cos(a);
+    }
+}
+
+TEST(a_mill_has_milling_near_one_and_order_near_zero)
+{
+    enum { N = 60 };
+    double x[N], y[N], vx[N], vy[N];
+    /* radius 100: neighbours 10.5 apart, one cluster at R = 40 */
+    ring(N, 250, 250, 100, 500, 500, x, y, vx, vy);
+    mur_flock *f = flock_of(N, x, y, vx, vy, 500, 500, MUR_BOUNDARY_WRAP, 40);
+    mur_metrics m = metrics_of(f);
+    CHECK(m.clusters == 1, "ring: %d clusters", m.clusters);
+    CHECK(m.milling > 0.99, "ring: milling %.4f, want ~1", m.milling);
+    CHECK(m.order < 0.01, "ring: order %.4f, want ~0", m.order);
+    mur_flock_destroy(f);
+    /* the same ring centred on the corner of the torus */
+    ring(N, 0, 0, 100, 500, 500, x, y, vx, vy);
+    f = flock_of(N, x, y, vx, vy, 500, 500, MUR_BOUNDARY_WRAP, 40);
+    m = metrics_of(f);
+    CHECK(m.clusters == 1 && m.milling > 0.99, "ring across the seams: %d clusters, milling %.4f",
+          m.clusters, m.milling);
+    mur_flock_destroy(f);
+    /* two rings turning opposite ways are two mills: milling is per cluster */
+    double x2[2 * N], y2[2 * N], vx2[2 * N], vy2[2 * N];
+    ring(N, 150, 250, 100, 1000, 500, x2, y2, vx2, vy2);
+    ring(N, 700, 250, 100, 1000, 500, x2 + N, y2 + N, vx2 + N, vy2 + N);
+    for (int i = N; i < 2 * N; i++) {
+        vx2[i] = -vx2[i];
+        vy2[i] = -vy2[i];
+    }
+    f = flock_of(2 * N, x2, y2, vx2, vy2, 1000, 500, MUR_BOUNDARY_REFLECT, 40);
+    m = metrics_of(f);
+    CHECK(m.clusters == 2 && m.milling > 0.99, "counter-rotating rings: %d clusters, milling %.4f",
+          m.clusters, m.milling);
+    mur_flock_destroy(f);
+}
+
+TEST(a_polarized_flock_has_milling_near_zero)
+{
+    enum { N = 49 };
+    double x[N], y[N], vx[N], vy[N];
+    for (int i = 0; i < N; i++) {  /* a 7 x 7 lattice, spacing 15, all heading +x */
+        x[i] = 200 + 15 * (i % 7);
+        y[i] = 200 + 15 * (i / 7);
+        vx[i] = 2;
+        vy[i] = 0.1;
+    }
+    mur_flock *f = flock_of(N, x, y, vx, vy, 600, 600, MUR_BOUNDARY_WRAP, 40);
+    mur_metrics m = metrics_of(f);
+    CHECK(m.clusters == 1, "lattice: %d clusters", m.clusters);
+    CHECK(m.milling < 0.05, "polarized flock: milling %.4f, want ~0", m.milling);
+    CHECK(m.order > 0.999, "polarized flock: order %.4f", m.order);
+    mur_flock_destroy(f);
+}
+
+/* ---- grid metrics against O(N^2) ---------------------------------------- */
+
+static int root(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+TEST(grid_metrics_match_brute_force_on_2000_random_boids)
+{
+    enum { N = 2000 };
+    const double W = 1800, H = 1500, R = 40;
+    for (int run = 0; run < 6; run++) {
+        int b = run % 3, ticks = run < 3 ? 0 : 40;  /* uniform, then some structure */
+        mur_params p = mur_preset_find("wrkspc")->params;
+        p.count = N;
+        p.width = W;
+        p.height = H;
+        p.boundary = (mur_boundary)b;
+        p.cohesion_radius = R;
+        mur_flock *f = NULL;
+        mur_error err;
+        REQUIRE(mur_flock_create(&f, &p, 42 + (uint64_t)b, &err) == 0, "%s", err.msg);
+        for (int t = 0; t < ticks; t++)
+            mur_flock_step(f);
+        const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+        double near_sum = 0;
+        long pairs = 0;
+        int *parent = malloc(N * sizeof(int)), *size = calloc(N, sizeof(int));
+        for (int i = 0; i < N; i++)
+            parent[i] = i;
+        for (int i = 0; i < N; i++) {
+            double best = INFINITY;
+            for (int j = 0; j < N; j++) {
+                if (j == i)
+                    continue;
+                double dx, dy;
+                mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
+                double d = sqrt(dx * dx + dy * dy);
+                if (d < best)
+                    best = d;
+                if (d < R) {
+                    pairs++;
+                    parent[root(parent, i)] = root(parent, j);
+                }
+            }
+            near_sum += best;
+        }
+        int clusters = 0, largest = 0;
+        for (int i = 0; i < N; i++)
+            size[root(parent, i)]++;
+        for (int i = 0; i < N; i++)
+            if (size[i]) {
+                clusters++;
+                if (size[i] > largest)
+                    largest = size[i];
+            }
+        mur_metrics m = metrics_of(f);
+        REQUIRE(clusters > 20 && largest > 5,
+                "boundary %d tick %d: %d clusters, largest %d: too uniform a test", b, ticks,
+                clusters, largest);
+        CHECK(fabs(m.nearest - near_sum / N) < 1e-9,
+              "boundary %d tick %d: nearest %.15g, brute %.15g", b, ticks, m.nearest,
+              near_sum / N);
+        CHECK(m.neighbours == (double)pairs / N,
+              "boundary %d tick %d: neighbours %.15g, brute %.15g", b, ticks, m.neighbours,
+              (double)pairs / N);
+        CHECK(m.clusters == clusters, "boundary %d tick %d: %d clusters, brute %d", b, ticks,
+              m.clusters, clusters);
+        CHECK(m.largest == (double)largest / N, "boundary %d tick %d: largest %.15g, brute %.15g",
+              b, ticks, m.largest, (double)largest / N);
+        CHECK(fabs(m.order - mur_metrics_order(N, mur_flock_vx(f), mur_flock_vy(f))) < 1e-15,
+              "order differs from mur_metrics_order");
+        CHECK(m.milling >= 0 && m.milling <= 1, "milling %.3g outside [0, 1]", m.milling);
+        free(parent);
+        free(size);
+        mur_flock_destroy(f);
+    }
+}
+
+TEST(metric_names_and_values_agree)
+{
+    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6};
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        CHECK(mur_metric_find(mur_metric_names[k]) == k, "name %s not found at %d",
+              mur_metric_names[k], k);
+    CHECK(mur_metrics_value(&m, mur_metric_find("clusters")) == 4, "clusters value");
+    CHECK(mur_metrics_value(&m, mur_metric_find("milling")) == 0.6, "milling value");
+    CHECK(mur_metric_find("nope") == -1, "unknown name found");
+}
