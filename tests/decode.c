@@ -36,6 +36,18 @@ static int drain(AVCodecContext *dec, AVFrame *frame, const AVStream *st, frame_
     }
 }
 
+/* Opens path; an image sequence pattern (DIR/%05d.png) may start at any
+ * number, not only 0..4 as the image2 demuxer's default search allows. */
+static int open_input(AVFormatContext **fmt, const char *path)
+{
+    AVDictionary *opts = NULL;
+    if (strchr(path, '%'))
+        av_dict_set(&opts, "start_number_range", "1000000", 0);
+    int ret = avformat_open_input(fmt, path, NULL, &opts);
+    av_dict_free(&opts);
+    return ret;
+}
+
 /* Decodes path's first video stream, calling fn per frame. Returns the
  * number of frames decoded (up to the one fn stopped at), or -1. */
 static int decode_all(const char *path, frame_fn fn, void *ctx)
@@ -50,7 +62,7 @@ static int decode_all(const char *path, frame_fn fn, void *ctx)
     if (!pkt || !frame)
         goto fail;
     what = "cannot open";
-    if ((ret = avformat_open_input(&fmt, path, NULL, NULL)) < 0)
+    if ((ret = open_input(&fmt, path)) < 0)
         goto fail;
     what = "cannot read stream info";
     if ((ret = avformat_find_stream_info(fmt, NULL)) < 0)
@@ -138,8 +150,9 @@ typedef struct {
 } rgb_job;
 
 /* Players' view of a frame: BT.709 matrix, limited-range YUV expanded to
- * full-range RGB. Converted into an aligned buffer first (swscale's SIMD
- * may write whole blocks past a row's end), then copied out tightly. */
+ * full-range RGB (RGB and palette frames are only unpacked). Converted
+ * into an aligned buffer first (swscale's SIMD may write whole blocks past
+ * a row's end), then copied out tightly. */
 static int rgb_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
 {
     (void)st;
@@ -152,8 +165,10 @@ static int rgb_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
         f->width, f->height, f->format, f->width, f->height, AV_PIX_FMT_RGB24,
         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
     const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    int yuv = d && !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL));
     job->failed = 1;
-    if (!sws || sws_setColorspaceDetails(sws, bt709, 0, bt709, 1, 0, 1 << 16, 1 << 16) < 0)
+    if (!sws || (yuv && sws_setColorspaceDetails(sws, bt709, 0, bt709, 1, 0, 1 << 16, 1 << 16) < 0))
         goto done;
     if (av_image_alloc(data, linesize, f->width, f->height, AV_PIX_FMT_RGB24, 64) < 0)
         goto done;
@@ -193,33 +208,60 @@ int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 
+typedef struct {
+    uint64_t h;
+    int first, count;   /* frames hashed: first .. first+count-1 (count < 0: all) */
+    int hashed;
+} hash_job;
+
+static void fnv(uint64_t *h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        *h ^= p[i];
+        *h *= FNV_PRIME;
+    }
+}
+
+/* Every plane's visible bytes, row by row (never the padding), and a
+ * palette format's palette: any pixel format, planar or packed. */
 static int hash_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
 {
     (void)st;
-    (void)index;
-    uint64_t *h = ctx;
+    hash_job *job = ctx;
+    if (index < job->first)
+        return 0;
+    if (job->count >= 0 && index >= job->first + job->count)
+        return 1;
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
-    if (!d || d->nb_components < 3 || !(d->flags & AV_PIX_FMT_FLAG_PLANAR) ||
-        d->comp[0].depth != 8)
-        return -1;   /* only 8-bit planar YUV is hashed */
-    for (int p = 0; p < 3; p++) {
-        int w = p ? AV_CEIL_RSHIFT(f->width, d->log2_chroma_w) : f->width;
-        int rows = p ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
-        for (int y = 0; y < rows; y++) {
-            const uint8_t *row = f->data[p] + (ptrdiff_t)f->linesize[p] * y;
-            for (int x = 0; x < w; x++) {
-                *h ^= row[x];
-                *h *= FNV_PRIME;
-            }
-        }
+    int planes = av_pix_fmt_count_planes(f->format);
+    if (!d || planes < 1)
+        return -1;
+    for (int p = 0; p < planes; p++) {
+        int bytes = av_image_get_linesize(f->format, f->width, p);
+        int chroma = (p == 1 || p == 2) && !(d->flags & AV_PIX_FMT_FLAG_RGB);
+        int rows = chroma ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
+        if (bytes < 0)
+            return -1;
+        for (int y = 0; y < rows; y++)
+            fnv(&job->h, f->data[p] + (ptrdiff_t)f->linesize[p] * y, (size_t)bytes);
     }
+    if (d->flags & AV_PIX_FMT_FLAG_PAL)
+        fnv(&job->h, f->data[1], 256 * 4);
+    job->hashed++;
     return 0;
 }
 
 uint64_t test_video_hash(const char *path)
 {
-    uint64_t h = FNV_OFFSET;
-    return decode_all(path, hash_frame, &h) < 0 ? 0 : h;
+    return test_video_hash_range(path, 0, -1);
+}
+
+uint64_t test_video_hash_range(const char *path, int first, int count)
+{
+    hash_job job = {.h = FNV_OFFSET, .first = first, .count = count};
+    if (decode_all(path, hash_frame, &job) < 0 || (count >= 0 && job.hashed != count))
+        return 0;
+    return job.h;
 }
 
 /* ---- container tags --------------------------------------------------------- */
@@ -228,8 +270,11 @@ int test_video_tag(const char *path, const char *key, char *buf, size_t n)
 {
     AVFormatContext *fmt = NULL;
     int result = -1;
-    if (avformat_open_input(&fmt, path, NULL, NULL) < 0)
+    if (open_input(&fmt, path) < 0)
         return -1;
+    /* Some containers keep tags after the header (a GIF comment follows
+     * the first image's palette): reading the stream info reaches them. */
+    avformat_find_stream_info(fmt, NULL);
     const AVDictionaryEntry *e = av_dict_get(fmt->metadata, key, NULL, 0);
     if (e) {
         snprintf(buf, n, "%s", e->value);

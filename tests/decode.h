@@ -1,7 +1,8 @@
 /* A test-side video reader built directly on libavformat, libavcodec and
  * libswscale (never on murmur's writer), so tests check files the way a
- * player sees them: what the container and the H.264 stream say, and the
- * decoded pixels. */
+ * player sees them: what the container and the stream say, and the decoded
+ * pixels. Paths may be videos, GIFs or image sequence patterns
+ * (DIR/%05d.png, starting at any number). */
 #ifndef MURMUR_TEST_DECODE_H
 #define MURMUR_TEST_DECODE_H
 
@@ -26,9 +27,14 @@ int test_video_probe(const char *path, test_video_info *out);
  * (caller frees with free()) and 0 is returned; otherwise -1. */
 int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int *h);
 
-/* FNV-1a 64 over every decoded frame's Y, U and V planes, row by row, the
- * visible width only (never the padding). 0 when the file cannot be read. */
+/* FNV-1a 64 over every decoded frame's planes (Y, U, V; or packed RGB; and
+ * the palette of a palette format), row by row, the visible width only
+ * (never the padding). 0 when the file cannot be read. */
 uint64_t test_video_hash(const char *path);
+
+/* The same over frames first .. first+count-1 only; 0 when the file cannot
+ * be read or has fewer frames. */
+uint64_t test_video_hash_range(const char *path, int first, int count);
 
 /* The container-level metadata tag `key` into buf (n bytes). Returns 0,
  * or -1 when the file cannot be read or has no such tag. */

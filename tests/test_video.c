@@ -1,12 +1,18 @@
 /* The video writer against DESIGN.md's output contract, checked through an
- * independent libav reader (decode.h): H.264/yuv420p tagged BT.709 limited,
- * colours that survive the round trip, a file at its final name only when
- * complete, clear errors, and identical frames from identical input. */
+ * independent libav reader (decode.h): every format (.mp4 H.264, .webm VP9,
+ * .mov ProRes, .gif, PNG sequences) round-trips its frame count, size,
+ * pixel format, tags and colours; files appear at their final names only
+ * when complete; errors are clear and leave nothing behind; identical input
+ * gives identical frames, with or without the encoding thread. */
 #include <dirent.h>
+#include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libavutil/log.h>
@@ -15,6 +21,7 @@
 #include "decode.h"
 #include "harness.h"
 #include "murmur/video.h"
+#include "output/sink.h"   /* MUR_OUT_THREADS */
 
 /* x264 reports its CPU flags and statistics at info level on every encode;
  * the library leaves logging to its caller, and here that is the test. */
@@ -135,9 +142,16 @@ static char *path_in(const char *dir, const char *name)
     return p;
 }
 
-/* Every frame's centre pixel decodes to the colour drawn, within +-4 per
- * channel (limited-range YUV quantisation plus x264 at CRF 18). */
+/* Every frame's centre pixel decodes to the colour drawn, within tol per
+ * channel; +-4 covers limited-range YUV quantisation plus a codec at CRF 18. */
+static void check_colours_within(const char *path, int frames, int w, int h, int tol);
+
 static void check_colours(const char *path, int frames, int w, int h)
+{
+    check_colours_within(path, frames, w, h, 4);
+}
+
+static void check_colours_within(const char *path, int frames, int w, int h, int tol)
 {
     for (int k = 0; k < frames; k++) {
         uint8_t *rgb = NULL;
@@ -151,7 +165,7 @@ static void check_colours(const char *path, int frames, int w, int h)
         uint32_t c = colours[k % NCOLOURS];
         int want[3] = {(int)(c >> 16 & 0xff), (int)(c >> 8 & 0xff), (int)(c & 0xff)};
         for (int i = 0; i < 3; i++)
-            CHECK(abs(px[i] - want[i]) <= 4,
+            CHECK(abs(px[i] - want[i]) <= tol,
                   "frame %d centre = #%02x%02x%02x, drew #%02x%02x%02x", k, px[0], px[1],
                   px[2], want[0], want[1], want[2]);
         free(rgb);
@@ -365,8 +379,9 @@ TEST(unknown_extension_fails_with_einput)
     mur_error err = {{0}};
     mur_video *v = NULL;
     CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT, "x.xyz accepted");
-    CHECK(strcmp(err.msg, "unsupported output format '.xyz' (use .mp4)") == 0, "message '%s'",
-          err.msg);
+    CHECK(strcmp(err.msg, "unsupported output format '.xyz' (use .mp4, .webm, .mov, .gif, "
+                          "DIR/%05d.png)") == 0,
+          "message '%s'", err.msg);
     o.path = path_in(dir, "noext");
     CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT, "noext accepted");
     CHECK(strstr(err.msg, "noext") != NULL, "message '%s'", err.msg);
@@ -405,4 +420,399 @@ TEST(out_of_range_options_fail_with_einput)
     }
     CHECK(count_entries(dir, NULL, 0) == 0, "files left");
     remove_dir(dir);
+}
+
+/* ---- every format ------------------------------------------------------------ */
+
+typedef struct {
+    const char *name;       /* file name, or pattern */
+    const char *codec;      /* libavcodec's name for what the reader finds */
+    const char *pix_fmt;    /* what its decoder gives */
+    int tagged;             /* BT.709 limited-range tags expected */
+    int tol;                /* colour error allowed per channel */
+} kind;
+
+/* GIF and PNG are RGB: no YUV rounding, and six colours fit any palette
+ * exactly, so they get no tolerance at all. */
+static const kind kinds[] = {
+    {"x.mp4", "h264", "yuv420p", 1, 4},
+    {"x.webm", "vp9", "yuv420p", 1, 4},
+    {"x.mov", "prores", "yuv422p10le", 1, 4},
+    {"x.gif", "gif", "bgra", 0, 0},
+    {"%05d.png", "png", "rgb24", 0, 0},
+};
+#define NKINDS (int)(sizeof kinds / sizeof kinds[0])
+
+TEST(every_format_round_trips_count_size_pixel_format_tags_and_colours)
+{
+    for (int i = 0; i < NKINDS; i++) {
+        const kind *k = &kinds[i];
+        char *dir = make_dir();
+        const char *path = path_in(dir, k->name);
+        mur_video_opts o = opts_for(path, 64, 48);
+        mur_error err = {{0}};
+        int code = write_colours(&o, 12, &err);
+        CHECK(code == 0, "%s: write: %s", k->name, err.msg);
+        test_video_info info;
+        if (test_video_probe(path, &info) != 0) {
+            CHECK(0, "%s: cannot probe", k->name);
+            remove_dir(dir);
+            continue;
+        }
+        CHECK(strcmp(info.codec, k->codec) == 0, "%s: codec %s", k->name, info.codec);
+        CHECK(strcmp(info.pix_fmt, k->pix_fmt) == 0, "%s: pix_fmt %s", k->name, info.pix_fmt);
+        CHECK(info.width == 64 && info.height == 48, "%s: size %dx%d", k->name, info.width,
+              info.height);
+        CHECK(info.frames == 12, "%s: %d frames", k->name, info.frames);
+        if (k->tagged)
+            CHECK(info.primaries == AVCOL_PRI_BT709 && info.trc == AVCOL_TRC_BT709 &&
+                      info.colorspace == AVCOL_SPC_BT709 && info.range == AVCOL_RANGE_MPEG,
+                  "%s: tags %d/%d/%d/%d, want BT.709 limited", k->name, info.primaries, info.trc,
+                  info.colorspace, info.range);
+        check_colours_within(path, 12, 64, 48, k->tol);
+        remove_dir(dir);
+    }
+}
+
+/* A frame no 256-colour palette holds exactly: a hue sweep across, a
+ * brightness ramp down, so thousands of distinct colours. */
+static void paint_gradient(uint8_t *pixels, int w, int h, int stride)
+{
+    for (int y = 0; y < h; y++) {
+        uint32_t *row = (uint32_t *)(pixels + (size_t)stride * (size_t)y);
+        for (int x = 0; x < w; x++) {
+            uint32_t r = (uint32_t)(255 * x / (w - 1)), g = (uint32_t)(255 * y / (h - 1));
+            uint32_t b = (uint32_t)(255 - (r + g) / 2);
+            row[x] = 0xFF000000u | r << 16 | g << 8 | b;
+        }
+    }
+}
+
+/* 256 colours chosen from the video keep a gradient of thousands close:
+ * over 4x4 blocks the GIF's colour must match what was drawn within 6. */
+TEST(gif_palette_keeps_many_colours_close_on_average)
+{
+    char *dir = make_dir();
+    const char *path = path_in(dir, "g.gif");
+    const int w = 128, h = 96;
+    mur_video_opts o = opts_for(path, w, h);
+    mur_error err = {{0}};
+    mur_video *v = NULL;
+    uint8_t *px = malloc((size_t)w * h * 4);
+    REQUIRE(px && mur_video_open(&v, &o, &err) == 0, "open: %s", err.msg);
+    paint_gradient(px, w, h, w * 4);
+    for (int k = 0; k < 3; k++)
+        CHECK(mur_video_write(v, px, w * 4, &err) == 0, "write: %s", err.msg);
+    CHECK(mur_video_close(v, &err) == 0, "close: %s", err.msg);
+    uint8_t *rgb = NULL;
+    int dw, dh;
+    REQUIRE(test_video_frame_rgb(path, 2, &rgb, &dw, &dh) == 0 && dw == w && dh == h,
+            "cannot decode frame 2");
+    double worst = 0;
+    for (int by = 0; by < h; by += 4)
+        for (int bx = 0; bx < w; bx += 4)
+            for (int c = 0; c < 3; c++) {
+                double got = 0, want = 0;
+                for (int y = by; y < by + 4; y++)
+                    for (int x = bx; x < bx + 4; x++) {
+                        uint32_t argb = ((uint32_t *)px)[y * w + x];
+                        got += rgb[(y * w + x) * 3 + c];
+                        want += (argb >> (16 - 8 * c)) & 0xff;
+                    }
+                double e = fabs(got - want) / 16;
+                if (e > worst)
+                    worst = e;
+            }
+    CHECK(worst <= 6, "a 4x4 block is off by %.1f per channel on average", worst);
+    free(rgb);
+    free(px);
+    remove_dir(dir);
+}
+
+TEST(gif_faster_than_50_fps_is_refused)
+{
+    char *dir = make_dir();
+    mur_video_opts o = opts_for(path_in(dir, "fast.gif"), 64, 48);
+    o.fps = 60;
+    mur_error err = {{0}};
+    mur_video *v = NULL;
+    CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT, "60 fps GIF accepted");
+    CHECK(strstr(err.msg, "1..50") != NULL, "message '%s'", err.msg);
+    o.fps = 50;
+    CHECK(write_colours(&o, 2, &err) == 0, "50 fps GIF: %s", err.msg);
+    remove_dir(dir);
+}
+
+/* The provenance text reaches every container a reader can see it in. */
+TEST(metadata_reaches_every_container)
+{
+    const char *names[] = {"m.mp4", "m.webm", "m.mov", "m.gif"};
+    const char *text = "murmur 0.1.0\nseed: 42\nflock:\n  count: 160\n";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *dir = make_dir();
+        const char *path = path_in(dir, names[i]);
+        mur_video_opts o = opts_for(path, 64, 48);
+        o.metadata = text;
+        mur_error err = {{0}};
+        CHECK(write_colours(&o, 3, &err) == 0, "%s: write: %s", names[i], err.msg);
+        char got[256] = "";
+        CHECK(test_video_tag(path, "comment", got, sizeof got) == 0, "%s: no comment tag",
+              names[i]);
+        CHECK(strcmp(got, text) == 0, "%s: comment '%s'", names[i], got);
+        test_video_info info;
+        CHECK(test_video_probe(path, &info) == 0 && info.frames == 3, "%s: not 3 frames",
+              names[i]);
+        remove_dir(dir);
+    }
+}
+
+/* A comment longer than one GIF sub-block (255 bytes) is split and joined. */
+TEST(gif_comment_longer_than_a_block_survives)
+{
+    char *dir = make_dir();
+    const char *path = path_in(dir, "long.gif");
+    char text[1200];
+    for (size_t i = 0; i < sizeof text - 1; i++)
+        text[i] = (char)('a' + i % 26);
+    text[sizeof text - 1] = '\0';
+    mur_video_opts o = opts_for(path, 64, 48);
+    o.metadata = text;
+    mur_error err = {{0}};
+    CHECK(write_colours(&o, 2, &err) == 0, "write: %s", err.msg);
+    char got[2048] = "";
+    CHECK(test_video_tag(path, "comment", got, sizeof got) == 0, "no comment tag");
+    CHECK(strcmp(got, text) == 0, "comment of %zu bytes, want %zu", strlen(got), strlen(text));
+    remove_dir(dir);
+}
+
+/* ---- image sequences ----------------------------------------------------------- */
+
+TEST(png_sequence_numbers_frames_from_first_number_and_writes_provenance)
+{
+    char *dir = make_dir();
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/shot", dir);
+    REQUIRE(mkdir(sub, 0700) == 0, "mkdir %s", sub);
+    const char *path = path_in(dir, "shot/f_%04d.png");
+    mur_video_opts o = opts_for(path, 64, 48);
+    o.first_number = 7;
+    o.metadata = "murmur 0.1.0\nseed: 1\n";
+    mur_error err = {{0}};
+    CHECK(write_colours(&o, 3, &err) == 0, "write: %s", err.msg);
+    const char *want[] = {"f_0007.png", "f_0008.png", "f_0009.png", "f.txt"};
+    for (int i = 0; i < 4; i++) {
+        char p[4400];
+        snprintf(p, sizeof p, "%s/%s", sub, want[i]);
+        CHECK(exists(p), "%s missing", p);
+    }
+    CHECK(count_entries(sub, NULL, 0) == 4, "want exactly 3 frames and f.txt in %s", sub);
+    char p[4400], text[256] = "";
+    snprintf(p, sizeof p, "%s/f.txt", sub);
+    FILE *fp = fopen(p, "r");
+    if (fp) {
+        text[fread(text, 1, sizeof text - 1, fp)] = '\0';
+        fclose(fp);
+    }
+    CHECK(strcmp(text, o.metadata) == 0, "f.txt holds '%s'", text);
+    /* the reader finds them from the pattern, starting at 7 */
+    test_video_info info;
+    CHECK(test_video_probe(path, &info) == 0 && info.frames == 3, "pattern does not read back");
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s/%s", sub, want[i]);
+        remove(p);
+    }
+    rmdir(sub);
+    remove_dir(dir);
+}
+
+TEST(png_sequence_abort_removes_its_frames)
+{
+    char *dir = make_dir();
+    mur_video_opts o = opts_for(path_in(dir, "%05d.png"), 64, 48);
+    o.metadata = "provenance";
+    mur_error err = {{0}};
+    mur_video *v = NULL;
+    uint32_t pixels[64 * 48];
+    paint((uint8_t *)pixels, 64, 48, 64 * 4, colours[0]);
+    REQUIRE(mur_video_open(&v, &o, &err) == 0, "open: %s", err.msg);
+    for (int k = 0; k < 3; k++)
+        CHECK(mur_video_write(v, (uint8_t *)pixels, 64 * 4, &err) == 0, "write: %s", err.msg);
+    CHECK(exists(path_in(dir, "00002.png")), "frames are published as they are written");
+    CHECK(!exists(path_in(dir, "frames.txt")), "provenance published before close");
+    mur_video_abort(v);
+    CHECK(count_entries(dir, NULL, 0) == 0, "files left after abort");
+    remove_dir(dir);
+}
+
+TEST(png_path_without_one_frame_number_is_refused)
+{
+    char *dir = make_dir();
+    const char *bad[] = {"x.png", "%d%d.png", "%s.png", "%5d.png", "a%%.png"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mur_video_opts o = opts_for(path_in(dir, bad[i]), 64, 48);
+        mur_error err = {{0}};
+        mur_video *v = NULL;
+        CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT, "'%s' accepted", bad[i]);
+        CHECK(strstr(err.msg, "frame number") != NULL, "'%s': message '%s'", bad[i], err.msg);
+    }
+    /* "%%" is a literal percent sign beside a real pattern */
+    mur_video_opts o = opts_for(path_in(dir, "p%%_%03d.png"), 64, 48);
+    mur_error err = {{0}};
+    CHECK(write_colours(&o, 1, &err) == 0, "p%%%%_%%03d.png: %s", err.msg);
+    CHECK(exists(path_in(dir, "p%_000.png")), "p%%_000.png missing");
+    CHECK(count_entries(dir, NULL, 0) == 1, "files left");
+    remove_dir(dir);
+}
+
+/* ---- the encoding thread --------------------------------------------------------- */
+
+/* The queue changes when frames are encoded, never what: every format gives
+ * the same decoded frames, and the .mp4 the same bytes. */
+TEST(queue_gives_the_same_output_as_no_queue)
+{
+    for (int i = 0; i < NKINDS; i++) {
+        char *dir = make_dir();
+        char a[4200], b[4200];
+        snprintf(a, sizeof a, "%s/a%s", dir, kinds[i].name);
+        snprintf(b, sizeof b, "%s/b%s", dir, kinds[i].name);
+        mur_video_opts oa = opts_for(a, 64, 48), ob = opts_for(b, 64, 48);
+        ob.queue = 3;
+        mur_error err = {{0}};
+        CHECK(write_colours(&oa, 20, &err) == 0, "%s without queue: %s", kinds[i].name, err.msg);
+        CHECK(write_colours(&ob, 20, &err) == 0, "%s with queue: %s", kinds[i].name, err.msg);
+        uint64_t ha = test_video_hash(a), hb = test_video_hash(b);
+        CHECK(ha != 0 && ha == hb, "%s: hashes %016llx %016llx", kinds[i].name,
+              (unsigned long long)ha, (unsigned long long)hb);
+        if (i == 0) {
+            char cmd[9000];
+            snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", a, b);
+            CHECK(system(cmd) == 0, "the two .mp4 files differ");
+        }
+        DIR *d = opendir(dir);   /* sequences leave many files: empty the folder */
+        for (struct dirent *e; d && (e = readdir(d));)
+            if (e->d_name[0] != '.') {
+                char p[4400];
+                snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+                remove(p);
+            }
+        if (d)
+            closedir(d);
+        remove_dir(dir);
+    }
+}
+
+/* The bitstream records x264's settings: its thread count is the constant,
+ * whatever the machine, and --preset reaches it. */
+TEST(x264_threads_are_fixed_and_the_preset_applies)
+{
+    char *dir = make_dir();
+    const char *fast = path_in(dir, "fast.mp4"), *medium = path_in(dir, "medium.mp4");
+    mur_video_opts of = opts_for(fast, 64, 48), om = opts_for(medium, 64, 48);
+    of.preset = "ultrafast";
+    mur_error err = {{0}};
+    CHECK(write_colours(&of, 4, &err) == 0, "ultrafast: %s", err.msg);
+    CHECK(write_colours(&om, 4, &err) == 0, "medium: %s", err.msg);
+    const char *files[] = {fast, medium};
+    const char *subme[] = {"subme=0 ", "subme=7 "};
+    for (int i = 0; i < 2; i++) {
+        char cmd[4400];
+        snprintf(cmd, sizeof cmd, "grep -qa 'threads=%d ' '%s'", MUR_OUT_THREADS, files[i]);
+        CHECK(system(cmd) == 0, "%s: x264 did not run with threads=%d", files[i],
+              MUR_OUT_THREADS);
+        snprintf(cmd, sizeof cmd, "grep -qa '%s' '%s'", subme[i], files[i]);
+        CHECK(system(cmd) == 0, "%s: no '%s' in x264's settings", files[i], subme[i]);
+    }
+    mur_video *v = NULL;
+    om.preset = "quick";
+    CHECK(mur_video_open(&v, &om, &err) == MUR_EINPUT && strstr(err.msg, "quick"),
+          "unknown preset: %s", err.msg);
+    remove_dir(dir);
+}
+
+/* ---- failures ---------------------------------------------------------------------- */
+
+TEST(missing_encoder_is_named_and_leaves_nothing)
+{
+    const char *names[] = {"x.mp4", "x.gif", "%05d.png"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *dir = make_dir();
+        mur_video_opts o = opts_for(path_in(dir, names[i]), 64, 48);
+        o.encoder = "no-such-encoder";
+        o.metadata = "x";
+        mur_error err = {{0}};
+        mur_video *v = NULL;
+        CHECK(mur_video_open(&v, &o, &err) == MUR_ERUN && v == NULL, "%s opened", names[i]);
+        CHECK(strstr(err.msg, "'no-such-encoder' is not in this machine's libav build"),
+              "%s: message '%s'", names[i], err.msg);
+        CHECK(count_entries(dir, NULL, 0) == 0, "%s: files left", names[i]);
+        remove_dir(dir);
+    }
+}
+
+/* A disk that fills up mid-video, simulated with a file size limit (no
+ * mount needed): writes fail with EFBIG instead of ENOSPC, through the same
+ * path. The child reports the code and message through a pipe. */
+static int write_with_size_limit(const char *path, int queue, long limit, char *msg, size_t n)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -100;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {(rlim_t)limit, (rlim_t)limit};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        mur_video_opts o = opts_for(path, 160, 120);
+        o.queue = queue;
+        o.preset = "ultrafast";
+        mur_error err = {{0}};
+        mur_video *v = NULL;
+        int stride = 160 * 4;
+        uint8_t *px = malloc((size_t)stride * 120);
+        int code = px ? mur_video_open(&v, &o, &err) : -99;
+        /* noise: incompressible, so the file grows past the limit fast */
+        uint32_t seed = 12345;
+        for (int k = 0; code == 0 && k < 40; k++) {
+            for (int i = 0; i < 160 * 120; i++) {
+                seed = seed * 1664525u + 1013904223u;
+                ((uint32_t *)px)[i] = 0xFF000000u | (seed >> 8);
+            }
+            code = mur_video_write(v, px, stride, &err);
+        }
+        if (v)
+            code = code == 0 ? mur_video_close(v, &err) : (mur_video_abort(v), code);
+        dprintf(fds[1], "%d %s", code, err.msg);
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[1200] = "";
+    size_t got = 0;
+    for (ssize_t r; (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0;)
+        got += (size_t)r;
+    close(fds[0]);
+    waitpid(pid, NULL, 0);
+    buf[got] = '\0';
+    int code = -100;
+    int off = 0;
+    if (sscanf(buf, "%d %n", &code, &off) >= 1)
+        snprintf(msg, n, "%s", buf + off);
+    return code;
+}
+
+TEST(full_disk_fails_with_the_cause_and_leaves_nothing)
+{
+    const char *names[] = {"full.mp4", "full.webm", "full.gif", "%05d.png"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        for (int queue = 0; queue <= 2; queue += 2) {
+            char *dir = make_dir();
+            char msg[1100] = "";
+            int code = write_with_size_limit(path_in(dir, names[i]), queue, 16 * 1024, msg,
+                                             sizeof msg);
+            CHECK(code == MUR_ERUN, "%s queue %d: code %d (%s)", names[i], queue, code, msg);
+            CHECK(strstr(msg, "File too large") != NULL, "%s queue %d: message '%s'", names[i],
+                  queue, msg);
+            CHECK(count_entries(dir, NULL, 0) == 0, "%s queue %d: files left", names[i], queue);
+            remove_dir(dir);
+        }
 }

@@ -1,12 +1,22 @@
 /* murmur: the output side: turning frames into files.
  *
  * A mur_video receives frames as Cairo ARGB32 pixels (native-endian,
- * premultiplied; opaque because the background is painted) and writes them:
+ * premultiplied; opaque because the background is painted) and writes them
+ * in the format its path's extension names:
  * - .mp4: H.264 (libx264), yuv420p, BT.709 primaries/transfer/matrix, limited
  *   range, converted with swscale's BT.709 coefficients, +faststart;
- * - other containers/formats may be added (see issue: output formats).
- * The file is written under a temporary name beside the final one and
- * renamed by mur_video_close only when complete. */
+ * - .webm: VP9 (libvpx-vp9), yuv420p, BT.709, constant quality;
+ * - .mov: ProRes 422 (prores_ks), yuv422p10le, BT.709: for editing software;
+ * - .gif: one 256-colour palette computed from every frame of the video
+ *   (libavfilter's palettegen and paletteuse), for slides and web pages;
+ * - DIR/%05d.png: an image sequence, one PNG per frame numbered by the
+ *   pattern, with the provenance in a text file beside them.
+ * A video is written under a temporary name beside the final one and renamed
+ * by mur_video_close only when complete; each PNG of a sequence likewise.
+ *
+ * With opts.queue > 0 the encoding runs on a thread of its own behind a
+ * bounded queue of frames, so the caller draws the next frame while the
+ * previous ones encode; the output is the same bytes either way. */
 #ifndef MURMUR_VIDEO_H
 #define MURMUR_VIDEO_H
 
@@ -15,12 +25,24 @@
 
 /// What to write. Zero-initialise, then fill.
 typedef struct mur_video_opts {
-    const char *path;     ///< final output path; the extension picks the format
-    int width, height;    ///< frame size in pixels (odd sizes are rounded down to even for yuv420p)
-    int fps;              ///< frames per second of the output, 1..240
+    const char *path;     ///< final output path; the extension picks the format (see above)
+    int width, height;    ///< frame size in pixels (odd sizes are rounded down to even for
+                          ///< the yuv420p and yuv422p formats)
+    int fps;              ///< frames per second of the output, 1..240 (.gif: 1..50)
     int quality;          ///< CRF-like, 0..51, lower is better (18 is visually lossless; 0 is
-                          ///< true lossless, which browsers do not play)
-    const char *metadata; ///< optional text stored as the container's "comment" (provenance); may be NULL
+                          ///< true lossless, which browsers do not play). .webm maps it onto
+                          ///< VP9's 0..63, .mov onto a ProRes profile; .gif and .png ignore it
+    const char *metadata; ///< optional provenance text: the container's "comment" tag (.mp4,
+                          ///< .mov, .webm), a GIF comment block, or NAME.txt beside a PNG
+                          ///< sequence; may be NULL
+    const char *preset;   ///< x264 speed/size trade-off: ultrafast ... veryslow, placebo;
+                          ///< NULL = "medium". VP9 maps it to its cpu-used; others ignore it
+    long first_number;    ///< number of the first frame of a PNG sequence (a part of a render
+                          ///< keeps the whole render's numbers); >= 0
+    int queue;            ///< frames buffered for a background encoding thread, 0..64;
+                          ///< 0 = encode in the caller's thread during mur_video_write
+    const char *encoder;  ///< libavcodec encoder to use instead of the format's; NULL = the
+                          ///< format's (for tests of a missing encoder)
 } mur_video_opts;
 
 typedef struct mur_video mur_video;
@@ -35,17 +57,24 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err);
 void mur_video_size(const mur_video *v, int *width, int *height);
 
 /// Encode one frame: pixels are ARGB32 rows of `stride` bytes, at least the
-/// encoded size (only that much is read). Frames are numbered in call order
-/// (pts 0, 1, 2, ...). After a failure v is only good for close or abort,
-/// and close will not publish the file.
+/// encoded size (only that much is read), and may be reused as soon as the
+/// call returns. Frames are numbered in call order (pts 0, 1, 2, ...). With a
+/// queue, a failure of an earlier frame may be reported by a later call or
+/// by close. After a failure v is only good for close or abort, and close
+/// will not publish the file.
 int mur_video_write(mur_video *v, const uint8_t *pixels, int stride, mur_error *err);
+
+/// Bytes written to disk so far (approximate while encoding; safe to call
+/// from the writing thread while a queue is encoding).
+int64_t mur_video_bytes(const mur_video *v);
 
 /// Flush the encoder, write the trailer, close, and rename the temporary file
 /// to its final name. Frees v (even on failure; then the temporary file is removed).
 /// Fails (MUR_ERUN) when no frame was written or an earlier write failed.
 int mur_video_close(mur_video *v, mur_error *err);
 
-/// Abandon: free everything and delete the temporary file. NULL is fine.
+/// Abandon: free everything and delete the temporary file (for a PNG
+/// sequence: the frames written by v). NULL is fine.
 void mur_video_abort(mur_video *v);
 
 #endif

@@ -4,6 +4,7 @@
 #define MURMUR_COMMANDS_H
 
 #include <signal.h>
+#include <stdio.h>
 
 #include "murmur/error.h"
 
@@ -12,6 +13,7 @@ typedef struct mur_cli_opts {
     const char *output;
     const char *from, *to, *at;
     const char *threads_text, *runs_text, *ticks_text, *plot;
+    const char *preset;   /* render: x264 speed/size preset, NULL = medium */
     int threads;          /* 0 = all cores */
     int quiet, json;
 } mur_cli_opts;
@@ -28,9 +30,16 @@ int mur_cli_report(int rc, const mur_error *err);
 /// Exit status for a return code.
 int mur_cli_exit_code(int rc);
 
+/// Write the scene's resolved flock settings (preset + overrides) as
+/// `murmur check` prints them: the provenance stored in rendered files.
+struct mur_scene;
+void mur_cli_print_resolved(FILE *fp, const struct mur_scene *s);
+
 int mur_cmd_render(const mur_cli_opts *o);
 int mur_cmd_still(const mur_cli_opts *o);
 int mur_cmd_check(const mur_cli_opts *o);
 int mur_cmd_presets(const mur_cli_opts *o);
+int mur_cmd_stats(const mur_cli_opts *o);
+int mur_cmd_series(const mur_cli_opts *o);
 
 #endif

@@ -1,6 +1,9 @@
+/* The progress bar: one line on stderr, redrawn in place at most ten
+ * times a second, so a fast loop spends nothing on it. */
 #include "progress.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,9 +21,10 @@ void mur_progress_start(mur_progress *p, const char *unit, long total, int quiet
     p->enabled = !quiet && isatty(STDERR_FILENO);
     p->start = mur_now();
     p->last = 0;
+    p->extra[0] = '\0';
 }
 
-static void draw(mur_progress *p, long done, const char *extra)
+static void draw(mur_progress *p, long done)
 {
     const int width = 28;
     double el = mur_now() - p->start;
@@ -31,8 +35,11 @@ static void draw(mur_progress *p, long done, const char *extra)
     for (int i = 0; i < width; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[width] = 0;
-    fprintf(stderr, "\r[%s] %ld/%ld %s  %.1f/s  ETA %d:%02d%s%s\033[K", bar, done, p->total,
-            p->unit, rate, (int)eta / 60, (int)eta % 60, extra ? "  " : "", extra ? extra : "");
+    /* Frames per second is "fps" to a video person; anything else per second is "/s". */
+    int frames = strcmp(p->unit, "frames") == 0;
+    fprintf(stderr, "\r[%s] %ld/%ld %s  %.1f%s  ETA %d:%02d%s%s\033[K", bar, done, p->total,
+            p->unit, rate, frames ? " fps" : "/s", (int)eta / 60, (int)eta % 60,
+            p->extra[0] ? "  " : "", p->extra);
     fflush(stderr);
 }
 
@@ -44,13 +51,14 @@ void mur_progress_update(mur_progress *p, long done, const char *extra)
     if (now - p->last < 0.1 && done < p->total)
         return;
     p->last = now;
-    draw(p, done, extra);
+    snprintf(p->extra, sizeof p->extra, "%s", extra ? extra : "");
+    draw(p, done);
 }
 
 void mur_progress_end(mur_progress *p, long done)
 {
     if (!p->enabled)
         return;
-    draw(p, done, NULL);
+    draw(p, done);
     fputc('\n', stderr);
 }

@@ -1,5 +1,6 @@
-/* A progress bar for long work: frames done/total, rate, ETA, on stderr
- * when it is a terminal; silent otherwise or when quiet. */
+/* A progress bar for long work: done/total, rate, ETA and a caller's extra
+ * text (a render's output size), on stderr when it is a terminal; silent
+ * otherwise or when quiet. */
 #ifndef MURMUR_PROGRESS_H
 #define MURMUR_PROGRESS_H
 
@@ -10,6 +11,7 @@ typedef struct mur_progress {
     long total;
     int enabled;
     double start, last;   /* monotonic seconds */
+    char extra[64];       /* the last extra text, kept for the final line */
 } mur_progress;
 
 /// Start a bar for total units; enabled only on a terminal and when !quiet.

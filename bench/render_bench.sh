@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# bench/render_bench.sh: how close a whole render comes to the encoder alone.
+#
+#   bash bench/render_bench.sh [BUILD_DIR]     (default: build)
+#
+# For each boid count, a 1920x1080 60 fps scene with trails and overlays is
+# written to a scratch folder under /tmp, and two things are timed in the
+# same run, alternating, RUNS times each:
+#   render:  murmur render SCENE -o x.mp4 -q   (simulate + draw + encode)
+#   encoder: ffmpeg encoding the render's own frames, read as raw BGRA from
+#            a file (decoded once, untimed, from a PNG-sequence render), with
+#            libx264 at the same settings: crf, preset, yuv420p, BT.709
+#            bit-exact conversion, keyframe interval, and murmur's fixed
+#            encoder thread count.
+# Reported: the median wall time of each, and render / encoder (the issue's
+# target is at most 1.25); and the median CPU time (user + system) of each,
+# which another process's load hardly changes: on a machine whose cores the
+# encoder alone already fills, the wall-time ratio cannot beat the CPU ratio
+# (drawing + encoding over encoding), however well the stages overlap. The flock keeps the `wrkspc` density at every count (the
+# world grows by sqrt(N / 160) per axis), as bench.c does, so N changes the
+# work, not the neighbourhoods.
+#
+# Environment: DURATION (seconds of video, default 20), RUNS (default 3),
+# COUNTS (default "2000 10000 100000"), PRESET (default medium),
+# QUALITY (default 18). The raw frames take width*height*4 bytes each
+# (8.3 MB at 1080p: 10 GB for 20 s at 60 fps) in the scratch folder, one
+# count at a time. This is a benchmark, not a test: numbers vary with the
+# machine and its load; the ratio, measured in one run, varies less.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=${1:-build}
+murmur="$build/murmur"
+duration=${DURATION:-20}
+runs=${RUNS:-3}
+counts=${COUNTS:-"2000 10000 100000"}
+preset=${PRESET:-medium}
+quality=${QUALITY:-18}
+fps=60
+width=1920
+height=1080
+# The encoder's thread count is murmur's constant (src/output/sink.h).
+threads=$(sed -n 's/^#define MUR_OUT_THREADS \([0-9]*\).*/\1/p' src/output/sink.h)
+
+[ -x "$murmur" ] || { echo "no $murmur: build first (cmake --build $build)" >&2; exit 1; }
+command -v ffmpeg >/dev/null || { echo "ffmpeg is not installed (bash .ci/setup)" >&2; exit 1; }
+[ -n "$threads" ] || { echo "cannot read MUR_OUT_THREADS from src/output/sink.h" >&2; exit 1; }
+
+work=$(mktemp -d /tmp/murmur-bench-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# Runs a command; prints "wall user+sys" in seconds (its children included).
+timed() {
+  local out
+  out=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>"$work/cmd.err"; } 2>&1 ) ||
+    { cat "$work/cmd.err" >&2; return 1; }
+  awk '{printf "%.2f %.2f\n", $1, $2 + $3}' <<<"${out##*$'\n'}"
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+frames_of() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$1"; }
+
+scene_for() {   # N -> scene path
+  local n=$1 scale
+  scale=$(awk -v n="$n" 'BEGIN {printf "%.6f", sqrt(n / 160)}')
+  local w h
+  w=$(awk -v s="$scale" 'BEGIN {printf "%.1f", 480 * s}')
+  h=$(awk -v s="$scale" 'BEGIN {printf "%.1f", 270 * s}')
+  cat >"$work/scene-$n.yaml" <<EOF
+# render_bench: $n boids at wrkspc density, trails and overlays, 1080p60.
+title: render_bench $n boids
+seed: 1
+model: wrkspc
+world: {width: $w, height: $h, boundary: wrap}
+flock: {count: $n}
+video:
+  width: $width
+  height: $height
+  fps: $fps
+  ticks_per_second: 60
+  duration: ${duration}s
+  quality: $quality
+look:
+  background: "#0b0d0f"
+  boid: {shape: arrow, size: 6, color: heading}
+  trails: {length: 30, fade: true}
+  overlays:
+    - params
+    - readout: [order, nearest, clusters]
+    - plot: {metric: order, window: 10s, corner: top-right}
+    - clock
+EOF
+  echo "$work/scene-$n.yaml"
+}
+
+echo "render_bench: ${width}x${height} ${fps} fps, ${duration} s, crf $quality, preset $preset," \
+     "x264 threads $threads, $runs runs each; $(nproc) cores" >&2
+declare -a rows
+for n in $counts; do
+  scene=$(scene_for "$n")
+  echo "== $n boids: frames for the encoder-alone baseline (untimed)" >&2
+  mkdir -p "$work/png"
+  "$murmur" render "$scene" -o "$work/png/%05d.png" -q
+  ffmpeg -v error -y -framerate $fps -i "$work/png/%05d.png" -f rawvideo -pix_fmt bgra "$work/raw.bgra"
+  rm -rf "$work/png"
+  want=$((duration * fps))
+  r_times=() e_times=() r_cpus=() e_cpus=()
+  for i in $(seq "$runs"); do
+    read -r r rc < <(timed "$murmur" render "$scene" -o "$work/render.mp4" -q --preset "$preset")
+    read -r e ec < <(timed ffmpeg -v error -y -f rawvideo -pix_fmt bgra -s ${width}x${height} \
+      -framerate $fps -i "$work/raw.bgra" \
+      -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+bitexact,format=yuv420p" \
+      -c:v libx264 -preset "$preset" -crf "$quality" -threads "$threads" -g $((2 * fps)) \
+      -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv \
+      -movflags +faststart "$work/encoder.mp4")
+    [ -n "$r" ] && [ -n "$e" ] || { echo "a timed command failed" >&2; exit 1; }
+    r_times+=("$r") e_times+=("$e") r_cpus+=("$rc") e_cpus+=("$ec")
+    echo "   run $i: render $r s (cpu $rc s), encoder alone $e s (cpu $ec s)" >&2
+  done
+  fr=$(frames_of "$work/render.mp4")
+  fe=$(frames_of "$work/encoder.mp4")
+  if [ "$fr" != "$want" ] || [ "$fe" != "$want" ]; then
+    echo "frame counts differ: render $fr, encoder $fe, want $want" >&2
+    exit 1
+  fi
+  rm -f "$work/raw.bgra"
+  rm_=$(median "${r_times[@]}")
+  em=$(median "${e_times[@]}")
+  rcm=$(median "${r_cpus[@]}")
+  ecm=$(median "${e_cpus[@]}")
+  ratio=$(awk -v a="$rm_" -v b="$em" 'BEGIN {printf "%.2f", a / b}')
+  cpu_ratio=$(awk -v a="$rcm" -v b="$ecm" 'BEGIN {printf "%.2f", a / b}')
+  rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio |")
+done
+
+echo
+echo "Medians of $runs runs; times in seconds; cpu = user + system."
+echo
+echo "| boids | frames | render wall | x264 alone wall | ratio | render cpu | x264 alone cpu | cpu ratio |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '%s\n' "${rows[@]}"

@@ -1,0 +1,319 @@
+/* The image-sequence sink: DIR/NAME%05d.png, one PNG per frame (libav's
+ * PNG encoder, sRGB-tagged RGB24: exactly the pixels Cairo drew, no YUV),
+ * and the provenance text as DIR/NAME.txt beside them.
+ *
+ * Every file is written under a temporary name in the same directory and
+ * renamed when complete, so a file at a frame's name is always a whole PNG,
+ * even after kill -9. The provenance file is written first, under its
+ * temporary name, and published by close: a sequence with its text beside
+ * it is one that finished (or was interrupted and finalised). A failed or
+ * abandoned sequence removes the frames it wrote. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libswscale/swscale.h>
+
+#include "sink.h"
+
+typedef struct seq_sink {
+    char *pattern;            /* the path as given, for messages */
+    char *prefix, *suffix;    /* around the number, '%%' already unescaped */
+    int digits;               /* zero-padded width of the number (0: none) */
+    char *name;               /* scratch: one frame's final name */
+    char *tmp;                /* one frame's temporary name, or NULL */
+    char *txt, *txt_tmp;      /* provenance: final and temporary names, or NULL */
+    int txt_created;
+    long first, count;        /* numbers first .. first+count-1 are on disk */
+    int width, height;
+    _Atomic int64_t *bytes;
+    int64_t total;
+    AVCodecContext *enc;
+    struct SwsContext *sws;
+    AVFrame *frame;
+    AVPacket *pkt;
+    int broken;
+} seq_sink;
+
+/* Appends text[0..n) to out with "%%" read as "%". */
+static void unescape(char *out, const char *text, size_t n)
+{
+    size_t j = strlen(out);
+    for (size_t i = 0; i < n; i++) {
+        out[j++] = text[i];
+        if (text[i] == '%')
+            i++;
+    }
+    out[j] = '\0';
+}
+
+/* Splits path into prefix, a "%d" or "%0Nd" conversion in the file name,
+ * and suffix. 0, or -1 when there is not exactly one such conversion there
+ * (any other '%' but "%%" counts as a wrong one). */
+static int parse_pattern(seq_sink *s, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *conv = NULL, *after = NULL;
+    if (strchr(path, '%') && strchr(path, '%') < base)
+        return -1;   /* a pattern in a directory name: one folder per frame is not a sequence */
+    for (const char *p = base; *p; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        const char *q = p + 1;
+        int digits = 0;
+        if (*q == '0') {
+            q++;
+            while (*q >= '0' && *q <= '9' && digits < 100)
+                digits = digits * 10 + (*q++ - '0');
+            if (digits < 1 || digits > 18)
+                return -1;
+        }
+        if (*q != 'd' || conv)
+            return -1;
+        conv = p;
+        after = q + 1;
+        s->digits = digits;
+        p = q;
+    }
+    if (!conv)
+        return -1;
+    size_t len = strlen(path);
+    if (!(s->prefix = calloc(len + 1, 1)) || !(s->suffix = calloc(len + 1, 1)))
+        return -2;
+    unescape(s->prefix, path, (size_t)(conv - path));
+    unescape(s->suffix, after, strlen(after));
+    return 0;
+}
+
+/* "DIR/NAME.txt" where NAME is the file name's text before the number, less
+ * trailing separators, or "frames" when that leaves nothing. */
+static char *provenance_name(const seq_sink *s)
+{
+    const char *slash = strrchr(s->prefix, '/');
+    const char *stem = slash ? slash + 1 : s->prefix;
+    size_t dirlen = (size_t)(stem - s->prefix), n = strlen(stem);
+    while (n && strchr("_-. ", stem[n - 1]))
+        n--;
+    char *out = malloc(dirlen + (n ? n : 6) + 5);
+    if (out)
+        sprintf(out, "%.*s%.*s.txt", (int)dirlen, s->prefix, n ? (int)n : 6, n ? stem : "frames");
+    return out;
+}
+
+static void frame_name(seq_sink *s, long number)
+{
+    sprintf(s->name, "%s%0*ld%s", s->prefix, s->digits, number, s->suffix);
+}
+
+static void destroy(seq_sink *s, int remove_frames)
+{
+    if (!s)
+        return;
+    if (s->tmp)
+        remove(s->tmp);
+    if (remove_frames)
+        for (long i = 0; i < s->count; i++) {
+            frame_name(s, s->first + i);
+            remove(s->name);
+        }
+    if (s->txt_created)
+        remove(s->txt_tmp);
+    avcodec_free_context(&s->enc);
+    sws_freeContext(s->sws);
+    av_frame_free(&s->frame);
+    av_packet_free(&s->pkt);
+    free(s->pattern);
+    free(s->prefix);
+    free(s->suffix);
+    free(s->name);
+    free(s->tmp);
+    free(s->txt);
+    free(s->txt_tmp);
+    free(s);
+}
+
+/* Writes n bytes as path's complete contents. 0, or errno. */
+static int write_whole(const char *path, const void *data, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return errno;
+    int e = fwrite(data, 1, n, fp) == n && fflush(fp) == 0 ? 0 : errno;
+    if (fclose(fp) != 0 && !e)
+        e = errno;
+    return e ? e : 0;
+}
+
+static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, int w, int h,
+                    _Atomic int64_t *bytes, mur_error *err)
+{
+    int code = MUR_ERUN, ret;
+    seq_sink *s = calloc(1, sizeof *s);
+    *out = NULL;
+    if (!s || !(s->pattern = strdup(o->path)))
+        goto oom;
+    if ((ret = parse_pattern(s, o->path)) == -2)
+        goto oom;
+    if (ret < 0) {
+        code = mur_error_set(err, MUR_EINPUT,
+                             "image sequence '%s' needs one frame number in its file name, "
+                             "like DIR/%%05d.png",
+                             o->path);
+        goto fail;
+    }
+    /* The longest name: prefix, 19 digits of a long, suffix. */
+    if (!(s->name = malloc(strlen(s->prefix) + strlen(s->suffix) + 24)))
+        goto oom;
+    s->first = o->first_number;
+    s->width = w;
+    s->height = h;
+    s->bytes = bytes;
+
+    /* The folder must exist and take files now, not after the first frame
+     * has been drawn. */
+    size_t dirlen = strrchr(s->prefix, '/') ? (size_t)(strrchr(s->prefix, '/') - s->prefix) : 0;
+    char *dir = dirlen ? strndup(s->prefix, dirlen) : strdup(".");
+    if (!dir)
+        goto oom;
+    int denied = access(dir, W_OK | X_OK) != 0 ? errno : 0;
+    free(dir);
+    if (denied) {
+        code = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(denied));
+        goto fail;
+    }
+    if (o->metadata) {
+        if (!(s->txt = provenance_name(s)) || !(s->txt_tmp = mur_out_temp_name(s->txt, "")))
+            goto oom;
+        s->txt_created = 1;
+        int e = write_whole(s->txt_tmp, o->metadata, strlen(o->metadata));
+        if (e) {
+            code = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->txt, strerror(e));
+            goto fail;
+        }
+    }
+
+    const AVCodec *codec = mur_out_find_encoder(f, o, err);
+    if (!codec)
+        goto fail;
+    if (!(s->enc = avcodec_alloc_context3(codec)) || !(s->frame = av_frame_alloc()) ||
+        !(s->pkt = av_packet_alloc()))
+        goto oom;
+    s->enc->width = w;
+    s->enc->height = h;
+    s->enc->pix_fmt = f->pix_fmt;
+    s->enc->time_base = (AVRational){1, o->fps};
+    if ((ret = avcodec_open2(s->enc, codec, NULL)) < 0) {
+        code = mur_error_set(err, MUR_ERUN, "cannot open the %s encoder for '%s': %s",
+                             codec->name, o->path, av_err2str(ret));
+        goto fail;
+    }
+    s->frame->format = f->pix_fmt;
+    s->frame->width = w;
+    s->frame->height = h;
+    /* Cairo's colours are sRGB: the tag makes the PNG say so. */
+    s->frame->color_trc = AVCOL_TRC_IEC61966_2_1;
+    s->frame->color_primaries = AVCOL_PRI_BT709;
+    if ((ret = av_frame_get_buffer(s->frame, 0)) < 0)
+        goto oom;
+    /* Same size, RGB to RGB: a byte shuffle, exact. */
+    s->sws = sws_getContext(w, h, AV_PIX_FMT_RGB32, w, h, f->pix_fmt,
+                            SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
+    if (!s->sws)
+        goto oom;
+    *out = s;
+    return MUR_OK;
+oom:
+    code = mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", o->path);
+fail:
+    destroy(s, 0);
+    return code;
+}
+
+static int seq_write(void *sink, const uint8_t *pixels, int stride, mur_error *err)
+{
+    seq_sink *s = sink;
+    int ret;
+    long number = s->first + s->count;
+    if (s->broken)
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': an earlier frame failed",
+                             s->pattern);
+    frame_name(s, number);
+    if ((ret = av_frame_make_writable(s->frame)) < 0)
+        goto av_fail;
+    const uint8_t *src[4] = {pixels, NULL, NULL, NULL};
+    int src_stride[4] = {stride, 0, 0, 0};
+    if (sws_scale(s->sws, src, src_stride, 0, s->height, s->frame->data, s->frame->linesize) !=
+        s->height) {
+        ret = AVERROR(EINVAL);
+        goto av_fail;
+    }
+    s->frame->pts = s->count;
+    /* Intra-only and without delay: one frame in, one packet out. */
+    if ((ret = avcodec_send_frame(s->enc, s->frame)) < 0 ||
+        (ret = avcodec_receive_packet(s->enc, s->pkt)) < 0)
+        goto av_fail;
+    free(s->tmp);
+    if (!(s->tmp = mur_out_temp_name(s->name, ""))) {
+        av_packet_unref(s->pkt);
+        s->broken = 1;
+        return mur_error_set(err, MUR_ERUN, "out of memory writing '%s'", s->name);
+    }
+    int e = write_whole(s->tmp, s->pkt->data, (size_t)s->pkt->size);
+    if (!e && rename(s->tmp, s->name) != 0)
+        e = errno;
+    s->total += s->pkt->size;
+    av_packet_unref(s->pkt);
+    if (e) {
+        s->broken = 1;
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->name, strerror(e));
+    }
+    free(s->tmp);
+    s->tmp = NULL;
+    s->count++;
+    atomic_store(s->bytes, s->total);
+    return MUR_OK;
+av_fail:
+    s->broken = 1;
+    return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->name, av_err2str(ret));
+}
+
+static int seq_close(void *sink, mur_error *err)
+{
+    seq_sink *s = sink;
+    int code = MUR_ERUN;
+    if (s->broken) {
+        mur_error_set(err, MUR_ERUN, "not finishing '%s': an earlier frame failed", s->pattern);
+        goto fail;
+    }
+    if (s->count == 0) {
+        mur_error_set(err, MUR_ERUN, "not writing '%s': no frames", s->pattern);
+        goto fail;
+    }
+    if (s->txt && rename(s->txt_tmp, s->txt) != 0) {
+        mur_error_set(err, MUR_ERUN, "cannot rename '%s' to '%s': %s", s->txt_tmp, s->txt,
+                      strerror(errno));
+        goto fail;
+    }
+    s->txt_created = 0;
+    destroy(s, 0);
+    return MUR_OK;
+fail:
+    destroy(s, 1);
+    return code;
+}
+
+static void seq_abort(void *sink)
+{
+    destroy(sink, 1);
+}
+
+const mur_sink_ops mur_sequence_sink = {seq_open, seq_write, seq_close, seq_abort};

@@ -1,0 +1,88 @@
+/* The output module's insides: one "sink" per family of formats, behind
+ * mur_video (video.c), which checks the options, picks the format by
+ * extension and runs the queue and encoding thread.
+ *
+ * - stream.c: a libavcodec encoder into a libavformat container (.mp4 H.264,
+ *   .webm VP9, .mov ProRes), converted to YUV with BT.709 coefficients;
+ * - gif.c: two passes through libavfilter (palettegen, then paletteuse) over
+ *   a lossless intermediate of the frames, then the GIF encoder;
+ * - sequence.c: one PNG per frame, numbered by a printf-style pattern.
+ *
+ * A sink is only ever used from one thread at a time; the byte counter is
+ * the one thing another thread reads while it works. Each sink's state is
+ * its own struct, passed through video.c as a void pointer. */
+#ifndef MURMUR_OUTPUT_SINK_H
+#define MURMUR_OUTPUT_SINK_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavutil/pixfmt.h>
+
+#include "murmur/video.h"
+
+/* Encoding threads of every codec: a constant, never the machine's core
+ * count, because x264's frame threading changes the bitstream with the
+ * thread count (deterministically for a given count). Eight keeps a 2-core
+ * machine busy and an 8-core one mostly busy while the caller draws; any
+ * value gives the same decoded frames for any --threads. */
+#define MUR_OUT_THREADS 8
+
+typedef struct mur_format mur_format;
+
+/* What a sink does; the video layer calls them in the order open, write*,
+ * then exactly one of close or abort. */
+typedef struct mur_sink_ops {
+    /* Open for frames of w x h (already rounded as the format needs).
+     * bytes: where to publish the bytes on disk so far. Returns MUR_OK, or
+     * MUR_EINPUT/MUR_ERUN with err filled and nothing left on disk. */
+    int (*open)(void **out, const mur_format *f, const mur_video_opts *o, int w, int h,
+                _Atomic int64_t *bytes, mur_error *err);
+    /* One ARGB32 frame of at least w x h pixels. */
+    int (*write)(void *s, const uint8_t *pixels, int stride, mur_error *err);
+    /* Finish and publish under the final name(s); frees s, and on failure
+     * removes what it wrote. */
+    int (*close)(void *s, mur_error *err);
+    /* Free s and remove everything it wrote. */
+    void (*abort)(void *s);
+} mur_sink_ops;
+
+/* One output format: a row of video.c's table. */
+struct mur_format {
+    const char *ext;          /* lower-case, with the dot; compared ignoring case */
+    const char *label;        /* what the user knows the codec as, for messages */
+    const char *encoder;      /* libavcodec encoder name */
+    const char *muxer;        /* libavformat short name (stream sinks) */
+    const char *muxer_opts;   /* "k=v:k=v" options for avformat_write_header, or "" */
+    enum AVPixelFormat pix_fmt; /* what the encoder is fed */
+    int even;                 /* chroma subsampling: sizes rounded down to even */
+    int max_fps;              /* highest frame rate the format shows faithfully */
+    /* Codec-private options (quality, preset, threads) for the format's own
+     * encoder; not called when opts->encoder overrides it. */
+    int (*configure)(AVCodecContext *enc, const mur_video_opts *o);
+    const mur_sink_ops *ops;
+};
+
+extern const mur_sink_ops mur_stream_sink;
+extern const mur_sink_ops mur_gif_sink;
+extern const mur_sink_ops mur_sequence_sink;
+
+/* The x264 preset names, NULL-terminated, fastest first. */
+extern const char *const mur_x264_presets[];
+
+/* Encoder configurations for the table (stream.c). */
+int mur_out_configure_x264(AVCodecContext *enc, const mur_video_opts *o);
+int mur_out_configure_vp9(AVCodecContext *enc, const mur_video_opts *o);
+int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o);
+
+/* "<dir>/.<base><suffix>.part.<pid>": hidden, in the same directory as
+ * path (so rename(2) is atomic and cannot cross filesystems) and distinct
+ * per process. NULL when out of memory. Caller frees. */
+char *mur_out_temp_name(const char *path, const char *suffix);
+
+/* The encoder for f (or o->encoder), or NULL with err naming it as missing. */
+const AVCodec *mur_out_find_encoder(const mur_format *f, const mur_video_opts *o,
+                                    mur_error *err);
+
+#endif

@@ -1,0 +1,398 @@
+/* Stream sinks: a libavcodec encoder into a libavformat container, for
+ * .mp4 (H.264), .webm (VP9) and .mov (ProRes).
+ *
+ * The sequence is FFmpeg's doc/examples mux.c / encode_video.c: a stream and
+ * an encoder with matching time bases, the global-header flag when the
+ * container wants it, open, copy the parameters to the stream, write the
+ * header, then per frame make-writable / convert / send / drain packets /
+ * rescale / interleave, and at the end a NULL frame, drain, trailer, close.
+ *
+ * Two things the examples leave out, both needed for files that look right
+ * everywhere:
+ * - Colour. Players pick a YUV->RGB matrix from the stream's tags, so the
+ *   tags (BT.709 primaries, transfer and matrix, limited range) and the
+ *   coefficients swscale converts with must say the same thing; otherwise
+ *   browsers and VLC shift the colours (mismatched matrices are the classic
+ *   "slightly too green/too dark" video).
+ * - Atomicity. Everything is written to ".<name>.part.<pid>" beside the final
+ *   name and renamed in close, so a file at the final name is always
+ *   complete; any failure removes the temporary file. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/frame.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "sink.h"
+
+typedef struct stream_sink {
+    const mur_format *f;
+    char *path;               /* final name */
+    char *tmp;                /* temporary name beside it; rename(2) within a directory is atomic */
+    int created;              /* tmp exists on disk and is ours to remove */
+    int broken;               /* a write failed: the file is not worth finishing */
+    int width, height;        /* encoded size */
+    int64_t next_pts;         /* in encoder time base = frame number */
+    _Atomic int64_t *bytes;
+    AVFormatContext *mux;
+    AVStream *st;
+    AVCodecContext *enc;
+    struct SwsContext *sws;
+    AVFrame *frame;           /* reused for every frame */
+    AVPacket *pkt;            /* reused for every packet */
+} stream_sink;
+
+/* ---- codec settings ------------------------------------------------------- */
+
+static int preset_index(const mur_video_opts *o)
+{
+    const char *name = o->preset ? o->preset : "medium";
+    for (int i = 0; mur_x264_presets[i]; i++)
+        if (strcmp(name, mur_x264_presets[i]) == 0)
+            return i;
+    return 5;   /* medium; video.c has already rejected unknown names */
+}
+
+/* x264: crf is the quality, the preset trades speed for size. crf 0 is
+ * lossless, which x264 can only encode in the High 4:4:4 Predictive profile
+ * that browsers do not play; the range is kept 0..51 as documented, the
+ * caller chooses. x264 is deterministic for a given thread count (its
+ * default; --non-deterministic is off), hence the constant. */
+int mur_out_configure_x264(AVCodecContext *enc, const mur_video_opts *o)
+{
+    enc->thread_count = MUR_OUT_THREADS;
+    int ret = av_opt_set_int(enc->priv_data, "crf", o->quality, 0);
+    if (ret >= 0)
+        ret = av_opt_set(enc->priv_data, "preset", mur_x264_presets[preset_index(o)], 0);
+    return ret;
+}
+
+/* VP9 in constant-quality mode needs crf and a zero bit rate (otherwise the
+ * rate is a cap). Its crf runs 0..63 against x264's 0..51 with a similar
+ * feel at the same fraction of the range, so quality is scaled. cpu-used
+ * plays the preset's part (0 slowest .. 5 fastest in "good" mode); row-mt
+ * lets the fixed thread count share rows of one frame. */
+int mur_out_configure_vp9(AVCodecContext *enc, const mur_video_opts *o)
+{
+    static const int cpu_used[] = {5, 5, 5, 5, 4, 4, 3, 2, 1, 0};
+    enc->thread_count = MUR_OUT_THREADS;
+    enc->bit_rate = 0;
+    int ret = av_opt_set_int(enc->priv_data, "crf", lround(o->quality * 63.0 / 51.0), 0);
+    if (ret >= 0)
+        ret = av_opt_set(enc->priv_data, "deadline", "good", 0);
+    if (ret >= 0)
+        ret = av_opt_set_int(enc->priv_data, "cpu-used", cpu_used[preset_index(o)], 0);
+    if (ret >= 0)
+        ret = av_opt_set_int(enc->priv_data, "row-mt", 1, 0);
+    return ret;
+}
+
+/* ProRes has no quality knob but a profile; quality picks it the way an
+ * editor would: visually lossless settings (<= 20) get 422 HQ. The "apl0"
+ * vendor tag is what Final Cut and Resolve expect from Apple's encoder. */
+int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o)
+{
+    int profile = o->quality <= 20 ? 3 : o->quality <= 28 ? 2 : o->quality <= 36 ? 1 : 0;
+    enc->thread_count = MUR_OUT_THREADS;
+    int ret = av_opt_set_int(enc->priv_data, "profile", profile, 0);
+    if (ret >= 0)
+        ret = av_opt_set(enc->priv_data, "vendor", "apl0", 0);
+    return ret;
+}
+
+/* ---- setup ---------------------------------------------------------------- */
+
+/* Frees everything s holds and removes the temporary file if it is still
+ * there. Safe on a half-built s. */
+static void destroy(stream_sink *s)
+{
+    if (!s)
+        return;
+    if (s->mux) {
+        if (!(s->mux->oformat->flags & AVFMT_NOFILE))
+            avio_closep(&s->mux->pb);
+        avformat_free_context(s->mux);
+    }
+    if (s->created)
+        remove(s->tmp);
+    avcodec_free_context(&s->enc);
+    sws_freeContext(s->sws);
+    av_frame_free(&s->frame);
+    av_packet_free(&s->pkt);
+    free(s->path);
+    free(s->tmp);
+    free(s);
+}
+
+/* Sets up the RGB32 -> YUV conversion at the encoded size.
+ *
+ * AV_PIX_FMT_RGB32 is libav's name for "ARGB in a native-endian uint32",
+ * which is exactly Cairo's ARGB32 (BGRA bytes on little-endian machines).
+ * Cairo's pixels are premultiplied, which only matters for alpha < 255;
+ * frames are opaque (the background is painted) and alpha is dropped.
+ *
+ * The coefficients must match the BT.709 tags on the stream. srcRange is
+ * passed as full for clarity, though swscale always treats RGB as full
+ * range; dstRange 0 = limited (16..235), matching AVCOL_RANGE_MPEG.
+ * SWS_ACCURATE_RND|SWS_BITEXACT keep the conversion the same on every CPU,
+ * so the same frames give the same bytes (DESIGN.md: frame hashes). */
+static int setup_sws(stream_sink *s, mur_error *err)
+{
+    s->sws = sws_getContext(s->width, s->height, AV_PIX_FMT_RGB32, s->width, s->height,
+                            s->enc->pix_fmt, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT,
+                            NULL, NULL, NULL);
+    if (!s->sws)
+        return mur_error_set(err, MUR_ERUN, "cannot convert RGB to %s at %dx%d for '%s'",
+                             av_get_pix_fmt_name(s->enc->pix_fmt), s->width, s->height, s->path);
+    const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+    if (sws_setColorspaceDetails(s->sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot set BT.709 conversion for '%s'", s->path);
+    return MUR_OK;
+}
+
+/* Enters with the muxer allocated; leaves with the encoder open, the
+ * stream's parameters copied from it, and s->frame allocated. */
+static int setup_encoder(stream_sink *s, const mur_video_opts *o, mur_error *err)
+{
+    int ret;
+    const mur_format *f = s->f;
+    const AVCodec *codec = mur_out_find_encoder(f, o, err);
+    if (!codec)
+        return MUR_ERUN;
+    s->st = avformat_new_stream(s->mux, NULL);
+    s->enc = avcodec_alloc_context3(codec);
+    if (!s->st || !s->enc)
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->path);
+
+    AVCodecContext *enc = s->enc;
+    enc->width = s->width;
+    enc->height = s->height;
+    enc->pix_fmt = f->pix_fmt;
+    enc->time_base = (AVRational){1, o->fps};
+    enc->framerate = (AVRational){o->fps, 1};
+    enc->gop_size = 2 * o->fps;   /* a keyframe every 2 s: cheap seeking, small files */
+    /* Tags only: they change no pixel, they tell players which matrix,
+     * primaries and range setup_sws converted with. The encoders write them
+     * into the bitstream where it has room (H.264 VUI, VP9's colour space),
+     * avcodec_parameters_from_context into the container. */
+    enc->color_primaries = AVCOL_PRI_BT709;
+    enc->color_trc = AVCOL_TRC_BT709;
+    enc->colorspace = AVCOL_SPC_BT709;
+    enc->color_range = AVCOL_RANGE_MPEG;
+    /* MP4 keeps SPS/PPS once in the sample description (avcC), not in
+     * every keyframe; without the flag the file plays in fewer places. */
+    if (s->mux->oformat->flags & AVFMT_GLOBALHEADER)
+        enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (o->encoder)   /* another encoder's private options are its own business */
+        enc->thread_count = MUR_OUT_THREADS;
+    else if (f->configure && (ret = f->configure(enc, o)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot set %s options for '%s': %s", f->encoder,
+                             s->path, av_err2str(ret));
+
+    if ((ret = avcodec_open2(enc, codec, NULL)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot open the %s encoder for '%s': %s",
+                             codec->name, s->path, av_err2str(ret));
+    if ((ret = avcodec_parameters_from_context(s->st->codecpar, enc)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", s->path,
+                             av_err2str(ret));
+    /* A hint only: the muxer picks its own time base in write_header. */
+    s->st->time_base = enc->time_base;
+
+    s->frame = av_frame_alloc();
+    s->pkt = av_packet_alloc();
+    if (!s->frame || !s->pkt)
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->path);
+    s->frame->format = enc->pix_fmt;
+    s->frame->width = enc->width;
+    s->frame->height = enc->height;
+    /* Some encoders (prores_ks) take the tags from each frame, not the
+     * context; left unset, they write "unspecified" into every frame. */
+    s->frame->color_primaries = enc->color_primaries;
+    s->frame->color_trc = enc->color_trc;
+    s->frame->colorspace = enc->colorspace;
+    s->frame->color_range = enc->color_range;
+    if ((ret = av_frame_get_buffer(s->frame, 0)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot allocate a %dx%d frame for '%s': %s",
+                             s->width, s->height, s->path, av_err2str(ret));
+    return MUR_OK;
+}
+
+static int stream_open(void **out, const mur_format *f, const mur_video_opts *o, int w, int h,
+                       _Atomic int64_t *bytes, mur_error *err)
+{
+    int code = MUR_ERUN, ret;
+    AVDictionary *mux_opts = NULL;
+    stream_sink *s = calloc(1, sizeof *s);
+    *out = NULL;
+    if (!s || !(s->path = strdup(o->path)) || !(s->tmp = mur_out_temp_name(o->path, ""))) {
+        mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", o->path);
+        goto fail;
+    }
+    s->f = f;
+    s->width = w;
+    s->height = h;
+    s->bytes = bytes;
+
+    /* The muxer is named, not guessed: the temporary name ends in .part.<pid>. */
+    ret = avformat_alloc_output_context2(&s->mux, NULL, f->muxer, s->tmp);
+    if (ret < 0 || !s->mux) {
+        mur_error_set(err, MUR_ERUN, "cannot set up the %s muxer for '%s': %s", f->muxer,
+                      s->path, av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
+        goto fail;
+    }
+    if ((code = setup_encoder(s, o, err)) < 0 || (code = setup_sws(s, err)) < 0)
+        goto fail;
+    code = MUR_ERUN;
+    if (o->metadata && (ret = av_dict_set(&s->mux->metadata, "comment", o->metadata, 0)) < 0) {
+        mur_error_set(err, MUR_ERUN, "cannot store metadata for '%s': %s", s->path,
+                      av_err2str(ret));
+        goto fail;
+    }
+
+    if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
+        if ((ret = avio_open(&s->mux->pb, s->tmp, AVIO_FLAG_WRITE)) < 0) {
+            mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path, av_err2str(ret));
+            goto fail;
+        }
+        s->created = 1;
+    }
+    if ((ret = av_dict_parse_string(&mux_opts, f->muxer_opts, "=", ":", 0)) < 0 ||
+        (ret = avformat_write_header(s->mux, &mux_opts)) < 0) {
+        mur_error_set(err, MUR_ERUN, "cannot write the %s header of '%s': %s", f->muxer, s->path,
+                      av_err2str(ret));
+        goto fail;
+    }
+    *out = s;
+    s = NULL;
+    code = MUR_OK;
+
+fail:
+    av_dict_free(&mux_opts);
+    destroy(s);
+    return code;
+}
+
+/* ---- frames ---------------------------------------------------------------- */
+
+/* Sends one frame (NULL: end of stream) and writes every packet the encoder
+ * has ready; after NULL, that is all of them. */
+static int encode(stream_sink *s, const AVFrame *frame, mur_error *err)
+{
+    int ret = avcodec_send_frame(s->enc, frame);
+    if (ret < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path, av_err2str(ret));
+    for (;;) {
+        ret = avcodec_receive_packet(s->enc, s->pkt);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return MUR_OK;
+        if (ret < 0)
+            return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path,
+                                 av_err2str(ret));
+        /* libx264 leaves durations 0 in libav 5.1, and the muxer then
+         * gives the last frame no time at all: the file is a frame short
+         * (23/24 s for 24 frames) and its frame rate reads 25.04. Every
+         * frame lasts exactly one tick of 1/fps. */
+        if (s->pkt->duration == 0)
+            s->pkt->duration = 1;
+        /* The stream's time base is the muxer's choice (made in
+         * write_header), not the 1/fps we hinted. */
+        av_packet_rescale_ts(s->pkt, s->enc->time_base, s->st->time_base);
+        s->pkt->stream_index = s->st->index;
+        /* Takes the packet's reference and leaves pkt blank, even on error. */
+        if ((ret = av_interleaved_write_frame(s->mux, s->pkt)) < 0)
+            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path,
+                                 av_err2str(ret));
+        atomic_store(s->bytes, avio_tell(s->mux->pb));
+    }
+}
+
+static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error *err)
+{
+    stream_sink *s = sink;
+    int code = MUR_ERUN, ret;
+    if (s->broken) {
+        mur_error_set(err, MUR_ERUN, "cannot write '%s': an earlier frame failed", s->path);
+        goto fail;
+    }
+    /* The encoder may still hold a reference to the previous frame's
+     * buffers; this copies only in that case. */
+    if ((ret = av_frame_make_writable(s->frame)) < 0) {
+        mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path, av_err2str(ret));
+        goto fail;
+    }
+    /* swscale copies four plane pointers and strides whatever the format:
+     * a one-element array would be read past its end. */
+    const uint8_t *src[4] = {pixels, NULL, NULL, NULL};
+    int src_stride[4] = {stride, 0, 0, 0};
+    ret = sws_scale(s->sws, src, src_stride, 0, s->height, s->frame->data, s->frame->linesize);
+    if (ret != s->height) {
+        mur_error_set(err, MUR_ERUN, "cannot convert a frame for '%s': %s", s->path,
+                      ret < 0 ? av_err2str(ret) : "short conversion");
+        goto fail;
+    }
+    s->frame->pts = s->next_pts++;
+    code = encode(s, s->frame, err);
+
+fail:
+    if (code < 0)
+        s->broken = 1;
+    return code;
+}
+
+static int stream_close(void *sink, mur_error *err)
+{
+    stream_sink *s = sink;
+    int code = MUR_ERUN, ret;
+    if (s->broken) {
+        mur_error_set(err, MUR_ERUN, "not finishing '%s': an earlier frame failed", s->path);
+        goto fail;
+    }
+    if (s->next_pts == 0) {
+        mur_error_set(err, MUR_ERUN, "not writing '%s': no frames", s->path);
+        goto fail;
+    }
+    if ((code = encode(s, NULL, err)) < 0)
+        goto fail;
+    code = MUR_ERUN;
+    /* With +faststart this rewrites the whole file (see video.c's formats). */
+    if ((ret = av_write_trailer(s->mux)) < 0) {
+        mur_error_set(err, MUR_ERUN, "cannot finish '%s': %s", s->path, av_err2str(ret));
+        goto fail;
+    }
+    /* The last buffer goes out here, so a full disk may show only now;
+     * avio_closep reports the close, not a failed flush, hence pb->error. */
+    if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
+        avio_flush(s->mux->pb);
+        atomic_store(s->bytes, avio_tell(s->mux->pb));
+        if ((ret = s->mux->pb->error) < 0 || (ret = avio_closep(&s->mux->pb)) < 0) {
+            mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path, av_err2str(ret));
+            goto fail;
+        }
+    }
+    if (rename(s->tmp, s->path) != 0) {
+        mur_error_set(err, MUR_ERUN, "cannot rename '%s' to '%s': %s", s->tmp, s->path,
+                      av_err2str(AVERROR(errno)));
+        goto fail;
+    }
+    s->created = 0;
+    code = MUR_OK;
+
+fail:
+    destroy(s);
+    return code;
+}
+
+static void stream_abort(void *sink)
+{
+    destroy(sink);
+}
+
+const mur_sink_ops mur_stream_sink = {stream_open, stream_write, stream_close, stream_abort};
