@@ -142,6 +142,7 @@ TEST(errors_name_line_column_and_suggest)
     expect_error("model: wrkspcc\n", "t.yaml:1:8:", "did you mean 'wrkspc'?");
     expect_error("flock: {count: 2.5}\n", "1:16", "whole number");
     expect_error("flock: {noise: -1}\n", "1:16", "out of range [0, 10]");
+    expect_error("video: {fps: 29.97}\n", "1:14", "whole number");
     expect_error("world: {boundary: torus}\n", "1:19", "expected one of: wrap, reflect, avoid");
     expect_error("look: {background: red}\n", "1:20", "colour");
     expect_error("video: {duration: 10 minutes}\n", "1:19", "must be a time");

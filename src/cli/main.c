@@ -22,7 +22,7 @@ static const char usage[] =
     "usage:\n"
     "  murmur render SCENE [-o OUT] [--from T] [--to T] [--threads N] [--preset NAME] [-q]\n"
     "                                  render the scene's video (default: its video.output)\n"
-    "  murmur still  SCENE --at T -o OUT.png\n"
+    "  murmur still  SCENE --at T -o OUT.{png,pdf,svg}\n"
     "                                  one frame as an image\n"
     "  murmur stats  SCENE [--runs R] [--ticks T] [-o OUT.{csv,json}] [--plot FIG] [--threads N] [-q]\n"
     "                                  the experiment's conditions x runs: median, p10, p90, mean\n"

@@ -510,7 +510,15 @@ static int video_pair(ctx *c, pair *p, void *arg)
         return rc;
     if (!strcmp(k, "width")) return integer(c, p->v, k, 16, MUR_SCENE_MAX_PIXELS, &s->width);
     if (!strcmp(k, "height")) return integer(c, p->v, k, 16, MUR_SCENE_MAX_PIXELS, &s->height);
-    if (!strcmp(k, "fps")) return number(c, p->v, k, 1, 240, &s->fps);
+    if (!strcmp(k, "fps")) {
+        /* Whole frames per second: encoders take an integer rate here, and
+         * an error at the key beats one after the simulation has started. */
+        int fps;
+        if ((rc = integer(c, p->v, k, 1, 240, &fps)))
+            return rc;
+        s->fps = fps;
+        return 0;
+    }
     if (!strcmp(k, "ticks_per_second")) return number(c, p->v, k, 0.01, 10000, &s->tps);
     if (!strcmp(k, "duration")) return time_value(c, p->v, k, 0, MUR_SCENE_MAX_SECONDS, &s->duration);
     if (!strcmp(k, "warmup")) {
