@@ -251,6 +251,22 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
     }
 }
 
+typedef int (*plot_fn)(const char *path, const mur_experiment *e, const int *metrics, int n,
+                       mur_error *err);
+
+/* The --plot figure of either command, when asked for. */
+static int write_plot(const mur_cli_opts *o, plot_fn draw, const mur_experiment *e,
+                      const mur_scene *s, mur_error *err)
+{
+    if (!o->plot)
+        return MUR_OK;
+    ensure_out_dir(o->plot);
+    int rc = draw(o->plot, e, s->metrics, s->nmetrics, err);
+    if (!rc && !o->quiet)
+        fprintf(stderr, "murmur: wrote %s\n", o->plot);
+    return rc;
+}
+
 int mur_cmd_stats(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
@@ -303,13 +319,8 @@ int mur_cmd_stats(const mur_cli_opts *o)
         if (!o->quiet && strcmp(o->output, "-"))
             fprintf(stderr, "murmur: wrote %s\n", o->output);
     }
-    if (o->plot) {
-        ensure_out_dir(o->plot);
-        if ((rc = mur_plot_stats(o->plot, e, s->metrics, s->nmetrics, &err)))
-            goto done;
-        if (!o->quiet)
-            fprintf(stderr, "murmur: wrote %s\n", o->plot);
-    }
+    if ((rc = write_plot(o, mur_plot_stats, e, s, &err)))
+        goto done;
 done:
     out_abort(&of);
     mur_experiment_destroy(e);
@@ -408,13 +419,8 @@ int mur_cmd_series(const mur_cli_opts *o)
     if (!o->quiet && strcmp(o->output, "-"))
         fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s)\n", o->output, def.ticks, def.runs,
                 def.runs == 1 ? "" : "s");
-    if (o->plot) {
-        ensure_out_dir(o->plot);
-        if ((rc = mur_plot_series(o->plot, e, s->metrics, s->nmetrics, &err)))
-            goto done;
-        if (!o->quiet)
-            fprintf(stderr, "murmur: wrote %s\n", o->plot);
-    }
+    if ((rc = write_plot(o, mur_plot_series, e, s, &err)))
+        goto done;
 done:
     out_abort(&of);
     mur_experiment_destroy(e);
