@@ -323,3 +323,17 @@ TEST(metric_names_and_values_agree)
     CHECK(mur_metrics_value(&m, mur_metric_find("milling")) == 0.6, "milling value");
     CHECK(mur_metric_find("nope") == -1, "unknown name found");
 }
+
+TEST(lone_boids_do_not_mill)
+{
+    /* Boids far apart, at awkward positions under wrap where the circular
+     * mean gives back each position with rounding: every cluster is a
+     * single boid, so there is no rotation at all. */
+    double x[4] = {0.1, 123.456789, 333.333333, 240.0001}, y[4] = {0.3, 77.7777, 250.123, 160.0003};
+    double vx[4] = {1, 0, -1, 0.6}, vy[4] = {0, 1, 0, -0.8};
+    mur_flock *f = flock_of(4, x, y, vx, vy, 480, 320, MUR_BOUNDARY_WRAP, 10);
+    mur_metrics m = metrics_of(f);
+    CHECK(m.clusters == 4, "clusters %d", m.clusters);
+    CHECK(m.milling == 0, "milling of lone boids %.17g, want 0", m.milling);
+    mur_flock_destroy(f);
+}

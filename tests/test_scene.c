@@ -143,6 +143,10 @@ TEST(errors_name_line_column_and_suggest)
     expect_error("flock: {count: 2.5}\n", "1:16", "whole number");
     expect_error("flock: {noise: -1}\n", "1:16", "out of range [0, 10]");
     expect_error("video: {fps: 29.97}\n", "1:14", "whole number");
+    expect_error("flock: {count: 20}\nlook: {overlays: [{watch: {boid: 20}}]}\n", "2:34",
+                 "out of range [0, 19]");
+    expect_error("video: {duration: 0s}\n", "1:19", "less than one frame");
+    expect_error("look: {background: \"#12345\"}\n", "1:20", "6 or 8 hex digits");
     expect_error("world: {boundary: torus}\n", "1:19", "expected one of: wrap, reflect, avoid");
     expect_error("look: {background: red}\n", "1:20", "colour");
     expect_error("video: {duration: 10 minutes}\n", "1:19", "must be a time");

@@ -282,7 +282,13 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
         s[2] = 0;  /* cross sum */
     }
     for (int i = 0; i < n; i++) {
-        double *s = &m->sum[4 * (size_t)find(m->parent, i)];
+        int root = find(m->parent, i);
+        /* A lone boid is its own centre: no rotation. Under wrap its centre
+         * comes back from the circular mean with rounding, and the unit of
+         * that tiny offset would add an arbitrary +-1/N. */
+        if (m->size[root] < 2)
+            continue;
+        double *s = &m->sum[4 * (size_t)root];
         double cx, cy;
         mur_flock_offset(f, s[0], s[1], x[i], y[i], &cx, &cy);
         double cl = sqrt(cx * cx + cy * cy), vl = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);

@@ -274,8 +274,12 @@ static int colour(ctx *c, const yaml_node_t *n, const char *key, mur_rgba *out)
 {
     const char *s = scalar(n);
     size_t len = s ? strlen(s) : 0;
-    if (!s || s[0] != '#' || (len != 7 && len != 9))
+    /* An unquoted #... is a YAML comment, which leaves an empty value. */
+    if (!s || !*s)
         return fail_at(c, n, "'%s' must be a colour \"#rrggbb\" or \"#rrggbbaa\" (quote it: # starts a YAML comment)", key);
+    if (s[0] != '#' || (len != 7 && len != 9))
+        return fail_at(c, n, "'%s': '%s' is not a colour: expected \"#\" and 6 or 8 hex digits (\"#rrggbb\" or \"#rrggbbaa\")",
+                       key, s);
     double ch[4] = {0, 0, 0, 1};
     for (size_t i = 0; i + 1 < len; i += 2) {
         int hi = hexval(s[1 + i]), lo = hexval(s[2 + i]);
@@ -615,7 +619,9 @@ static int watch_pair(ctx *c, pair *p, void *arg)
 {
     mur_overlay *o = arg;
     int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
-    return rc ? rc : integer(c, p->v, "boid", 0, MUR_MAX_BOIDS - 1, &o->boid);
+    /* world and flock are read before look, so the count is known here. */
+    int last = c->s->params.count > 0 ? c->s->params.count - 1 : 0;
+    return rc ? rc : integer(c, p->v, "boid", 0, last, &o->boid);
 }
 
 static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
@@ -1333,6 +1339,12 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
         return fail_at(c, where, "the video needs %.0f ticks (at most %.0f): shorten duration, "
                                  "warmup or ticks_per_second", ticks, MUR_SCENE_MAX_TICKS);
     double frames = floor(s->duration * s->fps + 1e-9);
+    if (frames < 1) {
+        yaml_node_t *d = video ? lookup(c, video, "duration") : NULL;
+        return fail_at(c, d ? d : where, "the video is %gs at %g fps: less than one frame "
+                                         "(duration must be at least %gs)",
+                       s->duration, s->fps, 1 / s->fps);
+    }
     double pixel_frames = (double)s->width * s->height * frames;
     if (pixel_frames > MUR_SCENE_MAX_PIXEL_FRAMES)
         return fail_at(c, where, "the video is %dx%d pixels x %.0f frames = %.3g pixel-frames "
