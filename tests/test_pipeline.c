@@ -166,7 +166,7 @@ TEST(outputs_carry_version_seed_resolved_settings_and_scene)
     snprintf(args, sizeof args, "render %s -o %s -q", scene, mp4);
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
     REQUIRE(test_video_tag(mp4, "comment", text, sizeof text) == 0, "no comment in %s", mp4);
-    const char *want[] = {"murmur " MURMUR_VERSION "\n", "seed: 5\n", "frames: 0 to 11 of 12",
+    const char *want[] = {"murmur " MURMUR_VERSION "\n", "seed: 5\n", "frames requested: 0 to 11 of 12",
                           "model: wrkspc\n", "separation_radius:", "# scene file\n",
                           "trails: {length: 12, fade: true}\n"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)

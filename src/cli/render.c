@@ -46,7 +46,9 @@ static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_vid
         return NULL;
     fprintf(fp, "murmur %s\nscene: %s\nseed: %llu\n", MURMUR_VERSION, s->path,
             (unsigned long long)s->seed);
-    fprintf(fp, "frames: %ld to %ld of %ld", first, last - 1, frames);
+    /* Written before rendering: an interrupted render holds a prefix of
+     * this range, which its own frame count tells. */
+    fprintf(fp, "frames requested: %ld to %ld of %ld", first, last - 1, frames);
     if (o->from || o->to)
         fprintf(fp, " (--from %s --to %s)", o->from ? o->from : "0", o->to ? o->to : "end");
     fprintf(fp, "\noutput: %dx%d, %d fps, quality %d, preset %s\n", vo->width, vo->height, vo->fps,
