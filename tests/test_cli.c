@@ -123,6 +123,12 @@ TEST(bad_usage_exits_2_and_help_exits_0)
     CHECK(murmur("frobnicate x.yaml", err, sizeof err) == 2, "unknown command: %s", err);
     CHECK(murmur("render", err, sizeof err) == 2, "missing scene: %s", err);
     CHECK(murmur("render scenes/flock.yaml --threads zero", err, sizeof err) == 2, "bad threads: %s", err);
+    CHECK(murmur("still scenes/flock.yaml --at 1s --from 1s -o /tmp/x.png", err, sizeof err) == 2 &&
+              strstr(err, "does not apply to 'still'"),
+          "an option the command ignores was accepted: %s", err);
+    CHECK(murmur("render scenes/flock.yaml -o a.mp4 -o b.mp4", err, sizeof err) == 2 &&
+              strstr(err, "given twice"),
+          "a repeated option was accepted: %s", err);
     CHECK(murmur("--help", err, sizeof err) == 0, "--help failed");
     CHECK(murmur("--version", err, sizeof err) == 0, "--version failed");
 }

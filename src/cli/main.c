@@ -4,6 +4,7 @@
  * while running (I/O, encoder); 2 bad usage or bad scene; 130 interrupted
  * (the output so far is finalised first). */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -84,32 +85,58 @@ int mur_cli_report(int rc, const mur_error *err)
     return mur_cli_exit_code(rc);
 }
 
+/* Options with a value, and the commands they apply to: an option given to
+ * a command that would ignore it is an error, not a silent no-op. */
+typedef struct {
+    const char *name, *alias;
+    size_t offset;          /* const char * field in mur_cli_opts */
+    const char *commands;   /* space-separated */
+} option;
+
+static const option options[] = {
+    {"--output", "-o", offsetof(mur_cli_opts, output), "render still stats series"},
+    {"--from", NULL, offsetof(mur_cli_opts, from), "render"},
+    {"--to", NULL, offsetof(mur_cli_opts, to), "render"},
+    {"--at", NULL, offsetof(mur_cli_opts, at), "still"},
+    {"--threads", NULL, offsetof(mur_cli_opts, threads_text), "render still stats series"},
+    {"--runs", NULL, offsetof(mur_cli_opts, runs_text), "stats series"},
+    {"--ticks", NULL, offsetof(mur_cli_opts, ticks_text), "stats series"},
+    {"--plot", NULL, offsetof(mur_cli_opts, plot), "stats series"},
+    {"--preset", NULL, offsetof(mur_cli_opts, preset), "render"},
+};
+
+static int applies(const char *cmd, const char *commands)
+{
+    size_t n = strlen(cmd);
+    for (const char *p = commands; (p = strstr(p, cmd)); p += n)
+        if ((p == commands || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+static int not_for(const char *opt, const char *cmd)
+{
+    fprintf(stderr, "murmur: option %s does not apply to '%s'\n(see murmur --help)\n", opt, cmd);
+    return 2;
+}
+
 static int parse_options(int argc, char **argv, mur_cli_opts *o)
 {
+    const char *cmd = argv[1];
     memset(o, 0, sizeof *o);
     o->threads = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        const char **want = NULL;
-        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-            want = &o->output;
-        else if (!strcmp(a, "--from"))
-            want = &o->from;
-        else if (!strcmp(a, "--to"))
-            want = &o->to;
-        else if (!strcmp(a, "--at"))
-            want = &o->at;
-        else if (!strcmp(a, "--threads"))
-            want = &o->threads_text;
-        else if (!strcmp(a, "--runs"))
-            want = &o->runs_text;
-        else if (!strcmp(a, "--ticks"))
-            want = &o->ticks_text;
-        else if (!strcmp(a, "--plot"))
-            want = &o->plot;
-        else if (!strcmp(a, "--preset"))
-            want = &o->preset;
-        if (want) {
+        const option *opt = NULL;
+        for (size_t k = 0; k < sizeof options / sizeof options[0] && !opt; k++)
+            if (!strcmp(a, options[k].name) || (options[k].alias && !strcmp(a, options[k].alias)))
+                opt = &options[k];
+        if (opt) {
+            const char **want = (const char **)(void *)((char *)o + opt->offset);
+            if (!applies(cmd, opt->commands))
+                return not_for(opt->name, cmd);
+            if (*want)
+                return mur_cli_usage_error("option %s is given twice", opt->name);
             if (i + 1 >= argc)
                 return mur_cli_usage_error("option %s needs a value", a);
             *want = argv[++i];
@@ -118,6 +145,8 @@ static int parse_options(int argc, char **argv, mur_cli_opts *o)
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = 1;
         } else if (!strcmp(a, "--json")) {
+            if (!applies(cmd, "stats"))
+                return not_for(a, cmd);
             o->json = 1;
         } else if (a[0] == '-' && a[1]) {
             return mur_cli_usage_error("unknown option '%s'", a);
