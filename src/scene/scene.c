@@ -691,7 +691,13 @@ static int look_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "background")) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
             return rc;
-        return colour(c, p->v, "background", &s->background);
+        if ((rc = colour(c, p->v, "background", &s->background)))
+            return rc;
+        /* Frames are encoded opaque: a translucent background would be
+         * silently dropped, so it is refused. */
+        if (s->background.a < 1)
+            return fail_at(c, p->v, "'background' must be opaque (\"#rrggbb\" or alpha ff)");
+        return 0;
     }
     if (!strcmp(p->key, "boid"))
         return each_pair(c, p->v, "boid", boid_keys, boid_pair, s);
