@@ -216,7 +216,7 @@ static int number(ctx *c, const yaml_node_t *n, const char *key, double lo, doub
 static int integer(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
                    int *out)
 {
-    double v;
+    double v = 0;
     int rc = number(c, n, key, lo, hi, &v);
     if (rc)
         return rc;
@@ -382,7 +382,7 @@ static int setting_value(ctx *c, const yaml_node_t *n, const mur_setting *s, cha
             return rc;
         v = k;
     } else if (s->type == MUR_SETTING_INT) {
-        int k;
+        int k = 0;
         if ((rc = integer(c, n, s->name, s->min, s->max, &k)))
             return rc;
         v = k;
