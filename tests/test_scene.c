@@ -148,6 +148,8 @@ TEST(errors_name_line_column_and_suggest)
     expect_error("video: {duration: 0s}\n", "1:19", "less than one frame");
     expect_error("look: {background: \"#12345\"}\n", "1:20", "6 or 8 hex digits");
     expect_error("look: {background: \"#ff000080\"}\n", "1:20", "must be opaque");
+    expect_error("predators:\n  - {mode: attract, x: \"1/0\", y: \"0\"}\n", "2:24",
+                 "not a finite number");
     expect_error("world: {boundary: torus}\n", "1:19", "expected one of: wrap, reflect, avoid");
     expect_error("look: {background: red}\n", "1:20", "colour");
     expect_error("video: {duration: 10 minutes}\n", "1:19", "must be a time");
@@ -569,9 +571,10 @@ TEST(an_expression_giving_nan_hides_the_predator_not_the_flock)
     run r;
     mur_error err;
     REQUIRE(!run_start(&r, "flock: {count: 60}\npredators:\n"
-                           "  - {x: \"sqrt(t - 1)*100\", y: \"0/0\", radius: 300, strength: 2}\n"
-                           "  - {x: \"1/(t-t)\", y: \"H/2\", radius: 300, strength: 2}\n"
-                           "  - {x: \"exp(1000)\", y: \"W\", radius: 300, strength: 2}\n", &err), "%s", err.msg);
+                           "  - {x: \"sqrt(t - 1)*100\", y: \"sqrt(1.5 - t)\", radius: 300, strength: 2}\n"
+                           "  - {x: \"1/(t-2)\", y: \"H/2\", radius: 300, strength: 2}\n"
+                           "  - {x: \"exp(1000*gt(t, 1.5))\", y: \"W\", radius: 300, strength: 2}\n",
+                           &err), "%s", err.msg);
     mur_predator p[4];
     CHECK(mur_scene_predators_at(r.s, 2, p, 4) == 0, "NaN, inf and overflow are all hidden");
     REQUIRE(!mur_driver_run_to(&r.d, 120, &err), "%s", err.msg);

@@ -1024,6 +1024,32 @@ static int predator_pair(ctx *c, pair *p, void *arg)
     return time_value(c, p->v, k, 0, MUR_SCENE_MAX_SECONDS, &pr->until);
 }
 
+/* An expression that is inf or NaN wherever the predator is active would
+ * hide it for the whole video without a word: sample its first ten seconds
+ * (after `from`) and refuse it when no sample is a number. */
+static int expressions_finite(ctx *c, yaml_node_t *item, const mur_script_predator *pr)
+{
+    double start = isfinite(pr->from) && pr->from > 0 ? pr->from : 0;
+    double end = fmin(pr->until, start + 10);
+    for (int axis = 0; axis < 2; axis++) {
+        void *e = axis ? pr->y_eval : pr->x_eval;
+        int finite = 0;
+        double bad = NAN;
+        for (int k = 0; k <= 40 && !finite; k++) {
+            double vars[3] = {start + (end - start) * k / 40, c->s->params.width, c->s->params.height};
+            double v = av_expr_eval(e, vars, NULL);
+            finite = isfinite(v);
+            if (k == 0)
+                bad = v;
+        }
+        if (!finite)
+            return fail_at(c, lookup(c, item, axis ? "y" : "x"),
+                           "'%s' = \"%s\" is not a finite number for t in [%gs, %gs] (%g at t = %gs)",
+                           axis ? "y" : "x", axis ? pr->y_expr : pr->x_expr, start, end, bad, start);
+    }
+    return 0;
+}
+
 static void free_predator(mur_script_predator *pr)
 {
     free(pr->path);
@@ -1066,6 +1092,8 @@ static int predators(ctx *c, yaml_node_t *seq)
             return fail_at(c, item, "a predator needs a 'path' of keyframes or both 'x' and 'y'");
         if (pr->until <= pr->from)
             return fail_at(c, item, "predator 'until' must come after 'from'");
+        if (has_expr && (rc = expressions_finite(c, item, pr)))
+            return rc;
     }
     return 0;
 }
