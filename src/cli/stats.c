@@ -267,6 +267,31 @@ static int write_plot(const mur_cli_opts *o, plot_fn draw, const mur_experiment 
     return rc;
 }
 
+/* What stats and series share before they run: the --plot name, --runs,
+ * the scene. Usage errors are printed here (err stays empty) and give
+ * MUR_EINPUT; a scene error is left in err for the caller to report. */
+static int load(const mur_cli_opts *o, mur_experiment_def *def, mur_scene **s, mur_error *err)
+{
+    if (o->plot && !mur_plot_format_ok(o->plot)) {
+        mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
+        return MUR_EINPUT;
+    }
+    if (o->runs_text && parse_runs(o->runs_text, &def->runs))
+        return MUR_EINPUT;
+    return mur_scene_load(s, o->scene, err);
+}
+
+/* --ticks over the scene's own length; on a usage error frees the scene
+ * and returns nonzero. */
+static int ticks_option(const mur_cli_opts *o, mur_scene *s, mur_experiment_def *def)
+{
+    if (o->ticks_text && parse_ticks(o->ticks_text, s, &def->ticks)) {
+        mur_scene_destroy(s);
+        return 1;
+    }
+    return 0;
+}
+
 int mur_cmd_stats(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
@@ -282,17 +307,11 @@ int mur_cmd_stats(const mur_cli_opts *o)
         else if (strcmp(ext, ".csv") != 0)
             return mur_cli_usage_error("stats output must end in .csv or .json, not '%s'", o->output);
     }
-    if (o->plot && !mur_plot_format_ok(o->plot))
-        return mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
-    if (o->runs_text && parse_runs(o->runs_text, &def.runs))
-        return 2;
-    int rc = mur_scene_load(&s, o->scene, &err);
+    int rc = load(o, &def, &s, &err);
     if (rc)
         goto done;
-    if (o->ticks_text && parse_ticks(o->ticks_text, s, &def.ticks)) {
-        mur_scene_destroy(s);
+    if (ticks_option(o, s, &def))
         return 2;
-    }
     def.threads = o->threads;
     def.stop = &mur_cli_interrupted;
     mur_progress bar;
@@ -388,11 +407,7 @@ int mur_cmd_series(const mur_cli_opts *o)
         return mur_cli_usage_error("%s needs -o OUT.csv (or -o - for standard output)", "series");
     if (strcmp(o->output, "-") && strcmp(extension(o->output), ".csv"))
         return mur_cli_usage_error("series output must end in .csv, not '%s'", o->output);
-    if (o->plot && !mur_plot_format_ok(o->plot))
-        return mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
-    if (o->runs_text && parse_runs(o->runs_text, &def.runs))
-        return 2;
-    int rc = mur_scene_load(&s, o->scene, &err);
+    int rc = load(o, &def, &s, &err);
     if (rc)
         goto done;
     /* The whole video by default: a series follows the timeline, which is
@@ -400,10 +415,8 @@ int mur_cmd_series(const mur_cli_opts *o)
     def.ticks = (long)floor(s->duration * s->tps + 1e-9);
     if (def.ticks < 1)
         def.ticks = 1;
-    if (o->ticks_text && parse_ticks(o->ticks_text, s, &def.ticks)) {
-        mur_scene_destroy(s);
+    if (ticks_option(o, s, &def))
         return 2;
-    }
     def.threads = o->threads;
     def.stop = &mur_cli_interrupted;
     mur_progress bar;

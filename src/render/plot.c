@@ -410,6 +410,26 @@ static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
 
 /* Flow keys left to right from (x, y), wrapping at x + w; returns the
  * height used. With draw = 0 only measures. */
+/* Measuring text needs a context before the figure's own surface exists
+ * (its size depends on the text): a throwaway recording surface. */
+static void probe_open(figure *f)
+{
+    memset(f, 0, sizeof *f);
+    cairo_surface_t *surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
+    f->cr = cairo_create(surface);
+    cairo_surface_destroy(surface);  /* the context keeps it alive */
+    f->font = pango_font_description_from_string(FONT);
+    f->font_options = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(f->font_options, CAIRO_HINT_METRICS_OFF);
+}
+
+static void probe_close(figure *f)
+{
+    cairo_destroy(f->cr);
+    pango_font_description_free(f->font);
+    cairo_font_options_destroy(f->font_options);
+}
+
 static double draw_legend(figure *f, const key *keys, int n, double x, double y, double w, int draw)
 {
     const double row = 10, sym = 12, space = 7;
@@ -717,20 +737,12 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
         keys[nkeys] = (key){KEY_BOX, state_colour(states[i]), "", i == 0};
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "%s", mur_state_name(states[i]));
     }
-    /* Measuring text needs a context: a throwaway recording surface. */
-    cairo_surface_t *probe_s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
-    figure probe = {0};
-    probe.cr = cairo_create(probe_s);
-    probe.font = pango_font_description_from_string(FONT);
-    probe.font_options = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(probe.font_options, CAIRO_HINT_METRICS_OFF);
+    figure probe;
+    probe_open(&probe);
     panel timeref = {L, 0, PW, 1, 0, tmax, 0, 1};
     double legend_h = draw_legend(&probe, keys, nkeys, L, 0, PW, 0);
     int cue_rows = ncues ? place_cues(&probe, cues, ncues, &timeref) : 0;
-    cairo_destroy(probe.cr);
-    cairo_surface_destroy(probe_s);
-    pango_font_description_free(probe.font);
-    cairo_font_options_destroy(probe.font_options);
+    probe_close(&probe);
 
     const double set_h = 18, state_h = 6, axis_h = 20, loop_h = 100;
     double y = 4 + legend_h + 4;
@@ -883,20 +895,13 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
 
     /* Condition labels: level when they fit their slot, else turned 40
      * degrees and hanging from their tick (the bottom margin grows). */
-    cairo_surface_t *probe_s = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
-    figure probe = {0};
-    probe.cr = cairo_create(probe_s);
-    probe.font = pango_font_description_from_string(FONT);
-    probe.font_options = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(probe.font_options, CAIRO_HINT_METRICS_OFF);
+    figure probe;
+    probe_open(&probe);
     double slot = PW / nc, widest = 0;
     for (int c = 0; c < nc; c++)
         widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
     double legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
-    cairo_destroy(probe.cr);
-    cairo_surface_destroy(probe_s);
-    pango_font_description_free(probe.font);
-    cairo_font_options_destroy(probe.font_options);
+    probe_close(&probe);
     const double angle = 40 * PI / 180;
     int turned = widest > slot - 3;
     double label_h = turned ? widest * sin(angle) + 10 : 11;
