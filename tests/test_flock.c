@@ -394,6 +394,101 @@ TEST(thread_count_gives_identical_bytes)
     }
 }
 
+TEST(every_vector_unit_gives_identical_bytes)
+{
+    /* The neighbour filter has a portable, an SSE2 and an AVX2 version
+     * (src/core/filter.h), and each must give the same bits. Cases: wrap
+     * and walls, sync and sequential, a blind spot, separate radii, and a
+     * crowd whose 3 x 3 blocks overflow the scan's buffer and are read in
+     * place. (Brute force always runs the portable filter, so the tests
+     * comparing the grid with it compare the filters too.) */
+    struct {
+        const char *preset;
+        int boundary, count;
+        double scale;  /* world side against the preset's */
+    } cases[] = {
+        {"wrkspc", MUR_BOUNDARY_WRAP, 400, 1.6},
+        {"lab", MUR_BOUNDARY_WRAP, 300, 1.2},
+        {"engine-blindspot", MUR_BOUNDARY_REFLECT, 300, 1},
+        {"radii", MUR_BOUNDARY_AVOID, 300, 1},
+        {"reynolds", MUR_BOUNDARY_WRAP, 150, 1},
+        {"wrkspc", MUR_BOUNDARY_WRAP, 4000, 0.4},
+    };
+    int levels = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        mur_params p = preset(cases[c].preset);
+        p.boundary = (mur_boundary)cases[c].boundary;
+        p.count = cases[c].count;
+        p.width *= cases[c].scale;
+        p.height *= cases[c].scale;
+        mur_flock *ref = make(&p, 5);
+        CHECK(mur_flock_set_simd(ref, 0) == 0, "the portable filter is always there");
+        for (int t = 0; t < 40; t++)
+            mur_flock_step(ref);
+        mur_flock *probe = make(&p, 5);
+        int best = mur_flock_set_simd(probe, 99);
+        mur_flock_destroy(probe);
+        levels = best;
+        for (int level = 1; level <= best; level++) {
+            mur_flock *f = make(&p, 5);
+            CHECK(mur_flock_set_simd(f, level) == level, "level %d refused", level);
+            for (int t = 0; t < 40; t++)
+                mur_flock_step(f);
+            CHECK(same_bytes(ref, f), "%s (boundary %d, %d boids): vector level %d differs from "
+                  "the portable filter", cases[c].preset, cases[c].boundary, p.count, level);
+            mur_flock_destroy(f);
+        }
+        mur_flock_destroy(ref);
+    }
+#if defined(__x86_64__)
+    CHECK(levels >= 1, "an x86-64 CPU always has SSE2, yet only level %d ran", levels);
+#endif
+}
+
+TEST(a_rule_switched_off_is_skipped_exactly)
+{
+    /* A rule with weight 0 is not summed at all (flock.c, rules_used). The
+     * one-boid view sums every rule, in index order as brute force does, so
+     * on a brute-force flock each boid's acceleration from the view must be
+     * exactly the step's: v' = v + a wherever the speed rule does not
+     * rescale. The five knockout conditions of wrkspc, and steer. */
+    const double w[5][3] = {{1.5, 1, 0.9}, {1.5, 0, 0.9}, {0, 1, 0.9}, {1.5, 1, 0}, {0, 0, 0}};
+    const char *names[] = {"wrkspc", "reynolds"};
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 5; c++) {
+            mur_params p = preset(names[k]);
+            p.separation = w[c][0];
+            p.alignment = w[c][1];
+            p.cohesion = w[c][2];
+            mur_flock *f = make(&p, 9);
+            mur_flock_set_brute_force(f, 1);
+            for (int t = 0; t < 60; t++)
+                mur_flock_step(f);
+            int n = mur_flock_count(f), checked = 0, wrong = 0;
+            double *want = malloc(2 * sizeof(double) * (size_t)n);
+            for (int i = 0; i < n; i++) {
+                mur_rules r;
+                mur_flock_rules(f, i, &r);
+                want[2 * i] = mur_flock_vx(f)[i] + r.accel[0];
+                want[2 * i + 1] = mur_flock_vy(f)[i] + r.accel[1];
+            }
+            mur_flock_step(f);
+            for (int i = 0; i < n; i++) {
+                double s = hypot(want[2 * i], want[2 * i + 1]);
+                if (!(s > p.min_speed * 1.001 && s < p.max_speed * 0.999))
+                    continue;  /* the speed rule rescales: not the sum alone */
+                checked++;
+                wrong += mur_flock_vx(f)[i] != want[2 * i] || mur_flock_vy(f)[i] != want[2 * i + 1];
+            }
+            CHECK(checked > n / 10, "%s condition %d: only %d of %d boids unclamped", names[k], c,
+                  checked, n);
+            CHECK(wrong == 0, "%s weights %g/%g/%g: %d of %d boids moved otherwise than their "
+                  "rules say", names[k], w[c][0], w[c][1], w[c][2], wrong, checked);
+            free(want);
+            mur_flock_destroy(f);
+        }
+}
+
 /* ---- field of view ------------------------------------------------------ */
 
 TEST(fov_360_sees_all_round)

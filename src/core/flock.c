@@ -12,16 +12,18 @@
  *
  * Speed: boid ids are scattered over the world, so reading neighbours by id
  * costs a cache miss each. Each tick therefore copies the state into grid
- * order (kb: a cell's boids are adjacent, and so are the cells of a row; one
- * 32-byte record a boid, so a neighbour is one cache line, not four) and
- * walks the boids cell by cell in that order. The copy changes where values
- * are read from, never the order of a sum. */
+ * order (kx, ky, kvx, kvy: a cell's boids are adjacent, and so are the cells
+ * of a row) and walks the boids cell by cell in that order. A scan filters
+ * candidates with the vector unit (filter.h), then applies the rules to the
+ * few within reach. The copies change where values are read from, never
+ * the order of a sum. */
 #include "murmur/flock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "grid.h"
 #include "murmur/rng.h"
 #include "pool.h"
@@ -32,10 +34,11 @@
 #define SALT_NOISE 0x6e6f697365ULL   /* "noise" */
 #define SALT_SCATTER 0x73636174ULL   /* "scat" */
 
-/* One boid in the position-ordered copy of the state. */
+/* Boids by position, read by a neighbour scan: four arrays, each readable
+ * MUR_FILTER_PAD elements past its last boid. */
 typedef struct {
-    double x, y, vx, vy;
-} rec;
+    const double *x, *y, *vx, *vy;
+} boids;
 
 struct mur_flock {
     mur_params p;
@@ -44,7 +47,9 @@ struct mur_flock {
     int n;                     /* boids in use */
     size_t cap;                /* allocated boids */
     double *x, *y, *vx, *vy;   /* state */
-    rec *kb;                   /* state by position k: grid order, or id order without a grid */
+    double *kx, *ky, *kvx, *kvy;  /* state by position k: grid order, or id order without a grid */
+    mur_filter_fn filter;      /* the filter implementation in use */
+    int simd;                  /* and its level */
     double *acc;               /* sync: acceleration of boid i at 2i, 2i + 1 */
     mur_rng rng;               /* draws added boids */
     mur_predator pred[MUR_MAX_PREDATORS];
@@ -165,14 +170,22 @@ static int reserve(mur_flock *f, size_t n)
     } arrays[] = {
         {(void **)&f->x, sizeof(double)},  {(void **)&f->y, sizeof(double)},
         {(void **)&f->vx, sizeof(double)}, {(void **)&f->vy, sizeof(double)},
-        {(void **)&f->kb, sizeof(rec)},    {(void **)&f->acc, 2 * sizeof(double)},
+        {(void **)&f->kx, sizeof(double)}, {(void **)&f->ky, sizeof(double)},
+        {(void **)&f->kvx, sizeof(double)}, {(void **)&f->kvy, sizeof(double)},
+        {(void **)&f->acc, 2 * sizeof(double)},
     };
+    /* MUR_FILTER_PAD more than a flock holds: the filter's last vector
+     * reads past the last boid (and ignores what it reads). */
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
-        void *q = realloc(*arrays[k].p, cap * arrays[k].size);
+        void *q = realloc(*arrays[k].p, (cap + MUR_FILTER_PAD) * arrays[k].size);
         if (!q)
             return -1;  /* arrays already grown keep their data; cap is unchanged */
         *arrays[k].p = q;
     }
+    /* defined values there, for memory checkers */
+    double *const padded[] = {f->x, f->y, f->vx, f->vy, f->kx, f->ky, f->kvx, f->kvy};
+    for (size_t k = 0; k < sizeof padded / sizeof padded[0]; k++)
+        memset(padded[k] + f->cap, 0, (cap + MUR_FILTER_PAD - f->cap) * sizeof(double));
     f->cap = cap;
     return 0;
 }
@@ -202,6 +215,8 @@ int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_er
         return mur_error_set(err, MUR_ERUN, "out of memory creating a flock");
     f->p = *p;
     f->seed = seed;
+    f->simd = mur_filter_best();
+    f->filter = mur_filter_pick(&f->simd);
     if (reserve(f, (size_t)(p->count > 0 ? p->count : 1))) {
         mur_flock_destroy(f);
         return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", p->count);
@@ -219,7 +234,10 @@ void mur_flock_destroy(mur_flock *f)
     free(f->y);
     free(f->vx);
     free(f->vy);
-    free(f->kb);
+    free(f->kx);
+    free(f->ky);
+    free(f->kvx);
+    free(f->kvy);
     free(f->acc);
     mur_grid_free(&f->grid);
     mur_pool_destroy(f->pool);
@@ -337,6 +355,13 @@ int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err)
 
 int mur_flock_threads(const mur_flock *f) { return mur_pool_threads(f->pool); }
 void mur_flock_set_brute_force(mur_flock *f, int on) { f->brute = on; }
+
+int mur_flock_set_simd(mur_flock *f, int level)
+{
+    f->simd = level;
+    f->filter = mur_filter_pick(&f->simd);
+    return f->simd;
+}
 uint64_t mur_flock_tick(const mur_flock *f) { return f->tick; }
 int mur_flock_count(const mur_flock *f) { return f->n; }
 const double *mur_flock_x(const mur_flock *f) { return f->x; }
@@ -366,15 +391,47 @@ typedef struct {
     int wrap;                 /* nearest image needed on some axis (wrapx | wrapy) */
     int wrapx, wrapy;         /* per axis, for the candidates at hand */
     double w, h;
+    mur_filter_fn filter;
+    unsigned rules;           /* RULE_ bits: the sums to make */
 } probe;
 
-static void probe_init(const mur_params *p, probe *q)
+enum { RULE_SEP = 1, RULE_ALI = 2, RULE_COH = 4, RULE_ALL = 7 };
+
+/* The rules a tick needs: a rule whose weight (or, when normalising, gain)
+ * is zero adds exactly nothing to the acceleration, w * g * unit(v) being
+ * 0 (or -0, which adds nothing either) for every v a finite sum can give,
+ * so its neighbour sum is not made. The knockout conditions, and rules
+ * switched off on a timeline, cost nothing. */
+static unsigned rules_used(const mur_params *p)
 {
+    int norm = p->combine == MUR_COMBINE_NORMALIZE;
+    unsigned r = 0;
+    if (p->separation != 0 && (!norm || p->gain_separation != 0))
+        r |= RULE_SEP;
+    if (p->alignment != 0 && (!norm || p->gain_alignment != 0))
+        r |= RULE_ALI;
+    if (p->cohesion != 0 && (!norm || p->gain_cohesion != 0))
+        r |= RULE_COH;
+    return r;
+}
+
+/* rules: the sums the scans of this probe make (RULE_ bits). */
+static void probe_init(const mur_flock *f, probe *q, unsigned rules)
+{
+    const mur_params *p = &f->p;
     memset(q, 0, sizeof *q);
+    /* Brute force is the plain reference: portable C throughout, so the
+     * tests comparing the grid with it also compare the vector filter with
+     * the scalar one. */
+    int level = MUR_SIMD_NONE;
+    q->filter = f->brute ? mur_filter_pick(&level) : f->filter;
+    q->rules = rules;
     q->rsep = p->separation_radius;
     q->rali = p->alignment_radius;
     q->rcoh = p->cohesion_radius;
-    q->rmax = fmax(q->rsep, fmax(q->rali, q->rcoh));
+    /* the filter's reach: the largest radius of a rule in use */
+    q->rmax = fmax(rules & RULE_SEP ? q->rsep : 0,
+                   fmax(rules & RULE_ALI ? q->rali : 0, rules & RULE_COH ? q->rcoh : 0));
     q->soft = p->separation_softening;
     q->falloff = p->separation_falloff;
     q->fov_cone = p->fov < 360;
@@ -384,83 +441,112 @@ static void probe_init(const mur_params *p, probe *q)
     q->h = p->height;
 }
 
-static void probe_set(probe *q, const rec *b)
+/* The probe's boid: the one at position k of b. */
+static void probe_set(probe *q, boids b, int k)
 {
-    q->xi = b->x;
-    q->yi = b->y;
-    q->vxi = b->vx;
-    q->vyi = b->vy;
+    q->xi = b.x[k];
+    q->yi = b.y[k];
+    q->vxi = b.vx[k];
+    q->vyi = b.vy[k];
     if (q->fov_cone) {
-        q->vlen = sqrt(b->vx * b->vx + b->vy * b->vy);
+        q->vlen = sqrt(q->vxi * q->vxi + q->vyi * q->vyi);
         q->cone = q->vlen > 0;  /* a boid at rest has no heading: it sees all round */
     }
 }
 
-/* Adds boids [lo, hi) of b, except position `skip` (the boid itself), to
- * the neighbour sums of the probe's boid (MODEL.md steps 1-2).
+/* Adds the boids at positions [lo, hi) of b, except position `skip` (the
+ * boid itself), to the neighbour sums of the probe's boid (MODEL.md steps
+ * 1-2).
  *
- * Two passes over blocks of candidates. In the grid's 3 x 3 block about
- * half the candidates are within reach, at random, so testing each with a
- * branch mispredicts constantly; the first pass instead writes every
- * candidate to a buffer and advances the buffer only for those within
- * R_max, with no branch. The second pass applies the rules to those, in
- * the same order, with branches that are now well predicted. */
-enum { SCAN_BLOCK = 64 };
-
-static void scan(const probe *restrict q, const rec *restrict b, int lo, int hi, int skip,
-                 sums *restrict s)
+ * In blocks of candidates: the filter (filter.h) lists those within R_max,
+ * with their offsets; then each rule runs over the list of those within its
+ * own radius. Each list is made without a branch (whether a neighbour is
+ * within R_sep is a coin toss a branch would often lose) and keeps the
+ * candidates' order, so every sum adds its terms in the order of the
+ * positions, as a plain loop over them would. */
+static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sums *restrict s)
 {
-    const double xi = q->xi, yi = q->yi, vxi = q->vxi, vyi = q->vyi;
+    enum { N = MUR_FILTER_BLOCK + MUR_FILTER_PAD };
+    const double vxi = q->vxi, vyi = q->vyi;
     const double rsep = q->rsep, rali = q->rali, rcoh = q->rcoh, soft = q->soft;
-    const double cvl = q->cos_half * q->vlen, w = q->w, h = q->h;
-    /* The slack keeps the exact d < R tests of the second pass the only
-     * ones that decide. */
-    const double far2 = q->rmax * q->rmax * 1.0000001;
-    const int falloff = q->falloff, cone = q->cone, wrapx = q->wrapx, wrapy = q->wrapy;
+    const double cvl = q->cos_half * q->vlen;
+    const int falloff = q->falloff, cone = q->cone;
+    /* The slack keeps the exact d < R tests below the only ones that
+     * decide. */
+    const mur_filter_in in = {q->xi, q->yi, q->w, q->h, q->rmax * q->rmax * 1.0000001,
+                              q->wrapx, q->wrapy};
     double sx = s->sx, sy = s->sy, ax = s->ax, ay = s->ay, cx = s->cx, cy = s->cy;
     int ns = s->ns, na = s->na, nc = s->nc;
-    double bdx[SCAN_BLOCK], bdy[SCAN_BLOCK], bd2[SCAN_BLOCK];
-    int bj[SCAN_BLOCK];
-    for (int j0 = lo; j0 < hi; j0 += SCAN_BLOCK) {
-        int j1 = hi - j0 > SCAN_BLOCK ? j0 + SCAN_BLOCK : hi, m = 0;
-        for (int j = j0; j < j1; j++) {
-            double dx = b[j].x - xi, dy = b[j].y - yi;
-            if (wrapx)
-                dx = wrap_delta(dx, w);
-            if (wrapy)
-                dy = wrap_delta(dy, h);
-            double d2 = dx * dx + dy * dy;
-            bdx[m] = dx;
-            bdy[m] = dy;
-            bd2[m] = d2;
-            bj[m] = j;
-            /* coincident boids (d = 0) are skipped; NaN fails d2 < far2 */
-            m += (d2 < far2) & (d2 != 0) & (j != skip);
-        }
+    double bdx[N], bdy[N], bd2[N], dist[N];
+    int keep[N], seen[N], in_r[N];
+    for (int j0 = lo; j0 < hi; j0 += MUR_FILTER_BLOCK) {
+        int j1 = hi - j0 > MUR_FILTER_BLOCK ? j0 + MUR_FILTER_BLOCK : hi;
+        int m = q->filter(&in, b.x, b.y, j0, j1, skip, bdx, bdy, bd2, keep);
+        /* distances (independent square roots, which pipeline) and the
+         * field of view: seen[t] indexes the block, dist[t] is its d */
+        int ms = 0;
         for (int t = 0; t < m; t++) {
-            double dx = bdx[t], dy = bdy[t], d = sqrt(bd2[t]);
-            if (cone && dx * vxi + dy * vyi < cvl * d)
-                continue;
-            if (d < rsep) {
-                double e = d + soft, wgt;
-                switch (falloff) {
-                case 0: wgt = e; break;
-                case 1: wgt = e * e; break;
-                default: wgt = e * e * e; break;
-                }
-                sx -= dx / wgt;
-                sy -= dy / wgt;
-                ns++;
+            int o = keep[t];
+            double d = sqrt(bd2[o]);
+            dist[ms] = d;
+            seen[ms] = o;
+            ms += !(cone && bdx[o] * vxi + bdy[o] * vyi < cvl * d);
+        }
+        int k = 0;
+        if (q->rules & RULE_SEP) {
+            for (int t = 0; t < ms; t++) {
+                in_r[k] = t;
+                k += dist[t] < rsep;
             }
-            if (d < rali) {
-                ax += b[bj[t]].vx;
-                ay += b[bj[t]].vy;
-                na++;
+            ns += k;
+            for (int u = 0; u < k; u++) {
+                int t = in_r[u], o = seen[t];
+                double e = dist[t] + soft;
+                double wgt = falloff == 0 ? e : falloff == 1 ? e * e : e * e * e;
+                sx -= bdx[o] / wgt;
+                sy -= bdy[o] / wgt;
             }
-            if (d < rcoh) {
-                cx += dx;
-                cy += dy;
-                nc++;
+        }
+        if ((q->rules & (RULE_ALI | RULE_COH)) == (RULE_ALI | RULE_COH) && rali == rcoh) {
+            /* one list for both (most presets): four sums in one loop */
+            k = 0;
+            for (int t = 0; t < ms; t++) {
+                in_r[k] = seen[t];
+                k += dist[t] < rali;
+            }
+            na += k;
+            nc += k;
+            for (int u = 0; u < k; u++) {
+                int o = in_r[u];
+                ax += b.vx[j0 + o];
+                ay += b.vy[j0 + o];
+                cx += bdx[o];
+                cy += bdy[o];
+            }
+            continue;
+        }
+        if (q->rules & RULE_ALI) {
+            k = 0;
+            for (int t = 0; t < ms; t++) {
+                in_r[k] = seen[t];
+                k += dist[t] < rali;
+            }
+            na += k;
+            for (int u = 0; u < k; u++) {
+                ax += b.vx[j0 + in_r[u]];
+                ay += b.vy[j0 + in_r[u]];
+            }
+        }
+        if (q->rules & RULE_COH) {
+            k = 0;
+            for (int t = 0; t < ms; t++) {
+                in_r[k] = seen[t];
+                k += dist[t] < rcoh;
+            }
+            nc += k;
+            for (int u = 0; u < k; u++) {
+                cx += bdx[in_r[u]];
+                cy += bdy[in_r[u]];
             }
         }
     }
@@ -495,19 +581,24 @@ static int block_runs(const mur_grid *g, int c, int lo[9], int hi[9])
     return r;
 }
 
-/* Neighbour sums of the boid at position k of kb (boid i), from the grid
- * when there is one, else from every boid. */
+/* The state by position, as a scan reads it. */
+static boids by_position(const mur_flock *f) { return (boids){f->kx, f->ky, f->kvx, f->kvy}; }
+
+/* Neighbour sums of the boid at position k (boid i), from the grid when
+ * there is one, else from every boid. */
 static void gather(const mur_flock *f, const probe *q, int i, int k, sums *s)
 {
     memset(s, 0, sizeof *s);
+    if (!q->rules)
+        return;
     if (!f->grid_ok) {
-        scan(q, f->kb, 0, f->n, k, s);
+        scan(q, by_position(f), 0, f->n, k, s);
         return;
     }
     int lo[9], hi[9];
     int nr = block_runs(&f->grid, f->grid.cell_of[i], lo, hi);
     for (int r = 0; r < nr; r++)
-        scan(q, f->kb, lo[r], hi[r], k, s);
+        scan(q, by_position(f), lo[r], hi[r], k, s);
 }
 
 /* Steps 2-3: raw rule vectors, combined and clamped. Enters with the sums of
@@ -577,23 +668,18 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
     memset(out, 0, sizeof *out);
     if (i < 0 || i >= f->n)
         return;
-    /* Between ticks kb and the grid are stale: brute force over the state
-     * arrays, copied a block at a time into records for scan. Index order
-     * is the order of the step's brute force, and the neighbour sets are
-     * the grid's, so the view is exact either way. */
+    /* Between ticks the positions and the grid are stale: brute force over
+     * the state arrays (padded like the others). Index order is the order
+     * of the step's brute force, and the neighbour sets are the grid's, so
+     * the view is exact either way. */
     probe q;
-    probe_init(&f->p, &q);
-    rec me = {f->x[i], f->y[i], f->vx[i], f->vy[i]}, buf[SCAN_BLOCK];
-    probe_set(&q, &me);
+    probe_init(f, &q, RULE_ALL);  /* the view shows every rule, weighted or not */
+    boids all = {f->x, f->y, f->vx, f->vy};
+    probe_set(&q, all, i);
     sums s;
     memset(&s, 0, sizeof s);
-    for (int j0 = 0; j0 < f->n; j0 += SCAN_BLOCK) {
-        int m = f->n - j0 < SCAN_BLOCK ? f->n - j0 : SCAN_BLOCK;
-        for (int t = 0; t < m; t++)
-            buf[t] = (rec){f->x[j0 + t], f->y[j0 + t], f->vx[j0 + t], f->vy[j0 + t]};
-        scan(&q, buf, 0, m, i - j0, &s);
-    }
-    combine(&f->p, me.vx, me.vy, &s, &out->accel[0], &out->accel[1], out);
+    scan(&q, all, 0, f->n, i, &s);
+    combine(&f->p, f->vx[i], f->vy[i], &s, &out->accel[0], &out->accel[1], out);
 }
 
 /* (x + w) mod w exactly as fmod computes it, as the original demos wrap.
@@ -688,16 +774,20 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
 
 /* ---- the tick ----------------------------------------------------------- */
 
-/* Position of boid i in kb this tick. */
+/* Position of boid i this tick. */
 static int pos_of(const mur_flock *f, int i) { return f->grid_ok ? f->grid.slot[i] : i; }
 
-/* Fill kb for boids [begin, end) of id order (reads stream; each boid is
- * one record written). */
+/* Copy the state of boids [begin, end) of id order to their positions. */
 static void copy_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
-    for (int i = begin; i < end; i++)
-        f->kb[pos_of(f, i)] = (rec){f->x[i], f->y[i], f->vx[i], f->vy[i]};
+    for (int i = begin; i < end; i++) {
+        int k = pos_of(f, i);
+        f->kx[k] = f->x[i];
+        f->ky[k] = f->y[i];
+        f->kvx[k] = f->vx[i];
+        f->kvy[k] = f->vy[i];
+    }
 }
 
 /* Sync accelerations of positions [begin, end), walked cell by cell so the
@@ -709,14 +799,23 @@ static void accel_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
     probe tmpl, q;
-    probe_init(&f->p, &tmpl);
+    probe_init(f, &tmpl, rules_used(&f->p));
+    if (!tmpl.rules) {  /* no rule to sum: every acceleration is 0 before predators and noise */
+        for (int k = begin; k < end; k++) {
+            sums s;
+            memset(&s, 0, sizeof s);
+            int i = f->grid_ok ? f->grid.order[k] : k;
+            combine(&f->p, f->kvx[k], f->kvy[k], &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
+        }
+        return;
+    }
     if (!f->grid_ok) {
         for (int k = begin; k < end; k++) {
             sums s;
             q = tmpl;
-            probe_set(&q, &f->kb[k]);
+            probe_set(&q, by_position(f), k);
             gather(f, &q, k, k, &s);
-            combine(&f->p, f->kb[k].vx, f->kb[k].vy, &s, &f->acc[2 * k], &f->acc[2 * k + 1], NULL);
+            combine(&f->p, f->kvx[k], f->kvy[k], &s, &f->acc[2 * k], &f->acc[2 * k + 1], NULL);
         }
         return;  /* without a grid, position k is boid k */
     }
@@ -730,6 +829,15 @@ static void accel_chunk(void *ctx, int begin, int end)
         else
             top = mid;
     }
+    /* A cell's boids share the candidates of its 3 x 3 block, up to nine
+     * runs of positions. They are copied once a cell, in the same order,
+     * into one buffer, so that each boid's filter runs over long vectors
+     * rather than short runs; no sum changes its order. A block larger
+     * than the buffer is read in place, run by run. */
+    enum { BLOCK_MAX = 512 };
+    double bx[BLOCK_MAX + MUR_FILTER_PAD], by[BLOCK_MAX + MUR_FILTER_PAD];
+    double bvx[BLOCK_MAX + MUR_FILTER_PAD], bvy[BLOCK_MAX + MUR_FILTER_PAD];
+    const boids buf = {bx, by, bvx, bvy}, all = by_position(f);
     int lo[9], hi[9];
     for (int k = begin; k < end; c++) {
         int kend = g->start[c + 1] < end ? g->start[c + 1] : end;
@@ -743,17 +851,39 @@ static void accel_chunk(void *ctx, int begin, int end)
         int cx = c % g->gx, cy = c / g->gx;
         int wrapx = tmpl.wrap && (g->gx < 5 || cx < 1 || cx > g->gx - 2);
         int wrapy = tmpl.wrap && (g->gy < 5 || cy < 1 || cy > g->gy - 2);
+        int total = 0, first = 0;  /* candidates; buffer index of the cell's first boid */
+        for (int r = 0; r < nr && total >= 0; r++) {
+            int len = hi[r] - lo[r];
+            if (total + len > BLOCK_MAX) {
+                total = -1;
+                break;
+            }
+            if (lo[r] <= g->start[c] && g->start[c] < hi[r])
+                first = total + g->start[c] - lo[r];
+            memcpy(bx + total, f->kx + lo[r], (size_t)len * sizeof *bx);
+            memcpy(by + total, f->ky + lo[r], (size_t)len * sizeof *by);
+            memcpy(bvx + total, f->kvx + lo[r], (size_t)len * sizeof *bvx);
+            memcpy(bvy + total, f->kvy + lo[r], (size_t)len * sizeof *bvy);
+            total += len;
+        }
+        if (total >= 0)
+            for (int t = total; t < total + MUR_FILTER_PAD; t++)
+                bx[t] = by[t] = bvx[t] = bvy[t] = 0;  /* read, and ignored, by the filter */
         for (; k < kend; k++) {
             sums s;
             memset(&s, 0, sizeof s);
             q = tmpl;
             q.wrapx = wrapx;
             q.wrapy = wrapy;
-            probe_set(&q, &f->kb[k]);
-            for (int r = 0; r < nr; r++)
-                scan(&q, f->kb, lo[r], hi[r], k, &s);
+            probe_set(&q, all, k);
+            if (total >= 0) {
+                scan(&q, buf, 0, total, first + k - g->start[c], &s);
+            } else {
+                for (int r = 0; r < nr; r++)
+                    scan(&q, all, lo[r], hi[r], k, &s);
+            }
             int i = g->order[k];
-            combine(&f->p, f->kb[k].vx, f->kb[k].vy, &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
+            combine(&f->p, f->kvx[k], f->kvy[k], &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
         }
     }
 }
@@ -788,18 +918,21 @@ void mur_flock_step(mur_flock *f)
     mur_pool_run(f->pool, copy_chunk, f, f->n);
     if (seq) {
         probe tmpl, q;
-        probe_init(p, &tmpl);
+        probe_init(f, &tmpl, rules_used(p));
         for (int i = 0; i < f->n; i++) {
             double ax, ay;
             int k = pos_of(f, i);
             sums s;
             q = tmpl;
-            probe_set(&q, &f->kb[k]);
+            probe_set(&q, by_position(f), k);
             gather(f, &q, i, k, &s);
-            combine(p, f->kb[k].vx, f->kb[k].vy, &s, &ax, &ay, NULL);
+            combine(p, f->kvx[k], f->kvy[k], &s, &ax, &ay, NULL);
             integrate(f, i, ax, ay);
             /* later boids must see this one where it now is */
-            f->kb[k] = (rec){f->x[i], f->y[i], f->vx[i], f->vy[i]};
+            f->kx[k] = f->x[i];
+            f->ky[k] = f->y[i];
+            f->kvx[k] = f->vx[i];
+            f->kvy[k] = f->vy[i];
         }
     } else {
         mur_pool_run(f->pool, accel_chunk, f, f->n);

@@ -1,0 +1,175 @@
+/* The candidate filter of the neighbour scan (filter.h): portable C, SSE2
+ * (every x86-64) and AVX2 (chosen at run time). */
+#include "filter.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FILTER_X86 1
+#include <immintrin.h>
+#else
+#define FILTER_X86 0
+#endif
+
+/* Nearest image of an offset on a torus of size w (flock.c's wrap_delta). */
+static double near_image(double d, double w)
+{
+    if (d > 0.5 * w)
+        return d - w;
+    if (d < -0.5 * w)
+        return d + w;
+    return d;
+}
+
+/* Every candidate is written; the output index advances only past those
+ * kept, with no branch: about half the candidates are kept, at random, and
+ * a branch on each would mispredict constantly. */
+static int filter_portable(const mur_filter_in *in, const double *x, const double *y, int j0,
+                           int j1, int skip, double *dx, double *dy, double *d2, int *keep)
+{
+    const double xi = in->xi, yi = in->yi, w = in->w, h = in->h, far2 = in->far2;
+    const int wrapx = in->wrapx, wrapy = in->wrapy;
+    int m = 0;
+    for (int j = j0; j < j1; j++) {
+        int o = j - j0;
+        double ox = x[j] - xi, oy = y[j] - yi;
+        if (wrapx)
+            ox = near_image(ox, w);
+        if (wrapy)
+            oy = near_image(oy, h);
+        double s = ox * ox + oy * oy;
+        dx[o] = ox;
+        dy[o] = oy;
+        d2[o] = s;
+        keep[m] = o;
+        /* coincident boids (d = 0) are skipped; NaN fails s < far2 */
+        m += (s < far2) & (s != 0) & (j != skip);
+    }
+    return m;
+}
+
+/* Lanes of a vector's candidates that exist and are not the boid itself. */
+static unsigned lanes_valid(int j, int j1, int skip, int lanes)
+{
+    int left = j1 - j;
+    unsigned v = left >= lanes ? (1u << lanes) - 1 : (1u << left) - 1;
+    if (skip >= j && skip < j + lanes)
+        v &= ~(1u << (skip - j));
+    return v;
+}
+
+#if FILTER_X86
+/* For each 4-bit mask, its set lanes in order: the compaction table. */
+static const int compact4[16][4] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+    {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
+};
+
+/* The nearest image, lane by lane, as near_image: both corrections are
+ * computed from the same offset and at most one is selected. */
+static __m128d near_image_sse2(__m128d d, __m128d w, __m128d half)
+{
+    __m128d gt = _mm_cmpgt_pd(d, half);
+    __m128d lt = _mm_cmplt_pd(d, _mm_sub_pd(_mm_setzero_pd(), half));
+    __m128d minus = _mm_sub_pd(d, w), plus = _mm_add_pd(d, w);
+    d = _mm_or_pd(_mm_and_pd(gt, minus), _mm_andnot_pd(gt, d));
+    return _mm_or_pd(_mm_and_pd(lt, plus), _mm_andnot_pd(lt, d));
+}
+
+static int filter_sse2(const mur_filter_in *in, const double *x, const double *y, int j0, int j1,
+                       int skip, double *dx, double *dy, double *d2, int *keep)
+{
+    const __m128d xi = _mm_set1_pd(in->xi), yi = _mm_set1_pd(in->yi);
+    const __m128d w = _mm_set1_pd(in->w), h = _mm_set1_pd(in->h);
+    const __m128d hw = _mm_set1_pd(0.5 * in->w), hh = _mm_set1_pd(0.5 * in->h);
+    const __m128d far2 = _mm_set1_pd(in->far2), zero = _mm_setzero_pd();
+    const int wrapx = in->wrapx, wrapy = in->wrapy;
+    int m = 0;
+    for (int j = j0; j < j1; j += 2) {
+        int o = j - j0;
+        __m128d ox = _mm_sub_pd(_mm_loadu_pd(x + j), xi);
+        __m128d oy = _mm_sub_pd(_mm_loadu_pd(y + j), yi);
+        if (wrapx)
+            ox = near_image_sse2(ox, w, hw);
+        if (wrapy)
+            oy = near_image_sse2(oy, h, hh);
+        __m128d s = _mm_add_pd(_mm_mul_pd(ox, ox), _mm_mul_pd(oy, oy));
+        _mm_storeu_pd(dx + o, ox);
+        _mm_storeu_pd(dy + o, oy);
+        _mm_storeu_pd(d2 + o, s);
+        unsigned bits = (unsigned)_mm_movemask_pd(_mm_and_pd(_mm_cmplt_pd(s, far2),
+                                                             _mm_cmpneq_pd(s, zero)));
+        bits &= lanes_valid(j, j1, skip, 2);
+        keep[m] = o;
+        m += bits & 1;
+        keep[m] = o + 1;
+        m += bits >> 1;
+    }
+    return m;
+}
+
+__attribute__((target("avx2"))) static __m256d near_image_avx2(__m256d d, __m256d w,
+                                                                __m256d half)
+{
+    __m256d gt = _mm256_cmp_pd(d, half, _CMP_GT_OQ);
+    __m256d lt = _mm256_cmp_pd(d, _mm256_sub_pd(_mm256_setzero_pd(), half), _CMP_LT_OQ);
+    d = _mm256_blendv_pd(d, _mm256_sub_pd(d, w), gt);
+    return _mm256_blendv_pd(d, _mm256_add_pd(d, w), lt);
+}
+
+__attribute__((target("avx2"))) static int filter_avx2(const mur_filter_in *in, const double *x,
+                                                       const double *y, int j0, int j1, int skip,
+                                                       double *dx, double *dy, double *d2,
+                                                       int *keep)
+{
+    const __m256d xi = _mm256_set1_pd(in->xi), yi = _mm256_set1_pd(in->yi);
+    const __m256d w = _mm256_set1_pd(in->w), h = _mm256_set1_pd(in->h);
+    const __m256d hw = _mm256_set1_pd(0.5 * in->w), hh = _mm256_set1_pd(0.5 * in->h);
+    const __m256d far2 = _mm256_set1_pd(in->far2), zero = _mm256_setzero_pd();
+    const int wrapx = in->wrapx, wrapy = in->wrapy;
+    int m = 0;
+    for (int j = j0; j < j1; j += 4) {
+        int o = j - j0;
+        __m256d ox = _mm256_sub_pd(_mm256_loadu_pd(x + j), xi);
+        __m256d oy = _mm256_sub_pd(_mm256_loadu_pd(y + j), yi);
+        if (wrapx)
+            ox = near_image_avx2(ox, w, hw);
+        if (wrapy)
+            oy = near_image_avx2(oy, h, hh);
+        __m256d s = _mm256_add_pd(_mm256_mul_pd(ox, ox), _mm256_mul_pd(oy, oy));
+        _mm256_storeu_pd(dx + o, ox);
+        _mm256_storeu_pd(dy + o, oy);
+        _mm256_storeu_pd(d2 + o, s);
+        __m256d ok = _mm256_and_pd(_mm256_cmp_pd(s, far2, _CMP_LT_OQ),
+                                   _mm256_cmp_pd(s, zero, _CMP_NEQ_UQ));
+        unsigned bits = (unsigned)_mm256_movemask_pd(ok) & lanes_valid(j, j1, skip, 4);
+        __m128i lanes = _mm_loadu_si128((const __m128i *)compact4[bits]);
+        _mm_storeu_si128((__m128i *)(keep + m), _mm_add_epi32(lanes, _mm_set1_epi32(o)));
+        m += __builtin_popcount(bits);
+    }
+    return m;
+}
+#endif
+
+int mur_filter_best(void)
+{
+#if FILTER_X86
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? MUR_SIMD_AVX2 : MUR_SIMD_SSE2;
+#else
+    return MUR_SIMD_NONE;
+#endif
+}
+
+mur_filter_fn mur_filter_pick(int *level)
+{
+    int best = mur_filter_best();
+    if (*level > best || *level < 0)
+        *level = best;
+#if FILTER_X86
+    if (*level == MUR_SIMD_AVX2)
+        return filter_avx2;
+    if (*level == MUR_SIMD_SSE2)
+        return filter_sse2;
+#endif
+    return filter_portable;
+}
