@@ -454,6 +454,19 @@ static void probe_set(probe *q, boids b, int k)
     }
 }
 
+/* The indices t < n with d[t] < r, in order, to out; returns how many.
+ * Every index is written and the count advances only past those within r:
+ * no branch to mispredict. */
+static int within(const double *d, int n, double r, int *out)
+{
+    int k = 0;
+    for (int t = 0; t < n; t++) {
+        out[k] = t;
+        k += d[t] < r;
+    }
+    return k;
+}
+
 /* Adds the boids at positions [lo, hi) of b, except position `skip` (the
  * boid itself), to the neighbour sums of the probe's boid (MODEL.md steps
  * 1-2).
@@ -492,12 +505,9 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
             seen[ms] = o;
             ms += !(cone && bdx[o] * vxi + bdy[o] * vyi < cvl * d);
         }
-        int k = 0;
+        int k;
         if (q->rules & RULE_SEP) {
-            for (int t = 0; t < ms; t++) {
-                in_r[k] = t;
-                k += dist[t] < rsep;
-            }
+            k = within(dist, ms, rsep, in_r);
             ns += k;
             for (int u = 0; u < k; u++) {
                 int t = in_r[u], o = seen[t];
@@ -509,15 +519,11 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
         }
         if ((q->rules & (RULE_ALI | RULE_COH)) == (RULE_ALI | RULE_COH) && rali == rcoh) {
             /* one list for both (most presets): four sums in one loop */
-            k = 0;
-            for (int t = 0; t < ms; t++) {
-                in_r[k] = seen[t];
-                k += dist[t] < rali;
-            }
+            k = within(dist, ms, rali, in_r);
             na += k;
             nc += k;
             for (int u = 0; u < k; u++) {
-                int o = in_r[u];
+                int o = seen[in_r[u]];
                 ax += b.vx[j0 + o];
                 ay += b.vy[j0 + o];
                 cx += bdx[o];
@@ -526,27 +532,19 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
             continue;
         }
         if (q->rules & RULE_ALI) {
-            k = 0;
-            for (int t = 0; t < ms; t++) {
-                in_r[k] = seen[t];
-                k += dist[t] < rali;
-            }
+            k = within(dist, ms, rali, in_r);
             na += k;
             for (int u = 0; u < k; u++) {
-                ax += b.vx[j0 + in_r[u]];
-                ay += b.vy[j0 + in_r[u]];
+                ax += b.vx[j0 + seen[in_r[u]]];
+                ay += b.vy[j0 + seen[in_r[u]]];
             }
         }
         if (q->rules & RULE_COH) {
-            k = 0;
-            for (int t = 0; t < ms; t++) {
-                in_r[k] = seen[t];
-                k += dist[t] < rcoh;
-            }
+            k = within(dist, ms, rcoh, in_r);
             nc += k;
             for (int u = 0; u < k; u++) {
-                cx += bdx[in_r[u]];
-                cy += bdy[in_r[u]];
+                cx += bdx[seen[in_r[u]]];
+                cy += bdy[seen[in_r[u]]];
             }
         }
     }
