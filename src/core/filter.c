@@ -153,7 +153,8 @@ __attribute__((target("avx2"))) static int filter_avx2(const mur_filter_in *in, 
 int mur_filter_best(void)
 {
 #if FILTER_X86
-    __builtin_cpu_init();
+    /* libgcc reads the CPU's features once, at start-up, so this is a
+     * plain read, safe from any thread */
     return __builtin_cpu_supports("avx2") ? MUR_SIMD_AVX2 : MUR_SIMD_SSE2;
 #else
     return MUR_SIMD_NONE;
