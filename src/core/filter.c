@@ -1,5 +1,5 @@
 /* The candidate filter of the neighbour scan (filter.h): portable C, SSE2
- * (every x86-64) and AVX2 (chosen at run time). */
+ * (every x86-64), AVX2 and AVX-512 (chosen at run time). */
 #include "filter.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -148,6 +148,48 @@ __attribute__((target("avx2"))) static int filter_avx2(const mur_filter_in *in, 
     }
     return m;
 }
+
+/* Eight lanes, and the mask registers' compress in place of the table. */
+__attribute__((target("avx512f,avx512vl"))) static int
+filter_avx512(const mur_filter_in *in, const double *x, const double *y, int j0, int j1, int skip,
+              double *dx, double *dy, double *d2, int *keep)
+{
+    const __m512d xi = _mm512_set1_pd(in->xi), yi = _mm512_set1_pd(in->yi);
+    const __m512d w = _mm512_set1_pd(in->w), h = _mm512_set1_pd(in->h);
+    const __m512d hw = _mm512_set1_pd(0.5 * in->w), hh = _mm512_set1_pd(0.5 * in->h);
+    const __m512d nhw = _mm512_sub_pd(_mm512_setzero_pd(), hw);
+    const __m512d nhh = _mm512_sub_pd(_mm512_setzero_pd(), hh);
+    const __m512d far2 = _mm512_set1_pd(in->far2), zero = _mm512_setzero_pd();
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const int wrapx = in->wrapx, wrapy = in->wrapy;
+    int m = 0;
+    for (int j = j0; j < j1; j += 8) {
+        int o = j - j0;
+        __m512d ox = _mm512_sub_pd(_mm512_loadu_pd(x + j), xi);
+        __m512d oy = _mm512_sub_pd(_mm512_loadu_pd(y + j), yi);
+        if (wrapx) {  /* as near_image: both corrections from the same offset */
+            __mmask8 gt = _mm512_cmp_pd_mask(ox, hw, _CMP_GT_OQ);
+            __mmask8 lt = _mm512_cmp_pd_mask(ox, nhw, _CMP_LT_OQ);
+            ox = _mm512_mask_add_pd(_mm512_mask_sub_pd(ox, gt, ox, w), lt, ox, w);
+        }
+        if (wrapy) {
+            __mmask8 gt = _mm512_cmp_pd_mask(oy, hh, _CMP_GT_OQ);
+            __mmask8 lt = _mm512_cmp_pd_mask(oy, nhh, _CMP_LT_OQ);
+            oy = _mm512_mask_add_pd(_mm512_mask_sub_pd(oy, gt, oy, h), lt, oy, h);
+        }
+        __m512d s = _mm512_add_pd(_mm512_mul_pd(ox, ox), _mm512_mul_pd(oy, oy));
+        _mm512_storeu_pd(dx + o, ox);
+        _mm512_storeu_pd(dy + o, oy);
+        _mm512_storeu_pd(d2 + o, s);
+        __mmask8 ok = _mm512_cmp_pd_mask(s, far2, _CMP_LT_OQ) &
+                      _mm512_cmp_pd_mask(s, zero, _CMP_NEQ_UQ) &
+                      (__mmask8)lanes_valid(j, j1, skip, 8);
+        __m256i idx = _mm256_add_epi32(lane, _mm256_set1_epi32(o));
+        _mm256_storeu_si256((__m256i *)(keep + m), _mm256_maskz_compress_epi32(ok, idx));
+        m += __builtin_popcount(ok);
+    }
+    return m;
+}
 #endif
 
 int mur_filter_best(void)
@@ -155,6 +197,8 @@ int mur_filter_best(void)
 #if FILTER_X86
     /* libgcc reads the CPU's features once, at start-up, so this is a
      * plain read, safe from any thread */
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl"))
+        return MUR_SIMD_AVX512;
     return __builtin_cpu_supports("avx2") ? MUR_SIMD_AVX2 : MUR_SIMD_SSE2;
 #else
     return MUR_SIMD_NONE;
@@ -167,6 +211,8 @@ mur_filter_fn mur_filter_pick(int *level)
     if (*level > best || *level < 0)
         *level = best;
 #if FILTER_X86
+    if (*level == MUR_SIMD_AVX512)
+        return filter_avx512;
     if (*level == MUR_SIMD_AVX2)
         return filter_avx2;
     if (*level == MUR_SIMD_SSE2)

@@ -20,7 +20,7 @@
 #define MUR_FILTER_BLOCK 64
 /* Elements the position arrays must stay readable past their last
  * candidate: vector lanes past the end are loaded, then masked out. */
-#define MUR_FILTER_PAD 4
+#define MUR_FILTER_PAD 8
 
 typedef struct {
     double xi, yi;        /* the boid */
@@ -30,7 +30,7 @@ typedef struct {
 } mur_filter_in;
 
 /* Implementations, fastest last. */
-enum { MUR_SIMD_NONE, MUR_SIMD_SSE2, MUR_SIMD_AVX2 };
+enum { MUR_SIMD_NONE, MUR_SIMD_SSE2, MUR_SIMD_AVX2, MUR_SIMD_AVX512 };
 
 /* Candidates j0 .. j1 - 1 (j1 - j0 <= MUR_FILTER_BLOCK) of the position
  * arrays x, y, except position `skip`. Writes dx, dy, d2 of candidate j at
