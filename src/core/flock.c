@@ -867,21 +867,33 @@ static void accel_chunk(void *ctx, int begin, int end)
         if (total >= 0)
             for (int t = total; t < total + MUR_FILTER_PAD; t++)
                 bx[t] = by[t] = bvx[t] = bvy[t] = 0;  /* read, and ignored, by the filter */
-        for (; k < kend; k++) {
-            sums s;
-            memset(&s, 0, sizeof s);
-            q = tmpl;
-            q.wrapx = wrapx;
-            q.wrapy = wrapy;
-            probe_set(&q, all, k);
-            if (total >= 0) {
-                scan(&q, buf, 0, total, first + k - g->start[c], &s);
-            } else {
-                for (int r = 0; r < nr; r++)
-                    scan(&q, all, lo[r], hi[r], k, &s);
+        /* The sums of up to COMBINE_BATCH boids first, then their rules
+         * combined: each combine is a long chain of dependent divisions and
+         * square roots, and a run of independent ones overlaps in the CPU
+         * where one between two scans would not. */
+        enum { COMBINE_BATCH = 32 };
+        sums batch[COMBINE_BATCH];
+        while (k < kend) {
+            int k0 = k, k1 = kend - k > COMBINE_BATCH ? k + COMBINE_BATCH : kend;
+            for (; k < k1; k++) {
+                sums *s = &batch[k - k0];
+                memset(s, 0, sizeof *s);
+                q = tmpl;
+                q.wrapx = wrapx;
+                q.wrapy = wrapy;
+                probe_set(&q, all, k);
+                if (total >= 0) {
+                    scan(&q, buf, 0, total, first + k - g->start[c], s);
+                } else {
+                    for (int r = 0; r < nr; r++)
+                        scan(&q, all, lo[r], hi[r], k, s);
+                }
             }
-            int i = g->order[k];
-            combine(&f->p, f->kvx[k], f->kvy[k], &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
+            for (int t = k0; t < k1; t++) {
+                int i = g->order[t];
+                combine(&f->p, f->kvx[t], f->kvy[t], &batch[t - k0], &f->acc[2 * i],
+                        &f->acc[2 * i + 1], NULL);
+            }
         }
     }
 }
