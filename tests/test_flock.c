@@ -489,6 +489,52 @@ TEST(a_rule_switched_off_is_skipped_exactly)
         }
 }
 
+TEST(radius_tests_decide_as_the_square_root_does)
+{
+    /* The scan decides d < R from d2 against a precomputed bound, without a
+     * square root (flock.c, sqrt_bound); it must agree with sqrt(d2) < R
+     * for neighbours a few ulps either side of every radius. */
+    const char *names[] = {"lab", "radii", "wrkspc"};
+    for (int k = 0; k < 3; k++) {
+        mur_params p = preset(names[k]);
+        p.boundary = MUR_BOUNDARY_REFLECT;
+        p.width = p.height = 1000;
+        const double radii[3] = {p.separation_radius, p.alignment_radius, p.cohesion_radius};
+        enum { M = 121 };
+        double x[M], y[M], vx[M], vy[M];
+        x[0] = y[0] = 500;
+        vx[0] = 1;
+        vy[0] = 0;
+        int want[3] = {0, 0, 0};
+        for (int j = 1; j < M; j++) {
+            /* radius (j % 3), nudged by -20 .. +19 ulps, at angle j */
+            double r = radii[j % 3], a = j * 0.7;
+            for (int u = 0; u < (j / 3) % 40; u++)
+                r = nextafter(r, 0);
+            for (int u = 0; u < 20 - (j / 3) % 40; u++)
+                r = nextafter(r, INFINITY);
+            x[j] = 500 + r * cos(a);
+            y[j] = 500 + r * sin(a);
+            vx[j] = 1;
+            vy[j] = 0;
+            double dx = x[j] - x[0], dy = y[j] - y[0], d = sqrt(dx * dx + dy * dy);
+            for (int q = 0; q < 3; q++)
+                want[q] += d > 0 && d < radii[q];
+        }
+        mur_error err;
+        mur_flock *f = make(&p, 1);
+        REQUIRE(mur_flock_set_state(f, M, x, y, vx, vy, &err) == 0, "%s", err.msg);
+        mur_rules r;
+        mur_flock_rules(f, 0, &r);
+        CHECK(r.n_sep == want[0] && r.n_ali == want[1] && r.n_coh == want[2],
+              "%s: neighbours %d/%d/%d, sqrt says %d/%d/%d", names[k], r.n_sep, r.n_ali, r.n_coh,
+              want[0], want[1], want[2]);
+        CHECK(want[2] > 0 && want[2] < M - 1, "%s: the case tests nothing (%d of %d within)",
+              names[k], want[2], M - 1);
+        mur_flock_destroy(f);
+    }
+}
+
 /* ---- field of view ------------------------------------------------------ */
 
 TEST(fov_360_sees_all_round)

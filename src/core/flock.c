@@ -383,6 +383,7 @@ typedef struct {
 typedef struct {
     double xi, yi, vxi, vyi;
     double rsep, rali, rcoh, rmax;
+    double tsep, tali, tcoh;  /* d < R exactly when d2 < T (sqrt_bound) */
     double soft;
     int falloff;
     int fov_cone;             /* fov < 360 */
@@ -415,6 +416,19 @@ static unsigned rules_used(const mur_params *p)
     return r;
 }
 
+/* The least T with sqrt(T) >= r: for every d2, sqrt(d2) < r exactly when
+ * d2 < T, a correctly rounded square root never decreasing. The radius
+ * tests then need no square root, and decide as d < R itself would. */
+static double sqrt_bound(double r)
+{
+    double t = r * r;
+    while (t > 0 && sqrt(t) >= r)
+        t = nextafter(t, 0);
+    while (sqrt(t) < r)
+        t = nextafter(t, INFINITY);
+    return t;
+}
+
 /* rules: the sums the scans of this probe make (RULE_ bits). */
 static void probe_init(const mur_flock *f, probe *q, unsigned rules)
 {
@@ -429,6 +443,9 @@ static void probe_init(const mur_flock *f, probe *q, unsigned rules)
     q->rsep = p->separation_radius;
     q->rali = p->alignment_radius;
     q->rcoh = p->cohesion_radius;
+    q->tsep = sqrt_bound(q->rsep);
+    q->tali = sqrt_bound(q->rali);
+    q->tcoh = sqrt_bound(q->rcoh);
     /* the filter's reach: the largest radius of a rule in use */
     q->rmax = fmax(rules & RULE_SEP ? q->rsep : 0,
                    fmax(rules & RULE_ALI ? q->rali : 0, rules & RULE_COH ? q->rcoh : 0));
@@ -481,7 +498,7 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
 {
     enum { N = MUR_FILTER_BLOCK + MUR_FILTER_PAD };
     const double vxi = q->vxi, vyi = q->vyi;
-    const double rsep = q->rsep, rali = q->rali, rcoh = q->rcoh, soft = q->soft;
+    const double tsep = q->tsep, tali = q->tali, tcoh = q->tcoh, soft = q->soft;
     const double cvl = q->cos_half * q->vlen;
     const int falloff = q->falloff, cone = q->cone;
     /* The slack keeps the exact d < R tests below the only ones that
@@ -490,36 +507,34 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
                               q->wrapx, q->wrapy};
     double sx = s->sx, sy = s->sy, ax = s->ax, ay = s->ay, cx = s->cx, cy = s->cy;
     int ns = s->ns, na = s->na, nc = s->nc;
-    double bdx[N], bdy[N], bd2[N], dist[N];
+    double bdx[N], bdy[N], bd2[N], dist2[N];
     int keep[N], seen[N], in_r[N];
     for (int j0 = lo; j0 < hi; j0 += MUR_FILTER_BLOCK) {
         int j1 = hi - j0 > MUR_FILTER_BLOCK ? j0 + MUR_FILTER_BLOCK : hi;
         int m = q->filter(&in, b.x, b.y, j0, j1, skip, bdx, bdy, bd2, keep);
-        /* distances (independent square roots, which pipeline) and the
-         * field of view: seen[t] indexes the block, dist[t] is its d */
+        /* the field of view: seen[t] indexes the block, dist2[t] is its d2 */
         int ms = 0;
         for (int t = 0; t < m; t++) {
             int o = keep[t];
-            double d = sqrt(bd2[o]);
-            dist[ms] = d;
+            dist2[ms] = bd2[o];
             seen[ms] = o;
-            ms += !(cone && bdx[o] * vxi + bdy[o] * vyi < cvl * d);
+            ms += !(cone && bdx[o] * vxi + bdy[o] * vyi < cvl * sqrt(bd2[o]));
         }
         int k;
         if (q->rules & RULE_SEP) {
-            k = within(dist, ms, rsep, in_r);
+            k = within(dist2, ms, tsep, in_r);
             ns += k;
             for (int u = 0; u < k; u++) {
                 int t = in_r[u], o = seen[t];
-                double e = dist[t] + soft;
+                double e = sqrt(dist2[t]) + soft;
                 double wgt = falloff == 0 ? e : falloff == 1 ? e * e : e * e * e;
                 sx -= bdx[o] / wgt;
                 sy -= bdy[o] / wgt;
             }
         }
-        if ((q->rules & (RULE_ALI | RULE_COH)) == (RULE_ALI | RULE_COH) && rali == rcoh) {
+        if ((q->rules & (RULE_ALI | RULE_COH)) == (RULE_ALI | RULE_COH) && tali == tcoh) {
             /* one list for both (most presets): four sums in one loop */
-            k = within(dist, ms, rali, in_r);
+            k = within(dist2, ms, tali, in_r);
             na += k;
             nc += k;
             for (int u = 0; u < k; u++) {
@@ -532,7 +547,7 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
             continue;
         }
         if (q->rules & RULE_ALI) {
-            k = within(dist, ms, rali, in_r);
+            k = within(dist2, ms, tali, in_r);
             na += k;
             for (int u = 0; u < k; u++) {
                 ax += b.vx[j0 + seen[in_r[u]]];
@@ -540,7 +555,7 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
             }
         }
         if (q->rules & RULE_COH) {
-            k = within(dist, ms, rcoh, in_r);
+            k = within(dist2, ms, tcoh, in_r);
             nc += k;
             for (int u = 0; u < k; u++) {
                 cx += bdx[seen[in_r[u]]];
