@@ -396,7 +396,7 @@ TEST(thread_count_gives_identical_bytes)
 
 TEST(every_vector_unit_gives_identical_bytes)
 {
-    /* The neighbour filter has a portable, an SSE2 and an AVX2 version
+    /* The neighbour filter has portable, SSE2, AVX2 and AVX-512 versions
      * (src/core/filter.h), and each must give the same bits. Cases: wrap
      * and walls, sync and sequential, a blind spot, separate radii, and a
      * crowd whose 3 x 3 blocks overflow the scan's buffer and are read in

@@ -111,7 +111,7 @@ int mur_flock_threads(const mur_flock *f);
 void mur_flock_set_brute_force(mur_flock *f, int on);
 
 /// Vector unit for the neighbour filter: 0 = portable C, 1 = SSE2, 2 = AVX2,
-/// capped by what this CPU runs (the default is the best). Every level gives
+/// 3 = AVX-512, capped by what this CPU runs (the default is the best). Every level gives
 /// the same bits, as a test checks; brute force always runs portable C.
 /// Returns the level set.
 int mur_flock_set_simd(mur_flock *f, int level);
