@@ -646,6 +646,33 @@ static int all_finite(const mur_flock *f)
     return 1;
 }
 
+TEST(a_rule_switched_off_stays_off_when_its_sum_overflows)
+{
+    /* Two boids 1.4e-130 apart: with falloff 2 and no softening, (d + e)^3
+     * underflows to 0 and their separation sum is infinite. Switched off,
+     * the rule must add nothing, in the step and in the one-boid view alike,
+     * rather than 0 * NaN. (A reviewer's reproducer.) */
+    const char *names[] = {"wrkspc", "reynolds"};
+    for (int k = 0; k < 2; k++) {
+        mur_params p = preset(names[k]);
+        p.boundary = MUR_BOUNDARY_REFLECT;
+        p.separation = 0;
+        p.separation_falloff = 2;
+        p.separation_softening = 0;
+        double x[3] = {0, 1e-130, 3}, y[3] = {0, 1e-130, 0}, vx[3] = {1, 1, 1}, vy[3] = {0, 0, 0};
+        mur_error err;
+        mur_flock *f = make(&p, 1);
+        REQUIRE(mur_flock_set_state(f, 3, x, y, vx, vy, &err) == 0, "%s", err.msg);
+        mur_rules r;
+        mur_flock_rules(f, 0, &r);
+        CHECK(isfinite(r.accel[0]) && isfinite(r.accel[1]), "%s: the view's acceleration is %g, %g",
+              names[k], r.accel[0], r.accel[1]);
+        mur_flock_step(f);
+        CHECK(all_finite(f), "%s: a switched-off rule made a velocity NaN", names[k]);
+        mur_flock_destroy(f);
+    }
+}
+
 TEST(coincident_boids_give_no_nan)
 {
     /* A boid on the very same point is no neighbour (it has no direction). */

@@ -398,11 +398,10 @@ typedef struct {
 
 enum { RULE_SEP = 1, RULE_ALI = 2, RULE_COH = 4, RULE_ALL = 7 };
 
-/* The rules a tick needs: a rule whose weight (or, when normalising, gain)
- * is zero adds exactly nothing to the acceleration, w * g * unit(v) being
- * 0 (or -0, which adds nothing either) for every v a finite sum can give,
- * so its neighbour sum is not made. The knockout conditions, and rules
- * switched off on a timeline, cost nothing. */
+/* The rules in use: a rule whose weight (or, when normalising, gain) is
+ * zero adds nothing to the acceleration (combine), so a tick does not make
+ * its neighbour sum. The knockout conditions, and rules switched off on a
+ * timeline, cost nothing. */
 static unsigned rules_used(const mur_params *p)
 {
     int norm = p->combine == MUR_COMBINE_NORMALIZE;
@@ -634,6 +633,7 @@ static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
         C[1] = s->cy / s->nc;
     }
     const double *raw[3] = {S, A, C};
+    const unsigned used = rules_used(p);
     const int count[3] = {s->ns, s->na, s->nc};
     double w[3] = {p->separation, p->alignment, p->cohesion};
     double part[3][2];
@@ -641,7 +641,12 @@ static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
     for (int k = 0; k < 3; k++) {
         double ux, uy;
         unit(raw[k][0], raw[k][1], &ux, &uy);
-        if (p->combine == MUR_COMBINE_NORMALIZE) {
+        if (!(used & (1u << k))) {
+            /* Switched off: nothing, even where w * unit(v) would be NaN
+             * (a sum that overflowed); 0 and w * g * unit(v) = +-0 add
+             * the same to any total. */
+            part[k][0] = part[k][1] = 0;
+        } else if (p->combine == MUR_COMBINE_NORMALIZE) {
             double g = k == 0 ? p->gain_separation : k == 1 ? p->gain_alignment : p->gain_cohesion;
             part[k][0] = w[k] * g * ux;
             part[k][1] = w[k] * g * uy;
