@@ -140,4 +140,9 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out);
 void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, double y1,
                       double *dx, double *dy);
 
+/// The same under the boundary and world of p (for code that holds settings,
+/// not a flock, such as the trails).
+void mur_params_offset(const mur_params *p, double x0, double y0, double x1, double y1,
+                       double *dx, double *dy);
+
 #endif

@@ -9,16 +9,6 @@
 #define FILTER_X86 0
 #endif
 
-/* Nearest image of an offset on a torus of size w (flock.c's wrap_delta). */
-static double near_image(double d, double w)
-{
-    if (d > 0.5 * w)
-        return d - w;
-    if (d < -0.5 * w)
-        return d + w;
-    return d;
-}
-
 /* Every candidate is written; the output index advances only past those
  * kept, with no branch: about half the candidates are kept, at random, and
  * a branch on each would mispredict constantly. */
@@ -32,9 +22,9 @@ static int filter_portable(const mur_filter_in *in, const double *x, const doubl
         int o = j - j0;
         double ox = x[j] - xi, oy = y[j] - yi;
         if (wrapx)
-            ox = near_image(ox, w);
+            ox = mur_near_image(ox, w);
         if (wrapy)
-            oy = near_image(oy, h);
+            oy = mur_near_image(oy, h);
         double s = ox * ox + oy * oy;
         dx[o] = ox;
         dy[o] = oy;
@@ -64,7 +54,7 @@ static const int compact4[16][4] = {
     {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
 };
 
-/* The nearest image, lane by lane, as near_image: both corrections are
+/* The nearest image, lane by lane, as mur_near_image: both corrections are
  * computed from the same offset and at most one is selected. */
 static __m128d near_image_sse2(__m128d d, __m128d w, __m128d half)
 {
@@ -167,7 +157,7 @@ filter_avx512(const mur_filter_in *in, const double *x, const double *y, int j0,
         int o = j - j0;
         __m512d ox = _mm512_sub_pd(_mm512_loadu_pd(x + j), xi);
         __m512d oy = _mm512_sub_pd(_mm512_loadu_pd(y + j), yi);
-        if (wrapx) {  /* as near_image: both corrections from the same offset */
+        if (wrapx) {  /* as mur_near_image: both corrections from the same offset */
             __mmask8 gt = _mm512_cmp_pd_mask(ox, hw, _CMP_GT_OQ);
             __mmask8 lt = _mm512_cmp_pd_mask(ox, nhw, _CMP_LT_OQ);
             ox = _mm512_mask_add_pd(_mm512_mask_sub_pd(ox, gt, ox, w), lt, ox, w);

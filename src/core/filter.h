@@ -16,6 +16,18 @@
 #ifndef MURMUR_FILTER_H
 #define MURMUR_FILTER_H
 
+/* Nearest image of an offset on a torus of size w: the trap that tears
+ * flocks straddling the seam if it is wrong. The one definition, for the
+ * filter's lanes to copy and for every other offset the core takes. */
+static inline double mur_near_image(double d, double w)
+{
+    if (d > 0.5 * w)
+        return d - w;
+    if (d < -0.5 * w)
+        return d + w;
+    return d;
+}
+
 /* Candidates a call takes at most. */
 #define MUR_FILTER_BLOCK 64
 /* Elements the position arrays must stay readable past their last

@@ -84,27 +84,22 @@ static void clamp_len(double *x, double *y, double max)
     }
 }
 
-/* Nearest image of an offset on a torus of size w: the trap that tears
- * flocks straddling the seam if it is wrong. */
-static double wrap_delta(double d, double w)
+void mur_params_offset(const mur_params *p, double x0, double y0, double x1, double y1,
+                       double *dx, double *dy)
 {
-    if (d > 0.5 * w)
-        d -= w;
-    else if (d < -0.5 * w)
-        d += w;
-    return d;
+    double ox = x1 - x0, oy = y1 - y0;
+    if (p->boundary == MUR_BOUNDARY_WRAP) {
+        ox = mur_near_image(ox, p->width);
+        oy = mur_near_image(oy, p->height);
+    }
+    *dx = ox;
+    *dy = oy;
 }
 
 void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, double y1,
                       double *dx, double *dy)
 {
-    double ox = x1 - x0, oy = y1 - y0;
-    if (f->p.boundary == MUR_BOUNDARY_WRAP) {
-        ox = wrap_delta(ox, f->p.width);
-        oy = wrap_delta(oy, f->p.height);
-    }
-    *dx = ox;
-    *dy = oy;
+    mur_params_offset(&f->p, x0, y0, x1, y1, dx, dy);
 }
 
 /* ---- validation --------------------------------------------------------- */
@@ -615,8 +610,9 @@ static void gather(const mur_flock *f, const probe *q, int i, int k, sums *s)
 
 /* Steps 2-3: raw rule vectors, combined and clamped. Enters with the sums of
  * boid i, leaves with its acceleration before predators and noise; fills r
- * (if given) with every intermediate vector for the one-boid view. */
-static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
+ * (if given) with every intermediate vector for the one-boid view. `used`
+ * is rules_used(p), found once a tick: the other rules add nothing. */
+static void combine(const mur_params *p, unsigned used, double vxi, double vyi, const sums *s,
                     double *ax, double *ay, mur_rules *r)
 {
     double S[2] = {s->sx, s->sy}, A[2] = {0, 0}, C[2] = {0, 0};
@@ -633,7 +629,6 @@ static void combine(const mur_params *p, double vxi, double vyi, const sums *s,
         C[1] = s->cy / s->nc;
     }
     const double *raw[3] = {S, A, C};
-    const unsigned used = rules_used(p);
     const int count[3] = {s->ns, s->na, s->nc};
     double w[3] = {p->separation, p->alignment, p->cohesion};
     double part[3][2];
@@ -697,7 +692,8 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
     sums s;
     memset(&s, 0, sizeof s);
     scan(&q, all, 0, f->n, i, &s);
-    combine(&f->p, f->vx[i], f->vy[i], &s, &out->accel[0], &out->accel[1], out);
+    combine(&f->p, rules_used(&f->p), f->vx[i], f->vy[i], &s, &out->accel[0], &out->accel[1],
+            out);
 }
 
 /* (x + w) mod w exactly as fmod computes it, as the original demos wrap.
@@ -823,7 +819,7 @@ static void accel_chunk(void *ctx, int begin, int end)
             sums s;
             memset(&s, 0, sizeof s);
             int i = f->grid_ok ? f->grid.order[k] : k;
-            combine(&f->p, f->kvx[k], f->kvy[k], &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
+            combine(&f->p, 0, f->kvx[k], f->kvy[k], &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
         }
         return;
     }
@@ -833,7 +829,8 @@ static void accel_chunk(void *ctx, int begin, int end)
             q = tmpl;
             probe_set(&q, by_position(f), k);
             gather(f, &q, k, k, &s);
-            combine(&f->p, f->kvx[k], f->kvy[k], &s, &f->acc[2 * k], &f->acc[2 * k + 1], NULL);
+            combine(&f->p, tmpl.rules, f->kvx[k], f->kvy[k], &s, &f->acc[2 * k], &f->acc[2 * k + 1],
+                    NULL);
         }
         return;  /* without a grid, position k is boid k */
     }
@@ -911,7 +908,7 @@ static void accel_chunk(void *ctx, int begin, int end)
             }
             for (int t = k0; t < k1; t++) {
                 int i = g->order[t];
-                combine(&f->p, f->kvx[t], f->kvy[t], &batch[t - k0], &f->acc[2 * i],
+                combine(&f->p, tmpl.rules, f->kvx[t], f->kvy[t], &batch[t - k0], &f->acc[2 * i],
                         &f->acc[2 * i + 1], NULL);
             }
         }
@@ -956,7 +953,7 @@ void mur_flock_step(mur_flock *f)
             q = tmpl;
             probe_set(&q, by_position(f), k);
             gather(f, &q, i, k, &s);
-            combine(p, f->kvx[k], f->kvy[k], &s, &ax, &ay, NULL);
+            combine(p, tmpl.rules, f->kvx[k], f->kvy[k], &s, &ax, &ay, NULL);
             integrate(f, i, ax, ay);
             /* later boids must see this one where it now is */
             f->kx[k] = f->x[i];

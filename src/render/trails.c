@@ -18,7 +18,8 @@
 /* Fading trails are stroked in this many steps of opacity per colour bin:
  * the eye sees a smooth fade, and each step is one stroke for all boids.
  * Drawing time grows with the steps (each splits every trail once more):
- * at 10,000 boids one step takes half the time of five. */
+ * at 2,000 boids five steps take a fifth more of Cairo's stroking than one
+ * (770 against 936 million instructions for 5 frames, callgrind). */
 #define FADE_STEPS 5
 
 void mur_trails_free(mur_trails *t)
@@ -80,9 +81,9 @@ int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *
 {
     if (!t->filled || max < 1 || i < 0 || i >= t->count[t->head])
         return 0;
-    int slots = t->slots, s = t->head, wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    int slots = t->slots, s = t->head;
     const float *xs = t->x + (size_t)i * slots, *ys = t->y + (size_t)i * slots;
-    double w = p->width, h = p->height, X = xs[s], Y = ys[s];
+    double X = xs[s], Y = ys[s];
     px[0] = (float)X;
     py[0] = (float)Y;
     int np = 1;
@@ -90,11 +91,8 @@ int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *
         int older = s == 0 ? slots - 1 : s - 1;
         if (i >= t->count[older])
             break;   /* the boid was added after that tick */
-        double dx = (double)xs[older] - xs[s], dy = (double)ys[older] - ys[s];
-        if (wrap) {
-            if (dx > w / 2) dx -= w; else if (dx < -w / 2) dx += w;
-            if (dy > h / 2) dy -= h; else if (dy < -h / 2) dy += h;
-        }
+        double dx, dy;
+        mur_params_offset(p, xs[s], ys[s], xs[older], ys[older], &dx, &dy);
         double reach = t->reach[s];
         if (dx * dx + dy * dy > reach * reach)
             break;   /* a jump: reset, or a state loaded in place */
