@@ -29,6 +29,10 @@ extern int test_failures;  /* failures in the running case */
         }                                                                       \
     } while (0)
 
+/* The whole file at path, NUL-terminated, its length to *len (if given);
+ * NULL when it cannot be read. The caller frees it. */
+char *test_slurp(const char *path, size_t *len);
+
 /* A CHECK that ends the case when it fails (for preconditions). */
 #define REQUIRE(cond, ...)                                                      \
     do {                                                                        \

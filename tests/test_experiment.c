@@ -51,27 +51,6 @@ static const char *small_scene(const char *name)
     return path;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, fp) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        b[n] = 0;
-    fclose(fp);
-    if (len)
-        *len = (size_t)n;
-    return b;
-}
-
 /* Split one CSV line (RFC 4180 quoting: "a, b" and "" for a quote) into at
  * most max fields, in place; returns the count. */
 static int csv_fields(char *line, char **f, int max)
@@ -273,7 +252,8 @@ TEST(stats_output_is_identical_for_one_and_two_threads)
             REQUIRE(st == 0, "%s exited %d: %s", args, st, err);
         }
         size_t n1, n2;
-        char *a = slurp(scratch_path(names[fmt][0]), &n1), *b = slurp(scratch_path(names[fmt][1]), &n2);
+        char *a = test_slurp(scratch_path(names[fmt][0]), &n1);
+        char *b = test_slurp(scratch_path(names[fmt][1]), &n2);
         REQUIRE(a && b, "missing output");
         CHECK(n1 > 100 && n1 == n2 && memcmp(a, b, n1) == 0, "%s: --threads 1 and 2 differ (%zu vs %zu bytes)",
               names[fmt][0], n1, n2);
@@ -287,7 +267,7 @@ TEST(stats_output_is_identical_for_one_and_two_threads)
         REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
     }
     size_t n1, n2;
-    char *a = slurp(scratch_path("s1.csv"), &n1), *b = slurp(scratch_path("s2.csv"), &n2);
+    char *a = test_slurp(scratch_path("s1.csv"), &n1), *b = test_slurp(scratch_path("s2.csv"), &n2);
     REQUIRE(a && b, "missing series output");
     CHECK(n1 == n2 && memcmp(a, b, n1) == 0, "series: --threads 1 and 2 differ");
     free(a);
@@ -520,7 +500,7 @@ TEST(figures_are_valid_and_not_blank)
         }
     }
     size_t n;
-    char *svg = slurp(scratch_path("stats.svg"), &n);
+    char *svg = test_slurp(scratch_path("stats.svg"), &n);
     CHECK(svg && strstr(svg, "<svg") && strstr(svg, "</svg>") && n > 2000, "stats.svg is not a whole SVG");
     free(svg);
     CHECK(access(scratch_path("stats.png.part"), F_OK) != 0, "temporary file left behind");

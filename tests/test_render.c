@@ -657,22 +657,6 @@ static int run(const char *cmd, char *out, size_t n)
     return pclose(p);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, fp) == (size_t)n)
-        b[n] = 0;
-    fclose(fp);
-    *len = (size_t)n;
-    return b;
-}
-
 static long count_of(const char *hay, const char *needle)
 {
     long n = 0;
@@ -738,7 +722,7 @@ TEST(vector_stills_are_vectors_with_fonts_embedded)
 
     /* SVG: many paths, no embedded bitmap, and librsvg renders it */
     size_t len = 0;
-    char *text = slurp(svg, &len);
+    char *text = test_slurp(svg, &len);
     REQUIRE(text, "no svg");
     CHECK(strstr(text, "<svg") != NULL, "not an SVG");
     CHECK(count_of(text, "<path") >= 20, "only %ld <path elements", count_of(text, "<path"));
