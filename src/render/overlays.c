@@ -67,10 +67,17 @@ void mur_series_free(mur_series *s)
 
 int mur_overlays_need_metrics(const mur_scene *s)
 {
-    for (int k = 0; k < s->noverlays; k++)
-        if (s->overlays[k].kind == MUR_OVERLAY_READOUT || s->overlays[k].kind == MUR_OVERLAY_STATE ||
-            s->overlays[k].kind == MUR_OVERLAY_PLOT)
+    /* a plot of order, and a readout of order alone, take it from the
+     * velocities: no neighbour search */
+    for (int k = 0; k < s->noverlays; k++) {
+        const mur_overlay *o = &s->overlays[k];
+        if (o->kind == MUR_OVERLAY_STATE || (o->kind == MUR_OVERLAY_PLOT && o->metric != 0))
             return 1;
+        if (o->kind == MUR_OVERLAY_READOUT)
+            for (int m = 0; m < o->nmetrics; m++)
+                if (o->metrics[m] != 0)
+                    return 1;
+    }
     return 0;
 }
 
@@ -370,8 +377,11 @@ static void readout(mur_panel_ctx *pc, const mur_overlay *o)
     char vals[8][32];
     for (int k = 0; k < o->nmetrics; k++) {
         int m = o->metrics[k];
-        format_metric(m, pc->have_metrics ? mur_metrics_value(&pc->metrics, m) : 0, vals[k],
-                      sizeof vals[k]);
+        double v = pc->have_metrics ? mur_metrics_value(&pc->metrics, m)
+                   : m == 0 ? mur_metrics_order(mur_flock_count(pc->f), mur_flock_vx(pc->f),
+                                                mur_flock_vy(pc->f))
+                            : 0;
+        format_metric(m, v, vals[k], sizeof vals[k]);
         mur_text_set(tx, mur_metric_names[m], fs, 0, 0);
         mur_text_size(tx, &w, &h);
         namew = fmax(namew, w);
