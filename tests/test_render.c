@@ -408,6 +408,185 @@ TEST(trail_across_the_wrap_seam_has_no_long_segment)
     mur_scene_destroy(s);
 }
 
+/* Flock seeded `seed` stepped `ticks` ticks with renderer r observing
+ * every tick and drawing a frame whenever tick % every == 0 (and at the
+ * last). At tick 40 five boids join; at tick 70 the world widens, which
+ * moves every trail on screen. Returns the last frame's pixels (in r), or
+ * with `vector`, draws the last frame there instead and returns its flock's
+ * count as a non-NULL token. */
+static const uint8_t *run_trails(const mur_scene *s, mur_renderer *r, int ticks, int every,
+                                 int *stride, cairo_t *vector)
+{
+    mur_flock *f = NULL;
+    mur_error err = {{0}};
+    const uint8_t *px = NULL;
+    if (mur_flock_create(&f, &s->params, 7, &err))
+        return NULL;
+    const mur_flock *fl[1] = {f};
+    for (int t = 1; t <= ticks; t++) {
+        mur_flock_step(f);
+        if (t == 40) {
+            int n = mur_flock_count(f);
+            double x[256], y[256], vx[256], vy[256];
+            for (int i = 0; i < n + 5 && i < 256; i++) {
+                int j = i < n ? i : i - n;
+                x[i] = mur_flock_x(f)[j] + (i < n ? 0 : 3);
+                y[i] = mur_flock_y(f)[j];
+                vx[i] = mur_flock_vx(f)[j];
+                vy[i] = mur_flock_vy(f)[j];
+            }
+            mur_flock_set_state(f, n + 5, x, y, vx, vy, &err);
+        }
+        if (t == 70) {
+            mur_params p = *mur_flock_params(f);
+            p.width *= 1.25;
+            mur_flock_set_params(f, &p, &err);
+        }
+        mur_renderer_observe(r, 0, f, t);
+        if (vector && t == ticks) {
+            px = mur_renderer_draw(r, vector, fl, 1, t / 60.0, &err) ? NULL : (const uint8_t *)s;
+            break;
+        }
+        if (t % every == 0 || t == ticks)
+            if (mur_renderer_draw_image(r, fl, 1, t / 60.0, &px, stride, &err)) {
+                fprintf(stderr, "  draw: %s\n", err.msg);
+                px = NULL;
+                break;
+            }
+    }
+    mur_flock_destroy(f);
+    return px;
+}
+
+/* Trail bands are kept between frames as layers: a frame must not depend on
+ * which frames were drawn before it (a still at T, a --from render). */
+TEST(trails_drawn_frame_by_frame_equal_the_same_frame_drawn_alone)
+{
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
+                            "flock: {count: 120}\nvideo: {width: 200, height: 150}\n"
+                            "look: {boid: {shape: arrow, size: 8, color: heading}, "
+                            "trails: {length: 24, fade: true}}\n");
+    REQUIRE(s, "scene");
+    int ends[] = {30, 57, 69, 71, 100};
+    for (int c = 0; c < 5; c++) {
+        mur_renderer *a = NULL, *b = NULL;
+        mur_error err;
+        REQUIRE(!mur_renderer_create(&a, s, 200, 150, &err) &&
+                    !mur_renderer_create(&b, s, 200, 150, &err), "%s", err.msg);
+        int sa = 0, sb = 0;
+        const uint8_t *pa = run_trails(s, a, ends[c], 2, &sa, NULL);   /* two ticks a frame */
+        const uint8_t *pb = run_trails(s, b, ends[c], 1000, &sb, NULL); /* the last frame only */
+        REQUIRE(pa && pb && sa == sb, "frames");
+        int differ = 0;
+        for (int y = 0; y < 150; y++)
+            differ += memcmp(pa + (size_t)y * sa, pb + (size_t)y * sb, 200 * 4) != 0;
+        CHECK(differ == 0, "at tick %d, %d rows differ between a frame drawn after the others "
+              "and the same frame drawn alone", ends[c], differ);
+        /* and the trails are there: the frame is not just the boids */
+        long lit = 0;
+        for (int y = 0; y < 150; y++)
+            for (int x = 0; x < 200; x++)
+                lit += (pa[(size_t)y * sa + (size_t)x * 4 + 1] > 40);
+        CHECK(lit > 600, "only %ld pixels lit at tick %d", lit, ends[c]);
+        mur_renderer_destroy(a);
+        mur_renderer_destroy(b);
+    }
+    mur_scene_destroy(s);
+}
+
+/* A fading trail dims a little every frame and is gone once invisible: no
+ * part of it drops by a visible step (the old five-step fade dropped a
+ * seventh of the trail's brightness at once). One white boid flies
+ * straight along pixel row 60; a pixel it passed is followed frame by
+ * frame. */
+TEST(fading_trail_dims_smoothly_and_ends_dark)
+{
+    mur_scene *s = scene_of("seed: 1\nworld: {width: 160, height: 120, boundary: wrap}\n"
+                            "video: {width: 160, height: 120}\n"
+                            "look: {background: \"#000000\", boid: {shape: dot, size: 6, "
+                            "color: \"#ffffff\"}, trails: {length: 30, fade: true}}\n");
+    REQUIRE(s, "scene");
+    mur_flock *f = straight_flyer(s, 10);
+    REQUIRE(f, "flock");
+    mur_renderer *r = NULL;
+    mur_error err;
+    REQUIRE(!mur_renderer_create(&r, s, 160, 120, &err), "%s", err.msg);
+    const mur_flock *fl[1] = {f};
+    int prev = -1, max_drop = 0, rises = 0, peak = 0, last = 0;
+    for (long t = 1; t <= 60; t++) {   /* 2 units a tick: x = 12 .. 130 */
+        mur_flock_step(f);
+        mur_renderer_observe(r, 0, f, t);
+        const uint8_t *px;
+        int stride;
+        REQUIRE(!mur_renderer_draw_image(r, fl, 1, t / 60.0, &px, &stride, &err), "%s", err.msg);
+        int v = px[60 * stride + 30 * 4 + 1];   /* green of pixel (30, 60): passed at tick 10 */
+        if (t > 14) {   /* the boid and its newest band have moved on */
+            if (prev >= 0 && v > prev)
+                rises++;
+            if (prev >= 0 && prev - v > max_drop)
+                max_drop = prev - v;
+            peak = v > peak ? v : peak;
+        }
+        prev = v;
+        last = v;
+    }
+    CHECK(peak > 80, "the trail is too faint to follow: peak %d", peak);
+    CHECK(rises == 0, "the trail brightened %d times while fading", rises);
+    /* 0.55 of 255 over 30 ticks is 4.7 a tick */
+    CHECK(max_drop <= 8, "the trail dimmed by %d levels in one frame", max_drop);
+    CHECK(last == 0, "the trail is still lit (%d) 50 ticks after the boid passed", last);
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+/* Vector surfaces get each band as a group drawn afresh, images get the
+ * kept layers: the two must look the same. */
+TEST(trails_on_vector_surfaces_look_like_the_image_ones)
+{
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
+                            "flock: {count: 120}\nvideo: {width: 200, height: 150}\n"
+                            "look: {boid: {shape: arrow, size: 8, color: heading}, "
+                            "trails: {length: 24, fade: true}}\n");
+    REQUIRE(s, "scene");
+    mur_renderer *r = NULL;
+    mur_error err;
+    REQUIRE(!mur_renderer_create(&r, s, 200, 150, &err), "%s", err.msg);
+    int stride = 0;
+    const uint8_t *px = run_trails(s, r, 60, 1, &stride, NULL);
+    REQUIRE(px, "frames");
+    /* the same state through a recording surface, played back on an image */
+    cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
+    mur_renderer *r2 = NULL;
+    REQUIRE(!mur_renderer_create(&r2, s, 200, 150, &err), "%s", err.msg);
+    cairo_t *cr = cairo_create(rec);
+    int drawn = run_trails(s, r2, 60, 1000, &stride, cr) != NULL;
+    cairo_destroy(cr);
+    REQUIRE(drawn, "the vector frame");
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 200, 150);
+    cr = cairo_create(img);
+    cairo_set_source_surface(cr, rec, 0, 0);
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    cairo_surface_flush(img);
+    cairo_surface_t *ref = cairo_image_surface_create_for_data((unsigned char *)px, CAIRO_FORMAT_ARGB32,
+                                                               200, 150, stride);
+    int far = 0, lit = 0;
+    for (int y = 0; y < 150; y++)
+        for (int x = 0; x < 200; x++) {
+            far += channel_diff(pixel(img, x, y), pixel(ref, x, y)) > 24;
+            lit += ((pixel(ref, x, y) >> 8) & 255) > 40;
+        }
+    CHECK(lit > 600, "only %d pixels lit", lit);
+    CHECK(far <= lit / 50, "%d pixels differ by more than 24 levels (of %d lit)", far, lit);
+    cairo_surface_destroy(ref);
+    cairo_surface_destroy(img);
+    cairo_surface_destroy(rec);
+    mur_renderer_destroy(r);
+    mur_renderer_destroy(r2);
+    mur_scene_destroy(s);
+}
+
 TEST(golden_trails)
 {
     mur_scene *s = scene_of(WORLD "look: {boid: {shape: arrow, size: 14, color: heading}, "

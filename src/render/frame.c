@@ -22,7 +22,9 @@
 #define SPEED_BINS 32
 #define NEIGHBOUR_BINS 25   /* 0 .. 23 neighbours, and 24 or more */
 #define CLUSTER_COLOURS 12
-#define MAX_BINS 48
+_Static_assert(HEADING_BINS <= MUR_MAX_BINS && SPEED_BINS <= MUR_MAX_BINS &&
+                   NEIGHBOUR_BINS <= MUR_MAX_BINS && CLUSTER_COLOURS + 1 <= MUR_MAX_BINS,
+               "a colour mode has more bins than MUR_MAX_BINS");
 
 /* Qualitative colours that stay apart on dark and light backgrounds
  * (Okabe-Ito first, then lighter companions). */
@@ -59,7 +61,7 @@ static void hue_rgb(double h, double sat, double *rgb)
     memcpy(rgb, tab[i], sizeof tab[i]);
 }
 
-static int colour_bins(const mur_scene *s)
+int mur_bin_count(const mur_scene *s)
 {
     switch (s->color_mode) {
     case MUR_COLOR_HEADING: return HEADING_BINS;
@@ -136,9 +138,7 @@ int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int h
     r->npanels = mur_render_panels(s);
     mur_theme_for(&s->background, &r->theme);
     r->panels = calloc((size_t)r->npanels, sizeof *r->panels);
-    r->px = malloc(((size_t)s->trail_length + 2) * sizeof *r->px);
-    r->py = malloc(((size_t)s->trail_length + 2) * sizeof *r->py);
-    if (!r->panels || !r->px || !r->py)
+    if (!r->panels)
         goto oom;
     for (int i = 0; i < r->npanels; i++) {
         mur_panel_state *ps = &r->panels[i];
@@ -184,8 +184,6 @@ void mur_renderer_destroy(mur_renderer *r)
     free(r->m_list);
     free(r->m_claimed);
     free(r->m_seen);
-    free(r->px);
-    free(r->py);
     free(r);
 }
 
@@ -314,6 +312,8 @@ static void fail_observe(mur_renderer *r, const char *what, int n)
     mur_error_set(&r->fail, MUR_ERUN, "out of memory recording %s of %d boids", what, n);
 }
 
+static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n);
+
 void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
     const mur_scene *s = r->scene;
@@ -321,17 +321,6 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         return;
     mur_panel_state *ps = &r->panels[panel];
     int n = mur_flock_count(f), rc;
-    if ((rc = mur_trails_record(&ps->trails, s->trail_length, f))) {
-        if (rc == -2) {
-            r->failed = MUR_EINPUT;
-            mur_error_set(&r->fail, MUR_EINPUT,
-                          "%s: error: trails of %d ticks for %d boids need more than 1 GiB; "
-                          "shorten look.trails.length", s->path ? s->path : "scene", s->trail_length, n);
-        } else {
-            fail_observe(r, "trails", n);
-        }
-        return;
-    }
     mur_metrics m;
     int have = 0;
     for (int k = 0; k < s->noverlays; k++) {
@@ -363,6 +352,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
             fail_observe(r, "clusters", n);
             return;
         }
+        have = 1;
         if ((size_t)n > ps->cid_cap) {
             int *c = realloc(ps->cid, (size_t)n * sizeof *c);
             if (!c) {
@@ -375,6 +365,27 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         match_clusters(r, mur_metrics_cluster_of(ps->mx), n, ps->cid, ps->ncid, r->ids);
         memcpy(ps->cid, r->ids, (size_t)n * sizeof *r->ids);
         ps->ncid = n;
+    }
+    if (s->trail_length <= 0)
+        return;
+    /* Trails keep each tick's colours: colour by neighbours needs this
+     * tick's counts. */
+    if ((s->color_mode == MUR_COLOR_NEIGHBOURS && n > 0 && !have &&
+         mur_metrics_compute(ps->mx, f, &m)) ||
+        reserve(r, n)) {
+        fail_observe(r, "trails", n);
+        return;
+    }
+    assign_bins(r, panel, f, n);
+    if ((rc = mur_trails_record(&ps->trails, s->trail_length, f, tick, r->bin))) {
+        if (rc == -2) {
+            r->failed = MUR_EINPUT;
+            mur_error_set(&r->fail, MUR_EINPUT,
+                          "%s: error: trails of %d ticks for %d boids need more than 1 GiB; "
+                          "shorten look.trails.length", s->path ? s->path : "scene", s->trail_length, n);
+        } else {
+            fail_observe(r, "trails", n);
+        }
     }
 }
 
@@ -408,12 +419,14 @@ static int unit_bin(double u, int nb)
     return u >= 1 ? nb - 1 : (int)(u * nb);
 }
 
-/* Colour bin of every boid into r->bin. */
-static void assign_bins(mur_renderer *r, mur_panel_ctx *pc, int n)
+/* Colour bin of every boid of panel `panel` into r->bin: by neighbours,
+ * from the counts of the panel's last metrics; by cluster, matched against
+ * the colours observed last. */
+static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
 {
     const mur_scene *s = r->scene;
-    const mur_params *p = mur_flock_params(pc->f);
-    const double *vx = mur_flock_vx(pc->f), *vy = mur_flock_vy(pc->f);
+    const mur_params *p = mur_flock_params(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     switch (s->color_mode) {
     case MUR_COLOR_HEADING:
         for (int i = 0; i < n; i++) {
@@ -431,13 +444,13 @@ static void assign_bins(mur_renderer *r, mur_panel_ctx *pc, int n)
         return;
     }
     case MUR_COLOR_NEIGHBOURS: {
-        const int *c = mur_metrics_neighbour_counts(pc->r->panels[pc->index].mx);
+        const int *c = mur_metrics_neighbour_counts(r->panels[panel].mx);
         for (int i = 0; i < n; i++)
             r->bin[i] = c[i] < NEIGHBOUR_BINS - 1 ? c[i] : NEIGHBOUR_BINS - 1;
         return;
     }
     case MUR_COLOR_CLUSTER: {
-        const mur_panel_state *ps = &r->panels[pc->index];
+        const mur_panel_state *ps = &r->panels[panel];
         match_clusters(r, mur_metrics_cluster_of(ps->mx), n, ps->cid, ps->ncid, r->ids);
         for (int i = 0; i < n; i++)
             r->bin[i] = r->ids[i] < 0 ? 0 : 1 + r->ids[i] % CLUSTER_COLOURS;
@@ -510,14 +523,14 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         pc.have_metrics = 1;
     }
     /* Counting sort by bin so each bin's boids are one contiguous run. */
-    int nb = colour_bins(s), start[MAX_BINS + 2] = {0};
+    int nb = mur_bin_count(s), start[MUR_MAX_BINS + 2] = {0};
     if (n > 0)
-        assign_bins(r, &pc, n);
+        assign_bins(r, index, f, n);
     for (int i = 0; i < n; i++)
         start[r->bin[i] + 1]++;
     for (int b = 0; b < nb; b++)
         start[b + 1] += start[b];
-    int next[MAX_BINS + 1];
+    int next[MUR_MAX_BINS + 1];
     memcpy(next, start, sizeof next);
     for (int i = 0; i < n; i++)
         r->order[next[r->bin[i]]++] = i;
@@ -530,6 +543,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     cairo_user_to_device(cr, &cx0, &cy0);
     cairo_user_to_device(cr, &cx1, &cy1);
     cx0 = round(cx0); cy0 = round(cy0); cx1 = round(cx1); cy1 = round(cy1);
+    int dx = (int)cx0, dy = (int)cy0, dw = (int)(cx1 - cx0), dh = (int)(cy1 - cy0);
     cairo_device_to_user(cr, &cx0, &cy0);
     cairo_device_to_user(cr, &cx1, &cy1);
     cairo_rectangle(cr, cx0, cy0, cx1 - cx0, cy1 - cy0);
@@ -537,8 +551,10 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     cairo_translate(cr, pc.ox, pc.oy);
     cairo_scale(cr, pc.scale, pc.scale);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    if (s->trail_length > 0)
-        mur_trails_draw(r, cr, &r->panels[index].trails, p, start, nb);
+    if (s->trail_length > 0 && mur_trails_draw(r, cr, &r->panels[index].trails, p, dx, dy, dw, dh)) {
+        cairo_restore(cr);
+        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails of %d boids", n);
+    }
     mur_overlays_world_under(&pc);
     draw_boids(r, cr, f, start, nb);
     mur_overlays_world_over(&pc);

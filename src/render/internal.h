@@ -12,18 +12,40 @@
 #define MUR_PI 3.14159265358979323846
 #define MUR_FONT "DejaVu Sans"
 
-/* Trails: the last `slots` recorded positions of every boid, boid-major
- * (boid i's slot s at [i * slots + s]) so walking one trail reads one run
- * of memory. Floats: a trail is drawn, never simulated, and half the bytes
- * matter at 100,000 boids. */
+/* Most colour bins of any colour mode (colour by heading). */
+#define MUR_MAX_BINS 48
+
+/* One band of fading trails drawn into a layer kept between frames
+ * (trails.c). */
+typedef struct mur_trail_layer {
+    cairo_surface_t *img;
+    long band;               /* the band it holds; -1: none */
+    long upto;               /* the newest tick drawn into it */
+    int x0, y0, x1, y1;      /* the box drawn on, layer pixels (empty: x0 >= x1) */
+} mur_trail_layer;
+
+/* Trails: the last `slots` recorded ticks of every boid's position and
+ * colour bin, slot-major (boid i's slot s at [s * cap + i]) so that drawing
+ * one tick's segments reads runs of memory. Floats: a trail is drawn, never
+ * simulated, and half the bytes matter at 100,000 boids. */
 typedef struct mur_trails {
     float *x, *y;
-    int *count;        /* boids recorded in each slot (the count may change) */
-    float *reach;      /* per slot: the longest honest step then; longer = a jump */
-    int slots;         /* trail length + 1 positions */
-    int head;          /* newest slot */
-    int filled;        /* slots holding data */
-    size_t cap;        /* boids the arrays hold */
+    unsigned char *bin;      /* colour bin */
+    int *count;              /* boids recorded in each slot (the count may change) */
+    float *reach;            /* per slot: the longest honest step then; longer = a jump */
+    long *tick;              /* per slot: the tick it recorded */
+    int slots;               /* trail length + a band + 2 */
+    int head;                /* newest slot */
+    int filled;              /* slots holding data */
+    size_t cap;              /* boids the arrays hold */
+    long long *pairs;        /* scratch: (tick, boid) pairs sorted by bin */
+    size_t npairs_cap;
+    /* band layers (image surfaces only), for one device rectangle and world
+     * transform: drawn under another, they are made again */
+    mur_trail_layer *layers;
+    int nlayers;
+    int lx, ly, lw, lh;
+    cairo_matrix_t lm;
 } mur_trails;
 
 /* Samples of one plotted metric: a ring of (seconds, value). */
@@ -86,7 +108,6 @@ struct mur_renderer {
     int *m_size, *m_start, *m_members, *m_count; /* cluster matching */
     long long *m_list;
     unsigned char *m_claimed, *m_seen;
-    float *px, *py;          /* one trail polyline */
 };
 
 /* One panel being drawn: where it is, its world transform and what the
@@ -124,18 +145,25 @@ void mur_stack_place(mur_stacks *s, mur_corner c, double w, double h, double *x,
 
 /* trails.c */
 void mur_trails_free(mur_trails *t);
-int mur_trails_record(mur_trails *t, int length, const mur_flock *f);
+/* Ticks in one band of a fading trail of `length` ticks. */
+int mur_trails_band_ticks(int length);
+/* Record tick `tick` of f, with each boid's colour bin: 0, -1 when memory
+ * is short, -2 when the trails would pass their size limit. */
+int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, const int *bins);
 /* Boid i's trail newest first, continuous across a wrap (nearest image),
  * ending at the first jump: up to max points into px, py; returns how many. */
 int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *px, float *py,
                         int max);
-/* Stroke every trail, coloured by the boids' bins (r->bin, r->order,
- * bin_start), in world coordinates on cr. */
-void mur_trails_draw(mur_renderer *r, cairo_t *cr, const mur_trails *t, const mur_params *p,
-                     const int *bin_start, int nbins);
+/* Draw the trails on cr, which holds the world transform and is clipped
+ * to the panel's device rectangle (dx, dy, dw, dh) in whole pixels. 0, or
+ * -1 when memory is short. */
+int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
+                    int dy, int dw, int dh);
 
-/* frame.c: colours shared with overlays */
+/* frame.c: colours shared with overlays and trails */
 void mur_bin_colour(const mur_scene *s, int bin, double rgb[3]);
+/* Colour bins of the scene's colour mode (1 for a fixed colour). */
+int mur_bin_count(const mur_scene *s);
 
 /* overlays.c */
 void mur_series_free(mur_series *s);

@@ -1,12 +1,36 @@
 /* Trails: where each boid has been over the last `length` ticks, fading.
  *
- * The renderer records every boid's position after every tick in a ring per
- * panel, so a still at T shows exactly the trails of frame T of a render.
- * A trail is walked newest first by nearest-image steps, never by raw
- * differences: a boid that wrapped from x = W - 1 to x = 1 stepped 2 units,
- * not W - 2, and its trail continues past the edge (drawn again from the
- * other side) instead of streaking across the screen. A step longer than
- * the speed limit allows is a jump (a reset), and the trail ends there. */
+ * Recording. The renderer records every boid's position and colour bin after
+ * every tick in a ring per panel, so a still at T shows exactly the trails
+ * of frame T of a render. A trail is made of one segment per tick, from the
+ * boid's position before the tick to its position after, in the colour the
+ * boid had then: a trail shows where the boid flew and how (a turning boid
+ * coloured by heading draws a rainbow). Segments join by nearest-image
+ * steps, never by raw differences: a boid that wrapped from x = W - 1 to
+ * x = 1 stepped 2 units, not W - 2, and its trail continues past the edge
+ * (drawn again from the other side) instead of streaking across the
+ * screen. A step longer than the speed limit allows is a jump (a reset),
+ * and is not drawn.
+ *
+ * Fading. The ticks are cut into bands of E = length / 5 ticks, counted
+ * from tick 0 (band b holds ticks bE .. bE + E - 1), and each band is laid
+ * over the frame with one opacity that falls with the band's age (the age
+ * of its middle tick), from 0.55 to 0 at `length` ticks. Each part of a
+ * trail thus dims smoothly from frame to frame and is gone once it is
+ * invisible: nothing pops, and the faint end reaches about E / 2 ticks past
+ * `length`. Within a band, segments are drawn opaque: where two cross, the
+ * later one is on top, and bands add up where they overlap.
+ *
+ * Speed. On an image surface a band is drawn into a layer that is kept
+ * from frame to frame: a frame adds the ticks since the last frame to the
+ * newest band and lays about seven layers over the background, instead of
+ * stroking every trail again (Cairo's cost per trail pixel row made trails
+ * most of a frame's drawing time, see mur_trails_draw). A layer is always
+ * drawn tick by tick, in tick order, whenever those ticks are drawn, so a
+ * frame equals the same frame drawn alone (a still, a --from render): the
+ * tests check it. On vector surfaces, and when the layers would take too
+ * much memory, each band is stroked afresh at its opacity. Without fade the
+ * trail is exactly `length` ticks at one opacity, stroked afresh. */
 #include "internal.h"
 
 #include <math.h>
@@ -15,32 +39,87 @@
 
 /* Beyond this a scene asks for more trail than any frame is worth. */
 #define TRAIL_MAX_BYTES ((size_t)1 << 30)
-/* Fading trails are stroked in this many steps of opacity per colour bin:
- * the eye sees a smooth fade, and each step is one stroke for all boids.
- * Drawing time grows with the steps (each splits every trail once more):
- * at 2,000 boids five steps take a fifth more of Cairo's stroking than one
- * (770 against 936 million instructions for 5 frames, callgrind). */
-#define FADE_STEPS 5
+/* Bands a fading trail is cut into: enough for the eye to see a smooth
+ * fade, each one a layer to lay over every frame. */
+#define FADE_BANDS 5
+/* Opacity of the newest part of a trail (times the boids' own). */
+#define TRAIL_ALPHA 0.55
+/* Beyond this, band layers of one panel are not kept (an 8K frame's take
+ * about 1 GiB): bands are stroked afresh, which looks the same and takes
+ * longer. */
+#define LAYER_MAX_BYTES ((size_t)512 << 20)
+
+int mur_trails_band_ticks(int length)
+{
+    int e = (length + FADE_BANDS / 2) / FADE_BANDS;
+    return e < 1 ? 1 : e;
+}
+
+static void layers_free(mur_trails *t)
+{
+    for (int i = 0; i < t->nlayers; i++)
+        if (t->layers[i].img)
+            cairo_surface_destroy(t->layers[i].img);
+    free(t->layers);
+    t->layers = NULL;
+    t->nlayers = 0;
+}
 
 void mur_trails_free(mur_trails *t)
 {
     free(t->x);
     free(t->y);
+    free(t->bin);
     free(t->count);
     free(t->reach);
+    free(t->tick);
+    free(t->pairs);
+    layers_free(t);
     memset(t, 0, sizeof *t);
 }
 
+/* Grows the per-slot arrays to hold `cap` boids, keeping what they hold
+ * (slot s of boid i at [s * cap + i]). */
+static int grow(mur_trails *t, size_t cap)
+{
+    size_t slots = (size_t)t->slots;
+    float *x = malloc(cap * slots * sizeof *x), *y = malloc(cap * slots * sizeof *y);
+    unsigned char *bin = malloc(cap * slots);
+    if (!x || !y || !bin) {
+        free(x);
+        free(y);
+        free(bin);
+        return -1;
+    }
+    for (size_t s = 0; s < slots && t->cap; s++) {
+        memcpy(x + s * cap, t->x + s * t->cap, t->cap * sizeof *x);
+        memcpy(y + s * cap, t->y + s * t->cap, t->cap * sizeof *y);
+        memcpy(bin + s * cap, t->bin + s * t->cap, t->cap);
+    }
+    free(t->x);
+    free(t->y);
+    free(t->bin);
+    t->x = x;
+    t->y = y;
+    t->bin = bin;
+    t->cap = cap;
+    return 0;
+}
+
 /* 0, -1 when memory is short, -2 when the trails would pass TRAIL_MAX_BYTES. */
-int mur_trails_record(mur_trails *t, int length, const mur_flock *f)
+int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, const int *bins)
 {
     if (length <= 0)
         return 0;
-    int n = mur_flock_count(f), slots = length + 1;
+    int n = mur_flock_count(f);
     if (!t->count) {
+        /* a band's segments go back to its first tick's start: up to
+         * length + E ticks ago */
+        int slots = length + mur_trails_band_ticks(length) + 2;
         t->count = calloc((size_t)slots, sizeof *t->count);
         t->reach = calloc((size_t)slots, sizeof *t->reach);
-        if (!t->count || !t->reach)
+        t->tick = calloc((size_t)slots, sizeof *t->tick);
+        if (!t->count || !t->reach || !t->tick)
             return -1;
         t->slots = slots;
         t->head = 0;
@@ -48,32 +127,41 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f)
     }
     if ((size_t)n > t->cap) {
         size_t cap = (size_t)n + (size_t)n / 4 + 16;
-        if (cap * (size_t)slots * 2 * sizeof(float) > TRAIL_MAX_BYTES)
+        if (cap * (size_t)t->slots * (2 * sizeof(float) + 1) > TRAIL_MAX_BYTES)
             return -2;
-        float *x = realloc(t->x, cap * (size_t)slots * sizeof *x);
-        if (!x)
+        if (grow(t, cap))
             return -1;
-        t->x = x;
-        float *y = realloc(t->y, cap * (size_t)slots * sizeof *y);
-        if (!y)
-            return -1;
-        t->y = y;
-        t->cap = cap;
     }
-    int h = t->filled ? (t->head + 1) % slots : 0;
+    int h = t->filled ? (t->head + 1) % t->slots : 0;
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    float *tx = t->x + (size_t)h * t->cap, *ty = t->y + (size_t)h * t->cap;
+    unsigned char *tb = t->bin + (size_t)h * t->cap;
     for (int i = 0; i < n; i++) {
-        t->x[(size_t)i * slots + h] = (float)x[i];
-        t->y[(size_t)i * slots + h] = (float)y[i];
+        tx[i] = (float)x[i];
+        ty[i] = (float)y[i];
+        tb[i] = (unsigned char)bins[i];
     }
     t->count[h] = n;
     /* An honest step is at most max_speed long (the speed rule runs before
      * the move); twice that, plus float rounding, still rejects a reset. */
     t->reach[h] = (float)(2 * mur_flock_params(f)->max_speed + 1e-3);
+    t->tick[h] = tick;
     t->head = h;
-    if (t->filled < slots)
+    if (t->filled < t->slots)
         t->filled++;
     return 0;
+}
+
+/* The slot holding tick k, or -1 when the ring no longer (or never) had it. */
+static int slot_of(const mur_trails *t, long k)
+{
+    if (!t->filled)
+        return -1;
+    long age = t->tick[t->head] - k;
+    if (age < 0 || age >= t->filled)
+        return -1;
+    int s = (int)((t->head - age % t->slots + t->slots) % t->slots);
+    return t->tick[s] == k ? s : -1;
 }
 
 int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *px, float *py,
@@ -82,17 +170,18 @@ int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *
     if (!t->filled || max < 1 || i < 0 || i >= t->count[t->head])
         return 0;
     int slots = t->slots, s = t->head;
-    const float *xs = t->x + (size_t)i * slots, *ys = t->y + (size_t)i * slots;
-    double X = xs[s], Y = ys[s];
+    size_t cap = t->cap;
+    double X = t->x[(size_t)s * cap + i], Y = t->y[(size_t)s * cap + i];
     px[0] = (float)X;
     py[0] = (float)Y;
     int np = 1;
     for (int k = 1; k < t->filled && np < max; k++) {
         int older = s == 0 ? slots - 1 : s - 1;
-        if (i >= t->count[older])
-            break;   /* the boid was added after that tick */
+        if (i >= t->count[older] || t->tick[older] != t->tick[s] - 1)
+            break;   /* the boid was added after that tick, or a tick is missing */
         double dx, dy;
-        mur_params_offset(p, xs[s], ys[s], xs[older], ys[older], &dx, &dy);
+        mur_params_offset(p, t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i],
+                          t->x[(size_t)older * cap + i], t->y[(size_t)older * cap + i], &dx, &dy);
         double reach = t->reach[s];
         if (dx * dx + dy * dy > reach * reach)
             break;   /* a jump: reset, or a state loaded in place */
@@ -106,89 +195,321 @@ int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *
     return np;
 }
 
-/* Add one polyline, and under wrap its copies shifted by a world size
- * wherever it runs past an edge, to the current path. Points that lie
- * within tol of the chord around them are left out: a boid mostly flies
- * straight, and the stroker's cost is per segment (at 10,000 boids most
- * segments of a trail are a pixel long). */
-static void add_polyline(cairo_t *cr, const float *x, const float *y, int n, int wrap, double w,
-                         double h, double tol)
+/* ---- drawing segments ------------------------------------------------------ */
+
+/* What a stroke of segments needs besides the ring. */
+typedef struct trail_pen {
+    const mur_renderer *r;
+    const mur_params *p;
+    double width;            /* line width, world units */
+    double alpha;            /* opacity of the strokes: 1 into a layer */
+    long first, last;        /* the band: segments meeting inside it overlap */
+    const cairo_matrix_t *m; /* world -> layer pixels, for the drawn-on box; NULL: none */
+    double box[4];           /* x0, y0, x1, y1 of what was drawn, layer pixels */
+} trail_pen;
+
+static void box_add(trail_pen *pen, double x, double y)
 {
-    double x0 = x[0], x1 = x[0], y0 = y[0], y1 = y[0];
-    for (int k = 1; k < n; k++) {
-        x0 = fmin(x0, x[k]); x1 = fmax(x1, x[k]);
-        y0 = fmin(y0, y[k]); y1 = fmax(y1, y[k]);
+    cairo_matrix_transform_point(pen->m, &x, &y);
+    pen->box[0] = fmin(pen->box[0], x);
+    pen->box[1] = fmin(pen->box[1], y);
+    pen->box[2] = fmax(pen->box[2], x);
+    pen->box[3] = fmax(pen->box[3], y);
+}
+
+/* Add boid i's segment of tick k (slots sk and sk1 = k - 1) to the path.
+ * Each end that meets another segment of the band is lengthened by half
+ * the line width, so that neighbouring segments overlap instead of meeting
+ * edge to edge: two antialiased edges laid on one another would leave a
+ * faint notch at every tick. Under wrap a segment running past an edge is
+ * drawn again from the other side. */
+static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk, int sk1, int i,
+                        long k)
+{
+    size_t a = (size_t)sk * t->cap + (size_t)i, b = (size_t)sk1 * t->cap + (size_t)i;
+    double x1 = t->x[a], y1 = t->y[a], dx, dy;
+    mur_params_offset(pen->p, x1, y1, t->x[b], t->y[b], &dx, &dy);
+    double d2 = dx * dx + dy * dy, reach = t->reach[sk];
+    if (d2 > reach * reach || !(d2 > 0))
+        return;   /* a jump (reset, a state loaded in place), or no move at all */
+    double l = sqrt(d2), ux = -dx / l, uy = -dy / l, ext = pen->width / 2;
+    double x0 = x1 + dx, y0 = y1 + dy;   /* the older end, nearest image */
+    if (k > pen->first) {
+        x0 -= ux * ext;
+        y0 -= uy * ext;
+    }
+    if (k < pen->last) {
+        x1 += ux * ext;
+        y1 += uy * ext;
     }
     double sx[3] = {0}, sy[3] = {0};
     int nx = 1, ny = 1;
-    if (wrap) {
-        if (x0 < 0) sx[nx++] = w;
-        if (x1 > w) sx[nx++] = -w;
-        if (y0 < 0) sy[ny++] = h;
-        if (y1 > h) sy[ny++] = -h;
+    if (pen->p->boundary == MUR_BOUNDARY_WRAP) {
+        double w = pen->p->width, h = pen->p->height;
+        if (fmin(x0, x1) < 0) sx[nx++] = w;
+        if (fmax(x0, x1) > w) sx[nx++] = -w;
+        if (fmin(y0, y1) < 0) sy[ny++] = h;
+        if (fmax(y0, y1) > h) sy[ny++] = -h;
     }
-    double tol2 = tol * tol;
-    for (int a = 0; a < nx; a++)
-        for (int b = 0; b < ny; b++) {
-            cairo_move_to(cr, x[0] + sx[a], y[0] + sy[b]);
-            int last = 0;
-            for (int k = 1; k < n - 1; k++) {
-                /* distance of point k from the chord last -> k + 1 */
-                double cx = x[k + 1] - x[last], cy = y[k + 1] - y[last];
-                double px = x[k] - x[last], py = y[k] - y[last];
-                double c2 = cx * cx + cy * cy, cross = cx * py - cy * px;
-                if (c2 > 0 ? cross * cross <= tol2 * c2 : px * px + py * py <= tol2)
-                    continue;
-                cairo_line_to(cr, x[k] + sx[a], y[k] + sy[b]);
-                last = k;
+    for (int p = 0; p < nx; p++)
+        for (int q = 0; q < ny; q++) {
+            cairo_move_to(cr, x0 + sx[p], y0 + sy[q]);
+            cairo_line_to(cr, x1 + sx[p], y1 + sy[q]);
+            if (pen->m) {
+                box_add(pen, x0 + sx[p], y0 + sy[q]);
+                box_add(pen, x1 + sx[p], y1 + sy[q]);
             }
-            if (n > 1)
-                cairo_line_to(cr, x[n - 1] + sx[a], y[n - 1] + sy[b]);
         }
 }
 
-void mur_trails_draw(mur_renderer *r, cairo_t *cr, const mur_trails *t, const mur_params *p,
-                     const int *bin_start, int nbins)
+/* Stroke the segments of ticks k0 .. k1 onto cr, in world coordinates, one
+ * stroke per colour bin, each in its bin's colour at the pen's opacity. -1
+ * when memory is short. */
+static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, long k1)
 {
-    const mur_scene *s = r->scene;
-    int len = t->slots - 1;
-    if (t->filled < 2 || len < 1)
-        return;
-    int steps = s->trail_fade ? (len < FADE_STEPS ? len : FADE_STEPS) : 1;
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    cairo_save(cr);
-    cairo_set_line_width(cr, fmax(s->boid_size * 0.16, 0.05));
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    /* Cairo's coarser antialiasing grid (4 x 4 samples rather than 256 x 15)
-     * rasterises a trail in about half the time (2,000 boids at 1080p: 38 ms
-     * a frame against 68, medians of five) and looks the same on a faint
-     * line a pixel wide: trails are most of the drawing, and drawing is what
-     * a render adds to the encoder's time. Boids keep the fine grid. */
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL);   /* round costs a fifth more, unseen at this width */
-    /* a quarter pixel of the output, in world units */
-    double ux = 1, uy = 0;
-    cairo_user_to_device_distance(cr, &ux, &uy);
-    double tol = 0.25 / fmax(hypot(ux, uy), 1e-9);
-    for (int b = 0; b < nbins; b++) {
-        if (bin_start[b] == bin_start[b + 1])
-            continue;
-        double rgb[3];
-        mur_bin_colour(s, b, rgb);
-        for (int q = 0; q < steps; q++) {
-            /* segments aged [a0, a1) ticks: points a0 .. a1 */
-            int a0 = q * len / steps, a1 = (q + 1) * len / steps;
-            cairo_new_path(cr);
-            for (int k = bin_start[b]; k < bin_start[b + 1]; k++) {
-                int np = mur_trails_polyline(t, r->order[k], p, r->px, r->py, a1 + 1);
-                if (np < a0 + 2)
-                    continue;
-                add_polyline(cr, r->px + a0, r->py + a0, np - a0, wrap, p->width, p->height, tol);
+    const mur_scene *s = pen->r->scene;
+    int nb = mur_bin_count(s);
+    /* (slot, boid) pairs of the range, sorted by bin (counting sort) */
+    size_t total = 0;
+    for (long k = k0; k <= k1; k++) {
+        int sk = slot_of(t, k), sk1 = slot_of(t, k - 1);
+        if (sk >= 0 && sk1 >= 0)
+            total += (size_t)(t->count[sk] < t->count[sk1] ? t->count[sk] : t->count[sk1]);
+    }
+    if (!total)
+        return 0;
+    if (total > t->npairs_cap) {
+        size_t cap = total + total / 4;
+        long long *pairs = realloc(t->pairs, cap * sizeof *pairs);
+        if (!pairs)
+            return -1;
+        t->pairs = pairs;
+        t->npairs_cap = cap;
+    }
+    size_t start[MUR_MAX_BINS + 1] = {0}, next[MUR_MAX_BINS + 1];
+    for (int pass = 0; pass < 2; pass++) {
+        for (long k = k0; k <= k1; k++) {
+            int sk = slot_of(t, k), sk1 = slot_of(t, k - 1);
+            if (sk < 0 || sk1 < 0)
+                continue;
+            int n = t->count[sk] < t->count[sk1] ? t->count[sk] : t->count[sk1];
+            const unsigned char *bin = t->bin + (size_t)sk * t->cap;
+            if (!pass) {
+                for (int i = 0; i < n; i++)
+                    start[bin[i] + 1]++;
+            } else {
+                for (int i = 0; i < n; i++)
+                    t->pairs[next[bin[i]]++] = (long long)(k - k0) << 32 | (unsigned)i;
             }
-            double age = s->trail_fade ? (a0 + a1) * 0.5 / len : 0;
-            cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], 0.55 * s->boid_color.a * (1 - age));
-            cairo_stroke(cr);
+        }
+        if (!pass) {
+            for (int b = 0; b < nb; b++)
+                start[b + 1] += start[b];
+            memcpy(next, start, sizeof next);
         }
     }
+    for (int b = 0; b < nb; b++) {
+        if (start[b] == start[b + 1])
+            continue;
+        cairo_new_path(cr);
+        for (size_t j = start[b]; j < start[b + 1]; j++) {
+            long k = k0 + (long)(t->pairs[j] >> 32);
+            int i = (int)(t->pairs[j] & 0xffffffff);
+            add_segment(cr, pen, t, slot_of(t, k), slot_of(t, k - 1), i, k);
+        }
+        double rgb[3];
+        mur_bin_colour(s, b, rgb);
+        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], pen->alpha);
+        cairo_stroke(cr);
+    }
+    return 0;
+}
+
+static void pen_style(cairo_t *cr, const trail_pen *pen)
+{
+    cairo_set_line_width(cr, pen->width);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    /* Cairo's coarser antialiasing grid (4 x 4 samples rather than 256 x
+     * 15) rasterises a trail in about half the time and looks the same on
+     * a line a pixel wide. Boids keep the fine grid. */
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
+}
+
+/* ---- bands ------------------------------------------------------------------ */
+
+/* Opacity of band b at tick now: falls from the top to 0 as the band's
+ * middle tick ages to `length` ticks. */
+static double band_alpha(const mur_scene *s, long b, int e, long now)
+{
+    double mid = (double)b * e + (e - 1) / 2.0, left = 1 - (now - mid) / s->trail_length;
+    return TRAIL_ALPHA * s->boid_color.a * fmin(fmax(left, 0), 1);
+}
+
+/* Ticks k0 .. k1 straight onto cr at opacity alpha: the way bands are
+ * drawn where no layer is kept. (Not as a group laid with that opacity,
+ * which would match a layer exactly: Cairo 1.16 leaks the snapshot of
+ * every group painted onto a vector surface.) Within a band, crossing
+ * segments of different colours add up here; in a layer the later is on
+ * top. */
+static int draw_direct(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, long k1, double alpha)
+{
+    pen_style(cr, pen);
+    pen->alpha = alpha;
+    return stroke_ticks(cr, pen, t, k0, k1);
+}
+
+/* Are the layers for a device rectangle (x, y, w, h) and world transform m
+ * there, or can they be? Layers kept for another geometry are dropped. */
+static int layers_ready(mur_trails *t, int nl, int x, int y, int w, int h, const cairo_matrix_t *m)
+{
+    if (w < 1 || h < 1 || (size_t)nl * (size_t)w * (size_t)h * 4 > LAYER_MAX_BYTES)
+        return 0;
+    if (t->layers && (t->lx != x || t->ly != y || t->lw != w || t->lh != h ||
+                      memcmp(&t->lm, m, sizeof *m) != 0))
+        layers_free(t);
+    if (!t->layers) {
+        if (!(t->layers = calloc((size_t)nl, sizeof *t->layers)))
+            return 0;
+        t->nlayers = nl;
+        for (int i = 0; i < nl; i++)
+            t->layers[i].band = -1;
+        t->lx = x;
+        t->ly = y;
+        t->lw = w;
+        t->lh = h;
+        t->lm = *m;
+    }
+    return 1;
+}
+
+/* Bring band b's layer up to tick `upto`; 0, or -1 when it cannot be made. */
+static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto, mur_trail_layer **out)
+{
+    mur_trail_layer *L = &t->layers[b % t->nlayers];
+    *out = L;
+    if (!L->img) {
+        L->img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->lw, t->lh);
+        if (cairo_surface_status(L->img) != CAIRO_STATUS_SUCCESS)
+            return -1;
+        L->band = -1;
+        L->x0 = L->y0 = L->x1 = L->y1 = 0;
+    }
+    if (L->band != b) {
+        if (L->x1 > L->x0 && L->y1 > L->y0) {   /* wipe what the last band drew */
+            cairo_t *c = cairo_create(L->img);
+            cairo_set_operator(c, CAIRO_OPERATOR_CLEAR);
+            cairo_rectangle(c, L->x0, L->y0, L->x1 - L->x0, L->y1 - L->y0);
+            cairo_fill(c);
+            cairo_destroy(c);
+        }
+        L->band = b;
+        L->upto = b * e - 1;
+        L->x0 = L->y0 = L->x1 = L->y1 = 0;
+    }
+    if (L->upto >= upto)
+        return 0;
+    cairo_t *c = cairo_create(L->img);
+    cairo_matrix_t m = t->lm;
+    /* world -> frame device, then frame device -> layer pixels */
+    cairo_matrix_t shift;
+    cairo_matrix_init_translate(&shift, -t->lx, -t->ly);
+    cairo_matrix_multiply(&m, &m, &shift);
+    cairo_set_matrix(c, &m);
+    pen_style(c, pen);
+    pen->alpha = 1;
+    pen->m = &m;
+    pen->box[0] = pen->box[1] = INFINITY;
+    pen->box[2] = pen->box[3] = -INFINITY;
+    int rc = 0;
+    /* one tick at a time, whenever it is drawn: the layer's pixels do not
+     * depend on which frames were drawn before */
+    for (long k = L->upto + 1; k <= upto && !rc; k++)
+        rc = stroke_ticks(c, pen, t, k, k);
+    pen->m = NULL;
+    if (!rc && cairo_status(c) != CAIRO_STATUS_SUCCESS)
+        rc = -1;
+    cairo_destroy(c);
+    if (rc)
+        return rc;
+    L->upto = upto;
+    if (pen->box[0] <= pen->box[2]) {
+        /* the line's half width and a pixel of antialiasing around the ends */
+        double pad = pen->width * (fabs(m.xx) + fabs(m.xy) + fabs(m.yx) + fabs(m.yy)) + 2;
+        int x0 = (int)floor(pen->box[0] - pad), y0 = (int)floor(pen->box[1] - pad);
+        int x1 = (int)ceil(pen->box[2] + pad), y1 = (int)ceil(pen->box[3] + pad);
+        x0 = x0 < 0 ? 0 : x0;
+        y0 = y0 < 0 ? 0 : y0;
+        x1 = x1 > t->lw ? t->lw : x1;
+        y1 = y1 > t->lh ? t->lh : y1;
+        if (x1 > x0 && y1 > y0) {
+            if (L->x1 > L->x0 && L->y1 > L->y0) {
+                x0 = x0 < L->x0 ? x0 : L->x0;
+                y0 = y0 < L->y0 ? y0 : L->y0;
+                x1 = x1 > L->x1 ? x1 : L->x1;
+                y1 = y1 > L->y1 ? y1 : L->y1;
+            }
+            L->x0 = x0;
+            L->y0 = y0;
+            L->x1 = x1;
+            L->y1 = y1;
+        }
+    }
+    return 0;
+}
+
+int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
+                    int dy, int dw, int dh)
+{
+    const mur_scene *s = r->scene;
+    int len = s->trail_length;
+    if (t->filled < 2 || len < 1)
+        return 0;
+    long now = t->tick[t->head];
+    trail_pen pen = {.r = r, .p = p, .width = fmax(s->boid_size * 0.16, 0.05)};
+    cairo_save(cr);
+    int rc = 0;
+    if (!s->trail_fade) {
+        /* exactly the last `length` segments, at one opacity */
+        pen.first = now - len + 1;
+        pen.last = now;
+        rc = draw_direct(cr, &pen, t, pen.first, now, TRAIL_ALPHA * s->boid_color.a);
+        cairo_restore(cr);
+        return rc;
+    }
+    int e = mur_trails_band_ticks(len);
+    long newest = now / e, oldest = newest;
+    while (oldest > 0 && band_alpha(s, oldest - 1, e, now) > 0)
+        oldest--;
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    int nl = (len + e) / e + 2;   /* more than the bands alive at once */
+    int cached = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE &&
+                 layers_ready(t, nl, dx, dy, dw, dh, &m);
+    for (long b = oldest; b <= newest && !rc; b++) {
+        double alpha = band_alpha(s, b, e, now);
+        long upto = b * e + e - 1 < now ? b * e + e - 1 : now;
+        pen.first = b * e;
+        pen.last = b * e + e - 1;
+        if (!(alpha > 0))
+            continue;
+        if (!cached) {
+            rc = draw_direct(cr, &pen, t, b * e, upto, alpha);
+            continue;
+        }
+        mur_trail_layer *L;
+        if ((rc = layer_update(t, &pen, b, e, upto, &L)))
+            break;
+        if (L->x1 <= L->x0 || L->y1 <= L->y0)
+            continue;
+        /* laid in device space, only over what the band drew on */
+        cairo_save(cr);
+        cairo_identity_matrix(cr);
+        cairo_rectangle(cr, t->lx + L->x0, t->ly + L->y0, L->x1 - L->x0, L->y1 - L->y0);
+        cairo_clip(cr);
+        cairo_set_source_surface(cr, L->img, t->lx, t->ly);
+        cairo_paint_with_alpha(cr, alpha);
+        cairo_restore(cr);
+    }
     cairo_restore(cr);
+    return rc;
 }
