@@ -16,6 +16,8 @@
 #ifndef MURMUR_FILTER_H
 #define MURMUR_FILTER_H
 
+#include <math.h>
+
 /* Nearest image of an offset on a torus of size w: the trap that tears
  * flocks straddling the seam if it is wrong. The one definition, for the
  * filter's lanes to copy and for every other offset the core takes. */
@@ -26,6 +28,19 @@ static inline double mur_near_image(double d, double w)
     if (d < -0.5 * w)
         return d + w;
     return d;
+}
+
+/* The least T with sqrt(T) >= r: for every d2, sqrt(d2) < r exactly when
+ * d2 < T, a correctly rounded square root never decreasing. Radius tests
+ * then need no square root, and decide as d < R itself would. */
+static inline double mur_sqrt_bound(double r)
+{
+    double t = r * r;
+    while (t > 0 && sqrt(t) >= r)
+        t = nextafter(t, 0);
+    while (sqrt(t) < r)
+        t = nextafter(t, INFINITY);
+    return t;
 }
 
 /* Candidates a call takes at most. */

@@ -378,7 +378,7 @@ typedef struct {
 typedef struct {
     double xi, yi, vxi, vyi;
     double rsep, rali, rcoh, rmax;
-    double tsep, tali, tcoh;  /* d < R exactly when d2 < T (sqrt_bound) */
+    double tsep, tali, tcoh;  /* d < R exactly when d2 < T (mur_sqrt_bound) */
     double soft;
     int falloff;
     int fov_cone;             /* fov < 360 */
@@ -410,19 +410,6 @@ static unsigned rules_used(const mur_params *p)
     return r;
 }
 
-/* The least T with sqrt(T) >= r: for every d2, sqrt(d2) < r exactly when
- * d2 < T, a correctly rounded square root never decreasing. The radius
- * tests then need no square root, and decide as d < R itself would. */
-static double sqrt_bound(double r)
-{
-    double t = r * r;
-    while (t > 0 && sqrt(t) >= r)
-        t = nextafter(t, 0);
-    while (sqrt(t) < r)
-        t = nextafter(t, INFINITY);
-    return t;
-}
-
 /* rules: the sums the scans of this probe make (RULE_ bits). */
 static void probe_init(const mur_flock *f, probe *q, unsigned rules)
 {
@@ -437,9 +424,9 @@ static void probe_init(const mur_flock *f, probe *q, unsigned rules)
     q->rsep = p->separation_radius;
     q->rali = p->alignment_radius;
     q->rcoh = p->cohesion_radius;
-    q->tsep = sqrt_bound(q->rsep);
-    q->tali = sqrt_bound(q->rali);
-    q->tcoh = sqrt_bound(q->rcoh);
+    q->tsep = mur_sqrt_bound(q->rsep);
+    q->tali = mur_sqrt_bound(q->rali);
+    q->tcoh = mur_sqrt_bound(q->rcoh);
     /* the filter's reach: the largest radius of a rule in use */
     q->rmax = fmax(rules & RULE_SEP ? q->rsep : 0,
                    fmax(rules & RULE_ALI ? q->rali : 0, rules & RULE_COH ? q->rcoh : 0));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "grid.h"
 
 #define PI 3.14159265358979323846
@@ -123,11 +124,22 @@ double mur_metrics_order(int n, const double *vx, const double *vy)
     return sqrt(sx * sx + sy * sy) / n;
 }
 
+/* The offset from (x0, y0) to (x1, y1), nearest image under wrap: the
+ * flock's own (mur_params_offset), inlined for the pair loops. */
+static inline double off(double a0, double a1, int wrap, double w)
+{
+    double d = a1 - a0;
+    return wrap ? mur_near_image(d, w) : d;
+}
+
 /* Nearest other boid of i: rings of cells around i's cell, stopping once the
  * best distance is within the inner radius of the next ring. */
 static double nearest_of(const mur_grid *g, const mur_flock *f, int i)
 {
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    const mur_params *p = mur_flock_params(f);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double W = p->width, H = p->height, xi = x[i], yi = y[i];
     int cx, cy;
     mur_grid_cell(g, x[i], y[i], &cx, &cy);
     double best2 = INFINITY;
@@ -150,8 +162,7 @@ static double nearest_of(const mur_grid *g, const mur_flock *f, int i)
                     int j = g->order[k];
                     if (j == i)
                         continue;
-                    double dx, dy;
-                    mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
+                    double dx = off(xi, x[j], wrap, W), dy = off(yi, y[j], wrap, H);
                     double d2 = dx * dx + dy * dy;
                     if (d2 < best2)
                         best2 = d2;
@@ -197,8 +208,10 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
         m->neighbour_count[i] = 0;
     }
     long pairs = 0;
+    double T = mur_sqrt_bound(R), W = p->width, H = p->height;
     for (int i = 0; i < n; i++) {
         int cx, cy, xs[3], ys[3];
+        double xi = x[i], yi = y[i];
         mur_grid_cell(g, x[i], y[i], &cx, &cy);
         int nx = mur_grid_span(cx, g->gx, wrap, xs);
         int ny = mur_grid_span(cy, g->gy, wrap, ys);
@@ -209,13 +222,12 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
                     int j = g->order[k];
                     if (j == i)
                         continue;
-                    double dx, dy;
-                    mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
-                    double d = sqrt(dx * dx + dy * dy);
-                    /* A boid on the very same point is inside the radius:
-                     * it is a neighbour and in the same cluster (the rules
-                     * skip it only because it has no direction). */
-                    if (d < R) {
+                    double dx = off(xi, x[j], wrap, W), dy = off(yi, y[j], wrap, H);
+                    /* d < R, without the square root. A boid on the very
+                     * same point is inside the radius: it is a neighbour
+                     * and in the same cluster (the rules skip it only
+                     * because it has no direction). */
+                    if (dx * dx + dy * dy < T) {
                         pairs++;
                         m->neighbour_count[i]++;
                         if (j > i)
