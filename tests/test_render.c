@@ -25,6 +25,7 @@
 #include "murmur/metrics.h"
 #include "murmur/render.h"
 #include "murmur/scene.h"
+#include "render/internal.h"   /* the trail layers, for the tiles test */
 
 #define GOLDEN_DIR "tests/golden"
 
@@ -490,6 +491,48 @@ TEST(trails_drawn_frame_by_frame_equal_the_same_frame_drawn_alone)
         CHECK(lit > 600, "only %ld pixels lit at tick %d", lit, ends[c]);
         mur_renderer_destroy(a);
         mur_renderer_destroy(b);
+    }
+    mur_scene_destroy(s);
+}
+
+/* A layer is wiped and laid over the frame only in the tiles marked drawn
+ * on: ink outside them would be lost, or left over into a later band. */
+TEST(trail_layers_mark_every_tile_they_draw_on)
+{
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
+                            "flock: {count: 120}\nvideo: {width: 400, height: 300}\n"
+                            "look: {boid: {shape: arrow, size: 8, color: heading}, "
+                            "trails: {length: 24, fade: true}}\n");
+    REQUIRE(s, "scene");
+    int ends[] = {20, 45, 90};
+    for (int c = 0; c < 3; c++) {
+        mur_renderer *r = NULL;
+        mur_error err;
+        REQUIRE(!mur_renderer_create(&r, s, 400, 300, &err), "%s", err.msg);
+        int stride = 0;
+        REQUIRE(run_trails(s, r, ends[c], 1, &stride, NULL), "frames");
+        const mur_trails *t = &r->panels[0].trails;
+        REQUIRE(t->layers && t->nlayers > 0, "no trail layers kept");
+        long inked = 0, outside = 0;
+        int tile = MUR_TRAIL_TILE;
+        for (int k = 0; k < t->nlayers; k++) {
+            const mur_trail_layer *L = &t->layers[k];
+            if (!L->img)
+                continue;
+            cairo_surface_flush(L->img);
+            const unsigned char *d = cairo_image_surface_get_data(L->img);
+            int st = cairo_image_surface_get_stride(L->img);
+            for (int y = 0; y < t->lh; y++)
+                for (int x = 0; x < t->lw; x++)
+                    if (d[(size_t)y * st + (size_t)x * 4 + 3]) {   /* alpha */
+                        inked++;
+                        outside += !L->tiles[(y / tile) * t->tw + x / tile];
+                    }
+        }
+        CHECK(inked > 1000, "only %ld pixels inked in the layers at tick %d", inked, ends[c]);
+        CHECK(outside == 0, "%ld inked pixels lie outside the marked tiles at tick %d", outside,
+              ends[c]);
+        mur_renderer_destroy(r);
     }
     mur_scene_destroy(s);
 }

@@ -15,13 +15,19 @@
 /* Most colour bins of any colour mode (colour by heading). */
 #define MUR_MAX_BINS 48
 
+/* A trail layer is wiped and laid over the frame only where it was drawn
+ * on, in square tiles of this many pixels: a flock rarely covers the
+ * frame, and smaller tiles would cost more in clip boxes than they save. */
+#define MUR_TRAIL_TILE 32
+
 /* One band of fading trails drawn into a layer kept between frames
  * (trails.c). */
 typedef struct mur_trail_layer {
     cairo_surface_t *img;
     long band;               /* the band it holds; -1: none */
     long upto;               /* the newest tick drawn into it */
-    int x0, y0, x1, y1;      /* the box drawn on, layer pixels (empty: x0 >= x1) */
+    unsigned char *tiles;    /* tiles drawn on (1), of the trails' tw x th grid */
+    int any;                 /* some tile is */
 } mur_trail_layer;
 
 /* Trails: the last `slots` recorded ticks of every boid's position and
@@ -45,6 +51,7 @@ typedef struct mur_trails {
     mur_trail_layer *layers;
     int nlayers;
     int lx, ly, lw, lh;
+    int tw, th;              /* tiles across and down */
     cairo_matrix_t lm;
 } mur_trails;
 

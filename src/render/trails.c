@@ -48,6 +48,7 @@
  * about 1 GiB): bands are stroked afresh, which looks the same and takes
  * longer. */
 #define LAYER_MAX_BYTES ((size_t)512 << 20)
+#define TILE MUR_TRAIL_TILE
 
 int mur_trails_band_ticks(int length)
 {
@@ -57,9 +58,11 @@ int mur_trails_band_ticks(int length)
 
 static void layers_free(mur_trails *t)
 {
-    for (int i = 0; i < t->nlayers; i++)
+    for (int i = 0; i < t->nlayers; i++) {
         if (t->layers[i].img)
             cairo_surface_destroy(t->layers[i].img);
+        free(t->layers[i].tiles);
+    }
     free(t->layers);
     t->layers = NULL;
     t->nlayers = 0;
@@ -204,17 +207,28 @@ typedef struct trail_pen {
     double width;            /* line width, world units */
     double alpha;            /* opacity of the strokes: 1 into a layer */
     long first, last;        /* the band: segments meeting inside it overlap */
-    const cairo_matrix_t *m; /* world -> layer pixels, for the drawn-on box; NULL: none */
-    double box[4];           /* x0, y0, x1, y1 of what was drawn, layer pixels */
+    /* drawing into a layer: */
+    const cairo_matrix_t *m; /* world -> layer pixels; NULL: not a layer */
+    unsigned char *tiles;    /* the layer's tiles, tw x th */
+    int tw, th;
+    double pad;              /* pixels a segment's ink reaches past its ends */
 } trail_pen;
 
-static void box_add(trail_pen *pen, double x, double y)
+/* Mark the tiles under the segment (x0, y0) - (x1, y1), world units. */
+static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y1)
 {
-    cairo_matrix_transform_point(pen->m, &x, &y);
-    pen->box[0] = fmin(pen->box[0], x);
-    pen->box[1] = fmin(pen->box[1], y);
-    pen->box[2] = fmax(pen->box[2], x);
-    pen->box[3] = fmax(pen->box[3], y);
+    const cairo_matrix_t *m = pen->m;
+    double ax = m->xx * x0 + m->xy * y0 + m->x0, ay = m->yx * x0 + m->yy * y0 + m->y0;
+    double bx = m->xx * x1 + m->xy * y1 + m->x0, by = m->yx * x1 + m->yy * y1 + m->y0;
+    double lo_x = fmin(ax, bx) - pen->pad, hi_x = fmax(ax, bx) + pen->pad;
+    double lo_y = fmin(ay, by) - pen->pad, hi_y = fmax(ay, by) + pen->pad;
+    if (!(hi_x >= 0 && hi_y >= 0 && lo_x < pen->tw * (double)TILE && lo_y < pen->th * (double)TILE))
+        return;   /* off the layer (or not a number) */
+    int tx0 = lo_x < 0 ? 0 : (int)(lo_x / TILE), ty0 = lo_y < 0 ? 0 : (int)(lo_y / TILE);
+    int tx1 = (int)fmin(hi_x / TILE, pen->tw - 1), ty1 = (int)fmin(hi_y / TILE, pen->th - 1);
+    for (int ty = ty0; ty <= ty1; ty++)
+        for (int tx = tx0; tx <= tx1; tx++)
+            pen->tiles[ty * pen->tw + tx] = 1;
 }
 
 /* Add boid i's segment of tick k (slots sk and sk1 = k - 1) to the path.
@@ -255,10 +269,8 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
         for (int q = 0; q < ny; q++) {
             cairo_move_to(cr, x0 + sx[p], y0 + sy[q]);
             cairo_line_to(cr, x1 + sx[p], y1 + sy[q]);
-            if (pen->m) {
-                box_add(pen, x0 + sx[p], y0 + sy[q]);
-                box_add(pen, x1 + sx[p], y1 + sy[q]);
-            }
+            if (pen->m)
+                mark_tiles(pen, x0 + sx[p], y0 + sy[q], x1 + sx[p], y1 + sy[q]);
         }
 }
 
@@ -377,34 +389,66 @@ static int layers_ready(mur_trails *t, int nl, int x, int y, int w, int h, const
         t->ly = y;
         t->lw = w;
         t->lh = h;
+        t->tw = (w + TILE - 1) / TILE;
+        t->th = (h + TILE - 1) / TILE;
         t->lm = *m;
     }
     return 1;
+}
+
+/* Add the layer's drawn-on tiles to cr's path as rectangles, offset by
+ * (ox, oy) pixels. */
+static void tiles_path(cairo_t *cr, const mur_trails *t, const mur_trail_layer *L, double ox,
+                       double oy)
+{
+    for (int ty = 0; ty < t->th; ty++)
+        for (int tx = 0; tx < t->tw;) {
+            if (!L->tiles[ty * t->tw + tx]) {
+                tx++;
+                continue;
+            }
+            int end = tx;
+            while (end < t->tw && L->tiles[ty * t->tw + end])
+                end++;
+            int x = tx * TILE, y = ty * TILE;
+            int w = (end * TILE < t->lw ? end * TILE : t->lw) - x;
+            int h = ((ty + 1) * TILE < t->lh ? (ty + 1) * TILE : t->lh) - y;
+            cairo_rectangle(cr, ox + x, oy + y, w, h);
+            tx = end;
+        }
 }
 
 /* Bring band b's layer up to tick `upto`; 0, or -1 when it cannot be made. */
 static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto, mur_trail_layer **out)
 {
     mur_trail_layer *L = &t->layers[b % t->nlayers];
+    size_t ntiles = (size_t)t->tw * (size_t)t->th;
     *out = L;
     if (!L->img) {
         L->img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->lw, t->lh);
-        if (cairo_surface_status(L->img) != CAIRO_STATUS_SUCCESS)
+        L->tiles = calloc(ntiles, 1);
+        if (cairo_surface_status(L->img) != CAIRO_STATUS_SUCCESS || !L->tiles) {
+            cairo_surface_destroy(L->img);
+            L->img = NULL;
+            free(L->tiles);
+            L->tiles = NULL;
             return -1;
+        }
         L->band = -1;
-        L->x0 = L->y0 = L->x1 = L->y1 = 0;
+        L->any = 0;
     }
     if (L->band != b) {
-        if (L->x1 > L->x0 && L->y1 > L->y0) {   /* wipe what the last band drew */
+        if (L->any) {   /* wipe what the last band drew */
             cairo_t *c = cairo_create(L->img);
             cairo_set_operator(c, CAIRO_OPERATOR_CLEAR);
-            cairo_rectangle(c, L->x0, L->y0, L->x1 - L->x0, L->y1 - L->y0);
+            tiles_path(c, t, L, 0, 0);
             cairo_fill(c);
             cairo_destroy(c);
+            memset(L->tiles, 0, ntiles);
+            L->any = 0;
         }
         L->band = b;
         L->upto = b * e - 1;
-        L->x0 = L->y0 = L->x1 = L->y1 = 0;
     }
     if (L->upto >= upto)
         return 0;
@@ -418,8 +462,11 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
     pen_style(c, pen);
     pen->alpha = 1;
     pen->m = &m;
-    pen->box[0] = pen->box[1] = INFINITY;
-    pen->box[2] = pen->box[3] = -INFINITY;
+    pen->tiles = L->tiles;
+    pen->tw = t->tw;
+    pen->th = t->th;
+    /* half the line's width, and a pixel of antialiasing (generously) */
+    pen->pad = pen->width * (fabs(m.xx) + fabs(m.xy) + fabs(m.yx) + fabs(m.yy)) + 2;
     int rc = 0;
     /* one tick at a time, whenever it is drawn: the layer's pixels do not
      * depend on which frames were drawn before */
@@ -429,31 +476,13 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
     if (!rc && cairo_status(c) != CAIRO_STATUS_SUCCESS)
         rc = -1;
     cairo_destroy(c);
-    if (rc)
+    L->any = 1;   /* at worst, tiles of nothing */
+    if (rc) {   /* half drawn: wiped whole before its next use */
+        L->band = -1;
+        memset(L->tiles, 1, ntiles);
         return rc;
-    L->upto = upto;
-    if (pen->box[0] <= pen->box[2]) {
-        /* the line's half width and a pixel of antialiasing around the ends */
-        double pad = pen->width * (fabs(m.xx) + fabs(m.xy) + fabs(m.yx) + fabs(m.yy)) + 2;
-        int x0 = (int)floor(pen->box[0] - pad), y0 = (int)floor(pen->box[1] - pad);
-        int x1 = (int)ceil(pen->box[2] + pad), y1 = (int)ceil(pen->box[3] + pad);
-        x0 = x0 < 0 ? 0 : x0;
-        y0 = y0 < 0 ? 0 : y0;
-        x1 = x1 > t->lw ? t->lw : x1;
-        y1 = y1 > t->lh ? t->lh : y1;
-        if (x1 > x0 && y1 > y0) {
-            if (L->x1 > L->x0 && L->y1 > L->y0) {
-                x0 = x0 < L->x0 ? x0 : L->x0;
-                y0 = y0 < L->y0 ? y0 : L->y0;
-                x1 = x1 > L->x1 ? x1 : L->x1;
-                y1 = y1 > L->y1 ? y1 : L->y1;
-            }
-            L->x0 = x0;
-            L->y0 = y0;
-            L->x1 = x1;
-            L->y1 = y1;
-        }
     }
+    L->upto = upto;
     return 0;
 }
 
@@ -499,12 +528,13 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
         mur_trail_layer *L;
         if ((rc = layer_update(t, &pen, b, e, upto, &L)))
             break;
-        if (L->x1 <= L->x0 || L->y1 <= L->y0)
+        if (!L->any)
             continue;
         /* laid in device space, only over what the band drew on */
         cairo_save(cr);
         cairo_identity_matrix(cr);
-        cairo_rectangle(cr, t->lx + L->x0, t->ly + L->y0, L->x1 - L->x0, L->y1 - L->y0);
+        cairo_new_path(cr);
+        tiles_path(cr, t, L, t->lx, t->ly);
         cairo_clip(cr);
         cairo_set_source_surface(cr, L->img, t->lx, t->ly);
         cairo_paint_with_alpha(cr, alpha);
