@@ -124,8 +124,8 @@ double mur_metrics_order(int n, const double *vx, const double *vy)
     return sqrt(sx * sx + sy * sy) / n;
 }
 
-/* The offset from (x0, y0) to (x1, y1), nearest image under wrap: the
- * flock's own (mur_params_offset), inlined for the pair loops. */
+/* The offset from a0 to a1 along one axis of size w, nearest image under
+ * wrap: the flock's own (mur_params_offset), inlined for the pair loops. */
 static inline double off(double a0, double a1, int wrap, double w)
 {
     double d = a1 - a0;

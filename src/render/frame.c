@@ -313,6 +313,7 @@ static void fail_observe(mur_renderer *r, const char *what, int n)
 }
 
 static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n);
+static void bins_of_ids(mur_renderer *r, int n);
 
 void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
@@ -376,7 +377,10 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         fail_observe(r, "trails", n);
         return;
     }
-    assign_bins(r, panel, f, n);
+    if (n > 0 && s->color_mode == MUR_COLOR_CLUSTER)
+        bins_of_ids(r, n);   /* matched above */
+    else if (n > 0)
+        assign_bins(r, panel, f, n);
     if ((rc = mur_trails_record(&ps->trails, s->trail_length, f, tick, r->bin))) {
         if (rc == -2) {
             r->failed = MUR_EINPUT;
@@ -419,6 +423,13 @@ static int unit_bin(double u, int nb)
     return u >= 1 ? nb - 1 : (int)(u * nb);
 }
 
+/* Colour bins of cluster colour ids (r->ids): 0 for a lone boid. */
+static void bins_of_ids(mur_renderer *r, int n)
+{
+    for (int i = 0; i < n; i++)
+        r->bin[i] = r->ids[i] < 0 ? 0 : 1 + r->ids[i] % CLUSTER_COLOURS;
+}
+
 /* Colour bin of every boid of panel `panel` into r->bin: by neighbours,
  * from the counts of the panel's last metrics; by cluster, matched against
  * the colours observed last. */
@@ -452,8 +463,7 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
     case MUR_COLOR_CLUSTER: {
         const mur_panel_state *ps = &r->panels[panel];
         match_clusters(r, mur_metrics_cluster_of(ps->mx), n, ps->cid, ps->ncid, r->ids);
-        for (int i = 0; i < n; i++)
-            r->bin[i] = r->ids[i] < 0 ? 0 : 1 + r->ids[i] % CLUSTER_COLOURS;
+        bins_of_ids(r, n);
         return;
     }
     default:

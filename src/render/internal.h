@@ -5,6 +5,7 @@
 #define MURMUR_RENDER_INTERNAL_H
 
 #include <pango/pangocairo.h>
+#include <stdint.h>
 
 #include "murmur/metrics.h"
 #include "murmur/render.h"
@@ -44,7 +45,7 @@ typedef struct mur_trails {
     int head;                /* newest slot */
     int filled;              /* slots holding data */
     size_t cap;              /* boids the arrays hold */
-    long long *pairs;        /* scratch: (tick, boid) pairs sorted by bin */
+    uint32_t *pairs;         /* scratch: (slot, boid) pairs as slot * cap + boid, by bin */
     size_t npairs_cap;
     /* band layers (image surfaces only), for one device rectangle and world
      * transform: drawn under another, they are made again */
@@ -53,6 +54,7 @@ typedef struct mur_trails {
     int lx, ly, lw, lh;
     int tw, th;              /* tiles across and down */
     cairo_matrix_t lm;
+    double lworld[3];        /* world width, height, boundary */
 } mur_trails;
 
 /* Samples of one plotted metric: a ring of (seconds, value). */
@@ -152,8 +154,6 @@ void mur_stack_place(mur_stacks *s, mur_corner c, double w, double h, double *x,
 
 /* trails.c */
 void mur_trails_free(mur_trails *t);
-/* Ticks in one band of a fading trail of `length` ticks. */
-int mur_trails_band_ticks(int length);
 /* Record tick `tick` of f, with each boid's colour bin: 0, -1 when memory
  * is short, -2 when the trails would pass their size limit. */
 int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, const int *bins);
