@@ -357,18 +357,34 @@ static mur_flock *straight_flyer(const mur_scene *s, double x0)
     return f;
 }
 
+/* The straight flyer from x0 in a 160 x 120 wrapping world drawn at
+ * 160 x 120 with the given look, and its renderer: 0, or -1. */
+static int flyer_fixture(const char *look, double x0, mur_scene **s, mur_flock **f,
+                         mur_renderer **r)
+{
+    char yaml[512];
+    snprintf(yaml, sizeof yaml, "seed: 1\nworld: {width: 160, height: 120, boundary: wrap}\n"
+                                "video: {width: 160, height: 120}\nlook: %s\n", look);
+    mur_error err = {{0}};
+    *f = NULL;
+    *r = NULL;
+    if (!(*s = scene_of(yaml)) || !(*f = straight_flyer(*s, x0)))
+        return -1;
+    if (mur_renderer_create(r, *s, 160, 120, &err)) {
+        fprintf(stderr, "  renderer: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
 TEST(trail_across_the_wrap_seam_has_no_long_segment)
 {
-    mur_scene *s = scene_of("seed: 1\nworld: {width: 160, height: 120, boundary: wrap}\n"
-                            "video: {width: 160, height: 120}\n"
-                            "look: {boid: {shape: dot, size: 8, color: \"#ffffff\"}, "
-                            "trails: {length: 20, fade: false}}\n");
-    REQUIRE(s, "scene");
-    mur_flock *f = straight_flyer(s, 140);
-    REQUIRE(f, "flock");
-    mur_renderer *r = NULL;
+    mur_scene *s;
+    mur_flock *f;
+    mur_renderer *r;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 160, 120, &err), "%s", err.msg);
+    REQUIRE(!flyer_fixture("{boid: {shape: dot, size: 8, color: \"#ffffff\"}, "
+                           "trails: {length: 20, fade: false}}", 140, &s, &f, &r), "fixture");
     for (long t = 1; t <= 20; t++) {   /* from x = 140 across the seam at 160 to x = 20 */
         mur_flock_step(f);
         mur_renderer_observe(r, 0, f, t);
@@ -408,6 +424,13 @@ TEST(trail_across_the_wrap_seam_has_no_long_segment)
     mur_flock_destroy(f);
     mur_scene_destroy(s);
 }
+
+/* wrkspc flock of `count` (a string) in a wrapping 320 x 240 world drawn at
+ * w x h, arrows coloured by heading with fading trails of `len` ticks. */
+#define TRAIL_SCENE(count, w, h, len)                                                             \
+    "seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\nflock: {count: " \
+    count "}\nvideo: {width: " w ", height: " h "}\nlook: {boid: {shape: arrow, size: 8, "         \
+    "color: heading}, trails: {length: " len ", fade: true}}\n"
 
 /* Flock seeded `seed` stepped `ticks` ticks with renderer r observing
  * every tick and drawing a frame whenever tick % every == 0 (and at the
@@ -463,10 +486,7 @@ static const uint8_t *run_trails(const mur_scene *s, mur_renderer *r, int ticks,
  * which frames were drawn before it (a still at T, a --from render). */
 TEST(trails_drawn_frame_by_frame_equal_the_same_frame_drawn_alone)
 {
-    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
-                            "flock: {count: 120}\nvideo: {width: 200, height: 150}\n"
-                            "look: {boid: {shape: arrow, size: 8, color: heading}, "
-                            "trails: {length: 24, fade: true}}\n");
+    mur_scene *s = scene_of(TRAIL_SCENE("120", "200", "150", "24"));
     REQUIRE(s, "scene");
     int ends[] = {30, 57, 69, 71, 100};
     for (int c = 0; c < 5; c++) {
@@ -500,10 +520,7 @@ TEST(trails_drawn_frame_by_frame_equal_the_same_frame_drawn_alone)
  * saw the ticks before the gap draws them. */
 TEST(a_gap_in_the_ticks_starts_the_trails_again)
 {
-    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
-                            "flock: {count: 80}\nvideo: {width: 160, height: 120}\n"
-                            "look: {boid: {shape: arrow, size: 8, color: heading}, "
-                            "trails: {length: 12, fade: true}}\n");
+    mur_scene *s = scene_of(TRAIL_SCENE("80", "160", "120", "12"));
     REQUIRE(s, "scene");
     mur_flock *f = NULL;
     mur_renderer *a = NULL, *b = NULL;
@@ -538,10 +555,7 @@ TEST(a_gap_in_the_ticks_starts_the_trails_again)
  * on: ink outside them would be lost, or left over into a later band. */
 TEST(trail_layers_mark_every_tile_they_draw_on)
 {
-    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
-                            "flock: {count: 120}\nvideo: {width: 400, height: 300}\n"
-                            "look: {boid: {shape: arrow, size: 8, color: heading}, "
-                            "trails: {length: 24, fade: true}}\n");
+    mur_scene *s = scene_of(TRAIL_SCENE("120", "400", "300", "24"));
     REQUIRE(s, "scene");
     int ends[] = {20, 45, 90};
     for (int c = 0; c < 3; c++) {
@@ -583,16 +597,13 @@ TEST(trail_layers_mark_every_tile_they_draw_on)
  * frame. */
 TEST(fading_trail_dims_smoothly_and_ends_dark)
 {
-    mur_scene *s = scene_of("seed: 1\nworld: {width: 160, height: 120, boundary: wrap}\n"
-                            "video: {width: 160, height: 120}\n"
-                            "look: {background: \"#000000\", boid: {shape: dot, size: 6, "
-                            "color: \"#ffffff\"}, trails: {length: 30, fade: true}}\n");
-    REQUIRE(s, "scene");
-    mur_flock *f = straight_flyer(s, 10);
-    REQUIRE(f, "flock");
-    mur_renderer *r = NULL;
+    mur_scene *s;
+    mur_flock *f;
+    mur_renderer *r;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 160, 120, &err), "%s", err.msg);
+    REQUIRE(!flyer_fixture("{background: \"#000000\", boid: {shape: dot, size: 6, "
+                           "color: \"#ffffff\"}, trails: {length: 30, fade: true}}",
+                           10, &s, &f, &r), "fixture");
     const mur_flock *fl[1] = {f};
     int prev = -1, max_drop = 0, rises = 0, peak = 0, last = 0;
     for (long t = 1; t <= 60; t++) {   /* 2 units a tick: x = 12 .. 130 */
@@ -626,10 +637,7 @@ TEST(fading_trail_dims_smoothly_and_ends_dark)
  * get the kept layers: the two must look the same. */
 TEST(trails_on_vector_surfaces_look_like_the_image_ones)
 {
-    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
-                            "flock: {count: 120}\nvideo: {width: 200, height: 150}\n"
-                            "look: {boid: {shape: arrow, size: 8, color: heading}, "
-                            "trails: {length: 24, fade: true}}\n");
+    mur_scene *s = scene_of(TRAIL_SCENE("120", "200", "150", "24"));
     REQUIRE(s, "scene");
     mur_renderer *r = NULL;
     mur_error err;
