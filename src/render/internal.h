@@ -17,8 +17,10 @@
 #define MUR_MAX_BINS 48
 
 /* A trail layer is wiped and laid over the frame only where it was drawn
- * on, in square tiles of this many pixels: a flock rarely covers the
- * frame, and smaller tiles would cost more in clip boxes than they save. */
+ * on, in square tiles of this many pixels: a flock rarely covers the frame
+ * (at 2,000 boids in 1080p each layer drew on about 60% of 64-pixel tiles,
+ * and laying the layers took about a tenth less with 32-pixel ones; smaller
+ * tiles were not tried, and each run of them is one more clip box). */
 #define MUR_TRAIL_TILE 32
 
 /* One band of fading trails drawn into a layer kept between frames
