@@ -184,8 +184,112 @@ TEST(hostile_aliases_are_bounded)
      * timeline entries aliasing one entry with big maps. */
     mur_scene *r = NULL;
     int rc = mur_scene_load(&r, "tests/fuzz/regressions/alias-bomb.yaml", &err);
-    CHECK(rc == MUR_EINPUT && strstr(err.msg, "too large or too deeply aliased"), "alias bomb: %s", err.msg);
+    CHECK(rc == MUR_EINPUT && strstr(err.msg, "alias-bomb.yaml:") && strstr(err.msg, "error:"),
+          "alias bomb: %s", err.msg);
     mur_scene_destroy(r);
+}
+
+/* A file of N nested '[' once cost O(N^2) inside libyaml's scanner (1 MB:
+ * about ten minutes). The guard stops at the 65th level, at its column,
+ * having scanned a few hundred bytes; without it this case runs for minutes
+ * and then fails on the message. */
+TEST(deep_nesting_is_refused_at_the_first_level_too_many)
+{
+    size_t n = MUR_SCENE_MAX_BYTES;
+    char *deep = malloc(n + 1);
+    REQUIRE(deep, "malloc");
+    memcpy(deep, "world: ", 7);
+    memset(deep + 7, '[', n - 7);
+    deep[n] = 0;
+    /* The document's mapping is level 1, so the 64th '[' is level 65. */
+    expect_error(deep, "t.yaml:1:71: error:", "nests more than 64 levels deep");
+    memset(deep + 7, '{', n - 7);
+    expect_error(deep, "t.yaml:1:71: error:", "nests more than 64 levels deep");
+    /* Block style: one "- " deeper per line. */
+    size_t len = (size_t)sprintf(deep, "timeline:\n");
+    for (int i = 1; i < 100; i++)
+        len += (size_t)sprintf(deep + len, "%*s- \n", 2 * i, "");
+    expect_error(deep, "t.yaml:65:", "nests more than 64 levels deep");
+    free(deep);
+    /* 64 levels is allowed through the guard (and then a schema error). */
+    char ok[256] = "world: ";
+    memset(ok + 7, '[', 63);
+    memset(ok + 70, ']', 63);
+    strcpy(ok + 133, "\n");
+    expect_error(ok, "t.yaml:1:8:", "must be a mapping");
+}
+
+/* An alias costs what its anchor stands for at every use, so a scene's
+ * expanded size is bounded however the aliases nest; the error names the
+ * alias that crossed the bound. */
+TEST(aliases_count_what_they_expand_to)
+{
+    size_t cap = 3000;
+    char *doc = malloc(cap * 4 + 4096 * 48);
+    REQUIRE(doc, "malloc");
+    /* An anchored 3,000-byte value aliased 2,000 times is 6 MB of text. */
+    size_t len = (size_t)sprintf(doc, "x: &big \"");
+    memset(doc + len, 'a', cap);
+    len += cap;
+    len += (size_t)sprintf(doc + len, "\"\ntimeline:\n");
+    for (int i = 0; i < 2000; i++)
+        len += (size_t)sprintf(doc + len, "  - {at: 1s, caption: *big}\n");
+    /* Each entry is 3,011 bytes expanded (the alias and "at", "1s",
+     * "caption"): the 1,392nd crosses 4 MiB, on line 1,394. */
+    expect_error(doc, "t.yaml:1394:23:", "expands to more than 4194304 bytes");
+    /* Anchors nested ten deep, each a list of ten aliases of the last. */
+    strcpy(doc, "a0: &a0 [1,1,1,1,1,1,1,1,1,1]\n");
+    for (int i = 1; i < 10; i++)
+        sprintf(doc + strlen(doc), "a%d: &a%d [*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d]\n",
+                i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+    expect_error(doc, "t.yaml:6:", "expands to more than 1000000 values");
+    /* Too many anchors. */
+    strcpy(doc, "x: [");
+    for (int i = 0; i <= MUR_SCENE_MAX_ANCHORS; i++)
+        sprintf(doc + strlen(doc), "&a%d 1, ", i);
+    strcat(doc, "]\n");
+    expect_error(doc, "t.yaml:1:", "more than 256 anchors");
+    free(doc);
+}
+
+/* Every text a scene holds fits where it goes: a caption on the screen, a
+ * title, a condition's name in a table, an output path. */
+TEST(texts_have_lengths_that_fit_a_screen)
+{
+    char doc[8192], word[5000];
+    memset(word, 'w', 281);
+    word[281] = 0;
+    snprintf(doc, sizeof doc, "timeline:\n  - {at: 1s, caption: \"%s\"}\n", word);
+    expect_error(doc, "t.yaml:2:23:", "'caption' is 281 characters long; at most 280 fit");
+    snprintf(doc, sizeof doc, "timeline:\n  - at: 1s\n    caption: {text: \"%s\"}\n", word);
+    expect_error(doc, "t.yaml:3:21:", "at most 280");
+    word[121] = 0;
+    snprintf(doc, sizeof doc, "title: %s\n", word);
+    expect_error(doc, "t.yaml:1:8:", "'title' is 121 characters long; at most 120");
+    word[65] = 0;
+    snprintf(doc, sizeof doc, "experiment:\n  conditions:\n    %s: {}\n", word);
+    expect_error(doc, "t.yaml:3:5:", "longer than 64");
+    /* Characters, not bytes: 280 two-byte letters are a valid caption. */
+    char *p = word;
+    for (int i = 0; i < 280; i++)
+        p += sprintf(p, "\xc3\xa9");
+    snprintf(doc, sizeof doc, "timeline:\n  - {at: 1s, caption: \"%s\"}\n", word);
+    mur_error err = {{0}};
+    mur_scene *s = parse(doc, &err);
+    CHECK(s, "280 accented letters refused: %s", err.msg);
+    mur_scene_destroy(s);
+}
+
+/* Whole-file problems name file:1:1 like every other scene error. */
+TEST(a_file_over_the_size_limit_is_named_at_its_start)
+{
+    size_t n = MUR_SCENE_MAX_BYTES + 1;
+    char *big = malloc(n + 1);
+    REQUIRE(big, "malloc");
+    memset(big, '#', n);
+    big[n] = 0;
+    expect_error(big, "t.yaml:1:1: error:", "larger than 1048576 bytes");
+    free(big);
 }
 
 /* ---- SCENE.md's example ------------------------------------------------- */

@@ -15,6 +15,15 @@
 
 /* Limits checked while loading, before anything is allocated from them. */
 #define MUR_SCENE_MAX_BYTES (1 << 20)      ///< scene file size
+#define MUR_SCENE_MAX_DEPTH 64             ///< levels of nested lists and mappings
+#define MUR_SCENE_MAX_ANCHORS 256          ///< YAML anchors (&name) in one scene
+#define MUR_SCENE_MAX_NODES 1000000        ///< values in the scene, every alias expanded (a 1 MB file holds at most 500,000 itself)
+#define MUR_SCENE_MAX_EXPANDED (4 << 20)   ///< bytes of text in the scene, every alias expanded
+#define MUR_SCENE_MAX_CAPTION 280          ///< characters of a caption (two lines of a wide frame)
+#define MUR_SCENE_MAX_TITLE 120            ///< characters of the scene's title
+#define MUR_SCENE_MAX_NAME 64              ///< characters of a condition name
+#define MUR_SCENE_MAX_EXPRESSION 1000      ///< characters of a predator expression
+#define MUR_SCENE_MAX_PATH 4096            ///< bytes of an output path
 #define MUR_SCENE_MAX_PIXELS 8192          ///< video width and height
 #define MUR_SCENE_MAX_SECONDS 36000.0      ///< video duration (10 hours)
 #define MUR_SCENE_MAX_TICKS 1.0e8          ///< ticks in one render, warm-up included
@@ -107,6 +116,7 @@ typedef struct mur_scene {
     double duration;             ///< seconds of video
     double warmup;               ///< ticks simulated before the first frame
     char *output;                ///< output path (relative to the working directory)
+    int output_line, output_col; ///< where `video.output` stands in the file (1-based; 0 = not given)
     int quality;                 ///< CRF-like, 0..51
     /* look */
     mur_rgba background;

@@ -3,9 +3,11 @@
  * Every key of SCENE.md is known here; an unknown key is an error that
  * suggests the nearest known one, and every value is type- and range-checked
  * with the file:line:col of the offending node. Limits on counts, sizes and
- * durations are checked before anything is allocated from them. A walk
- * budget bounds the work on hostile files (aliases can make a small document
- * look huge to a naive recursive walk). */
+ * durations are checked before anything is allocated from them. Before the
+ * document is built, the guard (guard.c) refuses deep nesting and bounds the
+ * size the scene expands to through aliases; a walk budget then bounds the
+ * visits of the walk below, and every text has a length that fits where it
+ * is shown. */
 #include "murmur/scene.h"
 
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "guard.h"
 #include "murmur/metrics.h"
 
 #define WALK_BUDGET 200000  /* node visits per file */
@@ -307,11 +310,20 @@ static int choice(ctx *c, const yaml_node_t *n, const char *key, const char *con
     return unknown(c, n, what, s, names);
 }
 
-static int text(ctx *c, const yaml_node_t *n, const char *key, char **out)
+/* Reads a text of at most max characters (UTF-8 code points): every text a
+ * scene holds is drawn, printed or used as a name, and a screen or a column
+ * has room for only so much; an alias repeated a thousand times must not
+ * make `check` print gigabytes. */
+static int text(ctx *c, const yaml_node_t *n, const char *key, size_t max, char **out)
 {
     const char *s = scalar(n);
     if (!s)
         return fail_at(c, n, "'%s' must be text", key);
+    size_t chars = 0;
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+        chars += (*u & 0xC0) != 0x80;
+    if (chars > max)
+        return fail_at(c, n, "'%s' is %zu characters long; at most %zu fit", key, chars, max);
     free(*out);
     if (!(*out = strdup(s)))
         return oom(c);
@@ -533,10 +545,12 @@ static int video_pair(ctx *c, pair *p, void *arg)
         return 0;
     }
     if (!strcmp(k, "output")) {
-        if ((rc = text(c, p->v, k, &s->output)))
+        if ((rc = text(c, p->v, k, MUR_SCENE_MAX_PATH, &s->output)))
             return rc;
         if (!*s->output)
             return fail_at(c, p->v, "'output' must not be empty");
+        s->output_line = (int)p->v->start_mark.line + 1;
+        s->output_col = (int)p->v->start_mark.column + 1;
         return 0;
     }
     if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, 51, &s->quality);
@@ -738,7 +752,7 @@ static int caption_pair(ctx *c, pair *p, void *arg)
     if (rc)
         return rc;
     if (!strcmp(p->key, "text"))
-        return text(c, p->v, "text", &q->caption);
+        return text(c, p->v, "text", MUR_SCENE_MAX_CAPTION, &q->caption);
     return time_value(c, p->v, "for", 0.1, MUR_SCENE_MAX_SECONDS, &q->caption_for);
 }
 
@@ -782,7 +796,7 @@ static int cue_pair(ctx *c, pair *p, void *arg)
     }
     if (!strcmp(p->key, "caption")) {
         if (p->v->type == YAML_SCALAR_NODE)
-            return text(c, p->v, "caption", &q->caption);
+            return text(c, p->v, "caption", MUR_SCENE_MAX_CAPTION, &q->caption);
         if ((rc = each_pair(c, p->v, "caption", caption_keys, caption_pair, q)))
             return rc;
         if (!q->caption)
@@ -946,14 +960,12 @@ static int expression_names(ctx *c, yaml_node_t *n, const char *key, const char 
 static int expression(ctx *c, yaml_node_t *n, const char *key, char **src, void **eval)
 {
     int rc = need_type(c, n, YAML_SCALAR_NODE, key);
-    if (rc || (rc = text(c, n, key, src)))
+    if (rc || (rc = text(c, n, key, MUR_SCENE_MAX_EXPRESSION, src)))
         return rc;
     if (*eval) {
         av_expr_free(*eval);
         *eval = NULL;
     }
-    if (strlen(*src) > 1000)
-        return fail_at(c, n, "'%s' expression is longer than 1000 characters", key);
     if ((rc = expression_names(c, n, key, *src)))
         return rc;
     AVExpr *e = NULL;
@@ -1105,6 +1117,8 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     (void)arg;
     mur_scene *s = c->s;
     mur_condition *q = &s->conditions[s->nconditions];
+    if (strlen(p->key) > MUR_SCENE_MAX_NAME)
+        return fail_at(c, p->k, "condition name is longer than %d characters", MUR_SCENE_MAX_NAME);
     if (!(q->name = strdup(p->key)))
         return oom(c);
     s->nconditions++;
@@ -1186,7 +1200,7 @@ static int top_pair(ctx *c, pair *p, void *arg)
     const char *k = p->key;
     int rc;
     if (!strcmp(k, "title"))
-        return text(c, p->v, k, &s->title);
+        return text(c, p->v, k, MUR_SCENE_MAX_TITLE, &s->title);
     if (!strcmp(k, "seed")) {
         double v;
         if ((rc = number(c, p->v, k, 0, 9007199254740992.0, &v)))
@@ -1444,11 +1458,14 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
 {
     *out = NULL;
     if (len > MUR_SCENE_MAX_BYTES)
-        return mur_error_set(err, MUR_EINPUT, "%s: error: scene file is larger than %d bytes",
+        return mur_error_set(err, MUR_EINPUT, "%s:1:1: error: scene file is larger than %d bytes",
                              name, MUR_SCENE_MAX_BYTES);
+    int rc = mur_scene_guard(name, src, len, err);
+    if (rc)
+        return rc;
     yaml_parser_t parser;
     yaml_document_t doc;
-    int have_doc = 0, rc = MUR_OK;
+    int have_doc = 0;
     mur_scene *s = calloc(1, sizeof *s);
     if (!s || !yaml_parser_initialize(&parser)) {
         free(s);
