@@ -157,3 +157,28 @@ TEST(check_and_presets_print_the_resolved_settings)
     CHECK(murmur("presets lab", err, sizeof err) == 0, "presets lab failed");
     CHECK(murmur("presets nosuch", err, sizeof err) == 2, "unknown preset accepted");
 }
+
+/* A writer must support the scene's own output: `check` says so at the
+ * line of `video.output`, and `render` fails there before any work. */
+TEST(an_unsupported_output_in_the_scene_is_an_error_at_its_line)
+{
+    char err[1024];
+    const char *scene = scratch_path("avi.yaml");
+    write_file(scene, "seed: 1\nvideo:\n  duration: 1s\n  output: out/talk.avi\n");
+    char args[512];
+    snprintf(args, sizeof args, "check %s", scene);
+    CHECK(murmur(args, err, sizeof err) == 2, "check accepted .avi");
+    CHECK(strstr(err, "avi.yaml:4:11: error: unsupported output format '.avi'"), "%s", err);
+    snprintf(args, sizeof args, "render -q %s", scene);
+    CHECK(murmur(args, err, sizeof err) == 2, "render accepted .avi");
+    CHECK(strstr(err, "avi.yaml:4:11: error:"), "%s", err);
+    write_file(scene, "video:\n  output: out/frames.png\n");
+    snprintf(args, sizeof args, "check %s", scene);
+    CHECK(murmur(args, err, sizeof err) == 2, "check accepted a sequence without a number");
+    CHECK(strstr(err, "avi.yaml:2:11: error: image sequence"), "%s", err);
+    /* A failure on the command line's -o says who speaks. */
+    write_file(scene, "video:\n  duration: 1s\n");
+    snprintf(args, sizeof args, "render -q %s -o %s", scene, scratch_path("x.avi"));
+    CHECK(murmur(args, err, sizeof err) == 2, "render -o x.avi");
+    CHECK(strncmp(err, "murmur: error: unsupported output format", 40) == 0, "%s", err);
+}

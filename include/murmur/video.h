@@ -47,6 +47,11 @@ typedef struct mur_video_opts {
 
 typedef struct mur_video mur_video;
 
+/// 0 when a writer supports path (its extension, and for an image sequence
+/// one frame number in the file name); else MUR_EINPUT with err saying why
+/// and listing the formats. Touches no file: for checking a scene at load.
+int mur_video_check_path(const char *path, mur_error *err);
+
 /// Open an encoder and a temporary output file. On failure returns MUR_EINPUT
 /// (bad options) or MUR_ERUN (missing encoder, unwritable directory) with err
 /// naming the cause, and leaves no file behind. The caller owns *out.

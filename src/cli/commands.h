@@ -30,6 +30,11 @@ int mur_cli_report(int rc, const mur_error *err);
 /// Exit status for a return code.
 int mur_cli_exit_code(int rc);
 
+/// Load a scene and check what the scene module cannot know: that a writer
+/// supports its `video.output` (an error at that line otherwise).
+struct mur_scene;
+int mur_cli_load_scene(const char *path, struct mur_scene **out, mur_error *err);
+
 /// Write the scene's resolved flock settings (preset + overrides) as
 /// `murmur check` prints them: the provenance stored in rendered files.
 struct mur_scene;

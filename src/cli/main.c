@@ -15,6 +15,8 @@
 #include <libavutil/log.h>
 
 #include "commands.h"
+#include "murmur/scene.h"
+#include "murmur/video.h"
 #include "progress.h"
 
 static const char usage[] =
@@ -77,12 +79,31 @@ int mur_cli_exit_code(int rc)
     }
 }
 
+/* A message that names its place (file:line:col: error: ...) or was
+ * written as a usage line (murmur: ...) prints as it is; any other gets the
+ * "murmur: error: " that says who speaks. */
 int mur_cli_report(int rc, const mur_error *err)
 {
-    if (rc && err->msg[0])
-        fprintf(stderr, "%s%s\n", rc == MUR_EINPUT || strstr(err->msg, "error:") ? "" : "murmur: error: ",
-                err->msg);
+    if (rc && err->msg[0]) {
+        int placed = strstr(err->msg, "error:") || strncmp(err->msg, "murmur: ", 8) == 0;
+        fprintf(stderr, "%s%s\n", placed ? "" : "murmur: error: ", err->msg);
+    }
     return mur_cli_exit_code(rc);
+}
+
+int mur_cli_load_scene(const char *path, mur_scene **out, mur_error *err)
+{
+    int rc = mur_scene_load(out, path, err);
+    if (rc || !(*out)->output_line)
+        return rc;
+    mur_error why;
+    if (mur_video_check_path((*out)->output, &why)) {
+        rc = mur_error_set(err, MUR_EINPUT, "%s:%d:%d: error: %s", path, (*out)->output_line,
+                           (*out)->output_col, why.msg);
+        mur_scene_destroy(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 /* Options with a value, and the commands they apply to: an option given to

@@ -15,7 +15,7 @@ static void observe(void *ctx, const mur_flock *f, long tick)
 int mur_session_start(mur_session *ss, const mur_cli_opts *o, mur_error *err)
 {
     memset(ss, 0, sizeof *ss);
-    int rc = mur_scene_load(&ss->scene, o->scene, err);
+    int rc = mur_cli_load_scene(o->scene, &ss->scene, err);
     if (rc)
         return rc;
     const mur_scene *s = ss->scene;

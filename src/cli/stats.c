@@ -278,7 +278,7 @@ static int load(const mur_cli_opts *o, mur_experiment_def *def, mur_scene **s, m
     }
     if (o->runs_text && parse_runs(o->runs_text, &def->runs))
         return MUR_EINPUT;
-    return mur_scene_load(s, o->scene, err);
+    return mur_cli_load_scene(o->scene, s, err);
 }
 
 /* --ticks over the scene's own length; on a usage error frees the scene

@@ -94,6 +94,24 @@ static int parse_pattern(seq_sink *s, const char *path)
     return 0;
 }
 
+static int pattern_error(const char *path, mur_error *err)
+{
+    return mur_error_set(err, MUR_EINPUT,
+                         "image sequence '%s' needs one frame number in its file name, "
+                         "like DIR/%%05d.png", path);
+}
+
+int mur_sequence_check(const char *path, mur_error *err)
+{
+    seq_sink s = {0};
+    int ret = parse_pattern(&s, path);
+    free(s.prefix);
+    free(s.suffix);
+    if (ret == -2)
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    return ret < 0 ? pattern_error(path, err) : MUR_OK;
+}
+
 /* "DIR/NAME.txt" where NAME is the file name's text before the number, less
  * trailing separators, or "frames" when that leaves nothing. */
 static char *provenance_name(const seq_sink *s)
@@ -164,10 +182,7 @@ static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, in
     if ((ret = parse_pattern(s, o->path)) == -2)
         goto oom;
     if (ret < 0) {
-        code = mur_error_set(err, MUR_EINPUT,
-                             "image sequence '%s' needs one frame number in its file name, "
-                             "like DIR/%%05d.png",
-                             o->path);
+        code = pattern_error(o->path, err);
         goto fail;
     }
     /* The longest name: prefix, 19 digits of a long, suffix. */

@@ -81,6 +81,10 @@ int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o);
  * per process. NULL when out of memory. Caller frees. */
 char *mur_out_temp_name(const char *path, const char *suffix);
 
+/* 0 when path names an image sequence with one frame number in its file
+ * name (DIR/%05d.png), else MUR_EINPUT with err saying so (sequence.c). */
+int mur_sequence_check(const char *path, mur_error *err);
+
 /* The encoder for f (or o->encoder), or NULL with err naming it as missing. */
 const AVCodec *mur_out_find_encoder(const mur_format *f, const mur_video_opts *o,
                                     mur_error *err);

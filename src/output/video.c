@@ -102,32 +102,45 @@ static int preset_known(const char *name)
     return 0;
 }
 
+/* The format path's extension names, or NULL and err filled (MUR_EINPUT). */
+static const mur_format *format_of(const char *path, mur_error *err)
+{
+    char list[96];
+    if (!path || !path[0]) {
+        mur_error_set(err, MUR_EINPUT, "no output path given");
+        return NULL;
+    }
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base) {   /* "x" or ".mp4" alone: no extension */
+        mur_error_set(err, MUR_EINPUT, "output path '%s' has no extension (use %s)", path,
+                      format_list(list, sizeof list));
+        return NULL;
+    }
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (strcasecmp(dot, formats[i].ext) == 0)
+            return &formats[i];
+    mur_error_set(err, MUR_EINPUT, "unsupported output format '%s' (use %s)", dot,
+                  format_list(list, sizeof list));
+    return NULL;
+}
+
+int mur_video_check_path(const char *path, mur_error *err)
+{
+    const mur_format *f = format_of(path, err);
+    if (!f)
+        return MUR_EINPUT;
+    return f->ops == &mur_sequence_sink ? mur_sequence_check(path, err) : MUR_OK;
+}
+
 /* Enters with any opts; leaves with the format for opts->path, or NULL and
  * err filled (MUR_EINPUT) when an option is out of range. */
 static const mur_format *check_opts(const mur_video_opts *opts, mur_error *err)
 {
-    char list[96];
-    if (!opts->path || !opts->path[0]) {
-        mur_error_set(err, MUR_EINPUT, "no output path given");
+    const mur_format *f = format_of(opts->path, err);
+    if (!f)
         return NULL;
-    }
-    const char *slash = strrchr(opts->path, '/');
-    const char *base = slash ? slash + 1 : opts->path;
-    const char *dot = strrchr(base, '.');
-    if (!dot || dot == base) {   /* "x" or ".mp4" alone: no extension */
-        mur_error_set(err, MUR_EINPUT, "output path '%s' has no extension (use %s)", opts->path,
-                      format_list(list, sizeof list));
-        return NULL;
-    }
-    const mur_format *f = NULL;
-    for (size_t i = 0; i < NFORMATS; i++)
-        if (strcasecmp(dot, formats[i].ext) == 0)
-            f = &formats[i];
-    if (!f) {
-        mur_error_set(err, MUR_EINPUT, "unsupported output format '%s' (use %s)", dot,
-                      format_list(list, sizeof list));
-        return NULL;
-    }
     if (opts->width < MIN_SIDE || opts->width > MAX_SIDE || opts->height < MIN_SIDE ||
         opts->height > MAX_SIDE) {
         mur_error_set(err, MUR_EINPUT, "video size %dx%d is out of range (each side %d..%d)",
