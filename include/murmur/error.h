@@ -8,6 +8,10 @@
 
 #include <stdarg.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Return codes: 0 is success, every failure is negative.
 enum {
     MUR_OK = 0,
@@ -30,5 +34,9 @@ int mur_error_set(mur_error *err, int code, const char *fmt, ...)
 
 /// va_list form of mur_error_set.
 int mur_error_vset(mur_error *err, int code, const char *fmt, va_list ap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 #include "murmur/metrics.h"
 #include "murmur/scene.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- the state label (Tunstrom et al. 2013) ----------------------------- */
 
 /// The collective state of a flock from its order (polarization) and milling
@@ -135,5 +139,9 @@ double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setti
 /// Metric k (mur_metric_names order) of condition c across all runs after
 /// `tick` ticks. Uses scratch inside e: not for concurrent calls on one e.
 void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

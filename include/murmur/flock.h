@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include "murmur/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { MUR_BOUNDARY_WRAP, MUR_BOUNDARY_REFLECT, MUR_BOUNDARY_AVOID } mur_boundary;
 typedef enum { MUR_ALIGN_HEADING, MUR_ALIGN_RELATIVE } mur_align_mode;
 typedef enum { MUR_COMBINE_NORMALIZE, MUR_COMBINE_STEER } mur_combine;
@@ -144,5 +148,9 @@ void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, doubl
 /// not a flock, such as the trails).
 void mur_params_offset(const mur_params *p, double x0, double y0, double x1, double y1,
                        double *dx, double *dy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,6 +5,10 @@
 
 #include "murmur/flock.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// The metrics of one state.
 typedef struct mur_metrics {
     double order;       ///< polarization |sum unit(v)| / N, in [0, 1]
@@ -46,5 +50,9 @@ const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m);
 
 /// Order parameter alone (cheap): |sum unit(v_i)| / N, 0 for an empty flock.
 double mur_metrics_order(int n, const double *vx, const double *vy);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "murmur/error.h"
 #include "murmur/experiment.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Width of every figure in points (a paper column, 3.5 in).
 #define MUR_PLOT_WIDTH 252.0
 /// Resolution of PNG figures, dots per inch.
@@ -38,5 +42,9 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
 /// 0, MUR_EINPUT (bad extension) or MUR_ERUN (I/O).
 int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
                    mur_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include "murmur/flock.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// A named preset: model settings plus the default predator of the variant.
 typedef struct mur_preset {
     const char *name;          ///< e.g. "wrkspc"
@@ -57,5 +61,9 @@ void mur_setting_put(const mur_setting *s, mur_params *p, double v);
 
 /// Name of an enum setting's current value.
 const char *mur_setting_choice(const mur_setting *s, const mur_params *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include "murmur/flock.h"
 #include "murmur/scene.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// Width of a PDF or SVG still: one column of a two-column paper (3.5 in).
 #define MUR_RENDER_COLUMN_PT 252.0
 
@@ -96,5 +100,9 @@ int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_er
 /// warm-up. *median_ms is the median draw time of one frame in milliseconds.
 int mur_render_bench(int boids, int width, int height, int trail_length, int frames,
                      double *median_ms, mur_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

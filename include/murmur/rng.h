@@ -10,6 +10,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// xoshiro256** state: 32 bytes.
 typedef struct mur_rng {
     uint64_t s[4];
@@ -32,5 +36,9 @@ uint64_t mur_hash3(uint64_t seed, uint64_t a, uint64_t b);
 
 /// Map 64 random bits to a double in [0, 1).
 static inline double mur_u01(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

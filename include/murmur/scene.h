@@ -13,6 +13,10 @@
 #include "murmur/flock.h"
 #include "murmur/presets.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Limits checked while loading, before anything is allocated from them. */
 #define MUR_SCENE_MAX_BYTES (1 << 20)      ///< scene file size
 #define MUR_SCENE_MAX_DEPTH 64             ///< levels of nested lists and mappings
@@ -209,5 +213,9 @@ int mur_time_parse(const char *text, double tps, double *seconds);
 /// Text of an easing name, an event name, etc. for `check`.
 const char *mur_event_name(mur_event e);
 const char *mur_ease_name(mur_ease e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,6 +23,10 @@
 #include <stdint.h>
 #include "murmur/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /// What to write. Zero-initialise, then fill.
 typedef struct mur_video_opts {
     const char *path;     ///< final output path; the extension picks the format (see above)
@@ -81,5 +85,9 @@ int mur_video_close(mur_video *v, mur_error *err);
 /// Abandon: free everything and delete the temporary file (for a PNG
 /// sequence: the frames written by v). NULL is fine.
 void mur_video_abort(mur_video *v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

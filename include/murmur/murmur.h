@@ -1,0 +1,22 @@
+/* murmur: the whole public API in one include.
+ *
+ * libmurmur renders flocking simulations: scenes (scene.h) drive a flock
+ * (flock.h, presets.h, rng.h) whose state is measured (metrics.h,
+ * experiment.h), drawn with Cairo (render.h, plot.h) and encoded (video.h).
+ * Link with `murmur::murmur` (CMake) or `pkg-config --cflags --libs murmur`. */
+#ifndef MURMUR_MURMUR_H
+#define MURMUR_MURMUR_H
+
+#include "murmur/version.h"
+#include "murmur/error.h"
+#include "murmur/rng.h"
+#include "murmur/flock.h"
+#include "murmur/presets.h"
+#include "murmur/metrics.h"
+#include "murmur/scene.h"
+#include "murmur/experiment.h"
+#include "murmur/render.h"
+#include "murmur/plot.h"
+#include "murmur/video.h"
+
+#endif
