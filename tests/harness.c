@@ -48,6 +48,17 @@ int main(int argc, char **argv)
         else
             passed++;
     }
+    /* A case named on the command line that does not exist is a failure:
+     * ctest names every case, and a renamed one must not pass silently. */
+    for (int a = 1; a < argc; a++) {
+        int found = 0;
+        for (int i = 0; i < ntests && !found; i++)
+            found = strcmp(tests[i].name, argv[a]) == 0;
+        if (!found) {
+            printf("FAIL %s: no such case\n", argv[a]);
+            failed++;
+        }
+    }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
