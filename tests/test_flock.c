@@ -394,6 +394,62 @@ TEST(thread_count_gives_identical_bytes)
     }
 }
 
+/* FNV-1a over the state's bytes: x, y, vx, vy in that order. */
+static uint64_t state_hash(const mur_flock *f)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    size_t n = (size_t)mur_flock_count(f) * sizeof(double);
+    const double *cols[4] = {mur_flock_x(f), mur_flock_y(f), mur_flock_vx(f), mur_flock_vy(f)};
+    for (int c = 0; c < 4; c++)
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ ((const uint8_t *)cols[c])[i]) * 0x100000001b3u;
+    return h;
+}
+
+/* A pinned hash (Box2D's EXPECTED_HASH): the state of a fixed flock after
+ * 150 ticks hashes to a constant written here, for 1 to 16 threads and
+ * every vector unit this CPU runs. Comparing runs with each other cannot
+ * see a change that moves them all alike (a compiler flag, a reordered
+ * sum); this can. A deliberate change of the simulation's bits re-pins it
+ * in the same commit, saying why. */
+TEST(a_fixed_flock_hashes_to_its_pinned_value_on_every_thread_count_and_vector_unit)
+{
+    static const struct {
+        const char *preset;
+        uint64_t expected;
+    } pins[] = {
+        {"engine", 0xdf0685660be4fb21u},   /* sync, noise, clamp, steer */
+        {"wrkspc", 0x726f4ec9c07015bdu},   /* sync, normalize, max_force */
+        {"lab", 0x58bf016f98ab92ceu},      /* sequential, constant speed */
+    };
+    for (size_t k = 0; k < sizeof pins / sizeof pins[0]; k++) {
+        mur_params p = preset(pins[k].preset);
+        p.count = 1000;
+        p.width = p.height = 500;
+        mur_error err;
+        /* Every thread count at the CPU's best vector unit, and every vector
+         * unit at 1 and at 16 threads. */
+        for (int run = 0; run < 16 + 8; run++) {
+            int threads = run < 16 ? run + 1 : run < 20 ? 1 : 16;
+            int level = run < 16 ? 3 : (run - 16) % 4;
+            mur_flock *f = make(&p, 2026);
+            REQUIRE(mur_flock_set_threads(f, threads, &err) == 0, "%s", err.msg);
+            int got = mur_flock_set_simd(f, level);
+            if (run >= 16 && got != level) {
+                mur_flock_destroy(f);
+                continue;   /* this CPU stops below level */
+            }
+            for (int t = 0; t < 150; t++)
+                mur_flock_step(f);
+            uint64_t h = state_hash(f);
+            CHECK(h == pins[k].expected, "%s, %d threads, vector level %d: hash 0x%016llxu, "
+                  "pinned 0x%016llxu", pins[k].preset, threads, got, (unsigned long long)h,
+                  (unsigned long long)pins[k].expected);
+            mur_flock_destroy(f);
+        }
+    }
+}
+
 TEST(every_vector_unit_gives_identical_bytes)
 {
     /* The neighbour filter has portable, SSE2, AVX2 and AVX-512 versions
