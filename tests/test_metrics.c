@@ -1,5 +1,7 @@
-/* The metrics of MODEL.md on hand-built flocks whose answers are known, and
- * the grid-based metrics against an O(N^2) computation written out here. */
+/* The metrics of MODEL.md on hand-built flocks whose answers are known, the
+ * grid-based metrics against an O(N^2) computation written out here, and
+ * the statistics quoted from them (percentiles, summaries, the state label).
+ * A core test: it links the core alone. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 #include "murmur/flock.h"
 #include "murmur/metrics.h"
 #include "murmur/presets.h"
+#include "murmur/stats.h"
 
 #define PI 3.14159265358979323846
 
@@ -336,4 +339,57 @@ TEST(lone_boids_do_not_mill)
     CHECK(m.clusters == 4, "clusters %d", m.clusters);
     CHECK(m.milling == 0, "milling of lone boids %.17g, want 0", m.milling);
     mur_flock_destroy(f);
+}
+
+/* ---- percentiles and the state label ------------------------------------- */
+
+TEST(percentiles_interpolate_between_closest_ranks)
+{
+    /* Hand-computed, h = (n - 1) p / 100:
+     * {1,2,3,4}: p50 h=1.5 -> 2.5; p10 h=0.3 -> 1.3; p90 h=2.7 -> 3.7.
+     * {1,3,10,20,100}: p50 -> 10; p10 h=0.4 -> 1 + 0.4*2 = 1.8;
+     *                  p90 h=3.6 -> 20 + 0.6*80 = 68; p25 h=1 -> 3. */
+    const double a[4] = {1, 2, 3, 4}, b[5] = {1, 3, 10, 20, 100}, one[1] = {7};
+    struct { const double *x; int n; double p, want; } cases[] = {
+        {a, 4, 50, 2.5}, {a, 4, 10, 1.3}, {a, 4, 90, 3.7}, {a, 4, 0, 1}, {a, 4, 100, 4},
+        {b, 5, 50, 10}, {b, 5, 10, 1.8}, {b, 5, 90, 68}, {b, 5, 25, 3}, {b, 5, 75, 20},
+        {one, 1, 10, 7}, {one, 1, 90, 7},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double got = mur_percentile(cases[i].x, cases[i].n, cases[i].p);
+        CHECK(fabs(got - cases[i].want) < 1e-12, "case %zu: p%g of %d values = %.17g, want %g", i,
+              cases[i].p, cases[i].n, got, cases[i].want);
+    }
+    double v[5] = {100, 1, 20, 3, 10};  /* unsorted: the summary sorts */
+    mur_summary s;
+    mur_summary_compute(&s, v, 5);
+    CHECK(s.n == 5 && fabs(s.median - 10) < 1e-12 && fabs(s.p10 - 1.8) < 1e-12 &&
+              fabs(s.p90 - 68) < 1e-12 && fabs(s.mean - 26.8) < 1e-12,
+          "summary %g %g %g %g (want 10 1.8 68 26.8)", s.median, s.p10, s.p90, s.mean);
+    double w[3] = {1, NAN, 2};
+    mur_summary_compute(&s, w, 3);
+    CHECK(isnan(s.median) && isnan(s.p10) && isnan(s.p90) && isnan(s.mean), "a NaN must not pass for a number");
+}
+
+TEST(state_label_follows_tunstrom_thresholds)
+{
+    struct { double order, milling; mur_state want; } cases[] = {
+        {0.90, 0.10, MUR_STATE_POLARIZED}, {0.66, 0.34, MUR_STATE_POLARIZED},
+        {0.10, 0.90, MUR_STATE_MILLING},   {0.34, 0.66, MUR_STATE_MILLING},
+        {0.10, 0.10, MUR_STATE_SWARM},     {0.34, 0.34, MUR_STATE_SWARM},
+        {0.65, 0.10, MUR_STATE_TRANSITION}, /* thresholds are strict */
+        {0.90, 0.35, MUR_STATE_TRANSITION}, {0.35, 0.10, MUR_STATE_TRANSITION},
+        {0.50, 0.50, MUR_STATE_TRANSITION}, {0.90, 0.90, MUR_STATE_TRANSITION},
+        {NAN, 0.10, MUR_STATE_TRANSITION},  {0.10, NAN, MUR_STATE_TRANSITION},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mur_state got = mur_state_classify(cases[i].order, cases[i].milling);
+        CHECK(got == cases[i].want, "order %g milling %g: %s, want %s", cases[i].order, cases[i].milling,
+              mur_state_name(got), mur_state_name(cases[i].want));
+    }
+    CHECK(!strcmp(mur_state_name(MUR_STATE_SWARM), "swarm") &&
+              !strcmp(mur_state_name(MUR_STATE_MILLING), "milling") &&
+              !strcmp(mur_state_name(MUR_STATE_POLARIZED), "polarized") &&
+              !strcmp(mur_state_name(MUR_STATE_TRANSITION), "transition"),
+          "state names");
 }

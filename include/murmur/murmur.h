@@ -2,7 +2,7 @@
  *
  * libmurmur renders flocking simulations: scenes (scene.h) drive a flock
  * (flock.h, presets.h, rng.h) whose state is measured (metrics.h,
- * experiment.h), drawn with Cairo (render.h, plot.h) and encoded (video.h).
+ * stats.h, experiment.h), drawn with Cairo (render.h, plot.h) and encoded (video.h).
  * Link with `murmur::murmur` (CMake) or `pkg-config --cflags --libs murmur`. */
 #ifndef MURMUR_MURMUR_H
 #define MURMUR_MURMUR_H
@@ -13,6 +13,7 @@
 #include "murmur/flock.h"
 #include "murmur/presets.h"
 #include "murmur/metrics.h"
+#include "murmur/stats.h"
 #include "murmur/scene.h"
 #include "murmur/experiment.h"
 #include "murmur/render.h"
