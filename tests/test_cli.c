@@ -182,3 +182,92 @@ TEST(an_unsupported_output_in_the_scene_is_an_error_at_its_line)
     CHECK(murmur(args, err, sizeof err) == 2, "render -o x.avi");
     CHECK(strncmp(err, "murmur: error: unsupported output format", 40) == 0, "%s", err);
 }
+
+/* ---- stats, series, still: I/O errors say why; killed runs' temporaries ---- */
+
+/* stderr's whole text is the one line `murmur: error: cannot write 'PATH': REASON`. */
+static int says_cannot_write(const char *err, const char *path, const char *reason)
+{
+    char want[1024];
+    snprintf(want, sizeof want, "murmur: error: cannot write '%s': %s\n", path, reason);
+    return strcmp(err, want) == 0;
+}
+
+/* Completes args ending in "-o " (a figure's run) with a table to write. */
+static void table_last(char *args, size_t n)
+{
+    size_t len = strlen(args);
+    if (len > 3 && !strcmp(args + len - 3, "-o "))
+        snprintf(args + len, n - len, "%s", scratch_path("table.csv"));
+}
+
+/* A symbolic link to /dev/full (every write fails with ENOSPC) is written
+ * in place, not replaced; a path under a regular file fails with ENOTDIR. */
+TEST(write_failures_of_stats_series_still_say_the_reason)
+{
+    char scene[256], args[1024], err[4096];
+    snprintf(scene, sizeof scene, "%s", small_scene("io.yaml", NULL));
+    char reg[256];
+    snprintf(reg, sizeof reg, "%s", scratch_path("regular"));
+    write_file(reg, "x");
+    static const char *const cmds[][2] = {
+        {"stats %s --runs 2 --ticks 5 -o %s -q", "csv"},
+        {"stats %s --runs 2 --ticks 5 -o %s -q", "json"},
+        {"series %s --ticks 5 -o %s -q", "csv"},
+        {"still %s --at 0.5s -o %s -q", "png"},
+        {"still %s --at 0.5s -o %s -q", "pdf"},
+        {"still %s --at 0.5s -o %s -q", "svg"},
+        {"series %s --ticks 5 --plot %s -q -o ", "png"},
+        {"series %s --ticks 5 --plot %s -q -o ", "pdf"},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char full[256], under[320], name[32];
+        snprintf(name, sizeof name, "full%zu.%s", i, cmds[i][1]);
+        snprintf(full, sizeof full, "%s", scratch_path(name));
+        unlink(full);
+        CHECK(symlink("/dev/full", full) == 0, "symlink %s", full);
+        snprintf(args, sizeof args, cmds[i][0], scene, full);
+        table_last(args, sizeof args);
+        int st = murmur(args, err, sizeof err);
+        CHECK(st == 1 && says_cannot_write(err, full, "No space left on device"), "%s: exit %d: %s",
+              args, st, err);
+        char target[64] = "";
+        CHECK(readlink(full, target, sizeof target - 1) > 0 && !strcmp(target, "/dev/full"),
+              "%s: the link was replaced", args);
+        snprintf(under, sizeof under, "%s/x.%s", reg, cmds[i][1]);
+        snprintf(args, sizeof args, cmds[i][0], scene, under);
+        table_last(args, sizeof args);
+        st = murmur(args, err, sizeof err);
+        CHECK(st == 1 && says_cannot_write(err, under, "Not a directory"), "%s: exit %d: %s", args,
+              st, err);
+    }
+}
+
+TEST(stats_series_still_remove_temporaries_of_killed_runs)
+{
+    char scene[256], args[1024], err[4096], stale[256], live[256];
+    snprintf(scene, sizeof scene, "%s", small_scene("stale.yaml", NULL));
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0);   /* now no process has this pid */
+    static const char *const cmds[][2] = {
+        {"stats %s --runs 2 --ticks 5 -o %s -q", "t.csv"},
+        {"series %s --ticks 5 -o %s -q", "s.csv"},
+        {"still %s --at 0.5s -o %s -q", "p.png"},
+        {"series %s --ticks 5 --plot %s -q -o ", "f.pdf"},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(stale, sizeof stale, "%s/.%s.part.%ld", scratch(), cmds[i][1], (long)child);
+        snprintf(live, sizeof live, "%s/.%s.part.1", scratch(), cmds[i][1]);   /* pid 1 lives */
+        write_file(stale, "killed");
+        write_file(live, "running");
+        snprintf(args, sizeof args, cmds[i][0], scene, scratch_path(cmds[i][1]));
+        table_last(args, sizeof args);
+        int st = murmur(args, err, sizeof err);
+        CHECK(st == 0, "%s: exit %d: %s", args, st, err);
+        CHECK(access(stale, F_OK) != 0, "%s: %s is left", args, stale);
+        CHECK(access(live, F_OK) == 0, "%s: a live process's %s was removed", args, live);
+        unlink(live);
+    }
+}

@@ -13,6 +13,7 @@
  * (from the source tree), then look at every changed PNG before committing.
  * A failing comparison writes the frame drawn to /tmp for a look. */
 #include <cairo.h>
+#include <cairo-svg.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1030,4 +1031,70 @@ TEST(still_command_writes_png_pdf_svg)
     }
     snprintf(args, sizeof args, "still %s --at 1s -o %s/still.tiff", scene, scratch());
     CHECK(murmur(args, err, sizeof err) == 2, "a .tiff still: %s", err);
+}
+
+/* ---- big boids: bounded work per boid -------------------------------------- */
+
+static cairo_status_t svg_append(void *closure, const unsigned char *data, unsigned int length)
+{
+    FILE *fp = closure;
+    return fwrite(data, 1, length, fp) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Cairo's scan converter pays for every crossing of two edges of one fill,
+ * so boids as large as the frame filled all together cost the square of
+ * their count. Drawn as SVG, each fill is one <path> element and each boid
+ * image one closed outline ("Z") in it: no fill may hold more than a
+ * bounded number of them, and no boid more than its four wrap images. */
+TEST(huge_boids_fill_in_bounded_batches)
+{
+    mur_scene *s = scene_of("seed: 1\nworld: {width: 20, height: 20, boundary: wrap}\n"
+                            "flock: {count: 2000}\nvideo: {width: 400, height: 400}\n"
+                            "look: {boid: {shape: arrow, size: 1000}}\n");
+    REQUIRE(s, "scene");
+    enum { N = 2000 };
+    static double x[N], y[N], vx[N], vy[N];
+    uint64_t st = 3;
+    for (int i = 0; i < N; i++) {
+        x[i] = lcg(&st) * 20;
+        y[i] = lcg(&st) * 20;
+        double a = lcg(&st) * 2 * 3.14159265358979;
+        vx[i] = cos(a);
+        vy[i] = sin(a);
+    }
+    mur_flock *f = NULL;
+    mur_renderer *r = NULL;
+    mur_error err = {{0}};
+    REQUIRE(!mur_flock_create(&f, &s->params, 1, &err) && !mur_flock_set_state(f, N, x, y, vx, vy, &err),
+            "flock: %s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, s, 400, 400, &err), "renderer: %s", err.msg);
+    char *svg = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&svg, &len);
+    REQUIRE(mem, "open_memstream");
+    cairo_surface_t *surf = cairo_svg_surface_create_for_stream(svg_append, mem, 400, 400);
+    cairo_t *cr = cairo_create(surf);
+    const mur_flock *fl[1] = {f};
+    int rc = mur_renderer_draw(r, cr, fl, 1, 0, &err);
+    cairo_destroy(cr);
+    cairo_surface_finish(surf);
+    cairo_surface_destroy(surf);
+    fclose(mem);
+    CHECK(rc == 0, "draw: %s", err.msg);
+    long most = 0, total = 0;
+    for (const char *p = strstr(svg, "<path"); p; p = strstr(p + 1, "<path")) {
+        const char *end = strchr(p, '>');
+        long m = 0;
+        for (const char *q = p; end && q < end; q++)
+            m += *q == 'Z';
+        most = m > most ? m : most;
+        total += m;
+    }
+    CHECK(total >= N, "only %ld boid images drawn for %d boids", total, N);
+    CHECK(total <= 4L * N, "%ld boid images drawn for %d boids", total, N);
+    CHECK(most <= 64, "one fill holds %ld boid images", most);
+    free(svg);
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
 }

@@ -816,3 +816,98 @@ TEST(full_disk_fails_with_the_cause_and_leaves_nothing)
             remove_dir(dir);
         }
 }
+
+/* ---- temporaries of killed writers, and folders two renders share ---------- */
+
+/* The pid of a process that has exited and been reaped: no one has it now. */
+static long dead_pid(void)
+{
+    pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0);
+    return (long)child;
+}
+
+/* Creates dir/name, name being a printf pattern of one %ld (pid); its path
+ * goes to out. */
+static void touch_in(char *out, size_t n, const char *dir, const char *name, long pid)
+{
+    char file[256];
+    snprintf(file, sizeof file, name, pid);
+    snprintf(out, n, "%s/%s", dir, file);
+    FILE *fp = fopen(out, "w");
+    if (fp)
+        fclose(fp);
+}
+
+TEST(stale_temporaries_of_dead_writers_are_removed_and_no_others)
+{
+    char *dir = make_dir();
+    long dead = dead_pid();
+    static const char *const gone[] = {
+        ".x.mp4.part.%ld", ".x.gif.part.%ld", ".x.gif.frames.part.%ld",
+        ".f00007.png.part.%ld", ".f123456.png.part.%ld", ".f.txt.part.%ld",
+    };
+    static const char *const keep[] = {
+        ".x.mp4.part.0%ld",       /* not a pid as written */
+        ".x.mp4.part.%ldx",
+        ".y.mp4.part.%ld",        /* another target */
+        ".x.mp4.%ld",
+        ".g00001.png.part.%ld",
+        ".f0001.png.part.%ld",    /* fewer digits than %05d */
+        "x.mp4.part.%ld",         /* not hidden */
+    };
+    enum { NGONE = sizeof gone / sizeof gone[0], NKEEP = sizeof keep / sizeof keep[0] };
+    char gone_path[NGONE][4096], keep_path[NKEEP + 1][4096];
+    for (int i = 0; i < NGONE; i++)
+        touch_in(gone_path[i], sizeof gone_path[i], dir, gone[i], dead);
+    for (int i = 0; i < NKEEP; i++)
+        touch_in(keep_path[i], sizeof keep_path[i], dir, keep[i], dead);
+    touch_in(keep_path[NKEEP], sizeof keep_path[0], dir, ".x.mp4.part.%ld", 1);   /* pid 1 lives */
+
+    mur_error err = {{0}};
+    const char *outs[] = {"x.mp4", "x.gif", "f%05d.png"};
+    for (int i = 0; i < 3; i++) {
+        mur_video_opts o = opts_for(path_in(dir, outs[i]), 64, 48);
+        o.metadata = "provenance";
+        CHECK(write_colours(&o, 1, &err) == 0, "%s: %s", outs[i], err.msg);
+    }
+    for (int i = 0; i < NGONE; i++)
+        CHECK(!exists(gone_path[i]), "%s is left", gone_path[i]);
+    for (int i = 0; i <= NKEEP; i++)
+        CHECK(exists(keep_path[i]), "%s was removed", keep_path[i]);
+    remove_dir(dir);
+}
+
+TEST(png_sequence_folder_is_locked_while_written)
+{
+    char *dir = make_dir();
+    mur_error err = {{0}};
+    mur_video *a = NULL, *b = NULL;
+    mur_video_opts oa = opts_for(path_in(dir, "a%05d.png"), 64, 48);
+    mur_video_opts ob = opts_for(path_in(dir, "b%05d.png"), 64, 48);
+    REQUIRE(mur_video_open(&a, &oa, &err) == 0, "open a: %s", err.msg);
+    int code = mur_video_open(&b, &ob, &err);
+    char want[4200];
+    snprintf(want, sizeof want, "%s is being written by another murmur (pid %ld)", dir,
+             (long)getpid());
+    CHECK(code == MUR_ERUN && strcmp(err.msg, want) == 0, "second writer: %d '%s'", code, err.msg);
+    if (!code)
+        mur_video_abort(b);
+    uint32_t pixels[64 * 48];
+    paint((uint8_t *)pixels, 64, 48, 64 * 4, colours[0]);
+    CHECK(mur_video_write(a, (uint8_t *)pixels, 64 * 4, &err) == 0, "write: %s", err.msg);
+    CHECK(mur_video_close(a, &err) == 0, "close a: %s", err.msg);
+    CHECK(!exists(path_in(dir, ".murmur.lock")), "the lock file is left after close");
+    /* Free again once the first is done; a lock file a killed render left
+     * (its pid inside, no lock held) does not block. */
+    FILE *fp = fopen(path_in(dir, ".murmur.lock"), "w");
+    if (fp) {
+        fprintf(fp, "%ld\n", dead_pid());
+        fclose(fp);
+    }
+    CHECK(write_colours(&ob, 2, &err) == 0, "b after a: %s", err.msg);
+    CHECK(exists(path_in(dir, "a00000.png")) && exists(path_in(dir, "b00001.png")), "frames missing");
+    remove_dir(dir);
+}

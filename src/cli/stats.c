@@ -7,6 +7,7 @@
  * its timeline, one row per tick, with a band across runs when there are
  * several. Numbers are printed with %.9g: enough digits for any table, and
  * the same bytes for any thread count because the values are. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "murmur/file.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
 #include "progress.h"
@@ -84,10 +86,11 @@ static int finish_run(int rc, mur_progress *bar, long total, mur_error *err)
 
 /* A file written beside its final name and renamed when complete, so a
  * failed or interrupted run never leaves a truncated table behind. "-" is
- * standard output. */
+ * standard output; a device or a pipe is written in place (renaming over
+ * it would replace it). */
 typedef struct {
     const char *path;
-    char tmp[4096];
+    char *tmp;                /* the temporary name (murmur/file.h), or NULL: in place */
     FILE *fp;
 } out_file;
 
@@ -107,10 +110,17 @@ static int out_open(out_file *o, const char *path, mur_error *err)
         return MUR_OK;
     }
     ensure_out_dir(path);
-    if (snprintf(o->tmp, sizeof o->tmp, "%s.part", path) >= (int)sizeof o->tmp)
-        return mur_error_set(err, MUR_EINPUT, "output path too long");
-    if (!(o->fp = fopen(o->tmp, "w")))
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s'", path);
+    if (!mur_file_is_special(path)) {
+        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
+        if (!(o->tmp = mur_file_temp_name(path, "")))
+            return mur_error_set(err, MUR_ERUN, "out of memory");
+    }
+    if (!(o->fp = fopen(o->tmp ? o->tmp : path, "w"))) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(e));
+    }
     return MUR_OK;
 }
 
@@ -120,25 +130,33 @@ static int out_close(out_file *o, mur_error *err)
         return MUR_OK;
     int bad = ferror(o->fp);
     if (o->fp == stdout) {
-        bad |= fflush(stdout) != 0;
+        int e = fflush(stdout) != 0 ? errno : bad ? EIO : 0;
         o->fp = NULL;
-        return bad ? mur_error_set(err, MUR_ERUN, "cannot write to standard output") : MUR_OK;
+        return e ? mur_error_set(err, MUR_ERUN, "cannot write to standard output: %s", strerror(e))
+                 : MUR_OK;
     }
-    bad |= fclose(o->fp) != 0;
+    /* errno after a failed fclose is its flush's; after a write that
+     * failed earlier, the stream's next flush fails the same way. */
+    int e = fclose(o->fp) != 0 ? errno : bad ? EIO : 0;
     o->fp = NULL;
-    if (bad || rename(o->tmp, o->path) != 0) {
+    if (!e && o->tmp && rename(o->tmp, o->path) != 0)
+        e = errno;
+    if (e && o->tmp)
         remove(o->tmp);
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s'", o->path);
-    }
-    return MUR_OK;
+    free(o->tmp);
+    o->tmp = NULL;
+    return e ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(e)) : MUR_OK;
 }
 
 static void out_abort(out_file *o)
 {
     if (o->fp && o->fp != stdout) {
         fclose(o->fp);
-        remove(o->tmp);
+        if (o->tmp)
+            remove(o->tmp);
     }
+    free(o->tmp);
+    o->tmp = NULL;
     o->fp = NULL;
 }
 

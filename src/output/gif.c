@@ -36,6 +36,7 @@
 #include <libavutil/frame.h>
 #include <libswscale/swscale.h>
 
+#include "murmur/file.h"
 #include "sink.h"
 
 typedef struct gif_sink {
@@ -137,6 +138,9 @@ static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, in
         (o->metadata && !(s->comment = strdup(o->metadata))) ||
         !(frames_name = mur_out_temp_name(o->path, ".frames")))
         goto oom;
+    /* left by a killed render of the same file */
+    mur_file_sweep_temps(o->path, "");
+    mur_file_sweep_temps(o->path, ".frames");
     s->f = f;
     s->width = w;
     s->height = h;

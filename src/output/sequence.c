@@ -7,7 +7,12 @@
  * even after kill -9. The provenance file is written first, under its
  * temporary name, and published by close: a sequence with its text beside
  * it is one that finished (or was interrupted and finalised). A failed or
- * abandoned sequence removes the frames it wrote. */
+ * abandoned sequence removes the frames it wrote.
+ *
+ * The folder is locked while a sequence is written (murmur/file.h): two
+ * renders into one folder would interleave their frames under one
+ * numbering, so the second is refused. Temporaries that killed renders
+ * left in the folder (a frame's or the provenance's) are removed at open. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@
 #include <libavutil/frame.h>
 #include <libswscale/swscale.h>
 
+#include "murmur/file.h"
 #include "sink.h"
 
 typedef struct seq_sink {
@@ -37,6 +43,8 @@ typedef struct seq_sink {
     AVFrame *frame;
     AVPacket *pkt;
     int broken;
+    char *dir;                /* the folder, "." for none */
+    int lock;                 /* its lock (mur_file_lock_dir), or -1 */
 } seq_sink;
 
 /* Appends text[0..n) to out with "%%" read as "%". */
@@ -145,6 +153,7 @@ static void destroy(seq_sink *s, int remove_frames)
         }
     if (s->txt_created)
         remove(s->txt_tmp);
+    mur_file_unlock_dir(s->dir, s->lock);
     avcodec_free_context(&s->enc);
     sws_freeContext(s->sws);
     av_frame_free(&s->frame);
@@ -156,6 +165,7 @@ static void destroy(seq_sink *s, int remove_frames)
     free(s->tmp);
     free(s->txt);
     free(s->txt_tmp);
+    free(s->dir);
     free(s);
 }
 
@@ -171,13 +181,50 @@ static int write_whole(const char *path, const void *data, size_t n)
     return e ? e : 0;
 }
 
+/* Whether stem (of a temporary name) is one of s's frames or its
+ * provenance file: the file name's prefix, digits, suffix. */
+static int is_own_stem(const char *stem, void *ctx)
+{
+    const seq_sink *s = ctx;
+    const char *slash = strrchr(s->prefix, '/'), *txt = s->txt ? strrchr(s->txt, '/') : NULL;
+    const char *pre = slash ? slash + 1 : s->prefix;
+    size_t np = strlen(pre), ns = strlen(s->suffix), n = strlen(stem), digits = 0;
+    if (s->txt && strcmp(stem, txt ? txt + 1 : s->txt) == 0)
+        return 1;
+    if (n <= np + ns || strncmp(stem, pre, np) != 0 || strcmp(stem + n - ns, s->suffix) != 0)
+        return 0;
+    for (const char *p = stem + np; p < stem + n - ns; p++, digits++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return digits >= (size_t)(s->digits ? s->digits : 1);
+}
+
+/* Takes the folder's lock and removes what dead renders left in it. */
+static int lock_folder(seq_sink *s, const char *path, mur_error *err)
+{
+    long holder = 0;
+    if ((s->lock = mur_file_lock_dir(s->dir, &holder)) < 0) {
+        if (errno == EWOULDBLOCK && holder > 0)
+            return mur_error_set(err, MUR_ERUN, "%s is being written by another murmur (pid %ld)",
+                                 s->dir, holder);
+        if (errno == EWOULDBLOCK)
+            return mur_error_set(err, MUR_ERUN, "%s is being written by another murmur", s->dir);
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
+    }
+    mur_file_sweep(s->dir, is_own_stem, s);
+    return MUR_OK;
+}
+
 static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, int w, int h,
                     _Atomic int64_t *bytes, mur_error *err)
 {
     int code = MUR_ERUN, ret;
     seq_sink *s = calloc(1, sizeof *s);
     *out = NULL;
-    if (!s || !(s->pattern = strdup(o->path)))
+    if (!s)
+        goto oom;
+    s->lock = -1;
+    if (!(s->pattern = strdup(o->path)))
         goto oom;
     if ((ret = parse_pattern(s, o->path)) == -2)
         goto oom;
@@ -195,19 +242,22 @@ static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, in
 
     /* The folder must exist and take files now, not after the first frame
      * has been drawn. */
-    size_t dirlen = strrchr(s->prefix, '/') ? (size_t)(strrchr(s->prefix, '/') - s->prefix) : 0;
-    char *dir = dirlen ? strndup(s->prefix, dirlen) : strdup(".");
-    if (!dir)
+    const char *slash = strrchr(s->prefix, '/');
+    if (!(s->dir = slash ? strndup(s->prefix, slash > s->prefix ? (size_t)(slash - s->prefix) : 1)
+                         : strdup(".")))
         goto oom;
-    int denied = access(dir, W_OK | X_OK) != 0 ? errno : 0;
-    free(dir);
+    int denied = access(s->dir, W_OK | X_OK) != 0 ? errno : 0;
     if (denied) {
         code = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(denied));
         goto fail;
     }
+    if (o->metadata &&
+        (!(s->txt = provenance_name(s)) || !(s->txt_tmp = mur_out_temp_name(s->txt, ""))))
+        goto oom;
+    if ((code = lock_folder(s, o->path, err)) < 0)
+        goto fail;
+    code = MUR_ERUN;
     if (o->metadata) {
-        if (!(s->txt = provenance_name(s)) || !(s->txt_tmp = mur_out_temp_name(s->txt, "")))
-            goto oom;
         s->txt_created = 1;
         int e = write_whole(s->txt_tmp, o->metadata, strlen(o->metadata));
         if (e) {

@@ -76,9 +76,10 @@ int mur_out_configure_x264(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_vp9(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o);
 
-/* "<dir>/.<base><suffix>.part.<pid>": hidden, in the same directory as
- * path (so rename(2) is atomic and cannot cross filesystems) and distinct
- * per process. NULL when out of memory. Caller frees. */
+/* "<dir>/.<base><suffix>.part.<pid>": mur_file_temp_name (murmur/file.h),
+ * the one maker of every writer's temporary names. Each sink's open first
+ * removes the temporaries of its target left by dead processes. NULL when
+ * out of memory. Caller frees. */
 char *mur_out_temp_name(const char *path, const char *suffix);
 
 /* 0 when path names an image sequence with one frame number in its file

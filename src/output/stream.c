@@ -31,6 +31,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include "murmur/file.h"
 #include "sink.h"
 
 typedef struct stream_sink {
@@ -236,6 +237,7 @@ static int stream_open(void **out, const mur_format *f, const mur_video_opts *o,
         mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", o->path);
         goto fail;
     }
+    mur_file_sweep_temps(o->path, "");   /* left by a killed render of the same file */
     s->f = f;
     s->width = w;
     s->height = h;

@@ -20,6 +20,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "murmur/file.h"
 #include "sink.h"
 
 /* Limits of mur_video_opts, as the header documents them. H.264 levels stop
@@ -179,15 +180,7 @@ static const mur_format *check_opts(const mur_video_opts *opts, mur_error *err)
 
 char *mur_out_temp_name(const char *path, const char *suffix)
 {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    int dirlen = (int)(base - path);
-    long pid = (long)getpid();
-    int n = snprintf(NULL, 0, "%.*s.%s%s.part.%ld", dirlen, path, base, suffix, pid);
-    char *tmp = n < 0 ? NULL : malloc((size_t)n + 1);
-    if (tmp)
-        snprintf(tmp, (size_t)n + 1, "%.*s.%s%s.part.%ld", dirlen, path, base, suffix, pid);
-    return tmp;
+    return mur_file_temp_name(path, suffix);
 }
 
 const AVCodec *mur_out_find_encoder(const mur_format *f, const mur_video_opts *o, mur_error *err)

@@ -12,6 +12,7 @@
  * figure have the same layout (hinted metrics move glyphs by resolution). */
 #include "murmur/plot.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+
+#include "murmur/file.h"
 
 #define PI 3.14159265358979323846
 #define FONT "DejaVu Sans"
@@ -70,7 +73,10 @@ enum { FMT_NONE, FMT_PNG, FMT_PDF, FMT_SVG };
 typedef struct {
     int format;
     const char *path;
-    char tmp[4096];
+    char *tmp;                /* written under this name, renamed at the end; or path itself */
+    int special;              /* path is a device or a pipe: written in place */
+    FILE *fp;
+    int err;                  /* errno of the first failed write, or 0 */
     cairo_surface_t *surface;
     cairo_t *cr;
     PangoFontDescription *font;
@@ -105,13 +111,30 @@ static void fig_abort(figure *f)
         pango_font_description_free(f->font);
     if (f->font_options)
         cairo_font_options_destroy(f->font_options);
-    if (f->tmp[0] && f->format != FMT_PNG)
-        remove(f->tmp);
+    if (f->fp) {
+        fclose(f->fp);
+        if (!f->special)
+            remove(f->tmp);
+    }
+    free(f->tmp);
     memset(f, 0, sizeof *f);
 }
 
-/* Start a w x h pt figure. Vector formats write to a temporary name beside
- * the final one from the start; PNG is written at the end. */
+/* Cairo's writes, keeping errno: Cairo's own status says only "error
+ * while writing to output stream", not why. */
+static cairo_status_t fig_write(void *closure, const unsigned char *data, unsigned int length)
+{
+    figure *f = closure;
+    if (f->fp && fwrite(data, 1, length, f->fp) == length)
+        return CAIRO_STATUS_SUCCESS;
+    if (!f->err)
+        f->err = errno;
+    return CAIRO_STATUS_WRITE_ERROR;
+}
+
+/* Start a w x h pt figure, written to a temporary name beside the final
+ * one (vector formats from the start, PNG at the end), or in place to a
+ * device or pipe. */
 static int fig_begin(figure *f, const char *path, double w, double h, mur_error *err)
 {
     memset(f, 0, sizeof *f);
@@ -119,12 +142,20 @@ static int fig_begin(figure *f, const char *path, double w, double h, mur_error 
     f->format = format_of(path);
     if (f->format == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    if (snprintf(f->tmp, sizeof f->tmp, "%s.part", path) >= (int)sizeof f->tmp)
-        return mur_error_set(err, MUR_EINPUT, "figure path too long");
+    f->special = mur_file_is_special(path);
+    if (!f->special)
+        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
+    if (!(f->tmp = f->special ? strdup(path) : mur_file_temp_name(path, "")))
+        return mur_error_set(err, MUR_ERUN, "out of memory starting a figure");
+    if (!(f->fp = fopen(f->tmp, "wb"))) {
+        int rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
+        fig_abort(f);
+        return rc;
+    }
     double scale = 1;
     switch (f->format) {
-    case FMT_PDF: f->surface = cairo_pdf_surface_create(f->tmp, w, h); break;
-    case FMT_SVG: f->surface = cairo_svg_surface_create(f->tmp, w, h); break;
+    case FMT_PDF: f->surface = cairo_pdf_surface_create_for_stream(fig_write, f, w, h); break;
+    case FMT_SVG: f->surface = cairo_svg_surface_create_for_stream(fig_write, f, w, h); break;
     default:
         scale = MUR_PLOT_DPI / 72.0;
         f->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ceil(w * scale),
@@ -162,20 +193,27 @@ static int fig_end(figure *f, mur_error *err)
         f->cr = NULL;
         if (f->format == FMT_PNG) {
             cairo_surface_flush(f->surface);
-            st = cairo_surface_write_to_png(f->surface, f->tmp);
+            st = cairo_surface_write_to_png_stream(f->surface, fig_write, f);
         } else {
             cairo_surface_finish(f->surface);
             st = cairo_surface_status(f->surface);
         }
     }
-    int rc = MUR_OK;
-    if (st != CAIRO_STATUS_SUCCESS)
+    cairo_surface_finish(f->surface);   /* a failed drawing's too: its last writes land before the close */
+    int rc = MUR_OK, bad = ferror(f->fp);
+    if (fclose(f->fp) != 0 && !f->err)
+        f->err = errno;
+    f->fp = NULL;
+    if (bad && !f->err)
+        f->err = EIO;
+    if (!f->err && st == CAIRO_STATUS_SUCCESS && !f->special && rename(f->tmp, f->path) != 0)
+        f->err = errno;
+    if (f->err)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->path, strerror(f->err));
+    else if (st != CAIRO_STATUS_SUCCESS)
         rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->path, cairo_status_to_string(st));
-    else if (rename(f->tmp, f->path) != 0)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s'", f->path);
-    if (rc)
+    if (rc && !f->special)
         remove(f->tmp);
-    f->tmp[0] = 0;
     fig_abort(f);
     return rc;
 }

@@ -7,6 +7,7 @@
  * any zoom. Every still is written beside its final name and renamed when
  * complete, so a failed write never leaves half a file at the name. */
 #include "internal.h"
+#include "murmur/file.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -39,14 +40,74 @@ static double still_width(const mur_renderer *r)
     return r->npanels > 1 ? 2 * MUR_RENDER_COLUMN_PT : MUR_RENDER_COLUMN_PT;
 }
 
+/* The file a still is written to: a temporary name beside the final one,
+ * renamed when complete; or, for a device or a pipe (/dev/stdout, a FIFO),
+ * the path itself, since renaming over it would replace it. The first
+ * failed write's errno is kept, so the message says why ("No space left on
+ * device"), which Cairo's own status does not. */
+typedef struct {
+    const char *path;
+    char *tmp;                /* what is written: the temporary name, or path */
+    int special;
+    FILE *fp;
+    int err;                  /* errno of the first failure, or 0 */
+} still_file;
+
 static cairo_status_t write_stream(void *closure, const unsigned char *data, unsigned int length)
 {
-    return fwrite(data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+    still_file *o = closure;
+    if (fwrite(data, 1, length, o->fp) == length)
+        return CAIRO_STATUS_SUCCESS;
+    if (!o->err)
+        o->err = errno;
+    return CAIRO_STATUS_WRITE_ERROR;
 }
 
-/* Draw a vector still onto surface (already sized), then finish it. */
+static int file_open(still_file *o, const char *path, mur_error *err)
+{
+    o->path = path;
+    o->special = mur_file_is_special(path);
+    if (!o->special)
+        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
+    if (!(o->tmp = o->special ? strdup(path) : mur_file_temp_name(path, "")))
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    if (!(o->fp = fopen(o->tmp, "wb"))) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(e));
+    }
+    return MUR_OK;
+}
+
+/* Close and publish; on failure (or rc already set) remove the temporary.
+ * status: how drawing into the file ended. */
+static int file_close(still_file *o, int rc, cairo_status_t status, mur_error *err)
+{
+    if (!rc && status != CAIRO_STATUS_SUCCESS && !o->err)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path,
+                           cairo_status_to_string(status));
+    int bad = ferror(o->fp);
+    if (bad && !o->err)
+        o->err = errno;   /* fwrite's, as no call since could fail */
+    if (fclose(o->fp) != 0 && !o->err)
+        o->err = errno;
+    if (!o->err && bad)
+        o->err = EIO;
+    if (!rc && !o->err && !o->special && rename(o->tmp, o->path) != 0)
+        o->err = errno;
+    if (!rc && o->err)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(o->err));
+    if (rc && !o->special)
+        unlink(o->tmp);
+    free(o->tmp);
+    return rc;
+}
+
+/* Draw a vector still onto surface (already sized), then finish it; how
+ * the surface ended (a failed write) goes to *status. */
 static int draw_vector(mur_renderer *r, cairo_surface_t *surf, const mur_flock *const *flocks, int n,
-                       double t, mur_error *err)
+                       double t, cairo_status_t *status, mur_error *err)
 {
     cairo_t *cr = cairo_create(surf);
     double k = still_width(r) / r->width;
@@ -59,90 +120,46 @@ static int draw_vector(mur_renderer *r, cairo_surface_t *surf, const mur_flock *
     r->ui_floor = 0;
     cairo_destroy(cr);
     cairo_surface_finish(surf);
-    cairo_status_t st = cairo_surface_status(surf);
-    if (!rc && st != CAIRO_STATUS_SUCCESS)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write the still: %s", cairo_status_to_string(st));
+    *status = cairo_surface_status(surf);
     return rc;
 }
 
 int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                              const char *path, mur_error *err)
 {
-    int kind = still_kind(path), rc = MUR_OK, fd = -1;
+    int kind = still_kind(path), rc;
     if (kind < 0)
         return mur_error_set(err, MUR_EINPUT, "murmur: a still is .png, .pdf or .svg, not '%s'", path);
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 8);
-    if (!tmp)
-        return mur_error_set(err, MUR_ERUN, "out of memory");
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".XXXXXX", 8);
-    FILE *fp = NULL;
+    still_file o = {0};
+    if ((rc = file_open(&o, path, err)))
+        return rc;
     cairo_surface_t *surf = NULL;
-    if ((fd = mkstemp(tmp)) < 0) {
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
-        goto fail;
-    }
-    fchmod(fd, 0644);   /* mkstemp makes it private; a figure is not */
-    if (!(fp = fdopen(fd, "wb"))) {
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
-        close(fd);
-        goto fail;
-    }
+    cairo_status_t st = CAIRO_STATUS_SUCCESS;
     double wpt = still_width(r), hpt = wpt * r->height / r->width;
     const char *title = r->scene->title ? r->scene->title : "murmur";
     switch (kind) {
     case STILL_PNG: {
         const uint8_t *px;
         int stride;
-        if ((rc = mur_renderer_draw_image(r, flocks, n, t, &px, &stride, err)))
-            goto fail;
-        cairo_status_t st = cairo_surface_write_to_png_stream(r->image, write_stream, fp);
-        if (st != CAIRO_STATUS_SUCCESS) {
-            rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, cairo_status_to_string(st));
-            goto fail;
-        }
+        if (!(rc = mur_renderer_draw_image(r, flocks, n, t, &px, &stride, err)))
+            st = cairo_surface_write_to_png_stream(r->image, write_stream, &o);
         break;
     }
     case STILL_PDF:
-        surf = cairo_pdf_surface_create_for_stream(write_stream, fp, wpt, hpt);
+        surf = cairo_pdf_surface_create_for_stream(write_stream, &o, wpt, hpt);
         cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, title);
         cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "murmur " MURMUR_VERSION);
-        if ((rc = draw_vector(r, surf, flocks, n, t, err)))
-            goto fail;
+        rc = draw_vector(r, surf, flocks, n, t, &st, err);
         break;
     default:
-        surf = cairo_svg_surface_create_for_stream(write_stream, fp, wpt, hpt);
+        surf = cairo_svg_surface_create_for_stream(write_stream, &o, wpt, hpt);
         cairo_svg_surface_set_document_unit(surf, CAIRO_SVG_UNIT_PT);
-        if ((rc = draw_vector(r, surf, flocks, n, t, err)))
-            goto fail;
+        rc = draw_vector(r, surf, flocks, n, t, &st, err);
         break;
     }
     if (surf)
         cairo_surface_destroy(surf);
-    surf = NULL;
-    int bad = ferror(fp);
-    if (fclose(fp) != 0 || bad) {
-        fp = NULL;
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
-        goto fail;
-    }
-    fp = NULL;
-    if (rename(tmp, path) != 0) {
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
-        goto fail;
-    }
-    free(tmp);
-    return MUR_OK;
-fail:
-    if (surf)
-        cairo_surface_destroy(surf);
-    if (fp)
-        fclose(fp);
-    if (fd >= 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return file_close(&o, rc, st, err);
 }
 
 int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error *err)

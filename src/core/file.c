@@ -1,0 +1,201 @@
+/* Temporary names, stale-temporary cleanup and folder locks for every
+ * writer (videos, frame sequences, stills, figures, tables): see
+ * include/murmur/file.h.
+ *
+ * Removing a stale temporary must never race a live writer: a name is only
+ * removed when it is exactly ".<stem>.part.<pid>" for a stem the caller
+ * accepts, pid is written as the writer writes it (decimal, no sign, no
+ * leading zero), and the kernel says no such process exists. A pid reused
+ * by an unrelated process keeps its file (the safe mistake). */
+#include "murmur/file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LOCK_NAME ".murmur.lock"
+#define LOCK_TRIES 100   /* a lock file replaced under us this often: give up */
+
+char *mur_file_temp_name(const char *path, const char *suffix)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    int dirlen = (int)(base - path);
+    long pid = (long)getpid();
+    int n = snprintf(NULL, 0, "%.*s.%s%s.part.%ld", dirlen, path, base, suffix, pid);
+    char *tmp = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (tmp)
+        snprintf(tmp, (size_t)n + 1, "%.*s.%s%s.part.%ld", dirlen, path, base, suffix, pid);
+    return tmp;
+}
+
+/* The pid of text as mur_file_temp_name writes one, or 0 when text is not
+ * exactly that. */
+static long parse_pid(const char *text)
+{
+    long pid = 0;
+    if (text[0] < '1' || text[0] > '9')
+        return 0;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9' || pid > (INT_MAX - 9) / 10)
+            return 0;
+        pid = pid * 10 + (*p - '0');
+    }
+    return pid;
+}
+
+/* Only ESRCH proves a process gone; EPERM means it lives under another user. */
+static int process_gone(long pid)
+{
+    return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int mur_file_sweep(const char *dir, mur_file_stem_match match, void *ctx)
+{
+    DIR *d = opendir(dir && dir[0] ? dir : ".");
+    int removed = 0;
+    if (!d)
+        return 0;
+    char stem[NAME_MAX + 1];
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name, *part = NULL;
+        if (name[0] != '.')
+            continue;
+        for (const char *p = strstr(name, ".part."); p; p = strstr(p + 1, ".part."))
+            part = p;   /* the last one: a stem may hold ".part." itself */
+        if (!part || part == name)
+            continue;
+        long pid = parse_pid(part + 6);
+        size_t n = (size_t)(part - name) - 1;
+        if (!pid || n == 0 || n > NAME_MAX)
+            continue;
+        memcpy(stem, name + 1, n);
+        stem[n] = '\0';
+        struct stat sb;
+        if (!match(stem, ctx) || !process_gone(pid) ||
+            fstatat(dirfd(d), name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode))
+            continue;
+        removed += unlinkat(dirfd(d), name, 0) == 0;
+    }
+    closedir(d);
+    return removed;
+}
+
+typedef struct {
+    const char *base, *suffix;
+} temp_target;
+
+static int is_target(const char *stem, void *ctx)
+{
+    const temp_target *t = ctx;
+    size_t nb = strlen(t->base);
+    return strncmp(stem, t->base, nb) == 0 && strcmp(stem + nb, t->suffix) == 0;
+}
+
+int mur_file_sweep_temps(const char *path, const char *suffix)
+{
+    const char *slash = strrchr(path, '/');
+    temp_target t = {slash ? slash + 1 : path, suffix};
+    if (!t.base[0])
+        return 0;
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : NULL;   /* keeps "/" itself */
+    if (slash && !dir)
+        return 0;
+    int n = mur_file_sweep(dir, is_target, &t);
+    free(dir);
+    return n;
+}
+
+int mur_file_is_special(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+static char *lock_path(const char *dir)
+{
+    const char *d = dir && dir[0] ? dir : ".";
+    char *p = malloc(strlen(d) + sizeof LOCK_NAME + 1);
+    if (p)
+        sprintf(p, "%s/%s", d, LOCK_NAME);
+    return p;
+}
+
+/* The pid a holder wrote into its lock file, or 0. */
+static long read_holder(int fd)
+{
+    char text[32];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    if (n <= 0)
+        return 0;
+    text[n] = '\0';
+    text[strcspn(text, "\n")] = '\0';
+    return parse_pid(text);
+}
+
+int mur_file_lock_dir(const char *dir, long *holder)
+{
+    char *path = lock_path(dir);
+    int fd = -1, e = ENOMEM;
+    *holder = 0;
+    if (!path)
+        goto done;
+    /* The file may be removed by a holder that finishes between our open
+     * and our flock: then the lock we got is on a name nobody else will
+     * open, and we try again on the new file. */
+    for (int tries = 0; tries < LOCK_TRIES; tries++) {
+        if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0) {
+            e = errno;
+            goto done;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            e = errno;
+            if (e == EWOULDBLOCK)
+                *holder = read_holder(fd);
+            close(fd);
+            fd = -1;
+            goto done;
+        }
+        struct stat a, b;
+        if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            char text[32];
+            int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
+            if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)n, 0) != n) {
+                e = errno;
+                unlink(path);
+                close(fd);
+                fd = -1;
+            }
+            goto done;
+        }
+        close(fd);
+        fd = -1;
+    }
+    e = EAGAIN;
+done:
+    free(path);
+    if (fd < 0)
+        errno = e;
+    return fd;
+}
+
+void mur_file_unlock_dir(const char *dir, int fd)
+{
+    if (fd < 0)
+        return;
+    /* Unlinked while still held, so no one can lock the old file after us
+     * and believe it owns the folder. */
+    char *path = lock_path(dir);
+    if (path)
+        unlink(path);
+    free(path);
+    close(fd);
+}
