@@ -21,6 +21,9 @@ typedef enum { MUR_SPEED_CLAMP, MUR_SPEED_CONSTANT } mur_speed_rule;
 typedef enum { MUR_UPDATE_SYNC, MUR_UPDATE_SEQUENTIAL } mur_update;
 
 /// Hard limits checked before anything is allocated.
+/// pi, to double precision: the one definition every module uses.
+#define MUR_PI 3.14159265358979323846
+
 #define MUR_MAX_BOIDS 4000000
 #define MUR_MAX_WORLD 1.0e7
 #define MUR_MAX_PREDATORS 64

@@ -18,6 +18,7 @@
  * few within reach. The copies change where values are read from, never
  * the order of a sum. */
 #include "murmur/flock.h"
+#include "murmur/presets.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,6 @@
 #include "murmur/rng.h"
 #include "pool.h"
 
-#define PI 3.14159265358979323846
 
 /* Salts separating the uses of the counter-based hash. */
 #define SALT_NOISE 0x6e6f697365ULL   /* "noise" */
@@ -104,49 +104,30 @@ void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, doubl
 
 /* ---- validation --------------------------------------------------------- */
 
+/* Every setting against its range in the settings table (presets.c), the
+ * one list of ranges, then the rules that tie two settings together. */
 int mur_params_validate(const mur_params *p, mur_error *err)
 {
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        if (!(cond))                                      \
-            return mur_error_set(err, MUR_EINPUT, __VA_ARGS__); \
-    } while (0)
-#define RANGE(field, lo, hi)                                                        \
-    CHECK(p->field >= (lo) && p->field <= (hi), "%s = %g is out of range [%g, %g]", \
-          #field, (double)p->field, (double)(lo), (double)(hi))
-    RANGE(count, 0, MUR_MAX_BOIDS);
-    RANGE(width, 1, MUR_MAX_WORLD);
-    RANGE(height, 1, MUR_MAX_WORLD);
-    RANGE(margin, 0, MUR_MAX_WORLD);
-    RANGE(separation, 0, 100);
-    RANGE(alignment, 0, 100);
-    RANGE(cohesion, 0, 100);
-    RANGE(separation_radius, 0, 1e6);
-    RANGE(alignment_radius, 0, 1e6);
-    RANGE(cohesion_radius, 0, 1e6);
-    RANGE(separation_falloff, 0, 2);
-    RANGE(separation_softening, 0, 1e3);
-    RANGE(gain_separation, 0, 100);
-    RANGE(gain_alignment, 0, 100);
-    RANGE(gain_cohesion, 0, 100);
-    RANGE(max_force, 0, 1e3);
-    RANGE(max_speed, 0, 1e4);
-    RANGE(min_speed, 0, 1e4);
-    RANGE(noise, 0, 10);
-    RANGE(fov, 0, 360);
-    RANGE(init_speed_min, 0, 1e4);
-    RANGE(init_speed_max, 0, 1e4);
-    CHECK(p->min_speed <= p->max_speed, "min_speed (%g) is above max_speed (%g)",
-          p->min_speed, p->max_speed);
-    CHECK(p->init_speed_min <= p->init_speed_max,
-          "init_speed range [%g, %g] is reversed", p->init_speed_min, p->init_speed_max);
-    CHECK((unsigned)p->boundary <= MUR_BOUNDARY_AVOID, "unknown boundary");
-    CHECK((unsigned)p->alignment_mode <= MUR_ALIGN_RELATIVE, "unknown alignment_mode");
-    CHECK((unsigned)p->combine <= MUR_COMBINE_STEER, "unknown combine");
-    CHECK((unsigned)p->speed_rule <= MUR_SPEED_CONSTANT, "unknown speed_rule");
-    CHECK((unsigned)p->update <= MUR_UPDATE_SEQUENTIAL, "unknown update");
-#undef RANGE
-#undef CHECK
+    for (int i = 0; i < mur_setting_count(); i++) {
+        const mur_setting *st = mur_setting_at(i);
+        double v = mur_setting_get(st, p);
+        if (st->type == MUR_SETTING_ENUM) {
+            int n = 0;
+            while (st->choices[n])
+                n++;
+            if (!(v >= 0 && v < n))
+                return mur_error_set(err, MUR_EINPUT, "unknown %s", st->name);
+        } else if (!(v >= st->min && v <= st->max)) {
+            return mur_error_set(err, MUR_EINPUT, "%s = %g is out of range [%g, %g]", st->name, v,
+                                 st->min, st->max);
+        }
+    }
+    if (!(p->min_speed <= p->max_speed))
+        return mur_error_set(err, MUR_EINPUT, "min_speed (%g) is above max_speed (%g)",
+                             p->min_speed, p->max_speed);
+    if (!(p->init_speed_min <= p->init_speed_max))
+        return mur_error_set(err, MUR_EINPUT, "init_speed range [%g, %g] is reversed",
+                             p->init_speed_min, p->init_speed_max);
     return MUR_OK;
 }
 
@@ -192,7 +173,7 @@ static void draw_boid(mur_flock *f, int i)
     const mur_params *p = &f->p;
     f->x[i] = mur_rng_uniform(&f->rng) * p->width;
     f->y[i] = mur_rng_uniform(&f->rng) * p->height;
-    double a = 2 * PI * mur_rng_uniform(&f->rng);
+    double a = 2 * MUR_PI * mur_rng_uniform(&f->rng);
     double u = mur_rng_uniform(&f->rng);
     double s = p->init_speed_min + (p->init_speed_max - p->init_speed_min) * u;
     f->vx[i] = s * cos(a);
@@ -253,7 +234,7 @@ void mur_flock_scatter(mur_flock *f)
 {
     for (int i = 0; i < f->n; i++) {
         double s = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i]);
-        double a = 2 * PI * mur_u01(mur_hash3(f->seed ^ SALT_SCATTER, f->tick, (uint64_t)i));
+        double a = 2 * MUR_PI * mur_u01(mur_hash3(f->seed ^ SALT_SCATTER, f->tick, (uint64_t)i));
         f->vx[i] = s * cos(a);
         f->vy[i] = s * sin(a);
     }
@@ -433,7 +414,7 @@ static void probe_init(const mur_flock *f, probe *q, unsigned rules)
     q->soft = p->separation_softening;
     q->falloff = p->separation_falloff;
     q->fov_cone = p->fov < 360;
-    q->cos_half = q->fov_cone ? cos(p->fov * 0.5 * PI / 180.0) : -1;
+    q->cos_half = q->fov_cone ? cos(p->fov * 0.5 * MUR_PI / 180.0) : -1;
     q->wrap = q->wrapx = q->wrapy = p->boundary == MUR_BOUNDARY_WRAP;
     q->w = p->width;
     q->h = p->height;
@@ -721,7 +702,7 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
         if (y > p->height - p->margin) ay -= turn;
     }
     if (p->noise > 0) {
-        double a = 2 * PI * mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
+        double a = 2 * MUR_PI * mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
         ax += p->noise * p->max_speed * cos(a);
         ay += p->noise * p->max_speed * sin(a);
     }

@@ -14,7 +14,6 @@
 #include "filter.h"
 #include "grid.h"
 
-#define PI 3.14159265358979323846
 
 const char *const mur_metric_names[MUR_METRIC_COUNT] = {
     "order", "nearest", "neighbours", "clusters", "largest", "milling",
@@ -245,7 +244,7 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
         int r = find(m->parent, i);
         double *s = &m->sum[4 * (size_t)r];
         if (wrap) {
-            double ax = 2 * PI * x[i] / p->width, ay = 2 * PI * y[i] / p->height;
+            double ax = 2 * MUR_PI * x[i] / p->width, ay = 2 * MUR_PI * y[i] / p->height;
             s[0] += cos(ax); s[1] += sin(ax);
             s[2] += cos(ay); s[3] += sin(ay);
         } else {
@@ -281,10 +280,10 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
         double *s = &m->sum[4 * (size_t)i];
         double ccx, ccy;
         if (wrap) {
-            ccx = atan2(-s[1], -s[0]) + PI;   /* angle in [0, 2pi] */
-            ccy = atan2(-s[3], -s[2]) + PI;
-            ccx *= p->width / (2 * PI);
-            ccy *= p->height / (2 * PI);
+            ccx = atan2(-s[1], -s[0]) + MUR_PI;   /* angle in [0, 2pi] */
+            ccy = atan2(-s[3], -s[2]) + MUR_PI;
+            ccx *= p->width / (2 * MUR_PI);
+            ccy *= p->height / (2 * MUR_PI);
         } else {
             ccx = s[0] / m->size[i];
             ccy = s[2] / m->size[i];

@@ -10,7 +10,6 @@
 #include "murmur/metrics.h"
 #include "murmur/render.h"
 
-#define MUR_PI 3.14159265358979323846
 #define MUR_FONT "DejaVu Sans"
 
 /* Most colour bins of any colour mode (colour by heading). */

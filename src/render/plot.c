@@ -24,7 +24,6 @@
 
 #include "murmur/file.h"
 
-#define PI 3.14159265358979323846
 #define FONT "DejaVu Sans"
 #define TEXT_SIZE 7.0     /* pt: labels and titles */
 #define TICK_SIZE 6.0     /* pt: tick labels */
@@ -422,7 +421,7 @@ static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
         cairo_fill(cr);
         break;
     case KEY_DOT:
-        cairo_arc(cr, x + 5, y, 1.8, 0, 2 * PI);
+        cairo_arc(cr, x + 5, y, 1.8, 0, 2 * MUR_PI);
         cairo_fill(cr);
         break;
     case KEY_BAR:
@@ -940,7 +939,7 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
         widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
     double legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
     probe_close(&probe);
-    const double angle = 40 * PI / 180;
+    const double angle = 40 * MUR_PI / 180;
     int turned = widest > slot - 3;
     double label_h = turned ? widest * sin(angle) + 10 : 11;
 
@@ -991,10 +990,10 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
             }
             if (isfinite(m->median)) {
                 /* a white ring keeps the dot visible on its own bar */
-                cairo_arc(cr, x, py(&p, m->median), 2.4, 0, 2 * PI);
+                cairo_arc(cr, x, py(&p, m->median), 2.4, 0, 2 * MUR_PI);
                 cairo_set_source_rgb(cr, 1, 1, 1);
                 cairo_fill(cr);
-                cairo_arc(cr, x, py(&p, m->median), 1.8, 0, 2 * PI);
+                cairo_arc(cr, x, py(&p, m->median), 1.8, 0, 2 * MUR_PI);
                 cairo_set_source_rgb(cr, col.r, col.g, col.b);
                 cairo_fill(cr);
             }
