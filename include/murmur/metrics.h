@@ -19,9 +19,26 @@ typedef struct mur_metrics {
     double milling;     ///< rotation order (Couzin 2002), size-weighted over clusters, [0, 1]
 } mur_metrics;
 
-/// Names of the metrics in the order of mur_metrics, for tables and scenes.
+/// Number of metrics: the fields of mur_metrics, in order.
 #define MUR_METRIC_COUNT 6
-extern const char *const mur_metric_names[MUR_METRIC_COUNT];
+
+/// What every reader of a metric needs to know about it, from one table:
+/// the scene loader and `check` (names), tables (names), the readout
+/// (decimals), plots (titles, units, range) and the docs (definitions).
+typedef struct mur_metric_info {
+    const char *name;        ///< "order": the scene key and the CSV column
+    const char *title;       ///< "order (polarization)": plot titles
+    const char *unit;        ///< "world units", "boids", ... or "" for a share of the flock
+    int decimals;            ///< decimals a readout shows
+    int unit_interval;       ///< 1 when every value lies in [0, 1]
+    const char *definition;  ///< one line: what is measured
+} mur_metric_info;
+
+/// Metric k (0 <= k < MUR_METRIC_COUNT), or NULL; static storage.
+const mur_metric_info *mur_metric_info_at(int k);
+
+/// Name of metric k ("order"), or "?" when k is out of range.
+const char *mur_metric_name(int k);
 
 /// Value of metric k (0 <= k < MUR_METRIC_COUNT) of m.
 double mur_metrics_value(const mur_metrics *m, int k);

@@ -277,7 +277,7 @@ int mur_cmd_check(const mur_cli_opts *o)
     if (s->nconditions > 1 || s->conditions[0].nset) {
         printf("experiment: %d runs x %d ticks; metrics:", s->runs, s->ticks);
         for (int k = 0; k < s->nmetrics; k++)
-            printf(" %s", mur_metric_names[s->metrics[k]]);
+            printf(" %s", mur_metric_name(s->metrics[k]));
         printf("\n");
         for (int i = 0; i < s->nconditions; i++) {
             printf("  %-16s ", s->conditions[i].name);

@@ -211,7 +211,7 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
             mur_summary m;
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             put_csv_text(fp, mur_experiment_condition_name(e, c));
-            fprintf(fp, ",%s,", mur_metric_names[s->metrics[i]]);
+            fprintf(fp, ",%s,", mur_metric_name(s->metrics[i]));
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 put_number(fp, v[k], 0);
@@ -233,7 +233,7 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s)
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             fprintf(fp, "%s\n  {\"condition\": ", sep);
             put_json_text(fp, mur_experiment_condition_name(e, c));
-            fprintf(fp, ", \"metric\": \"%s\"", mur_metric_names[s->metrics[i]]);
+            fprintf(fp, ", \"metric\": \"%s\"", mur_metric_name(s->metrics[i]));
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 fprintf(fp, ", \"%s\": ", keys[k]);
@@ -264,7 +264,7 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g\n", w,
                     i == 0 ? mur_experiment_condition_name(e, c) : "",
-                    mur_metric_names[s->metrics[i]], m.median, m.p10, m.p90, m.mean);
+                    mur_metric_name(s->metrics[i]), m.median, m.p10, m.p90, m.mean);
         }
     }
 }
@@ -374,12 +374,12 @@ static void series_csv(FILE *fp, const mur_experiment *e)
     int runs = mur_experiment_runs(e);
     fputs("tick", fp);
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
-        fprintf(fp, ",%s", mur_metric_names[k]);
+        fprintf(fp, ",%s", mur_metric_name(k));
     fputs(",state", fp);
     if (runs > 1)
         for (int k = 0; k < MUR_METRIC_COUNT; k++)
-            fprintf(fp, ",%s_median,%s_p10,%s_p90", mur_metric_names[k], mur_metric_names[k],
-                    mur_metric_names[k]);
+            fprintf(fp, ",%s_median,%s_p10,%s_p90", mur_metric_name(k), mur_metric_name(k),
+                    mur_metric_name(k));
     for (int j = 0; j < nswept; j++)
         fprintf(fp, ",%s", swept[j]->name);
     fputc('\n', fp);

@@ -15,9 +15,28 @@
 #include "grid.h"
 
 
-const char *const mur_metric_names[MUR_METRIC_COUNT] = {
-    "order", "nearest", "neighbours", "clusters", "largest", "milling",
+static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
+    {"order", "order (polarization)", "", 2, 1,
+     "|sum of unit(v_i)| / N: 1 when every boid heads the same way"},
+    {"nearest", "nearest-neighbour distance", "world units", 1, 0,
+     "mean over boids of the distance to the nearest other boid (nearest image)"},
+    {"neighbours", "neighbours within R_coh", "boids", 1, 0,
+     "mean over boids of the number of other boids within the cohesion radius"},
+    {"clusters", "clusters", "clusters", 0, 0,
+     "connected components of the graph joining boids closer than the cohesion radius"},
+    {"largest", "largest cluster (share of N)", "", 2, 1,
+     "the largest cluster's share of the flock"},
+    {"milling", "milling (rotation order)", "", 2, 1,
+     "|sum of unit(c_i) x unit(v_i)| / n per cluster (c_i: offset from its centre), "
+     "averaged weighted by cluster size"},
 };
+
+const mur_metric_info *mur_metric_info_at(int k)
+{
+    return k >= 0 && k < MUR_METRIC_COUNT ? &metric_table[k] : NULL;
+}
+
+const char *mur_metric_name(int k) { return k >= 0 && k < MUR_METRIC_COUNT ? metric_table[k].name : "?"; }
 
 double mur_metrics_value(const mur_metrics *m, int k)
 {
@@ -35,7 +54,7 @@ double mur_metrics_value(const mur_metrics *m, int k)
 int mur_metric_find(const char *name)
 {
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
-        if (strcmp(mur_metric_names[k], name) == 0)
+        if (strcmp(metric_table[k].name, name) == 0)
             return k;
     return -1;
 }

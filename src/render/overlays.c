@@ -361,11 +361,7 @@ void mur_overlays_world_over(mur_panel_ctx *pc)
 
 static void format_metric(int k, double v, char *buf, size_t n)
 {
-    switch (k) {
-    case 1: case 2: snprintf(buf, n, "%.1f", v); break;   /* nearest, neighbours */
-    case 3: snprintf(buf, n, "%.0f", v); break;           /* clusters */
-    default: snprintf(buf, n, "%.2f", v); break;          /* fractions in [0, 1] */
-    }
+    snprintf(buf, n, "%.*f", mur_metric_info_at(k)->decimals, v);
 }
 
 static void readout(mur_panel_ctx *pc, const mur_overlay *o)
@@ -382,7 +378,7 @@ static void readout(mur_panel_ctx *pc, const mur_overlay *o)
                                                 mur_flock_vy(pc->f))
                             : 0;
         format_metric(m, v, vals[k], sizeof vals[k]);
-        mur_text_set(tx, mur_metric_names[m], fs, 0, 0);
+        mur_text_set(tx, mur_metric_name(m), fs, 0, 0);
         mur_text_size(tx, &w, &h);
         namew = fmax(namew, w);
         rowh = fmax(rowh, h);
@@ -399,7 +395,7 @@ static void readout(mur_panel_ctx *pc, const mur_overlay *o)
     mur_box(pc->cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
     for (int k = 0; k < o->nmetrics; k++) {
         double ry = y + pad + k * rowh;
-        mur_text_set(tx, mur_metric_names[o->metrics[k]], fs, 0, 0);
+        mur_text_set(tx, mur_metric_name(o->metrics[k]), fs, 0, 0);
         mur_text_draw(tx, pc->cr, x + pad, ry, r->theme.fg, 0.75);
         mur_text_set(tx, vals[k], fs, 1, 0);
         mur_text_size(tx, &w, &h);
@@ -474,7 +470,7 @@ static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
                                                      mur_flock_vy(pc->f))
                                 : (pc->have_metrics ? mur_metrics_value(&pc->metrics, o->metric) : 0);
     char title[96], val[32];
-    snprintf(title, sizeof title, "%s, last %g s", mur_metric_names[o->metric], o->window);
+    snprintf(title, sizeof title, "%s, last %g s", mur_metric_name(o->metric), o->window);
     format_metric(o->metric, now, val, sizeof val);
     double fs = 1.9 * u;
     mur_text_set(&r->text, title, fs, 0, 0);

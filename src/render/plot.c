@@ -308,19 +308,12 @@ static void tick_label(char *buf, size_t n, double v, double step, int dec)
 }
 
 /* The metrics that are shares of the flock live on [0, 1]. */
-static int unit_metric(int k)
-{
-    const char *n = mur_metric_names[k];
-    return !strcmp(n, "order") || !strcmp(n, "largest") || !strcmp(n, "milling");
-}
+static int unit_metric(int k) { return mur_metric_info_at(k)->unit_interval; }
 
 static const char *metric_title(int k)
 {
-    static const char *const titles[MUR_METRIC_COUNT] = {
-        "order (polarization)", "nearest-neighbour distance", "neighbours within R_coh",
-        "clusters", "largest cluster (share of N)", "milling (rotation order)",
-    };
-    return k >= 0 && k < MUR_METRIC_COUNT ? titles[k] : "?";
+    const mur_metric_info *m = mur_metric_info_at(k);
+    return m ? m->title : "?";
 }
 
 /* y range [0, top] for values up to vmax; returns the tick step. */

@@ -335,25 +335,23 @@ static int text(ctx *c, const yaml_node_t *n, const char *key, size_t max, char 
 static const char *const world_keys[] = {"width", "height", "boundary", "margin", NULL};
 
 /* Names a `flock`, `set`, `ramp` or condition may use: the settings table
- * minus the world's keys, plus the composite keys. */
-static const char **setting_names(void)
+ * minus the world's keys, plus the composite keys. Filled into the caller's
+ * array (64 entries): nothing global, so two threads may load at once. */
+static const char **setting_names(const char *names[64])
 {
-    static const char *names[64];
-    if (!names[0]) {
-        int k = 0;
-        for (int i = 0; i < mur_setting_count() && k < 58; i++) {
-            const char *nm = mur_setting_at(i)->name;
-            int world = 0;
-            for (int w = 0; world_keys[w]; w++)
-                world |= strcmp(world_keys[w], nm) == 0;
-            if (!world)
-                names[k++] = nm;
-        }
-        names[k++] = "perception";
-        names[k++] = "gains";
-        names[k++] = "init_speed";
-        names[k] = NULL;
+    int k = 0;
+    for (int i = 0; i < mur_setting_count() && k < 58; i++) {
+        const char *nm = mur_setting_at(i)->name;
+        int world = 0;
+        for (int w = 0; world_keys[w]; w++)
+            world |= strcmp(world_keys[w], nm) == 0;
+        if (!world)
+            names[k++] = nm;
     }
+    names[k++] = "perception";
+    names[k++] = "gains";
+    names[k++] = "init_speed";
+    names[k] = NULL;
     return names;
 }
 
@@ -478,11 +476,12 @@ static int one_setting(ctx *c, pair *p, void *arg)
         return setting_value(c, p->v, hi, ch);
     }
     const mur_setting *s = NULL;
-    for (const char **nm = setting_names(); *nm && !s; nm++)
+    const char *names[64];
+    for (const char **nm = setting_names(names); *nm && !s; nm++)
         if (!strcmp(*nm, p->key))
             s = mur_setting_find(p->key);
     if (!s)
-        return unknown(c, p->k, "setting", p->key, setting_names());
+        return unknown(c, p->k, "setting", p->key, names);
     if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
         return rc;
     return setting_value(c, p->v, s, ch);
@@ -603,10 +602,10 @@ static const char *const corner_names[] = {"top-left", "top-right", "bottom-left
 
 static int metric_name(ctx *c, yaml_node_t *n, const char *key, int *out)
 {
-    static const char *names[MUR_METRIC_COUNT + 1];
-    if (!names[0])
-        for (int k = 0; k < MUR_METRIC_COUNT; k++)
-            names[k] = mur_metric_names[k];
+    const char *names[MUR_METRIC_COUNT + 1];
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        names[k] = mur_metric_name(k);
+    names[MUR_METRIC_COUNT] = NULL;
     int rc = need_type(c, n, YAML_SCALAR_NODE, key);
     if (rc)
         return rc;
@@ -1500,7 +1499,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     yaml_node_t *model = lookup(&c, root, "model");
     if (model) {
         const char *m = scalar(model);
-        static const char *names[32];
+        const char *names[32];
         int np = mur_preset_count() < 31 ? mur_preset_count() : 31;
         for (int i = 0; i < np; i++)
             names[i] = mur_preset_at(i)->name;
