@@ -94,13 +94,6 @@ typedef struct mur_watch_view {
 /// scale. MUR_EINPUT when f has no boid i.
 int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_error *err);
 
-/// Drawing time: a flock of `boids` (the wrkspc preset at its own density, so
-/// the world grows with the count; colour by heading) drawn at width x height
-/// with trails of trail_length ticks (0 = none), `frames` times after a short
-/// warm-up. *median_ms is the median draw time of one frame in milliseconds.
-int mur_render_bench(int boids, int width, int height, int trail_length, int frames,
-                     double *median_ms, mur_error *err);
-
 #ifdef __cplusplus
 }
 #endif
