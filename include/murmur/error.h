@@ -6,6 +6,8 @@
 #ifndef MURMUR_ERROR_H
 #define MURMUR_ERROR_H
 
+#include "murmur/export.h"
+
 #include <stdarg.h>
 
 #ifdef __cplusplus
@@ -26,14 +28,14 @@ typedef struct mur_error {
 } mur_error;
 
 /// Fill err (if not NULL) with a printf-style message; returns code.
-int mur_error_set(mur_error *err, int code, const char *fmt, ...)
+MUR_API int mur_error_set(mur_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /// va_list form of mur_error_set.
-int mur_error_vset(mur_error *err, int code, const char *fmt, va_list ap);
+MUR_API int mur_error_vset(mur_error *err, int code, const char *fmt, va_list ap);
 
 #ifdef __cplusplus
 }

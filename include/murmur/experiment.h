@@ -16,6 +16,8 @@
 #ifndef MURMUR_EXPERIMENT_H
 #define MURMUR_EXPERIMENT_H
 
+#include "murmur/export.h"
+
 #include <signal.h>
 
 #include "murmur/error.h"
@@ -53,51 +55,51 @@ typedef struct mur_experiment mur_experiment;
 /// too many values to keep), MUR_ERUN (memory, threads, a flock error) or
 /// MUR_EINTR (stopped). The caller owns *out (mur_experiment_destroy); the
 /// scene must outlive it.
-int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
+MUR_API int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
                        mur_error *err);
 
 /// Free an experiment; NULL is fine.
-void mur_experiment_destroy(mur_experiment *e);
+MUR_API void mur_experiment_destroy(mur_experiment *e);
 
 /// Number of conditions (1 when scene_only).
-int mur_experiment_conditions(const mur_experiment *e);
+MUR_API int mur_experiment_conditions(const mur_experiment *e);
 
 /// Name of condition c (owned by the scene or the experiment).
-const char *mur_experiment_condition_name(const mur_experiment *e, int c);
+MUR_API const char *mur_experiment_condition_name(const mur_experiment *e, int c);
 
 /// Overrides of condition c (NULL and 0 when scene_only).
-const mur_condition *mur_experiment_condition(const mur_experiment *e, int c);
+MUR_API const mur_condition *mur_experiment_condition(const mur_experiment *e, int c);
 
 /// Runs per condition.
-int mur_experiment_runs(const mur_experiment *e);
+MUR_API int mur_experiment_runs(const mur_experiment *e);
 
 /// Ticks per run (the last tick's index).
-long mur_experiment_ticks(const mur_experiment *e);
+MUR_API long mur_experiment_ticks(const mur_experiment *e);
 
 /// Whether every tick was kept (else only the last).
-int mur_experiment_every_tick(const mur_experiment *e);
+MUR_API int mur_experiment_every_tick(const mur_experiment *e);
 
 /// The scene it ran.
-const mur_scene *mur_experiment_scene(const mur_experiment *e);
+MUR_API const mur_scene *mur_experiment_scene(const mur_experiment *e);
 
 /// Metrics of condition c, run r after `tick` ticks. tick is 0..ticks when
 /// every tick was kept, else it must be ticks.
-const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r, long tick);
+MUR_API const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r, long tick);
 
 /// Settings the scene's timeline changes (`set` or `ramp`), in order of first
 /// appearance, each once; writes up to max of them to out and returns how many.
-int mur_experiment_swept(const mur_experiment *e, const mur_setting **out, int max);
+MUR_API int mur_experiment_swept(const mur_experiment *e, const mur_setting **out, int max);
 
 /// Settings of condition c after `tick` ticks: the timeline's values at
 /// t = tick / ticks_per_second on top of the condition's overrides.
-void mur_experiment_params_at(const mur_experiment *e, int c, long tick, mur_params *out);
+MUR_API void mur_experiment_params_at(const mur_experiment *e, int c, long tick, mur_params *out);
 
 /// Value of one setting st of condition c after `tick` ticks (as above).
-double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setting *st, long tick);
+MUR_API double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setting *st, long tick);
 
 /// Metric k (mur_metric_names order) of condition c across all runs after
 /// `tick` ticks. Uses scratch inside e: not for concurrent calls on one e.
-void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);
+MUR_API void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);
 
 #ifdef __cplusplus
 }

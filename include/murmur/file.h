@@ -9,6 +9,8 @@
 #ifndef MURMUR_FILE_H
 #define MURMUR_FILE_H
 
+#include "murmur/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,7 +18,7 @@ extern "C" {
 /// The temporary name beside path, "<dir>/.<base><suffix>.part.<pid>" (suffix
 /// may be ""): same directory, so rename(2) is atomic; this process's id, so
 /// two writers never share one. NULL when out of memory; the caller frees it.
-char *mur_file_temp_name(const char *path, const char *suffix);
+MUR_API char *mur_file_temp_name(const char *path, const char *suffix);
 
 /// Accepts (non-zero) the stem of a temporary name: what lies between the
 /// leading '.' and ".part.<pid>" ("x.mp4" for ".x.mp4.part.12").
@@ -26,27 +28,27 @@ typedef int (*mur_file_stem_match)(const char *stem, void *ctx);
 /// named ".<stem>.part.<pid>" whose stem match accepts and whose process pid
 /// is gone (kill(pid, 0) fails with ESRCH). Returns how many it removed;
 /// failures (an unreadable folder, a file already removed) are skipped.
-int mur_file_sweep(const char *dir, mur_file_stem_match match, void *ctx);
+MUR_API int mur_file_sweep(const char *dir, mur_file_stem_match match, void *ctx);
 
 /// mur_file_sweep for the temporaries mur_file_temp_name(path, suffix) of
 /// dead processes. Returns how many it removed.
-int mur_file_sweep_temps(const char *path, const char *suffix);
+MUR_API int mur_file_sweep_temps(const char *path, const char *suffix);
 
 /// Non-zero when path names something that is not a regular file (a
 /// device such as /dev/null, a pipe, a socket; a symbolic link is followed):
 /// written in place, since renaming over it would replace it.
-int mur_file_is_special(const char *path);
+MUR_API int mur_file_is_special(const char *path);
 
 /// Locks folder dir for this process until mur_file_unlock_dir, through the
 /// hidden file "<dir>/.murmur.lock" (flock(2): released by the kernel when
 /// the process dies, so a dead holder never blocks). Returns its descriptor;
 /// or -1 with errno EWOULDBLOCK and *holder set to the holder's pid (0 when
 /// unknown) if another writer holds it; or -1 with errno set on failure.
-int mur_file_lock_dir(const char *dir, long *holder);
+MUR_API int mur_file_lock_dir(const char *dir, long *holder);
 
 /// Releases the lock fd of mur_file_lock_dir(dir) and removes the lock file.
 /// Accepts fd -1 (nothing to do).
-void mur_file_unlock_dir(const char *dir, int fd);
+MUR_API void mur_file_unlock_dir(const char *dir, int fd);
 
 #ifdef __cplusplus
 }

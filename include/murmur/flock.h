@@ -7,6 +7,8 @@
 #ifndef MURMUR_FLOCK_H
 #define MURMUR_FLOCK_H
 
+#include "murmur/export.h"
+
 #include <stdint.h>
 #include "murmur/error.h"
 
@@ -77,79 +79,79 @@ typedef struct mur_rules {
 typedef struct mur_flock mur_flock;
 
 /// Check a parameter set against the model's ranges; 0 or MUR_EINPUT naming the setting.
-int mur_params_validate(const mur_params *p, mur_error *err);
+MUR_API int mur_params_validate(const mur_params *p, mur_error *err);
 
 /// Create a flock of p->count boids drawn from the PRNG seeded by seed
 /// (positions uniform, headings uniform, speed in [init_speed_min, init_speed_max]).
 /// The caller owns *out and frees it with mur_flock_destroy.
-int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_error *err);
+MUR_API int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_error *err);
 
 /// Free a flock; NULL is fine.
-void mur_flock_destroy(mur_flock *f);
+MUR_API void mur_flock_destroy(mur_flock *f);
 
 /// Replace the settings from the next tick on. A count change adds boids drawn
 /// from the flock's PRNG or drops boids from the end; the others are untouched.
-int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err);
+MUR_API int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err);
 
 /// Current settings (owned by the flock).
-const mur_params *mur_flock_params(const mur_flock *f);
+MUR_API const mur_params *mur_flock_params(const mur_flock *f);
 
 /// Replace the active predators/attractors (copied; at most MUR_MAX_PREDATORS).
-void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n);
+MUR_API void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n);
 
 /// Load an explicit state (n boids; arrays of n). Sets count to n and tick to 0.
-int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
+MUR_API int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
                         const double *vx, const double *vy, mur_error *err);
 
 /// Back to the initial state drawn at creation (count as in the current params).
-void mur_flock_reset(mur_flock *f);
+MUR_API void mur_flock_reset(mur_flock *f);
 
 /// Give every boid a new uniform random heading (the `scatter` event), keeping speeds.
-void mur_flock_scatter(mur_flock *f);
+MUR_API void mur_flock_scatter(mur_flock *f);
 
 /// Worker threads for sync ticks (1 = calling thread only; 0 = all cores).
 /// The result is bit-identical for every thread count.
-int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err);
+MUR_API int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err);
 
 /// Threads a sync tick runs on (the caller included; 1 until set_threads).
-int mur_flock_threads(const mur_flock *f);
+MUR_API int mur_flock_threads(const mur_flock *f);
 
 /// Use the O(N^2) reference neighbour loop instead of the grid (tests, bench).
-void mur_flock_set_brute_force(mur_flock *f, int on);
+MUR_API void mur_flock_set_brute_force(mur_flock *f, int on);
 
 /// Vector unit for the neighbour filter: 0 = portable C, 1 = SSE2, 2 = AVX2,
 /// 3 = AVX-512, capped by what this CPU runs (the default is the best). Every level gives
 /// the same bits, as a test checks; brute force always runs portable C.
 /// Returns the level set.
-int mur_flock_set_simd(mur_flock *f, int level);
+MUR_API int mur_flock_set_simd(mur_flock *f, int level);
 
 /// Advance one tick.
-void mur_flock_step(mur_flock *f);
+MUR_API void mur_flock_step(mur_flock *f);
 
 /// Ticks stepped since creation, reset or set_state.
-uint64_t mur_flock_tick(const mur_flock *f);
+MUR_API uint64_t mur_flock_tick(const mur_flock *f);
 
 /// Number of boids.
-int mur_flock_count(const mur_flock *f);
+MUR_API int mur_flock_count(const mur_flock *f);
 
 /// State arrays (length count), owned by the flock, valid until the next call
 /// that changes the flock.
-const double *mur_flock_x(const mur_flock *f);
-const double *mur_flock_y(const mur_flock *f);
-const double *mur_flock_vx(const mur_flock *f);
-const double *mur_flock_vy(const mur_flock *f);
+MUR_API const double *mur_flock_x(const mur_flock *f);
+MUR_API const double *mur_flock_y(const mur_flock *f);
+MUR_API const double *mur_flock_vx(const mur_flock *f);
+MUR_API const double *mur_flock_vy(const mur_flock *f);
 
 /// Rule vectors of boid i at the current state, computed by the same code the
 /// step uses (the source of truth for the one-boid view).
-void mur_flock_rules(const mur_flock *f, int i, mur_rules *out);
+MUR_API void mur_flock_rules(const mur_flock *f, int i, mur_rules *out);
 
 /// Nearest-image offset from (x0, y0) to (x1, y1) under the flock's boundary.
-void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, double y1,
+MUR_API void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, double y1,
                       double *dx, double *dy);
 
 /// The same under the boundary and world of p (for code that holds settings,
 /// not a flock, such as the trails).
-void mur_params_offset(const mur_params *p, double x0, double y0, double x1, double y1,
+MUR_API void mur_params_offset(const mur_params *p, double x0, double y0, double x1, double y1,
                        double *dx, double *dy);
 
 #ifdef __cplusplus

@@ -3,6 +3,8 @@
 #ifndef MURMUR_METRICS_H
 #define MURMUR_METRICS_H
 
+#include "murmur/export.h"
+
 #include "murmur/flock.h"
 
 #ifdef __cplusplus
@@ -35,38 +37,38 @@ typedef struct mur_metric_info {
 } mur_metric_info;
 
 /// Metric k (0 <= k < MUR_METRIC_COUNT), or NULL; static storage.
-const mur_metric_info *mur_metric_info_at(int k);
+MUR_API const mur_metric_info *mur_metric_info_at(int k);
 
 /// Name of metric k ("order"), or "?" when k is out of range.
-const char *mur_metric_name(int k);
+MUR_API const char *mur_metric_name(int k);
 
 /// Value of metric k (0 <= k < MUR_METRIC_COUNT) of m.
-double mur_metrics_value(const mur_metrics *m, int k);
+MUR_API double mur_metrics_value(const mur_metrics *m, int k);
 
 /// Index of a metric by name, or -1.
-int mur_metric_find(const char *name);
+MUR_API int mur_metric_find(const char *name);
 
 /// Reusable scratch (grid, union-find, cluster sums), grown on demand.
 typedef struct mur_metrics_ctx mur_metrics_ctx;
 
 /// Create scratch; the caller frees it with mur_metrics_ctx_destroy. NULL when out of memory.
-mur_metrics_ctx *mur_metrics_ctx_create(void);
+MUR_API mur_metrics_ctx *mur_metrics_ctx_create(void);
 
 /// Free scratch; NULL is fine.
-void mur_metrics_ctx_destroy(mur_metrics_ctx *m);
+MUR_API void mur_metrics_ctx_destroy(mur_metrics_ctx *m);
 
 /// Compute every metric of the flock's current state. 0, or MUR_ERUN when memory is short.
-int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out);
+MUR_API int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out);
 
 /// Per-boid results of the last mur_metrics_compute on m, arrays of that
 /// flock's count owned by m and valid until the next compute: each boid's
 /// cluster, named by the smallest boid index in it, and its count of other
 /// boids within the cohesion radius. NULL before the first compute.
-const int *mur_metrics_cluster_of(const mur_metrics_ctx *m);
-const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m);
+MUR_API const int *mur_metrics_cluster_of(const mur_metrics_ctx *m);
+MUR_API const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m);
 
 /// Order parameter alone (cheap): |sum unit(v_i)| / N, 0 for an empty flock.
-double mur_metrics_order(int n, const double *vx, const double *vy);
+MUR_API double mur_metrics_order(int n, const double *vx, const double *vy);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef MURMUR_PLOT_H
 #define MURMUR_PLOT_H
 
+#include "murmur/export.h"
+
 #include "murmur/error.h"
 #include "murmur/experiment.h"
 
@@ -21,7 +23,7 @@ extern "C" {
 #define MUR_PLOT_DPI 300.0
 
 /// Whether path ends in an extension the plots can write (.png, .pdf, .svg).
-int mur_plot_format_ok(const char *path);
+MUR_API int mur_plot_format_ok(const char *path);
 
 /// A series figure of experiment e (kept every tick): one panel per metric of
 /// metrics[0..n) against time in seconds, the median across runs with its
@@ -33,14 +35,14 @@ int mur_plot_format_ok(const char *path);
 /// that setting, coloured by the direction of change (a sweep's hysteresis
 /// loop). Condition 0 of e is drawn.
 /// 0, MUR_EINPUT (bad extension, or e keeps only the last tick) or MUR_ERUN (I/O).
-int mur_plot_series(const char *path, const mur_experiment *e, const int *metrics, int n,
+MUR_API int mur_plot_series(const char *path, const mur_experiment *e, const int *metrics, int n,
                     mur_error *err);
 
 /// A stats figure of experiment e: one panel per metric of metrics[0..n),
 /// each condition's median (dot) with its 10-90% range across runs (bar) and
 /// its mean (open diamond), at the last tick.
 /// 0, MUR_EINPUT (bad extension) or MUR_ERUN (I/O).
-int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
+MUR_API int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
                    mur_error *err);
 
 #ifdef __cplusplus

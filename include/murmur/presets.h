@@ -6,6 +6,8 @@
 #ifndef MURMUR_PRESETS_H
 #define MURMUR_PRESETS_H
 
+#include "murmur/export.h"
+
 #include <stddef.h>
 #include "murmur/flock.h"
 
@@ -24,13 +26,13 @@ typedef struct mur_preset {
 } mur_preset;
 
 /// Number of presets.
-int mur_preset_count(void);
+MUR_API int mur_preset_count(void);
 
 /// Preset i (0 <= i < count); static storage.
-const mur_preset *mur_preset_at(int i);
+MUR_API const mur_preset *mur_preset_at(int i);
 
 /// Preset by name, or NULL.
-const mur_preset *mur_preset_find(const char *name);
+MUR_API const mur_preset *mur_preset_find(const char *name);
 
 typedef enum { MUR_SETTING_INT, MUR_SETTING_REAL, MUR_SETTING_ENUM } mur_setting_type;
 
@@ -45,22 +47,22 @@ typedef struct mur_setting {
 } mur_setting;
 
 /// Number of settings in the table.
-int mur_setting_count(void);
+MUR_API int mur_setting_count(void);
 
 /// Setting i; static storage.
-const mur_setting *mur_setting_at(int i);
+MUR_API const mur_setting *mur_setting_at(int i);
 
 /// Setting by name, or NULL.
-const mur_setting *mur_setting_find(const char *name);
+MUR_API const mur_setting *mur_setting_find(const char *name);
 
 /// Value of a setting as a double (enums give their index).
-double mur_setting_get(const mur_setting *s, const mur_params *p);
+MUR_API double mur_setting_get(const mur_setting *s, const mur_params *p);
 
 /// Store a value (already range-checked by the caller; ints are rounded).
-void mur_setting_put(const mur_setting *s, mur_params *p, double v);
+MUR_API void mur_setting_put(const mur_setting *s, mur_params *p, double v);
 
 /// Name of an enum setting's current value.
-const char *mur_setting_choice(const mur_setting *s, const mur_params *p);
+MUR_API const char *mur_setting_choice(const mur_setting *s, const mur_params *p);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,8 @@
 #ifndef MURMUR_RENDER_H
 #define MURMUR_RENDER_H
 
+#include "murmur/export.h"
+
 #include <cairo.h>
 #include <stdint.h>
 
@@ -32,33 +34,33 @@ typedef struct mur_renderer mur_renderer;
 /// Create a renderer for scene s at width x height (pixels, or user units of
 /// the cairo_t given to mur_renderer_draw). The scene must outlive it. The
 /// caller owns *out (mur_renderer_destroy).
-int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int height,
+MUR_API int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int height,
                         mur_error *err);
 
 /// Free a renderer; NULL is fine.
-void mur_renderer_destroy(mur_renderer *r);
+MUR_API void mur_renderer_destroy(mur_renderer *r);
 
 /// Number of panels the scene draws: one per experiment condition when its
 /// layout asks for panels, else 1.
-int mur_render_panels(const mur_scene *s);
+MUR_API int mur_render_panels(const mur_scene *s);
 
 /// Record the state of panel `panel` after a tick (trails, plot samples,
 /// cluster colours); tick counts from the first frame. A failure (memory)
 /// is kept and returned by the next draw.
-void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
+MUR_API void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
 
 /// Draw the frame at t seconds of video onto cr, covering (0,0)-(width,height)
 /// in cr's user space: one flock per panel (n = mur_render_panels(scene)).
-int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,
+MUR_API int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,
                       double t, mur_error *err);
 
 /// Draw into the renderer's own ARGB32 image surface (premultiplied,
 /// native-endian, opaque). *pixels stays valid until the next draw or destroy.
-int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
+MUR_API int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                             const uint8_t **pixels, int *stride, mur_error *err);
 
 /// Write the last image drawn by mur_renderer_draw_image as a PNG file.
-int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error *err);
+MUR_API int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error *err);
 
 /// Draw the frame at t and write it to path, the format named by its
 /// extension: .png at the renderer's size in pixels; .pdf or .svg as vectors
@@ -67,14 +69,14 @@ int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error *err);
 /// The drawing is the frame's, scaled, except that overlay text is kept at
 /// 5 pt or more. The file appears at path only when complete.
 /// MUR_EINPUT for another extension, MUR_ERUN when writing fails.
-int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
+MUR_API int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                              const char *path, mur_error *err);
 
 /// Boid i's trail in panel `panel` as recorded so far, newest point first:
 /// up to max points (world units, continuous across a wrap seam, so a
 /// point may lie outside the world; the drawing repeats it inside). Ends at
 /// a jump (a reset). Returns the number of points written.
-int mur_renderer_trail(const mur_renderer *r, int panel, int i, const mur_params *p, double *x,
+MUR_API int mur_renderer_trail(const mur_renderer *r, int panel, int i, const mur_params *p, double *x,
                        double *y, int max);
 
 /// What the one-boid view (`watch` overlay) draws for a boid.
@@ -92,7 +94,7 @@ typedef struct mur_watch_view {
 /// The one-boid view of boid i of f, from the engine's own rule vectors
 /// (mur_flock_rules): the arrows drawn run from (x, y) to (x, y) + steer[k] *
 /// scale. MUR_EINPUT when f has no boid i.
-int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_error *err);
+MUR_API int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_error *err);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef MURMUR_RNG_H
 #define MURMUR_RNG_H
 
+#include "murmur/export.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -20,19 +22,19 @@ typedef struct mur_rng {
 } mur_rng;
 
 /// Seed a stream; any 64-bit seed (0 included) gives a valid state.
-void mur_rng_seed(mur_rng *rng, uint64_t seed);
+MUR_API void mur_rng_seed(mur_rng *rng, uint64_t seed);
 
 /// Next 64 random bits.
-uint64_t mur_rng_next(mur_rng *rng);
+MUR_API uint64_t mur_rng_next(mur_rng *rng);
 
 /// Uniform double in [0, 1) with 53 random bits.
-double mur_rng_uniform(mur_rng *rng);
+MUR_API double mur_rng_uniform(mur_rng *rng);
 
 /// Seed of run k of an ensemble derived from the scene seed (k = 0 gives seed itself).
-uint64_t mur_rng_derive(uint64_t seed, uint64_t k);
+MUR_API uint64_t mur_rng_derive(uint64_t seed, uint64_t k);
 
 /// Counter-based hash of three words: same inputs, same 64 bits, on any thread.
-uint64_t mur_hash3(uint64_t seed, uint64_t a, uint64_t b);
+MUR_API uint64_t mur_hash3(uint64_t seed, uint64_t a, uint64_t b);
 
 /// Map 64 random bits to a double in [0, 1).
 static inline double mur_u01(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }

@@ -8,6 +8,8 @@
 #ifndef MURMUR_SCENE_H
 #define MURMUR_SCENE_H
 
+#include "murmur/export.h"
+
 #include <stdint.h>
 #include "murmur/error.h"
 #include "murmur/flock.h"
@@ -149,38 +151,38 @@ typedef struct mur_scene {
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
 /// message "file:line:col: error: ...") or MUR_ERUN, and *out is NULL.
 /// The caller owns *out and frees it with mur_scene_destroy.
-int mur_scene_load(mur_scene **out, const char *path, mur_error *err);
+MUR_API int mur_scene_load(mur_scene **out, const char *path, mur_error *err);
 
 /// Parse a scene from memory (name is used in messages). Same contract as load.
-int mur_scene_parse(mur_scene **out, const char *name, const char *text, size_t len,
+MUR_API int mur_scene_parse(mur_scene **out, const char *name, const char *text, size_t len,
                     mur_error *err);
 
 /// Free a scene; NULL is fine.
-void mur_scene_destroy(mur_scene *s);
+MUR_API void mur_scene_destroy(mur_scene *s);
 
 /// Number of frames of the whole video.
-long mur_scene_frames(const mur_scene *s);
+MUR_API long mur_scene_frames(const mur_scene *s);
 
 /// Settings in force at t seconds of video: the timeline's sets and ramps
 /// applied on top of base (usually &s->params, or a condition's variant).
-void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, mur_params *out);
+MUR_API void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, mur_params *out);
 
 /// Apply an experiment condition's overrides to p.
-void mur_scene_apply(const mur_change *set, int n, mur_params *p);
+MUR_API void mur_scene_apply(const mur_change *set, int n, mur_params *p);
 
 /// Predators active at t seconds; writes up to max, returns the count.
-int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int max);
+MUR_API int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int max);
 
 /// Caption showing at t and its opacity in [0, 1] (fades in and out), or NULL.
-const char *mur_scene_caption_at(const mur_scene *s, double t, double *alpha);
+MUR_API const char *mur_scene_caption_at(const mur_scene *s, double t, double *alpha);
 
 /// Whether the flock is frozen at t (freeze/unfreeze events before or at t).
-int mur_scene_frozen_at(const mur_scene *s, double t);
+MUR_API int mur_scene_frozen_at(const mur_scene *s, double t);
 
 /// Seconds of video at the start of frame k, and the tick that frame shows
 /// (ticks counted from the first frame, after warm-up).
-double mur_scene_frame_time(const mur_scene *s, long k);
-long mur_scene_frame_tick(const mur_scene *s, long k);
+MUR_API double mur_scene_frame_time(const mur_scene *s, long k);
+MUR_API long mur_scene_frame_tick(const mur_scene *s, long k);
 
 /// Steps a flock through a scene's timeline: settings, events, predators,
 /// freezes. Tick k (counted from the first frame; warm-up ticks are negative)
@@ -200,19 +202,19 @@ typedef struct mur_driver {
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
 /// created from base. 0, or MUR_EINPUT "file:line:col: error: at Ts the timeline gives ..." when
 /// overlapping ramps make the settings invalid at some time.
-int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
+MUR_API int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
                      mur_error *err);
 
 /// Run ticks until d->tick == target (no-op if already there).
-int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
+MUR_API int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
 
 /// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)
 /// into seconds, with tps ticks per second. 0, or -1 when it is not a time.
-int mur_time_parse(const char *text, double tps, double *seconds);
+MUR_API int mur_time_parse(const char *text, double tps, double *seconds);
 
 /// Text of an easing name, an event name, etc. for `check`.
-const char *mur_event_name(mur_event e);
-const char *mur_ease_name(mur_ease e);
+MUR_API const char *mur_event_name(mur_event e);
+MUR_API const char *mur_ease_name(mur_ease e);
 
 #ifdef __cplusplus
 }

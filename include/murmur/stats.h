@@ -10,6 +10,8 @@
 #ifndef MURMUR_STATS_H
 #define MURMUR_STATS_H
 
+#include "murmur/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,16 +33,16 @@ typedef enum {
 /// The state of a flock with order parameter `order` and milling `milling`
 /// (both in [0, 1]); the thresholds are strict, so 0.35 itself is not low.
 /// NaN in either gives MUR_STATE_TRANSITION.
-mur_state mur_state_classify(double order, double milling);
+MUR_API mur_state mur_state_classify(double order, double milling);
 
 /// "swarm", "milling", "polarized" or "transition" (static storage).
-const char *mur_state_name(mur_state s);
+MUR_API const char *mur_state_name(mur_state s);
 
 /* ---- percentiles -------------------------------------------------------- */
 
 /// p-th percentile (p in [0, 100]) of n >= 1 values sorted ascending, by
 /// linear interpolation between closest ranks (see the top of this file).
-double mur_percentile(const double *sorted, int n, double p);
+MUR_API double mur_percentile(const double *sorted, int n, double p);
 
 /// Median, 10th and 90th percentile and mean of a set of values.
 typedef struct mur_summary {
@@ -50,7 +52,7 @@ typedef struct mur_summary {
 
 /// Summarise n values; sorts `values` in place. A NaN among them, or n = 0,
 /// makes every field NaN (a metric that failed must not pass for a number).
-void mur_summary_compute(mur_summary *out, double *values, int n);
+MUR_API void mur_summary_compute(mur_summary *out, double *values, int n);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,8 @@
 #ifndef MURMUR_VIDEO_H
 #define MURMUR_VIDEO_H
 
+#include "murmur/export.h"
+
 #include <stdint.h>
 #include "murmur/error.h"
 
@@ -54,16 +56,16 @@ typedef struct mur_video mur_video;
 /// 0 when a writer supports path (its extension, and for an image sequence
 /// one frame number in the file name); else MUR_EINPUT with err saying why
 /// and listing the formats. Touches no file: for checking a scene at load.
-int mur_video_check_path(const char *path, mur_error *err);
+MUR_API int mur_video_check_path(const char *path, mur_error *err);
 
 /// Open an encoder and a temporary output file. On failure returns MUR_EINPUT
 /// (bad options) or MUR_ERUN (missing encoder, unwritable directory) with err
 /// naming the cause, and leaves no file behind. The caller owns *out.
-int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err);
+MUR_API int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err);
 
 /// Width and height actually encoded (even); differs from the options when
 /// they were odd, which the caller may want to warn about.
-void mur_video_size(const mur_video *v, int *width, int *height);
+MUR_API void mur_video_size(const mur_video *v, int *width, int *height);
 
 /// Encode one frame: pixels are ARGB32 rows of `stride` bytes, at least the
 /// encoded size (only that much is read), and may be reused as soon as the
@@ -71,20 +73,20 @@ void mur_video_size(const mur_video *v, int *width, int *height);
 /// queue, a failure of an earlier frame may be reported by a later call or
 /// by close. After a failure v is only good for close or abort, and close
 /// will not publish the file.
-int mur_video_write(mur_video *v, const uint8_t *pixels, int stride, mur_error *err);
+MUR_API int mur_video_write(mur_video *v, const uint8_t *pixels, int stride, mur_error *err);
 
 /// Bytes written to disk so far (approximate while encoding; safe to call
 /// from the writing thread while a queue is encoding).
-int64_t mur_video_bytes(const mur_video *v);
+MUR_API int64_t mur_video_bytes(const mur_video *v);
 
 /// Flush the encoder, write the trailer, close, and rename the temporary file
 /// to its final name. Frees v (even on failure; then the temporary file is removed).
 /// Fails (MUR_ERUN) when no frame was written or an earlier write failed.
-int mur_video_close(mur_video *v, mur_error *err);
+MUR_API int mur_video_close(mur_video *v, mur_error *err);
 
 /// Abandon: free everything and delete the temporary file (for a PNG
 /// sequence: the frames written by v). NULL is fine.
-void mur_video_abort(mur_video *v);
+MUR_API void mur_video_abort(mur_video *v);
 
 #ifdef __cplusplus
 }
