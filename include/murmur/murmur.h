@@ -9,6 +9,7 @@
 
 #include "murmur/version.h"
 #include "murmur/error.h"
+#include "murmur/alloc.h"
 #include "murmur/rng.h"
 #include "murmur/flock.h"
 #include "murmur/presets.h"
