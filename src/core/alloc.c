@@ -49,7 +49,7 @@ void *mur_calloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
-    size_t bytes = n * size ? n * size : 1;
+    size_t bytes = n && size ? n * size : 1;
     void *p = call(NULL, bytes);
     if (p)
         memset(p, 0, bytes);
