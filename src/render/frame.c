@@ -480,12 +480,14 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
  * boids as large as the frame, all of which overlap (16,000 boids three
  * times the world's size at 1080 x 1080: 57 s for one frame; batched, 2 s,
  * growing linearly). Batches of FILL_IMAGES bound the crossings to a few
- * times FILL_IMAGES per boid. Where boids of two batches overlap, only
+ * times FILL_IMAGES per boid. Below BIG_BOID_PX (every example scene) a
+ * colour bin stays one fill, so their frames are as before, byte for byte. Where boids of two batches overlap, only
  * antialiased edge pixels differ from one fill (translucent boids darken
  * there, as they already do across colour bins); small boids keep one fill
  * per bin. */
-#define BIG_BOID_PX 16
+#define BIG_BOID_PX 64
 #define FILL_IMAGES 64
+#define FAST_AA_PX 16   /* boids under this many pixels across: 4 x 4 antialiasing */
 
 static void fill_bin(cairo_t *cr, const mur_scene *s, int b)
 {
@@ -604,7 +606,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
      * size only, so a still is still a frame. */
     double bx = s->boid_size, by = 0;
     cairo_user_to_device_distance(cr, &bx, &by);
-    cairo_set_antialias(cr, hypot(bx, by) < BIG_BOID_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
+    cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
     draw_boids(r, cr, f, start, nb, hypot(bx, by));
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
     mur_overlays_world_over(&pc);
