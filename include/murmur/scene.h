@@ -212,6 +212,12 @@ MUR_API int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
 /// into seconds, with tps ticks per second. 0, or -1 when it is not a time.
 MUR_API int mur_time_parse(const char *text, double tps, double *seconds);
 
+/// Key i of every key a scene may use, as a path ("video.width",
+/// "look.boid.shape", "timeline[].caption.text"; "[]" marks a list's
+/// items), written to buf (64 bytes always suffice). 0, or -1 when i is past
+/// the last key. Read from the lists the loader validates with.
+MUR_API int mur_scene_key_at(int i, char *buf, size_t size);
+
 /// Text of an easing name, an event name, etc. for `check`.
 MUR_API const char *mur_event_name(mur_event e);
 MUR_API const char *mur_ease_name(mur_ease e);
