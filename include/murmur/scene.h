@@ -1,4 +1,4 @@
-/* murmur: scenes, the user's whole interface (SCENE.md).
+/* murmur: scenes, the user's whole interface (docs/scenes.md).
  *
  * mur_scene_load parses a YAML file with libyaml's document API, validates
  * every key and value (errors carry file:line:col and suggest the nearest
@@ -62,7 +62,7 @@ typedef struct mur_change {
     double value;                ///< target value (enums: the choice index)
 } mur_change;
 
-/// One timeline entry (SCENE.md `timeline`); several may share a time.
+/// One timeline entry (docs/scenes.md `timeline`); several may share a time.
 typedef struct mur_cue {
     double at;                   ///< seconds of video
     int line;                    ///< line in the scene file (for `check`)
@@ -78,7 +78,7 @@ typedef struct mur_cue {
     int col;                     ///< column of the entry in the scene file (for messages)
 } mur_cue;
 
-/// A scripted predator or attractor (SCENE.md `predators`).
+/// A scripted predator or attractor (docs/scenes.md `predators`).
 typedef struct mur_script_predator {
     int attract;                 ///< 0 flee, 1 attract
     double radius, strength;

@@ -1,6 +1,6 @@
 /* Scene loading: YAML (libyaml's document API) to a validated mur_scene.
  *
- * Every key of SCENE.md is known here; an unknown key is an error that
+ * Every key of docs/scenes.md is known here; an unknown key is an error that
  * suggests the nearest known one, and every value is type- and range-checked
  * with the file:line:col of the offending node. Limits on counts, sizes and
  * durations are checked before anything is allocated from them. Before the
