@@ -1,4 +1,4 @@
-/* The flock core against MODEL.md: reference trajectories, the properties
+/* The flock core against docs/model.md: reference trajectories, the properties
  * any correct implementation has, and the grid against brute force. */
 #include <json-c/json.h>
 #include <math.h>
@@ -112,7 +112,7 @@ static void check_reference(const char *file)
 TEST(matches_reference_wrkspc) { check_reference("tests/data/wrkspc.json"); }
 TEST(matches_reference_lab) { check_reference("tests/data/lab.json"); }
 
-/* ---- properties of MODEL.md --------------------------------------------- */
+/* ---- properties of docs/model.md ---------------------------------------- */
 
 static const char *const all_presets[] = {
     "lab", "reynolds", "wrkspc", "radii", "engine", "engine-school",

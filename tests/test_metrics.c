@@ -1,4 +1,4 @@
-/* The metrics of MODEL.md on hand-built flocks whose answers are known, the
+/* The metrics of docs/model.md on hand-built flocks whose answers are known, the
  * grid-based metrics against an O(N^2) computation written out here, and
  * the statistics quoted from them (percentiles, summaries, the state label).
  * A core test: it links the core alone. */

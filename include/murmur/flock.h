@@ -1,4 +1,4 @@
-/* murmur: the flock, the one parameterised model of MODEL.md.
+/* murmur: the flock, the one parameterised model of docs/model.md.
  *
  * A flock is N boids in structure-of-arrays form (x, y, vx, vy: 32 bytes a
  * boid) in a W x H world. mur_flock_step advances one tick. Settings may change
@@ -30,7 +30,7 @@ typedef enum { MUR_UPDATE_SYNC, MUR_UPDATE_SEQUENTIAL } mur_update;
 #define MUR_MAX_WORLD 1.0e7
 #define MUR_MAX_PREDATORS 64
 
-/// Every setting of MODEL.md. Distances in world units, speeds in units/tick.
+/// Every setting of docs/model.md. Distances in world units, speeds in units/tick.
 typedef struct mur_params {
     int count;                    ///< number of boids, 0..MUR_MAX_BOIDS
     double width, height;         ///< world size in world units (usually screen pixels)
@@ -70,7 +70,7 @@ typedef struct mur_predator {
 
 /// The rule vectors of one boid at the current state, as the step computes them.
 typedef struct mur_rules {
-    double sep[2], ali[2], coh[2];   ///< raw rule vectors S, A, C (MODEL.md step 2)
+    double sep[2], ali[2], coh[2];   ///< raw rule vectors S, A, C (docs/model.md step 2)
     double sep_a[2], ali_a[2], coh_a[2]; ///< each rule's contribution to a (after weights)
     double accel[2];                 ///< combined, clamped acceleration before predators/noise
     int n_sep, n_ali, n_coh;         ///< neighbour counts per rule

@@ -1,4 +1,4 @@
-/* murmur: the flock metrics of MODEL.md, computed with a neighbour grid so
+/* murmur: the flock metrics of docs/model.md, computed with a neighbour grid so
  * they can run every frame (O(N x neighbours), no O(N^2) pass). */
 #ifndef MURMUR_METRICS_H
 #define MURMUR_METRICS_H

@@ -1,4 +1,4 @@
-/* murmur: the presets of MODEL.md and the table of model settings.
+/* murmur: the presets of docs/model.md and the table of model settings.
  *
  * Both are plain data tables in src/core/presets.c; the scene loader, `murmur
  * check`, `murmur presets` and the docs all read them, so a setting's name,

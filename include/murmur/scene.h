@@ -1,4 +1,4 @@
-/* murmur: scenes, the user's whole interface (SCENE.md).
+/* murmur: scenes, the user's whole interface (docs/scenes.md).
  *
  * mur_scene_load parses a YAML file with libyaml's document API, validates
  * every key and value (errors carry file:line:col and suggest the nearest
@@ -62,7 +62,7 @@ typedef struct mur_change {
     double value;                ///< target value (enums: the choice index)
 } mur_change;
 
-/// One timeline entry (SCENE.md `timeline`); several may share a time.
+/// One timeline entry (docs/scenes.md `timeline`); several may share a time.
 typedef struct mur_cue {
     double at;                   ///< seconds of video
     int line;                    ///< line in the scene file (for `check`)
@@ -78,7 +78,7 @@ typedef struct mur_cue {
     int col;                     ///< column of the entry in the scene file (for messages)
 } mur_cue;
 
-/// A scripted predator or attractor (SCENE.md `predators`).
+/// A scripted predator or attractor (docs/scenes.md `predators`).
 typedef struct mur_script_predator {
     int attract;                 ///< 0 flee, 1 attract
     double radius, strength;
@@ -211,6 +211,12 @@ MUR_API int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
 /// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)
 /// into seconds, with tps ticks per second. 0, or -1 when it is not a time.
 MUR_API int mur_time_parse(const char *text, double tps, double *seconds);
+
+/// Key i of every key a scene may use, as a path ("video.width",
+/// "look.boid.shape", "timeline[].caption.text"; "[]" marks a list's
+/// items), written to buf (64 bytes always suffice). 0, or -1 when i is past
+/// the last key. Read from the lists the loader validates with.
+MUR_API int mur_scene_key_at(int i, char *buf, size_t size);
 
 /// Text of an easing name, an event name, etc. for `check`.
 MUR_API const char *mur_event_name(mur_event e);

@@ -1,4 +1,4 @@
-/* The flock: MODEL.md's one tick, for every variant.
+/* The flock: docs/model.md's one tick, for every variant.
  *
  * State is structure-of-arrays (x, y, vx, vy; 32 bytes a boid) plus two
  * acceleration arrays for sync ticks (16 bytes a boid). Neighbours come from
@@ -347,7 +347,7 @@ const double *mur_flock_vy(const mur_flock *f) { return f->vy; }
 
 /* ---- the rules ---------------------------------------------------------- */
 
-/* Sums over one boid's neighbours (MODEL.md step 1-2). */
+/* Sums over one boid's neighbours (docs/model.md step 1-2). */
 typedef struct {
     double sx, sy; int ns;   /* separation sum */
     double ax, ay; int na;   /* alignment: sum of v_j */
@@ -447,7 +447,7 @@ static int within(const double *d, int n, double r, int *out)
 }
 
 /* Adds the boids at positions [lo, hi) of b, except position `skip` (the
- * boid itself), to the neighbour sums of the probe's boid (MODEL.md steps
+ * boid itself), to the neighbour sums of the probe's boid (docs/model.md steps
  * 1-2).
  *
  * In blocks of candidates: the filter (filter.h) lists those within R_max,

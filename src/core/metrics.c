@@ -1,4 +1,4 @@
-/* Metrics of MODEL.md over a uniform grid.
+/* Metrics of docs/model.md over a uniform grid.
  *
  * Nearest neighbour searches rings of cells outwards until no unvisited cell
  * can hold anything closer; neighbour counts and clusters look only at the

@@ -1,7 +1,7 @@
-/* The presets of MODEL.md and the table of model settings.
+/* The presets of docs/model.md and the table of model settings.
  *
- * Values marked "chosen here" in MODEL.md are not published for that variant;
- * everything else is copied from MODEL.md's table and must not drift. */
+ * Values docs/model.md calls "chosen here" are not published for that
+ * variant; everything else is the variant's own and must not drift. */
 #include "murmur/presets.h"
 
 #include <string.h>

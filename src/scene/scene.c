@@ -1,6 +1,6 @@
 /* Scene loading: YAML (libyaml's document API) to a validated mur_scene.
  *
- * Every key of SCENE.md is known here; an unknown key is an error that
+ * Every key of docs/scenes.md is known here; an unknown key is an error that
  * suggests the nearest known one, and every value is type- and range-checked
  * with the file:line:col of the offending node. Limits on counts, sizes and
  * durations are checked before anything is allocated from them. Before the
@@ -402,11 +402,13 @@ static int setting_value(ctx *c, const yaml_node_t *n, const mur_setting *s, cha
     return add_change(c, ch, s, v);
 }
 
+static const char *const rule_names[] = {"separation", "alignment", "cohesion", NULL};
+
 static int triple(ctx *c, const yaml_node_t *n, const char *key, const char *const names[3],
                   changes *ch)
 {
     /* gains: one number for all three, [s, a, c], or {separation:, ...} */
-    static const char *const rules[] = {"separation", "alignment", "cohesion", NULL};
+    const char *const *rules = rule_names;
     int rc;
     if (n->type == YAML_SCALAR_NODE) {
         for (int k = 0; k < 3; k++)
@@ -637,11 +639,12 @@ static int watch_pair(ctx *c, pair *p, void *arg)
     return rc ? rc : integer(c, p->v, "boid", 0, last, &o->boid);
 }
 
+static const char *const kinds[] = {"readout", "plot", "watch", "params", "clock", "state", NULL};
+static const char *const plot_keys[] = {"metric", "window", "corner", NULL};
+static const char *const watch_keys[] = {"boid", NULL};
+
 static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
 {
-    static const char *const kinds[] = {"readout", "plot", "watch", "params", "clock", "state", NULL};
-    static const char *const plot_keys[] = {"metric", "window", "corner", NULL};
-    static const char *const watch_keys[] = {"boid", NULL};
     memset(o, 0, sizeof *o);
     o->corner = MUR_CORNER_TOP_RIGHT;
     o->window = 10;
@@ -695,11 +698,12 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
     }
 }
 
+static const char *const boid_keys[] = {"shape", "size", "color", NULL};
+static const char *const trail_keys[] = {"length", "fade", NULL};
+
 static int look_pair(ctx *c, pair *p, void *arg)
 {
     mur_scene *s = arg;
-    static const char *const boid_keys[] = {"shape", "size", "color", NULL};
-    static const char *const trail_keys[] = {"length", "fade", NULL};
     int rc;
     if (!strcmp(p->key, "background")) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
@@ -758,11 +762,12 @@ static int caption_pair(ctx *c, pair *p, void *arg)
 static const char *const ease_names[] = {"step", "linear", "smooth", NULL};
 static const char *const event_names[] = {"none", "scatter", "reset", "freeze", "unfreeze", NULL};
 
+static const char *const caption_keys[] = {"text", "for", NULL};
+
 static int cue_pair(ctx *c, pair *p, void *arg)
 {
     cue_arg *a = arg;
     mur_cue *q = a->cue;
-    static const char *const caption_keys[] = {"text", "for", NULL};
     int rc, k;
     if (!strcmp(p->key, "at"))
         return time_value(c, p->v, "at", 0, MUR_SCENE_MAX_SECONDS, &q->at);
@@ -852,9 +857,10 @@ static int cue_order(const void *a, const void *b)
     return (x->col > y->col) - (x->col < y->col);
 }
 
+static const char *const cue_keys[] = {"at", "set", "ramp", "over", "ease", "caption", "event", NULL};
+
 static int timeline(ctx *c, yaml_node_t *seq)
 {
-    static const char *const keys[] = {"at", "set", "ramp", "over", "ease", "caption", "event", NULL};
     mur_scene *s = c->s;
     int rc = need_type(c, seq, YAML_SEQUENCE_NODE, "timeline");
     if (rc)
@@ -875,7 +881,7 @@ static int timeline(ctx *c, yaml_node_t *seq)
         q->line = (int)item->start_mark.line + 1;
         q->col = (int)item->start_mark.column + 1;
         cue_arg a = {q, NULL, NULL};
-        if ((rc = each_pair(c, item, "timeline entry", keys, cue_pair, &a)))
+        if ((rc = each_pair(c, item, "timeline entry", cue_keys, cue_pair, &a)))
             return rc;
         if (q->at < 0)
             return fail_at(c, item, "timeline entry needs 'at' (a time like 10s)");
@@ -1070,10 +1076,11 @@ static void free_predator(mur_script_predator *pr)
     av_expr_free(pr->y_eval);
 }
 
+static const char *const predator_keys[] = {"mode", "radius", "strength", "from", "until",
+                                            "path", "interpolate", "x", "y", NULL};
+
 static int predators(ctx *c, yaml_node_t *seq)
 {
-    static const char *const keys[] = {"mode", "radius", "strength", "from", "until", "path",
-                                       "interpolate", "x", "y", NULL};
     mur_scene *s = c->s;
     int rc = need_type(c, seq, YAML_SEQUENCE_NODE, "predators");
     if (rc)
@@ -1094,7 +1101,7 @@ static int predators(ctx *c, yaml_node_t *seq)
         pr->from = -INFINITY;
         pr->until = INFINITY;
         pr->smooth = 1;
-        if ((rc = each_pair(c, item, "predator", keys, predator_pair, pr)))
+        if ((rc = each_pair(c, item, "predator", predator_keys, predator_pair, pr)))
             return rc;
         int has_expr = pr->x_expr || pr->y_expr;
         if (pr->path && has_expr)
@@ -1187,15 +1194,16 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 
 /* ---- the document ------------------------------------------------------- */
 
+static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
+                                         "duration", "warmup", "output", "quality", NULL};
+static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
+static const char *const layout_keys[] = {"panels", NULL};
+
 static int top_pair(ctx *c, pair *p, void *arg)
 {
     (void)arg;
     mur_scene *s = c->s;
-    static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
-                                             "duration", "warmup", "output", "quality", NULL};
-    static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-    static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
-    static const char *const layout_keys[] = {"panels", NULL};
     const char *k = p->key;
     int rc;
     if (!strcmp(k, "title"))
@@ -1608,3 +1616,45 @@ void mur_scene_destroy(mur_scene *s)
 
 const char *mur_event_name(mur_event e) { return e <= MUR_EVENT_UNFREEZE ? event_names[e] : "?"; }
 const char *mur_ease_name(mur_ease e) { return e <= MUR_EASE_SMOOTH ? ease_names[e] : "?"; }
+
+/* ---- the keys a scene may use ------------------------------------------- */
+
+/* Every key path the loader accepts, read from the very lists it validates
+ * with (and the settings table, for the flock), so a key the loader learns
+ * is listed here: the docs test holds docs/scenes.md to this list. `set`,
+ * `ramp` and each experiment condition take the flock's keys. */
+static const struct {
+    const char *prefix;
+    const char *const *keys;   /* NULL: the flock's settings (setting_names) */
+} key_lists[] = {
+    {"", top_keys},
+    {"world.", world_keys},
+    {"flock.", NULL},
+    {"flock.gains.", rule_names},
+    {"video.", video_keys},
+    {"look.", look_keys},
+    {"look.boid.", boid_keys},
+    {"look.trails.", trail_keys},
+    {"look.overlays[].", kinds},
+    {"look.overlays[].plot.", plot_keys},
+    {"look.overlays[].watch.", watch_keys},
+    {"timeline[].", cue_keys},
+    {"timeline[].caption.", caption_keys},
+    {"predators[].", predator_keys},
+    {"experiment.", exp_keys},
+    {"layout.", layout_keys},
+};
+
+int mur_scene_key_at(int i, char *buf, size_t size)
+{
+    for (size_t l = 0; i >= 0 && l < sizeof key_lists / sizeof key_lists[0]; l++) {
+        const char *names[64];
+        const char *const *keys = key_lists[l].keys ? key_lists[l].keys : setting_names(names);
+        for (int k = 0; keys[k]; k++)
+            if (i-- == 0) {
+                snprintf(buf, size, "%s%s", key_lists[l].prefix, keys[k]);
+                return 0;
+            }
+    }
+    return -1;
+}

@@ -1,0 +1,295 @@
+/* The user documentation against the code: docs/scenes.md describes every
+ * key the loader accepts (mur_scene_key_at, read from the loader's own key
+ * lists), and its settings table is the settings table; docs/model.md names
+ * every setting and metric, and its preset table is presets.c's. A key, a
+ * range, a default or a preset value changed in the code without the docs
+ * fails here, with the line the docs should have.
+ *
+ * MURMUR_PRINT_DOCS=1 ./build/tests/test_docs doc_tables prints the
+ * generated tables, to paste after a deliberate change. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "murmur/metrics.h"
+#include "murmur/presets.h"
+#include "murmur/scene.h"
+
+static char *doc(const char *path)
+{
+    char *text = test_slurp(path, NULL);
+    CHECK(text != NULL, "cannot read %s (tests run from the source tree)", path);
+    return text;
+}
+
+/* `word`, in backticks, somewhere in text. */
+static int names(const char *text, const char *word)
+{
+    char quoted[128];
+    snprintf(quoted, sizeof quoted, "`%s`", word);
+    return strstr(text, quoted) != NULL;
+}
+
+/* A number as the docs write it: no exponent below 1e10, no trailing zeros. */
+static void num(char *buf, size_t size, double v) { snprintf(buf, size, "%.10g", v); }
+
+/* The row of docs/scenes.md for a setting written at path ("flock.count"):
+ * key, type, valid values, default (the wrkspc preset, a scene's default
+ * model), meaning. */
+static void setting_row(const mur_setting *st, const char *path, char *buf, size_t size)
+{
+    const mur_params *def = &mur_preset_find("wrkspc")->params;
+    char range[256] = "", dflt[64];
+    if (st->type == MUR_SETTING_ENUM) {
+        size_t len = 0;
+        for (int i = 0; st->choices[i] && len < sizeof range - 32; i++)
+            len += (size_t)snprintf(range + len, sizeof range - len, "%s`%s`", i ? ", " : "",
+                                    st->choices[i]);
+        snprintf(dflt, sizeof dflt, "`%s`", mur_setting_choice(st, def));
+    } else {
+        char lo[32], hi[32];
+        num(lo, sizeof lo, st->min);
+        num(hi, sizeof hi, st->max);
+        snprintf(range, sizeof range, "%s to %s", lo, hi);
+        num(dflt, sizeof dflt, mur_setting_get(st, def));
+    }
+    const char *type = st->type == MUR_SETTING_ENUM ? "choice"
+                       : st->type == MUR_SETTING_INT ? "whole number" : "number";
+    char help[256];  /* a | inside a table cell is written \| */
+    size_t h = 0;
+    for (const char *c = st->help; *c && h < sizeof help - 3; c++) {
+        if (*c == '|')
+            help[h++] = '\\';
+        help[h++] = *c;
+    }
+    help[h] = 0;
+    snprintf(buf, size, "| `%s` | %s | %s | %s | %s |", path, type, range, dflt, help);
+}
+
+/* The setting a key path of world or flock names ("flock.count"), or NULL. */
+static const mur_setting *setting_of(const char *path)
+{
+    if (strncmp(path, "world.", 6) && strncmp(path, "flock.", 6))
+        return NULL;
+    return strchr(path + 6, '.') ? NULL : mur_setting_find(path + 6);
+}
+
+/* A row of docs/model.md's preset table: one setting across every preset. */
+static void preset_row(const mur_setting *st, char *buf, size_t size)
+{
+    size_t len = (size_t)snprintf(buf, size, "| `%s` |", st->name);
+    for (int i = 0; i < mur_preset_count() && len < size; i++) {
+        const mur_params *p = &mur_preset_at(i)->params;
+        char v[64];
+        if (st->type == MUR_SETTING_ENUM)
+            snprintf(v, sizeof v, "%s", mur_setting_choice(st, p));
+        else
+            num(v, sizeof v, mur_setting_get(st, p));
+        len += (size_t)snprintf(buf + len, size - len, " %s |", v);
+    }
+}
+
+/* The preset table's header and the rows of each preset's default predator. */
+static void preset_extra_rows(char rows[4][512])
+{
+    size_t l[4];
+    l[0] = (size_t)snprintf(rows[0], 512, "| setting |");
+    l[1] = (size_t)snprintf(rows[1], 512, "| predator mode |");
+    l[2] = (size_t)snprintf(rows[2], 512, "| predator radius |");
+    l[3] = (size_t)snprintf(rows[3], 512, "| predator strength |");
+    for (int i = 0; i < mur_preset_count(); i++) {
+        const mur_preset *pr = mur_preset_at(i);
+        char r[32], f[32];
+        num(r, sizeof r, pr->predator.radius);
+        num(f, sizeof f, pr->predator.strength);
+        l[0] += (size_t)snprintf(rows[0] + l[0], 512 - l[0], " `%s` |", pr->name);
+        l[1] += (size_t)snprintf(rows[1] + l[1], 512 - l[1], " %s |",
+                                 pr->predator.attract ? "attract" : "flee");
+        l[2] += (size_t)snprintf(rows[2] + l[2], 512 - l[2], " %s |", r);
+        l[3] += (size_t)snprintf(rows[3] + l[3], 512 - l[3], " %s |", f);
+    }
+}
+
+/* A scene holding only the key at path, with value `~`: "look.boid.shape"
+ * gives {look: {boid: {shape: ~}}}, "timeline[].at" {timeline: [{at: ~}]}.
+ * suffix is appended to the last key (to misspell it). */
+static void scene_with(const char *path, const char *suffix, char *out, size_t size)
+{
+    char segs[8][64];
+    int n = 0;
+    for (const char *p = path; *p && n < 8; n++) {
+        size_t len = strcspn(p, ".");
+        snprintf(segs[n], sizeof segs[n], "%.*s", (int)len, p);
+        p += len + (p[len] == '.');
+    }
+    size_t len = 0;
+    for (int i = 0; i < n; i++) {
+        size_t sl = strlen(segs[i]);
+        int list = sl > 2 && !strcmp(segs[i] + sl - 2, "[]");
+        len += (size_t)snprintf(out + len, size - len, "{%.*s%s: %s", (int)(list ? sl - 2 : sl),
+                                segs[i], i == n - 1 ? suffix : "", list ? "[" : "");
+    }
+    len += (size_t)snprintf(out + len, size - len, "~");
+    for (int i = n - 1; i >= 0; i--) {
+        size_t sl = strlen(segs[i]);
+        int list = sl > 2 && !strcmp(segs[i] + sl - 2, "[]");
+        len += (size_t)snprintf(out + len, size - len, "%s}", list ? "]" : "");
+    }
+}
+
+/* The key listing is the loader's: each listed path is a key the loader
+ * knows where the path puts it (its value may be wrong, its name is not),
+ * and the same path misspelt is refused by name. */
+TEST(every_listed_key_is_a_key_the_loader_accepts)
+{
+    char path[64], text[512];
+    int n = 0;
+    for (; !mur_scene_key_at(n, path, sizeof path); n++) {
+        const char *last = strrchr(path, '.');
+        last = last ? last + 1 : path;
+        char unknown[128], misspelt[128];
+        snprintf(unknown, sizeof unknown, " '%s' (", last);
+        snprintf(misspelt, sizeof misspelt, "'%szz'", last);
+        mur_error err = {{0}};
+        mur_scene *s = NULL;
+        scene_with(path, "", text, sizeof text);
+        mur_scene_parse(&s, "t.yaml", text, strlen(text), &err);
+        CHECK(s || !strstr(err.msg, unknown), "%s: %s refused by name: %s", path, text, err.msg);
+        mur_scene_destroy(s);
+        s = NULL;
+        scene_with(path, "zz", text, sizeof text);
+        int rc = mur_scene_parse(&s, "t.yaml", text, strlen(text), &err);
+        CHECK(rc && strstr(err.msg, misspelt), "%s: %s not refused by name: %s", path, text,
+              rc ? err.msg : "(loaded)");
+        mur_scene_destroy(s);
+    }
+    CHECK(n > 80, "only %d keys listed", n);
+    CHECK(mur_scene_key_at(-1, path, sizeof path) == -1, "key -1 listed");
+}
+
+TEST(scenes_doc_describes_every_key)
+{
+    char *text = doc("docs/scenes.md");
+    if (!text)
+        return;
+    char path[64];
+    for (int i = 0; !mur_scene_key_at(i, path, sizeof path); i++)
+        CHECK(names(text, path), "docs/scenes.md does not describe `%s`", path);
+    free(text);
+}
+
+/* The settings table in the docs is the settings table: every range, type,
+ * default and meaning, for world and flock alike. */
+TEST(scenes_doc_settings_rows_match_the_settings_table)
+{
+    char *text = doc("docs/scenes.md");
+    if (!text)
+        return;
+    char path[64], row[768];
+    int rows = 0;
+    for (int i = 0; !mur_scene_key_at(i, path, sizeof path); i++) {
+        const mur_setting *st = setting_of(path);
+        if (!st)
+            continue;
+        setting_row(st, path, row, sizeof row);
+        CHECK(strstr(text, row) != NULL, "docs/scenes.md lacks the row\n%s", row);
+        rows++;
+    }
+    CHECK(rows == mur_setting_count(), "%d settings rows for %d settings", rows, mur_setting_count());
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        CHECK(names(text, mur_metric_name(k)), "docs/scenes.md does not name metric `%s`",
+              mur_metric_name(k));
+    for (int i = 0; i < mur_preset_count(); i++)
+        CHECK(names(text, mur_preset_at(i)->name), "docs/scenes.md does not name preset `%s`",
+              mur_preset_at(i)->name);
+    free(text);
+}
+
+TEST(model_doc_describes_every_setting_metric_and_preset)
+{
+    char *text = doc("docs/model.md");
+    if (!text)
+        return;
+    for (int i = 0; i < mur_setting_count(); i++)
+        CHECK(names(text, mur_setting_at(i)->name), "docs/model.md does not name setting `%s`",
+              mur_setting_at(i)->name);
+    for (int k = 0; k < MUR_METRIC_COUNT; k++) {
+        const mur_metric_info *m = mur_metric_info_at(k);
+        char heading[96];
+        snprintf(heading, sizeof heading, "### `%s`", m->name);
+        CHECK(strstr(text, heading) != NULL, "docs/model.md has no section %s", heading);
+    }
+    char row[512], extra[4][512];
+    for (int i = 0; i < mur_setting_count(); i++) {
+        preset_row(mur_setting_at(i), row, sizeof row);
+        CHECK(strstr(text, row) != NULL, "docs/model.md lacks the preset row\n%s", row);
+    }
+    preset_extra_rows(extra);
+    for (int r = 0; r < 4; r++)
+        CHECK(strstr(text, extra[r]) != NULL, "docs/model.md lacks the preset row\n%s", extra[r]);
+    for (int i = 0; i < mur_preset_count(); i++) {
+        char heading[96];
+        snprintf(heading, sizeof heading, "### `%s`", mur_preset_at(i)->name);
+        CHECK(strstr(text, heading) != NULL, "docs/model.md has no section %s", heading);
+    }
+    free(text);
+}
+
+/* Every YAML example of the docs is a scene that loads: an example that
+ * drifts from the loader teaches an error. */
+TEST(every_yaml_example_in_the_docs_loads)
+{
+    static const char *const docs[] = {"docs/scenes.md", "docs/model.md"};
+    int examples = 0;
+    for (int d = 0; d < 2; d++) {
+        char *text = doc(docs[d]);
+        if (!text)
+            continue;
+        for (char *p = text; (p = strstr(p, "```yaml\n"));) {
+            p += 8;
+            char *end = strstr(p, "```");
+            if (!end) {
+                CHECK(0, "%s: unterminated yaml block", docs[d]);
+                break;
+            }
+            *end = 0;
+            mur_error err = {{0}};
+            mur_scene *s = NULL;
+            mur_scene_parse(&s, docs[d], p, strlen(p), &err);
+            CHECK(s != NULL, "%s: example does not load: %s\n%s", docs[d], err.msg, p);
+            mur_scene_destroy(s);
+            examples++;
+            p = end + 3;
+        }
+        free(text);
+    }
+    CHECK(examples >= 10, "only %d yaml examples", examples);
+}
+
+/* Not a check: prints the generated rows when MURMUR_PRINT_DOCS is set. */
+TEST(doc_tables)
+{
+    if (!getenv("MURMUR_PRINT_DOCS"))
+        return;
+    char path[64], row[768], extra[4][512];
+    for (int i = 0; !mur_scene_key_at(i, path, sizeof path); i++) {
+        const mur_setting *st = setting_of(path);
+        if (st) {
+            setting_row(st, path, row, sizeof row);
+            printf("%s\n", row);
+        }
+    }
+    printf("\n");
+    preset_extra_rows(extra);
+    printf("%s\n|---|", extra[0]);
+    for (int i = 0; i < mur_preset_count(); i++)
+        printf("---|");
+    printf("\n");
+    for (int i = 0; i < mur_setting_count(); i++) {
+        preset_row(mur_setting_at(i), row, sizeof row);
+        printf("%s\n", row);
+    }
+    for (int r = 1; r < 4; r++)
+        printf("%s\n", extra[r]);
+}
