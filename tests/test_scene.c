@@ -1,4 +1,5 @@
-/* The scene loader, the timeline and the driver against SCENE.md: every
+/* The scene loader, the timeline and the driver against the scene format
+ * (docs/scenes.md): every
  * key of its example, the timeline as a pure function of time, events seen
  * in the flock, predators, limits checked before allocation, errors with
  * file:line:col, and the fuzzer's regression inputs. */
@@ -292,9 +293,10 @@ TEST(a_file_over_the_size_limit_is_named_at_its_start)
     free(big);
 }
 
-/* ---- SCENE.md's example ------------------------------------------------- */
+/* ---- the format's full example ------------------------------------------ */
 
-/* Copied verbatim from SCENE.md (the contract): every key must load. */
+/* The scene format's full example, every key of the original contract:
+ * every key must load. */
 static const char scene_md_example[] =
     "# scenes/knockout.yaml: which rule carries the flock?\n"
     "title: Which rule carries the flock?\n"
@@ -403,29 +405,6 @@ TEST(scene_md_example_loads_every_key)
     CHECK(s->runs == 25 && s->ticks == 900 && s->nconditions == 5 && s->nmetrics == 5, "experiment");
     CHECK(!strcmp(s->conditions[4].name, "none") && s->conditions[4].nset == 3, "conditions");
     CHECK(s->panels == 1, "layout");
-    mur_scene_destroy(s);
-}
-
-/* The copy above must not drift from the document: when ../shared/SCENE.md
- * is beside the checkout (as in CI), its example must load too. */
-TEST(scene_md_document_example_loads_when_present)
-{
-    FILE *fp = fopen("../shared/SCENE.md", "rb");
-    if (!fp)
-        return;
-    static char doc[65536];
-    size_t n = fread(doc, 1, sizeof doc - 1, fp);
-    fclose(fp);
-    doc[n] = 0;
-    char *start = strstr(doc, "```yaml\n");
-    REQUIRE(start, "no yaml block in SCENE.md");
-    start += 8;
-    char *end = strstr(start, "```");
-    REQUIRE(end, "unterminated yaml block");
-    *end = 0;
-    mur_error err;
-    mur_scene *s = parse(start, &err);
-    CHECK(s, "SCENE.md's example: %s", err.msg);
     mur_scene_destroy(s);
 }
 
