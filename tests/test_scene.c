@@ -1,8 +1,8 @@
 /* The scene loader, the timeline and the driver against the scene format
- * (docs/scenes.md): every
- * key of its example, the timeline as a pure function of time, events seen
- * in the flock, predators, limits checked before allocation, errors with
- * file:line:col, and the fuzzer's regression inputs. */
+ * (docs/scenes.md): every key of its example, the timeline as a pure
+ * function of time, events seen in the flock, predators, limits checked
+ * before allocation, errors with file:line:col, and the fuzzer's
+ * regression inputs. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
