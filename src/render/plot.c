@@ -1005,6 +1005,105 @@ done:
 
 /* ---- stats --------------------------------------------------------------- */
 
+/* Condition labels turn this far when they do not fit their slot level. */
+#define LABEL_TURN (40 * MUR_PI / 180)
+
+/* Condition labels: level when they fit their slot, else turned 40
+ * degrees and hanging from their tick (the bottom margin grows). Measures
+ * on a probe; leaves *legend_h and *turned, and returns the labels' height. */
+static double stats_measure(const mur_experiment *e, const key *keys, double *legend_h, int *turned)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const int nc = mur_experiment_conditions(e);
+    figure probe;
+    probe_open(&probe);
+    double slot = PW / nc, widest = 0;
+    for (int c = 0; c < nc; c++)
+        widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
+    *legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
+    probe_close(&probe);
+    const double angle = LABEL_TURN;
+    *turned = widest > slot - 3;
+    return *turned ? widest * sin(angle) + 10 : 11;
+}
+
+/* Draws one condition's marks at x on panel p: its tick, its 10-90% bar,
+ * its median dot and its mean diamond, in colour col. */
+static void draw_condition(cairo_t *cr, const panel *p, const mur_summary *m, rgb col, double x)
+{
+    cairo_set_source_rgb(cr, grid.r * 0.9, grid.g * 0.9, grid.b * 0.9);
+    cairo_set_line_width(cr, 0.5);
+    cairo_move_to(cr, x, p->y + p->h);
+    cairo_line_to(cr, x, p->y + p->h + 2);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, col.r, col.g, col.b);
+    if (isfinite(m->p10) && isfinite(m->p90)) {
+        cairo_set_line_width(cr, 2.0);
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+        double y0 = py(p, m->p10), y1 = py(p, m->p90);
+        if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
+            y0 += 0.3;
+            y1 -= 0.3;
+        }
+        cairo_move_to(cr, x, y0);
+        cairo_line_to(cr, x, y1);
+        cairo_stroke(cr);
+    }
+    if (isfinite(m->median)) {
+        /* a white ring keeps the dot visible on its own bar */
+        cairo_arc(cr, x, py(p, m->median), 2.4, 0, 2 * MUR_PI);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill(cr);
+        cairo_arc(cr, x, py(p, m->median), 1.8, 0, 2 * MUR_PI);
+        cairo_set_source_rgb(cr, col.r, col.g, col.b);
+        cairo_fill(cr);
+    }
+    if (isfinite(m->mean)) {
+        key d = {KEY_DIAMOND, col, "", 0};
+        draw_key_symbol(cr, &d, x + 1, py(p, m->mean));  /* centred 6 pt right of the bar */
+    }
+}
+
+/* Draws metric i's panel (metric k) with its title line at y: one mark per
+ * condition from sum[c * n + i], and the note (if any) at the right. */
+static void draw_stats_panel(figure *f, const mur_summary *sum, int nc, int n, int i, int k,
+                             double y, const char *note)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc, 0, 1};
+    double vmax = -INFINITY;
+    for (int c = 0; c < nc; c++) {
+        const mur_summary *m = &sum[c * n + i];
+        double v[3] = {m->p90, m->mean, m->median};
+        for (int q = 0; q < 3; q++)
+            if (isfinite(v[q]))
+                vmax = fmax(vmax, v[q]);
+    }
+    double y_step = y_range(&p, k, vmax);
+    text(f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
+    if (note)
+        text(f, L + PW, y + TITLE_H - 1, note, TICK_SIZE, 1, 1, 0, grey);
+    draw_axes(f, &p, 0, 0, y_step);
+    for (int c = 0; c < nc; c++)
+        draw_condition(f->cr, &p, &sum[c * n + i], palette[c % 7], px(&p, c + 0.5));
+}
+
+/* Draws the condition names hanging from base, level or turned. */
+static void draw_condition_names(figure *f, const mur_experiment *e, double base, int turned)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const int nc = mur_experiment_conditions(e);
+    const double angle = LABEL_TURN;
+    double slot = PW / nc;
+    for (int c = 0; c < nc; c++) {
+        double x = L + slot * (c + 0.5);
+        if (turned)
+            text(f, x + 2, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 1, 0, -angle, ink);
+        else
+            text(f, x, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+    }
+}
+
 int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
                    mur_error *err)
 {
@@ -1028,19 +1127,9 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
     char note[64];
     snprintf(note, sizeof note, "after %ld ticks", ticks);
-
-    /* Condition labels: level when they fit their slot, else turned 40
-     * degrees and hanging from their tick (the bottom margin grows). */
-    figure probe;
-    probe_open(&probe);
-    double slot = PW / nc, widest = 0;
-    for (int c = 0; c < nc; c++)
-        widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
-    double legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
-    probe_close(&probe);
-    const double angle = 40 * MUR_PI / 180;
-    int turned = widest > slot - 3;
-    double label_h = turned ? widest * sin(angle) + 10 : 11;
+    double legend_h;
+    int turned;
+    double label_h = stats_measure(e, keys, &legend_h, &turned);
 
     double top = 4 + legend_h + 3;
     double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + label_h + 4);
@@ -1049,69 +1138,11 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     draw_legend(&f, keys, 3, L, 4, PW, 1);
     double y = top;
     for (int i = 0; i < n; i++) {
-        int k = metrics[i];
-        panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc, 0, 1};
-        double vmax = -INFINITY;
-        for (int c = 0; c < nc; c++) {
-            const mur_summary *m = &sum[c * n + i];
-            double v[3] = {m->p90, m->mean, m->median};
-            for (int q = 0; q < 3; q++)
-                if (isfinite(v[q]))
-                    vmax = fmax(vmax, v[q]);
-        }
-        double y_step = y_range(&p, k, vmax);
-        text(&f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
-        if (i == 0)
-            text(&f, L + PW, y + TITLE_H - 1, note, TICK_SIZE, 1, 1, 0, grey);
-        draw_axes(&f, &p, 0, 0, y_step);
-        cairo_t *cr = f.cr;
-        for (int c = 0; c < nc; c++) {
-            const mur_summary *m = &sum[c * n + i];
-            rgb col = palette[c % 7];
-            double x = px(&p, c + 0.5);
-            cairo_set_source_rgb(cr, grid.r * 0.9, grid.g * 0.9, grid.b * 0.9);
-            cairo_set_line_width(cr, 0.5);
-            cairo_move_to(cr, x, p.y + p.h);
-            cairo_line_to(cr, x, p.y + p.h + 2);
-            cairo_stroke(cr);
-            cairo_set_source_rgb(cr, col.r, col.g, col.b);
-            if (isfinite(m->p10) && isfinite(m->p90)) {
-                cairo_set_line_width(cr, 2.0);
-                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-                double y0 = py(&p, m->p10), y1 = py(&p, m->p90);
-                if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
-                    y0 += 0.3;
-                    y1 -= 0.3;
-                }
-                cairo_move_to(cr, x, y0);
-                cairo_line_to(cr, x, y1);
-                cairo_stroke(cr);
-            }
-            if (isfinite(m->median)) {
-                /* a white ring keeps the dot visible on its own bar */
-                cairo_arc(cr, x, py(&p, m->median), 2.4, 0, 2 * MUR_PI);
-                cairo_set_source_rgb(cr, 1, 1, 1);
-                cairo_fill(cr);
-                cairo_arc(cr, x, py(&p, m->median), 1.8, 0, 2 * MUR_PI);
-                cairo_set_source_rgb(cr, col.r, col.g, col.b);
-                cairo_fill(cr);
-            }
-            if (isfinite(m->mean)) {
-                key d = {KEY_DIAMOND, col, "", 0};
-                draw_key_symbol(cr, &d, x + 1, py(&p, m->mean));  /* centred 6 pt right of the bar */
-            }
-        }
+        draw_stats_panel(&f, sum, nc, n, i, metrics[i], y, i == 0 ? note : NULL);
         y += TITLE_H + PANEL_H + GAP;
     }
     /* Condition names under the last panel. */
-    double base = y - GAP + 2.5;
-    for (int c = 0; c < nc; c++) {
-        double x = L + slot * (c + 0.5);
-        if (turned)
-            text(&f, x + 2, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 1, 0, -angle, ink);
-        else
-            text(&f, x, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
-    }
+    draw_condition_names(&f, e, y - GAP + 2.5, turned);
     rc = fig_end(&f, err);
 done:
     fig_abort(&f);
