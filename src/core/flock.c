@@ -772,6 +772,144 @@ static void copy_chunk(void *ctx, int begin, int end)
     }
 }
 
+/* Enters with no rule to sum; leaves positions [begin, end) with the
+ * acceleration of empty sums (0 before predators and noise), by boid id. */
+static void accel_none(mur_flock *f, int begin, int end)
+{
+    for (int k = begin; k < end; k++) {
+        sums s;
+        memset(&s, 0, sizeof s);
+        int i = f->grid_ok ? f->grid.order[k] : k;
+        combine(&f->p, 0, f->kvx[k], f->kvy[k], &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
+    }
+}
+
+/* Enters without a grid, where position k is boid k; leaves positions
+ * [begin, end) with their accelerations from a scan over every boid. */
+static void accel_brute(mur_flock *f, const probe *tmpl, int begin, int end)
+{
+    probe q;
+    for (int k = begin; k < end; k++) {
+        sums s;
+        q = *tmpl;
+        probe_set(&q, by_position(f), k);
+        gather(f, &q, k, k, &s);
+        combine(&f->p, tmpl->rules, f->kvx[k], f->kvy[k], &s, &f->acc[2 * k], &f->acc[2 * k + 1],
+                NULL);
+    }
+}
+
+/* The cell holding position k: the last c with start[c] <= k. */
+static int cell_at(const mur_grid *g, int k)
+{
+    int c = 0, top = g->ncells;
+    while (top - c > 1) {
+        int mid = c + (top - c) / 2;
+        if (g->start[mid] <= k)
+            c = mid;
+        else
+            top = mid;
+    }
+    return c;
+}
+
+/* A cell's boids share the candidates of its 3 x 3 block, up to nine runs
+ * of positions. They are copied once a cell, in the same order, into one
+ * buffer, so that each boid's filter runs over long vectors rather than
+ * short runs; no sum changes its order. A block larger than the buffer is
+ * read in place, run by run. */
+enum { BLOCK_MAX = 512 };
+
+/* The copied candidates, each array readable MUR_FILTER_PAD past the last. */
+typedef struct {
+    double x[BLOCK_MAX + MUR_FILTER_PAD], y[BLOCK_MAX + MUR_FILTER_PAD];
+    double vx[BLOCK_MAX + MUR_FILTER_PAD], vy[BLOCK_MAX + MUR_FILTER_PAD];
+} block_copy;
+
+/* Where one cell's candidates are. */
+typedef struct {
+    int nr, lo[9], hi[9];  /* the block's runs of positions (block_runs) */
+    int total;             /* candidates copied, or -1: read the runs in place */
+    int first;             /* copy index of the cell's first boid */
+    int wrapx, wrapy;      /* nearest image needed along x, y */
+} cell_block;
+
+/* Enters with a cell c that holds boids; leaves b with its block's runs and
+ * nearest-image switches, and the block copied into buf, zero-padded, when
+ * it fits (b->total >= 0). */
+static void block_load(const mur_flock *f, const probe *tmpl, int c, block_copy *buf,
+                       cell_block *b)
+{
+    const mur_grid *g = &f->grid;
+    int nr = block_runs(g, c, b->lo, b->hi);
+    b->nr = nr;
+    /* Away from the seam the 3 x 3 block holds offsets under 2 cells,
+     * and with 5 or more cells a side that is at most half the world:
+     * the nearest-image correction would change nothing, so it is
+     * skipped (1 cell of slack covers rounding in filing boids). */
+    int cx = c % g->gx, cy = c / g->gx;
+    b->wrapx = tmpl->wrap && (g->gx < 5 || cx < 1 || cx > g->gx - 2);
+    b->wrapy = tmpl->wrap && (g->gy < 5 || cy < 1 || cy > g->gy - 2);
+    int total = 0, first = 0;  /* candidates; buffer index of the cell's first boid */
+    for (int r = 0; r < nr && total >= 0; r++) {
+        int len = b->hi[r] - b->lo[r];
+        if (total + len > BLOCK_MAX) {
+            total = -1;
+            break;
+        }
+        if (b->lo[r] <= g->start[c] && g->start[c] < b->hi[r])
+            first = total + g->start[c] - b->lo[r];
+        memcpy(buf->x + total, f->kx + b->lo[r], (size_t)len * sizeof *buf->x);
+        memcpy(buf->y + total, f->ky + b->lo[r], (size_t)len * sizeof *buf->y);
+        memcpy(buf->vx + total, f->kvx + b->lo[r], (size_t)len * sizeof *buf->vx);
+        memcpy(buf->vy + total, f->kvy + b->lo[r], (size_t)len * sizeof *buf->vy);
+        total += len;
+    }
+    if (total >= 0)
+        for (int t = total; t < total + MUR_FILTER_PAD; t++)
+            buf->x[t] = buf->y[t] = buf->vx[t] = buf->vy[t] = 0;  /* read, and ignored, by the filter */
+    b->total = total;
+    b->first = first;
+}
+
+/* Enters with cell c's block loaded (block_load); leaves positions
+ * [k, kend) of that cell with their accelerations, stored by boid id. */
+static void accel_cell(mur_flock *f, const probe *tmpl, int c, const block_copy *buf,
+                       const cell_block *b, int k, int kend)
+{
+    const mur_grid *g = &f->grid;
+    const boids copy = {buf->x, buf->y, buf->vx, buf->vy}, all = by_position(f);
+    probe q;
+    /* The sums of up to COMBINE_BATCH boids first, then their rules
+     * combined: each combine is a long chain of dependent divisions and
+     * square roots, and a run of independent ones overlaps in the CPU
+     * where one between two scans would not. */
+    enum { COMBINE_BATCH = 32 };
+    sums batch[COMBINE_BATCH];
+    while (k < kend) {
+        int k0 = k, k1 = kend - k > COMBINE_BATCH ? k + COMBINE_BATCH : kend;
+        for (; k < k1; k++) {
+            sums *s = &batch[k - k0];
+            memset(s, 0, sizeof *s);
+            q = *tmpl;
+            q.wrapx = b->wrapx;
+            q.wrapy = b->wrapy;
+            probe_set(&q, all, k);
+            if (b->total >= 0) {
+                scan(&q, copy, 0, b->total, b->first + k - g->start[c], s);
+            } else {
+                for (int r = 0; r < b->nr; r++)
+                    scan(&q, all, b->lo[r], b->hi[r], k, s);
+            }
+        }
+        for (int t = k0; t < k1; t++) {
+            int i = g->order[t];
+            combine(&f->p, tmpl->rules, f->kvx[t], f->kvy[t], &batch[t - k0], &f->acc[2 * i],
+                    &f->acc[2 * i + 1], NULL);
+        }
+    }
+}
+
 /* Sync accelerations of positions [begin, end), walked cell by cell so the
  * block's runs are found once a cell and neighbours stay in cache. Each
  * result is stored by boid id: one scattered store per boid here, where it
@@ -780,106 +918,26 @@ static void copy_chunk(void *ctx, int begin, int end)
 static void accel_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
-    probe tmpl, q;
+    probe tmpl;
     probe_init(f, &tmpl, rules_used(&f->p));
     if (!tmpl.rules) {  /* no rule to sum: every acceleration is 0 before predators and noise */
-        for (int k = begin; k < end; k++) {
-            sums s;
-            memset(&s, 0, sizeof s);
-            int i = f->grid_ok ? f->grid.order[k] : k;
-            combine(&f->p, 0, f->kvx[k], f->kvy[k], &s, &f->acc[2 * i], &f->acc[2 * i + 1], NULL);
-        }
+        accel_none(f, begin, end);
         return;
     }
     if (!f->grid_ok) {
-        for (int k = begin; k < end; k++) {
-            sums s;
-            q = tmpl;
-            probe_set(&q, by_position(f), k);
-            gather(f, &q, k, k, &s);
-            combine(&f->p, tmpl.rules, f->kvx[k], f->kvy[k], &s, &f->acc[2 * k], &f->acc[2 * k + 1],
-                    NULL);
-        }
-        return;  /* without a grid, position k is boid k */
+        accel_brute(f, &tmpl, begin, end);
+        return;
     }
     const mur_grid *g = &f->grid;
-    /* the cell holding position begin: the last c with start[c] <= begin */
-    int c = 0, top = g->ncells;
-    while (top - c > 1) {
-        int mid = c + (top - c) / 2;
-        if (g->start[mid] <= begin)
-            c = mid;
-        else
-            top = mid;
-    }
-    /* A cell's boids share the candidates of its 3 x 3 block, up to nine
-     * runs of positions. They are copied once a cell, in the same order,
-     * into one buffer, so that each boid's filter runs over long vectors
-     * rather than short runs; no sum changes its order. A block larger
-     * than the buffer is read in place, run by run. */
-    enum { BLOCK_MAX = 512 };
-    double bx[BLOCK_MAX + MUR_FILTER_PAD], by[BLOCK_MAX + MUR_FILTER_PAD];
-    double bvx[BLOCK_MAX + MUR_FILTER_PAD], bvy[BLOCK_MAX + MUR_FILTER_PAD];
-    const boids buf = {bx, by, bvx, bvy}, all = by_position(f);
-    int lo[9], hi[9];
-    for (int k = begin; k < end; c++) {
+    block_copy buf;
+    cell_block b;
+    for (int k = begin, c = cell_at(g, begin); k < end; c++) {
         int kend = g->start[c + 1] < end ? g->start[c + 1] : end;
         if (k >= kend)
             continue;  /* empty cell */
-        int nr = block_runs(g, c, lo, hi);
-        /* Away from the seam the 3 x 3 block holds offsets under 2 cells,
-         * and with 5 or more cells a side that is at most half the world:
-         * the nearest-image correction would change nothing, so it is
-         * skipped (1 cell of slack covers rounding in filing boids). */
-        int cx = c % g->gx, cy = c / g->gx;
-        int wrapx = tmpl.wrap && (g->gx < 5 || cx < 1 || cx > g->gx - 2);
-        int wrapy = tmpl.wrap && (g->gy < 5 || cy < 1 || cy > g->gy - 2);
-        int total = 0, first = 0;  /* candidates; buffer index of the cell's first boid */
-        for (int r = 0; r < nr && total >= 0; r++) {
-            int len = hi[r] - lo[r];
-            if (total + len > BLOCK_MAX) {
-                total = -1;
-                break;
-            }
-            if (lo[r] <= g->start[c] && g->start[c] < hi[r])
-                first = total + g->start[c] - lo[r];
-            memcpy(bx + total, f->kx + lo[r], (size_t)len * sizeof *bx);
-            memcpy(by + total, f->ky + lo[r], (size_t)len * sizeof *by);
-            memcpy(bvx + total, f->kvx + lo[r], (size_t)len * sizeof *bvx);
-            memcpy(bvy + total, f->kvy + lo[r], (size_t)len * sizeof *bvy);
-            total += len;
-        }
-        if (total >= 0)
-            for (int t = total; t < total + MUR_FILTER_PAD; t++)
-                bx[t] = by[t] = bvx[t] = bvy[t] = 0;  /* read, and ignored, by the filter */
-        /* The sums of up to COMBINE_BATCH boids first, then their rules
-         * combined: each combine is a long chain of dependent divisions and
-         * square roots, and a run of independent ones overlaps in the CPU
-         * where one between two scans would not. */
-        enum { COMBINE_BATCH = 32 };
-        sums batch[COMBINE_BATCH];
-        while (k < kend) {
-            int k0 = k, k1 = kend - k > COMBINE_BATCH ? k + COMBINE_BATCH : kend;
-            for (; k < k1; k++) {
-                sums *s = &batch[k - k0];
-                memset(s, 0, sizeof *s);
-                q = tmpl;
-                q.wrapx = wrapx;
-                q.wrapy = wrapy;
-                probe_set(&q, all, k);
-                if (total >= 0) {
-                    scan(&q, buf, 0, total, first + k - g->start[c], s);
-                } else {
-                    for (int r = 0; r < nr; r++)
-                        scan(&q, all, lo[r], hi[r], k, s);
-                }
-            }
-            for (int t = k0; t < k1; t++) {
-                int i = g->order[t];
-                combine(&f->p, tmpl.rules, f->kvx[t], f->kvy[t], &batch[t - k0], &f->acc[2 * i],
-                        &f->acc[2 * i + 1], NULL);
-            }
-        }
+        block_load(f, &tmpl, c, &buf, &b);
+        accel_cell(f, &tmpl, c, &buf, &b, k, kend);
+        k = kend;
     }
 }
 

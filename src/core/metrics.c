@@ -197,29 +197,27 @@ const int *mur_metrics_cluster_of(const mur_metrics_ctx *m) { return m->cluster_
 
 const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m) { return m->neighbour_count; }
 
-int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out)
+/* Enters with the grid built over the flock's n >= 1 boids; returns the mean
+ * distance to the nearest other boid (0 for a lone boid). */
+static double nearest_mean(const mur_grid *g, const mur_flock *f, int n)
 {
-    memset(out, 0, sizeof *out);
-    const mur_params *p = mur_flock_params(f);
-    int n = mur_flock_count(f);
-    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
-    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    out->order = mur_metrics_order(n, vx, vy);
-    if (n <= 0)
-        return MUR_OK;
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    double R = p->cohesion_radius;
-    if (reserve(m, (size_t)n) ||
-        mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
-        return MUR_ERUN;
-    const mur_grid *g = &m->grid;
-
     double near_sum = 0;
     if (n >= 2)
         for (int i = 0; i < n; i++)
             near_sum += nearest_of(g, f, i);
-    out->nearest = n >= 2 ? near_sum / n : 0;
+    return n >= 2 ? near_sum / n : 0;
+}
 
+/* Enters with the grid built over the flock's n boids; leaves with each
+ * boid's count of neighbours within R, every such pair joined in the
+ * union-find, and returns the number of (ordered) neighbour pairs. */
+static long link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n)
+{
+    const mur_params *p = mur_flock_params(f);
+    const mur_grid *g = &m->grid;
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double R = p->cohesion_radius;
     for (int i = 0; i < n; i++) {
         m->parent[i] = i;
         m->size[i] = 1;
@@ -254,8 +252,18 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
                 }
             }
     }
-    out->neighbours = (double)pairs / n;
+    return pairs;
+}
 
+/* Enters with the clusters joined; leaves with each root's position sums in
+ * m->sum (cos/sin of the angles under wrap, plain sums else), the count of
+ * clusters and the largest one's share of the flock in out, and every boid
+ * labelled with its cluster's smallest member in m->cluster_of. */
+static void tally_clusters(mur_metrics_ctx *m, const mur_flock *f, int n, mur_metrics *out)
+{
+    const mur_params *p = mur_flock_params(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     /* Cluster centres: circular mean per axis under wrap, plain mean else. */
     memset(m->sum, 0, 4 * (size_t)n * sizeof *m->sum);
     int clusters = 0, largest = 0;
@@ -289,7 +297,16 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
             m->cluster_of[r] = i;  /* first member met in index order */
         m->cluster_of[i] = m->cluster_of[r];
     }
+}
 
+/* Enters with the position sums of tally_clusters; returns the milling
+ * metric, using m->sum's root slots for each centre and cross sum. */
+static double milling_of(mur_metrics_ctx *m, const mur_flock *f, int n)
+{
+    const mur_params *p = mur_flock_params(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     /* Milling: sum over clusters of |sum cross| (= size x per-cluster value),
      * divided by N: the size-weighted average. Crosses accumulate per root in
      * s[1] after the centre is taken out of s. */
@@ -329,6 +346,27 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
     for (int i = 0; i < n; i++)
         if (find(m->parent, i) == i)
             mill += fabs(m->sum[4 * (size_t)i + 2]);
-    out->milling = mill / n;
+    return mill / n;
+}
+
+int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out)
+{
+    memset(out, 0, sizeof *out);
+    const mur_params *p = mur_flock_params(f);
+    int n = mur_flock_count(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    out->order = mur_metrics_order(n, vx, vy);
+    if (n <= 0)
+        return MUR_OK;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double R = p->cohesion_radius;
+    if (reserve(m, (size_t)n) ||
+        mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
+        return MUR_ERUN;
+    out->nearest = nearest_mean(&m->grid, f, n);
+    out->neighbours = (double)link_neighbours(m, f, n) / n;
+    tally_clusters(m, f, n, out);
+    out->milling = milling_of(m, f, n);
     return MUR_OK;
 }

@@ -658,60 +658,69 @@ static void draw_loop(figure *f, const panel *p, const double *sx, const track *
     cairo_restore(cr);
 }
 
-int mur_plot_series(const char *path, const mur_experiment *e, const int *metrics, int n,
-                    mur_error *err)
-{
-    if (format_of(path) == FMT_NONE)
-        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    if (!mur_experiment_every_tick(e))
-        return mur_error_set(err, MUR_EINPUT, "a series figure needs every tick of the experiment");
-    if (n < 1)
-        return mur_error_set(err, MUR_EINPUT, "a series figure needs at least one metric");
-    const mur_scene *s = mur_experiment_scene(e);
-    const long ticks = mur_experiment_ticks(e);
-    const int runs = mur_experiment_runs(e);
-    const double tmax = ticks / s->tps;
-    /* A column at 300 dpi is 1050 pixels: more points than MAX_POINTS per
-     * line draw nothing more, so long series are drawn every stride-th tick
-     * (the last tick always included); the CSV keeps every tick. */
-    const long stride = (ticks + MAX_POINTS - 1) / MAX_POINTS;
-    const long last = (ticks + stride - 1) / stride;  /* index of the last sample */
+/* Heights in a series figure, points. */
+#define SET_H 18.0      /* plot area of a setting panel */
+#define STATE_H 6.0     /* the state strip */
+#define AXIS_H 20.0     /* a time axis with its label */
+#define LOOP_H 100.0    /* plot area of the loop panel */
+
+/* What every phase of a series figure reads: the samples gathered once. */
+typedef struct {
+    const mur_experiment *e;
+    const mur_scene *s;
+    const int *metrics;              /* the n metrics drawn, one panel each */
+    int n;
+    int runs;
+    long ticks;
+    double tmax;                     /* seconds */
+    long stride;                     /* ticks between samples */
+    long last;                       /* index of the last sample */
     const mur_setting *swept[MAX_SWEPT];
-    int nswept = mur_experiment_swept(e, swept, MAX_SWEPT);
-    /* A hysteresis loop needs one numeric setting to put on the x axis,
-     * decided below once its values are known. */
-    int loop = nswept == 1 && swept[0]->type == MUR_SETTING_REAL;
-    figure f = {0};
-    int rc = MUR_OK;
+    int nswept;                      /* setting panels, above the metrics */
+    int loop;                        /* draw the loop panel */
+    track *tr;                       /* metrics, settings, then order and milling for the state */
+    double *ts;                      /* time of each sample, seconds */
+    long *tick_of;                   /* tick of each sample */
+    cue_mark *cues;
+    int ncues;
+} series;
+
+/* Where a series figure's parts go, top to bottom: legend, cue labels,
+ * setting panels, metric panels, state strip, time axis, loop panel. */
+typedef struct {
+    key keys[8];
+    int nkeys;
+    double cue_y, top, state_y, loop_y, H;
+} series_layout;
+
+/* Enters with the tracks and sample arrays allocated (buf: 3 * (last + 1)
+ * values per track); leaves the sample times and every track filled:
+ * metric tracks (median and band, or the one run), setting tracks, and
+ * the state's two inputs. */
+static void series_gather(series *sr, double *buf)
+{
+    const mur_experiment *e = sr->e;
+    const int n = sr->n, nswept = sr->nswept, runs = sr->runs;
+    const long ticks = sr->ticks, stride = sr->stride, last = sr->last;
     size_t len = (size_t)last + 1;
-    int ntracks = n + nswept + 2;  /* metrics, settings, then order and milling for the state */
-    track *tr = calloc((size_t)ntracks, sizeof *tr);
-    double *buf = calloc(len * 3 * (size_t)ntracks, sizeof *buf);
-    cue_mark *cues = calloc((size_t)s->ncues + 1, sizeof *cues);
-    double *ts = calloc(len, sizeof *ts);
-    long *tick_of = calloc(len, sizeof *tick_of);
-    if (!tr || !buf || !cues || !ts || !tick_of) {
-        rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
-        goto done;
-    }
+    int ntracks = n + nswept + 2;
+    track *tr = sr->tr;
     for (long j = 0; j <= last; j++) {
-        tick_of[j] = j * stride < ticks ? j * stride : ticks;
-        ts[j] = tick_of[j] / s->tps;
+        sr->tick_of[j] = j * stride < ticks ? j * stride : ticks;
+        sr->ts[j] = sr->tick_of[j] / sr->s->tps;
     }
-    /* Gather: metric tracks (median and band, or the one run), setting
-     * tracks, and the state's two inputs. */
     for (int i = 0; i < ntracks; i++) {
         tr[i].mid = buf + len * 3 * i;
-        int k = i < n ? metrics[i] : i == n + nswept ? mur_metric_find("order")
-                                     : i == n + nswept + 1 ? mur_metric_find("milling") : -1;
+        int k = i < n ? sr->metrics[i] : i == n + nswept ? mur_metric_find("order")
+                                        : i == n + nswept + 1 ? mur_metric_find("milling") : -1;
         if (k >= 0 && runs > 1) {
             tr[i].lo = tr[i].mid + len;
             tr[i].hi = tr[i].lo + len;
         }
         for (long j = 0; j <= last; j++) {
-            long t = tick_of[j];
+            long t = sr->tick_of[j];
             if (k < 0) {
-                tr[i].mid[j] = mur_experiment_setting_at(e, 0, swept[i - n], t);
+                tr[i].mid[j] = mur_experiment_setting_at(e, 0, sr->swept[i - n], t);
             } else if (runs > 1) {
                 mur_summary sm;
                 mur_experiment_summary(e, 0, t, k, &sm);
@@ -723,20 +732,32 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
             }
         }
     }
-    if (loop) {
-        /* ... and a sweep: the setting glides both up and down for a while
-         * (a knockout's instant set and ramp back is not a loop). */
-        long up = 0, down = 0;
-        for (long j = 0; j < last; j++) {
-            up += tr[n].mid[j + 1] > tr[n].mid[j];
-            down += tr[n].mid[j + 1] < tr[n].mid[j];
-        }
-        loop = up >= last / 100 + 2 && down >= last / 100 + 2;
+}
+
+/* Enters with the tracks gathered and one numeric setting swept; returns
+ * whether it makes a sweep: the setting glides both up and down for a
+ * while (a knockout's instant set and ramp back is not a loop). */
+static int series_sweeps(const series *sr)
+{
+    const double *sx = sr->tr[sr->n].mid;
+    long up = 0, down = 0;
+    for (long j = 0; j < sr->last; j++) {
+        up += sx[j + 1] > sx[j];
+        down += sx[j + 1] < sx[j];
     }
+    return up >= sr->last / 100 + 2 && down >= sr->last / 100 + 2;
+}
+
+/* Leaves sr->cues with the labelled cues within the figure's time, in
+ * timeline order (a caption alone changes nothing measured). */
+static void series_cues(series *sr)
+{
+    const mur_scene *s = sr->s;
+    cue_mark *cues = sr->cues;
     int ncues = 0;
     for (int i = 0; i < s->ncues; i++) {
         const mur_cue *q = &s->cues[i];
-        if (q->at > tmax || q->at < 0)
+        if (q->at > sr->tmax || q->at < 0)
             continue;
         cue_label(q, cues[ncues].label, sizeof cues[ncues].label);
         if (!cues[ncues].label[0])
@@ -745,21 +766,22 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
         cues[ncues].over = q->nramp ? q->over : 0;
         ncues++;
     }
+    sr->ncues = ncues;
+}
 
-    /* Layout, top to bottom: legend, cue labels, setting panels, metric
-     * panels, state strip, time axis, then the loop panel. */
-    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
-    key keys[8];
+/* Fills keys (room for 8) with the series legend; returns how many. */
+static int series_keys(const series *sr, key *keys)
+{
     int nkeys = 0;
     keys[nkeys] = (key){KEY_LINE, palette[0], "", 0};
-    if (runs > 1)
-        snprintf(keys[nkeys++].label, sizeof keys[0].label, "median of %d runs", runs);
+    if (sr->runs > 1)
+        snprintf(keys[nkeys++].label, sizeof keys[0].label, "median of %d runs", sr->runs);
     else
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "one run (seed %llu)",
-                 (unsigned long long)s->seed);
-    if (runs > 1)
+                 (unsigned long long)sr->s->seed);
+    if (sr->runs > 1)
         keys[nkeys++] = (key){KEY_BAND, palette[0], "10\xe2\x80\x93" "90% of runs", 0};
-    if (ncues)
+    if (sr->ncues)
         keys[nkeys++] = (key){KEY_DASH, grey, "timeline cue", 0};
     static const mur_state states[4] = {MUR_STATE_POLARIZED, MUR_STATE_MILLING, MUR_STATE_SWARM,
                                         MUR_STATE_TRANSITION};
@@ -767,137 +789,320 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
         keys[nkeys] = (key){KEY_BOX, state_colour(states[i]), "", i == 0};
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "%s", mur_state_name(states[i]));
     }
+    return nkeys;
+}
+
+/* Enters with the cues collected; leaves lo with the legend and every
+ * part's top (the text measured on a probe), and the cues placed in rows. */
+static void series_place(series *sr, series_layout *lo)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    lo->nkeys = series_keys(sr, lo->keys);
     figure probe;
     probe_open(&probe);
-    panel timeref = {L, 0, PW, 1, 0, tmax, 0, 1};
-    double legend_h = draw_legend(&probe, keys, nkeys, L, 0, PW, 0);
-    int cue_rows = ncues ? place_cues(&probe, cues, ncues, &timeref) : 0;
+    panel timeref = {L, 0, PW, 1, 0, sr->tmax, 0, 1};
+    double legend_h = draw_legend(&probe, lo->keys, lo->nkeys, L, 0, PW, 0);
+    int cue_rows = sr->ncues ? place_cues(&probe, sr->cues, sr->ncues, &timeref) : 0;
     probe_close(&probe);
 
-    const double set_h = 18, state_h = 6, axis_h = 20, loop_h = 100;
     double y = 4 + legend_h + 4;
-    double cue_y = y;
+    lo->cue_y = y;
     y += cue_rows * 8 + (cue_rows ? 2 : 0);
-    double top = y;
-    y += nswept * (TITLE_H + set_h + GAP) + n * (TITLE_H + PANEL_H + GAP);
-    double state_y = y + 1;
-    y = state_y + state_h + axis_h;
-    double loop_y = y + 8;
-    if (loop)
-        y = loop_y + TITLE_H + loop_h + axis_h;
-    double H = ceil(y + 4);
+    lo->top = y;
+    y += sr->nswept * (TITLE_H + SET_H + GAP) + sr->n * (TITLE_H + PANEL_H + GAP);
+    lo->state_y = y + 1;
+    y = lo->state_y + STATE_H + AXIS_H;
+    lo->loop_y = y + 8;
+    if (sr->loop)
+        y = lo->loop_y + TITLE_H + LOOP_H + AXIS_H;
+    lo->H = ceil(y + 4);
+}
 
-    if ((rc = fig_begin(&f, path, W, H, err)))
-        goto done;
-    draw_legend(&f, keys, nkeys, L, 4, PW, 1);
-    for (int i = 0; i < ncues; i++)
-        text(&f, cues[i].x0, cue_y + cues[i].row * 8, cues[i].label, TICK_SIZE, 0, 0, 0, ink);
-    double x_step = nice_step(tmax, 6);
-    y = top;
-    for (int i = 0; i < nswept + n; i++) {
-        int is_set = i < nswept;
-        const track *t = is_set ? &tr[n + i] : &tr[i - nswept];
-        int k = is_set ? -1 : metrics[i - nswept];
-        panel p = {L, y + TITLE_H, PW, is_set ? set_h : PANEL_H, 0, tmax, 0, 1};
-        double vmax = track_max(t, last), y_step;
-        if (is_set) {
-            double vmin = INFINITY;
-            for (long j = 0; j <= last; j++)
-                vmin = fmin(vmin, t->mid[j]);
-            /* A setting's panel shows its own extremes, labelled exactly. */
-            p.y0 = fmin(0, vmin);
-            p.y1 = vmax > p.y0 ? vmax : p.y0 + 1;
-            y_step = p.y1 - p.y0;
-        } else {
-            y_step = y_range(&p, k, vmax);
-        }
-        char title[96];
-        snprintf(title, sizeof title, "%s", is_set ? swept[i]->name : metric_title(k));
-        text(&f, L, y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
-        draw_cues(&f, cues, ncues, &p);
-        int choices = is_set && swept[i]->type == MUR_SETTING_ENUM;
-        draw_axes(&f, &p, 0, x_step, choices ? 0 : y_step);
-        for (int v = (int)p.y0; choices && v <= (int)p.y1; v++) {
-            /* an enum's values by name; the table ends with NULL */
-            int known = 0;
-            while (known <= v && swept[i]->choices[known])
-                known++;
-            text(&f, p.x - 2.5, py(&p, v), known > v ? swept[i]->choices[v] : "?", TICK_SIZE, 1, 0.5, 0, ink);
-        }
-        draw_track(&f, &p, t, ts, last, is_set ? grey : palette[0]);
-        y += TITLE_H + p.h + GAP;
+/* Draws panel i of the stack whose title line starts at y: the settings'
+ * panels (i < nswept), then the metrics'; returns the height it took. */
+static double draw_series_panel(figure *f, const series *sr, int i, double y, double x_step)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const int n = sr->n, nswept = sr->nswept;
+    const long last = sr->last;
+    int is_set = i < nswept;
+    const track *t = is_set ? &sr->tr[n + i] : &sr->tr[i - nswept];
+    int k = is_set ? -1 : sr->metrics[i - nswept];
+    panel p = {L, y + TITLE_H, PW, is_set ? SET_H : PANEL_H, 0, sr->tmax, 0, 1};
+    double vmax = track_max(t, last), y_step;
+    if (is_set) {
+        double vmin = INFINITY;
+        for (long j = 0; j <= last; j++)
+            vmin = fmin(vmin, t->mid[j]);
+        /* A setting's panel shows its own extremes, labelled exactly. */
+        p.y0 = fmin(0, vmin);
+        p.y1 = vmax > p.y0 ? vmax : p.y0 + 1;
+        y_step = p.y1 - p.y0;
+    } else {
+        y_step = y_range(&p, k, vmax);
     }
-    /* State strip: one rectangle per run of equal state. */
-    panel sp = {L, state_y, PW, state_h, 0, tmax, 0, 1};
-    const track *to = &tr[n + nswept], *tm = &tr[n + nswept + 1];
+    char title[96];
+    snprintf(title, sizeof title, "%s", is_set ? sr->swept[i]->name : metric_title(k));
+    text(f, L, y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    draw_cues(f, sr->cues, sr->ncues, &p);
+    int choices = is_set && sr->swept[i]->type == MUR_SETTING_ENUM;
+    draw_axes(f, &p, 0, x_step, choices ? 0 : y_step);
+    for (int v = (int)p.y0; choices && v <= (int)p.y1; v++) {
+        /* an enum's values by name; the table ends with NULL */
+        int known = 0;
+        while (known <= v && sr->swept[i]->choices[known])
+            known++;
+        text(f, p.x - 2.5, py(&p, v), known > v ? sr->swept[i]->choices[v] : "?", TICK_SIZE, 1, 0.5, 0, ink);
+    }
+    draw_track(f, &p, t, sr->ts, last, is_set ? grey : palette[0]);
+    return TITLE_H + p.h + GAP;
+}
+
+/* Draws the state strip at state_y, one rectangle per run of equal state,
+ * and the time axis under it. */
+static void draw_state_strip(figure *f, const series *sr, double state_y, double x_step)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const double tmax = sr->tmax, *ts = sr->ts;
+    const long last = sr->last;
+    panel sp = {L, state_y, PW, STATE_H, 0, tmax, 0, 1};
+    const track *to = &sr->tr[sr->n + sr->nswept], *tm = &sr->tr[sr->n + sr->nswept + 1];
     for (long a = 0; a <= last;) {
         mur_state st = mur_state_classify(to->mid[a], tm->mid[a]);
         long b = a + 1;
         while (b <= last && mur_state_classify(to->mid[b], tm->mid[b]) == st)
             b++;
         rgb c = state_colour(st);
-        cairo_set_source_rgb(f.cr, c.r, c.g, c.b);
+        cairo_set_source_rgb(f->cr, c.r, c.g, c.b);
         double x0 = px(&sp, ts[a]), x1 = px(&sp, b <= last ? ts[b] : tmax);
-        cairo_rectangle(f.cr, x0, sp.y, fmax(x1 - x0, 0.05), sp.h);
-        cairo_fill(f.cr);
+        cairo_rectangle(f->cr, x0, sp.y, fmax(x1 - x0, 0.05), sp.h);
+        cairo_fill(f->cr);
         a = b;
     }
-    text(&f, L - 2.5, state_y + state_h / 2, "state", TICK_SIZE, 1, 0.5, 0, ink);
-    panel axis = {L, state_y - 1, PW, state_h + 1, 0, tmax, 0, 1};
-    draw_axes(&f, &axis, 1, x_step, 0);
-    text(&f, L + PW / 2, state_y + state_h + 11, "time (s)", TEXT_SIZE, 0.5, 0, 0, ink);
+    text(f, L - 2.5, state_y + STATE_H / 2, "state", TICK_SIZE, 1, 0.5, 0, ink);
+    panel axis = {L, state_y - 1, PW, STATE_H + 1, 0, tmax, 0, 1};
+    draw_axes(f, &axis, 1, x_step, 0);
+    text(f, L + PW / 2, state_y + STATE_H + 11, "time (s)", TEXT_SIZE, 0.5, 0, 0, ink);
+}
 
-    if (loop) {
-        const track *lt = &tr[0];
-        const double *sx = tr[n].mid;
-        double xmin = INFINITY, xmax = -INFINITY;
-        for (long j = 0; j <= last; j++) {
-            xmin = fmin(xmin, sx[j]);
-            xmax = fmax(xmax, sx[j]);
-        }
-        double xs = nice_step(fmax(xmax - xmin, 1e-9), 5);
-        panel p = {L, loop_y + TITLE_H, PW, loop_h, floor(xmin / xs + 1e-9) * xs, 0, 0, 1};
-        p.x1 = fmax(ceil(xmax / xs - 1e-9) * xs, p.x0 + xs);
-        double y_step = y_range(&p, metrics[0], track_max(&(track){lt->mid, NULL, NULL}, last));
-        char title[128];
-        snprintf(title, sizeof title, "%s against %s", metric_title(metrics[0]), swept[0]->name);
-        text(&f, L, loop_y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
-        draw_axes(&f, &p, 1, xs, y_step);
-        draw_loop(&f, &p, sx, lt, last);
-        text(&f, L + PW / 2, p.y + p.h + 11, swept[0]->name, TEXT_SIZE, 0.5, 0, 0, ink);
-        /* Keys for the directions the sweep has, top right. */
-        int has[3] = {0, 0, 0};  /* rising, falling, held */
-        for (long j = 0; j < last; j++)
-            has[sx[j + 1] > sx[j] ? 0 : sx[j + 1] < sx[j] ? 1 : 2] = 1;
-        key lk[3];
-        int nk = 0;
-        if (has[0]) {
-            lk[nk] = (key){KEY_LINE, palette[0], "", 0};
-            snprintf(lk[nk++].label, sizeof lk[0].label, "%s rising", swept[0]->name);
-        }
-        if (has[1]) {
-            lk[nk] = (key){KEY_LINE, palette[1], "", 0};
-            snprintf(lk[nk++].label, sizeof lk[0].label, has[0] ? "falling" : "%s falling", swept[0]->name);
-        }
-        if (has[2])
-            lk[nk++] = (key){KEY_LINE, grey, "held", 0};
-        double lw = 0;
-        for (int i = 0; i < nk; i++)
-            lw += 12 + text_width(&f, lk[i].label, TEXT_SIZE) + 7;
-        draw_legend(&f, lk, nk, L + PW - lw, p.y + 1, lw + 1, 1);
+/* Draws the keys for the directions the sweep sx has (rising, falling,
+ * held), at the top right of the loop panel p. */
+static void draw_loop_keys(figure *f, const panel *p, const double *sx, long last, const char *name)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    int has[3] = {0, 0, 0};  /* rising, falling, held */
+    for (long j = 0; j < last; j++)
+        has[sx[j + 1] > sx[j] ? 0 : sx[j + 1] < sx[j] ? 1 : 2] = 1;
+    key lk[3];
+    int nk = 0;
+    if (has[0]) {
+        lk[nk] = (key){KEY_LINE, palette[0], "", 0};
+        snprintf(lk[nk++].label, sizeof lk[0].label, "%s rising", name);
     }
+    if (has[1]) {
+        lk[nk] = (key){KEY_LINE, palette[1], "", 0};
+        snprintf(lk[nk++].label, sizeof lk[0].label, has[0] ? "falling" : "%s falling", name);
+    }
+    if (has[2])
+        lk[nk++] = (key){KEY_LINE, grey, "held", 0};
+    double lw = 0;
+    for (int i = 0; i < nk; i++)
+        lw += 12 + text_width(f, lk[i].label, TEXT_SIZE) + 7;
+    draw_legend(f, lk, nk, L + PW - lw, p->y + 1, lw + 1, 1);
+}
+
+/* Draws the loop panel whose title line starts at loop_y: the first metric
+ * against the one swept setting, with its keys. */
+static void draw_loop_panel(figure *f, const series *sr, double loop_y)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const long last = sr->last;
+    const track *lt = &sr->tr[0];
+    const double *sx = sr->tr[sr->n].mid;
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (long j = 0; j <= last; j++) {
+        xmin = fmin(xmin, sx[j]);
+        xmax = fmax(xmax, sx[j]);
+    }
+    double xs = nice_step(fmax(xmax - xmin, 1e-9), 5);
+    panel p = {L, loop_y + TITLE_H, PW, LOOP_H, floor(xmin / xs + 1e-9) * xs, 0, 0, 1};
+    p.x1 = fmax(ceil(xmax / xs - 1e-9) * xs, p.x0 + xs);
+    double y_step = y_range(&p, sr->metrics[0], track_max(&(track){lt->mid, NULL, NULL}, last));
+    char title[128];
+    snprintf(title, sizeof title, "%s against %s", metric_title(sr->metrics[0]), sr->swept[0]->name);
+    text(f, L, loop_y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    draw_axes(f, &p, 1, xs, y_step);
+    draw_loop(f, &p, sx, lt, last);
+    text(f, L + PW / 2, p.y + p.h + 11, sr->swept[0]->name, TEXT_SIZE, 0.5, 0, 0, ink);
+    draw_loop_keys(f, &p, sx, last, sr->swept[0]->name);
+}
+
+int mur_plot_series(const char *path, const mur_experiment *e, const int *metrics, int n,
+                    mur_error *err)
+{
+    if (format_of(path) == FMT_NONE)
+        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
+    if (!mur_experiment_every_tick(e))
+        return mur_error_set(err, MUR_EINPUT, "a series figure needs every tick of the experiment");
+    if (n < 1)
+        return mur_error_set(err, MUR_EINPUT, "a series figure needs at least one metric");
+    series sr = {.e = e, .s = mur_experiment_scene(e), .metrics = metrics, .n = n};
+    sr.ticks = mur_experiment_ticks(e);
+    sr.runs = mur_experiment_runs(e);
+    sr.tmax = sr.ticks / sr.s->tps;
+    /* A column at 300 dpi is 1050 pixels: more points than MAX_POINTS per
+     * line draw nothing more, so long series are drawn every stride-th tick
+     * (the last tick always included); the CSV keeps every tick. */
+    sr.stride = (sr.ticks + MAX_POINTS - 1) / MAX_POINTS;
+    sr.last = (sr.ticks + sr.stride - 1) / sr.stride;
+    sr.nswept = mur_experiment_swept(e, sr.swept, MAX_SWEPT);
+    /* A hysteresis loop needs one numeric setting to put on the x axis,
+     * and a sweep of it (series_sweeps, once its values are known). */
+    sr.loop = sr.nswept == 1 && sr.swept[0]->type == MUR_SETTING_REAL;
+    figure f = {0};
+    int rc = MUR_OK;
+    size_t len = (size_t)sr.last + 1;
+    int ntracks = n + sr.nswept + 2;  /* metrics, settings, then order and milling for the state */
+    sr.tr = calloc((size_t)ntracks, sizeof *sr.tr);
+    double *buf = calloc(len * 3 * (size_t)ntracks, sizeof *buf);
+    sr.cues = calloc((size_t)sr.s->ncues + 1, sizeof *sr.cues);
+    sr.ts = calloc(len, sizeof *sr.ts);
+    sr.tick_of = calloc(len, sizeof *sr.tick_of);
+    if (!sr.tr || !buf || !sr.cues || !sr.ts || !sr.tick_of) {
+        rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
+        goto done;
+    }
+    series_gather(&sr, buf);
+    if (sr.loop)
+        sr.loop = series_sweeps(&sr);
+    series_cues(&sr);
+    series_layout lo;
+    series_place(&sr, &lo);
+
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    if ((rc = fig_begin(&f, path, W, lo.H, err)))
+        goto done;
+    draw_legend(&f, lo.keys, lo.nkeys, L, 4, PW, 1);
+    for (int i = 0; i < sr.ncues; i++)
+        text(&f, sr.cues[i].x0, lo.cue_y + sr.cues[i].row * 8, sr.cues[i].label, TICK_SIZE, 0, 0, 0, ink);
+    double x_step = nice_step(sr.tmax, 6);
+    double y = lo.top;
+    for (int i = 0; i < sr.nswept + n; i++)
+        y += draw_series_panel(&f, &sr, i, y, x_step);
+    draw_state_strip(&f, &sr, lo.state_y, x_step);
+    if (sr.loop)
+        draw_loop_panel(&f, &sr, lo.loop_y);
     rc = fig_end(&f, err);
 done:
     fig_abort(&f);
-    free(tr);
+    free(sr.tr);
     free(buf);
-    free(cues);
-    free(ts);
-    free(tick_of);
+    free(sr.cues);
+    free(sr.ts);
+    free(sr.tick_of);
     return rc;
 }
 
 /* ---- stats --------------------------------------------------------------- */
+
+/* Condition labels turn this far when they do not fit their slot level. */
+#define LABEL_TURN (40 * MUR_PI / 180)
+
+/* Condition labels: level when they fit their slot, else turned 40
+ * degrees and hanging from their tick (the bottom margin grows). Measures
+ * on a probe; leaves *legend_h and *turned, and returns the labels' height. */
+static double stats_measure(const mur_experiment *e, const key *keys, double *legend_h, int *turned)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const int nc = mur_experiment_conditions(e);
+    figure probe;
+    probe_open(&probe);
+    double slot = PW / nc, widest = 0;
+    for (int c = 0; c < nc; c++)
+        widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
+    *legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
+    probe_close(&probe);
+    const double angle = LABEL_TURN;
+    *turned = widest > slot - 3;
+    return *turned ? widest * sin(angle) + 10 : 11;
+}
+
+/* Draws one condition's marks at x on panel p: its tick, its 10-90% bar,
+ * its median dot and its mean diamond, in colour col. */
+static void draw_condition(cairo_t *cr, const panel *p, const mur_summary *m, rgb col, double x)
+{
+    cairo_set_source_rgb(cr, grid.r * 0.9, grid.g * 0.9, grid.b * 0.9);
+    cairo_set_line_width(cr, 0.5);
+    cairo_move_to(cr, x, p->y + p->h);
+    cairo_line_to(cr, x, p->y + p->h + 2);
+    cairo_stroke(cr);
+    cairo_set_source_rgb(cr, col.r, col.g, col.b);
+    if (isfinite(m->p10) && isfinite(m->p90)) {
+        cairo_set_line_width(cr, 2.0);
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+        double y0 = py(p, m->p10), y1 = py(p, m->p90);
+        if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
+            y0 += 0.3;
+            y1 -= 0.3;
+        }
+        cairo_move_to(cr, x, y0);
+        cairo_line_to(cr, x, y1);
+        cairo_stroke(cr);
+    }
+    if (isfinite(m->median)) {
+        /* a white ring keeps the dot visible on its own bar */
+        cairo_arc(cr, x, py(p, m->median), 2.4, 0, 2 * MUR_PI);
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill(cr);
+        cairo_arc(cr, x, py(p, m->median), 1.8, 0, 2 * MUR_PI);
+        cairo_set_source_rgb(cr, col.r, col.g, col.b);
+        cairo_fill(cr);
+    }
+    if (isfinite(m->mean)) {
+        key d = {KEY_DIAMOND, col, "", 0};
+        draw_key_symbol(cr, &d, x + 1, py(p, m->mean));  /* centred 6 pt right of the bar */
+    }
+}
+
+/* Draws metric i's panel (metric k) with its title line at y: one mark per
+ * condition from sum[c * n + i], and the note (if any) at the right. */
+static void draw_stats_panel(figure *f, const mur_summary *sum, int nc, int n, int i, int k,
+                             double y, const char *note)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc, 0, 1};
+    double vmax = -INFINITY;
+    for (int c = 0; c < nc; c++) {
+        const mur_summary *m = &sum[c * n + i];
+        double v[3] = {m->p90, m->mean, m->median};
+        for (int q = 0; q < 3; q++)
+            if (isfinite(v[q]))
+                vmax = fmax(vmax, v[q]);
+    }
+    double y_step = y_range(&p, k, vmax);
+    text(f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
+    if (note)
+        text(f, L + PW, y + TITLE_H - 1, note, TICK_SIZE, 1, 1, 0, grey);
+    draw_axes(f, &p, 0, 0, y_step);
+    for (int c = 0; c < nc; c++)
+        draw_condition(f->cr, &p, &sum[c * n + i], palette[c % 7], px(&p, c + 0.5));
+}
+
+/* Draws the condition names hanging from base, level or turned. */
+static void draw_condition_names(figure *f, const mur_experiment *e, double base, int turned)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const int nc = mur_experiment_conditions(e);
+    const double angle = LABEL_TURN;
+    double slot = PW / nc;
+    for (int c = 0; c < nc; c++) {
+        double x = L + slot * (c + 0.5);
+        if (turned)
+            text(f, x + 2, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 1, 0, -angle, ink);
+        else
+            text(f, x, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+    }
+}
 
 int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
                    mur_error *err)
@@ -922,19 +1127,9 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
     char note[64];
     snprintf(note, sizeof note, "after %ld ticks", ticks);
-
-    /* Condition labels: level when they fit their slot, else turned 40
-     * degrees and hanging from their tick (the bottom margin grows). */
-    figure probe;
-    probe_open(&probe);
-    double slot = PW / nc, widest = 0;
-    for (int c = 0; c < nc; c++)
-        widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
-    double legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
-    probe_close(&probe);
-    const double angle = 40 * MUR_PI / 180;
-    int turned = widest > slot - 3;
-    double label_h = turned ? widest * sin(angle) + 10 : 11;
+    double legend_h;
+    int turned;
+    double label_h = stats_measure(e, keys, &legend_h, &turned);
 
     double top = 4 + legend_h + 3;
     double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + label_h + 4);
@@ -943,69 +1138,11 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     draw_legend(&f, keys, 3, L, 4, PW, 1);
     double y = top;
     for (int i = 0; i < n; i++) {
-        int k = metrics[i];
-        panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc, 0, 1};
-        double vmax = -INFINITY;
-        for (int c = 0; c < nc; c++) {
-            const mur_summary *m = &sum[c * n + i];
-            double v[3] = {m->p90, m->mean, m->median};
-            for (int q = 0; q < 3; q++)
-                if (isfinite(v[q]))
-                    vmax = fmax(vmax, v[q]);
-        }
-        double y_step = y_range(&p, k, vmax);
-        text(&f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
-        if (i == 0)
-            text(&f, L + PW, y + TITLE_H - 1, note, TICK_SIZE, 1, 1, 0, grey);
-        draw_axes(&f, &p, 0, 0, y_step);
-        cairo_t *cr = f.cr;
-        for (int c = 0; c < nc; c++) {
-            const mur_summary *m = &sum[c * n + i];
-            rgb col = palette[c % 7];
-            double x = px(&p, c + 0.5);
-            cairo_set_source_rgb(cr, grid.r * 0.9, grid.g * 0.9, grid.b * 0.9);
-            cairo_set_line_width(cr, 0.5);
-            cairo_move_to(cr, x, p.y + p.h);
-            cairo_line_to(cr, x, p.y + p.h + 2);
-            cairo_stroke(cr);
-            cairo_set_source_rgb(cr, col.r, col.g, col.b);
-            if (isfinite(m->p10) && isfinite(m->p90)) {
-                cairo_set_line_width(cr, 2.0);
-                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-                double y0 = py(&p, m->p10), y1 = py(&p, m->p90);
-                if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
-                    y0 += 0.3;
-                    y1 -= 0.3;
-                }
-                cairo_move_to(cr, x, y0);
-                cairo_line_to(cr, x, y1);
-                cairo_stroke(cr);
-            }
-            if (isfinite(m->median)) {
-                /* a white ring keeps the dot visible on its own bar */
-                cairo_arc(cr, x, py(&p, m->median), 2.4, 0, 2 * MUR_PI);
-                cairo_set_source_rgb(cr, 1, 1, 1);
-                cairo_fill(cr);
-                cairo_arc(cr, x, py(&p, m->median), 1.8, 0, 2 * MUR_PI);
-                cairo_set_source_rgb(cr, col.r, col.g, col.b);
-                cairo_fill(cr);
-            }
-            if (isfinite(m->mean)) {
-                key d = {KEY_DIAMOND, col, "", 0};
-                draw_key_symbol(cr, &d, x + 1, py(&p, m->mean));  /* centred 6 pt right of the bar */
-            }
-        }
+        draw_stats_panel(&f, sum, nc, n, i, metrics[i], y, i == 0 ? note : NULL);
         y += TITLE_H + PANEL_H + GAP;
     }
     /* Condition names under the last panel. */
-    double base = y - GAP + 2.5;
-    for (int c = 0; c < nc; c++) {
-        double x = L + slot * (c + 0.5);
-        if (turned)
-            text(&f, x + 2, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 1, 0, -angle, ink);
-        else
-            text(&f, x, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
-    }
+    draw_condition_names(&f, e, y - GAP + 2.5, turned);
     rc = fig_end(&f, err);
 done:
     fig_abort(&f);

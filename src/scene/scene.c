@@ -1460,6 +1460,96 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
     return 0;
 }
 
+/* Enters with the parser set on the source; leaves the one document of the
+ * source in c->doc (*have_doc set, for the caller to delete) or an error
+ * at the parser's position. */
+static int load_document(ctx *c, yaml_parser_t *parser, int *have_doc)
+{
+    if (!yaml_parser_load(parser, c->doc))
+        return mur_error_set(c->err, MUR_EINPUT, "%s:%lu:%lu: error: %s%s%s", c->name,
+                             (unsigned long)parser->problem_mark.line + 1,
+                             (unsigned long)parser->problem_mark.column + 1,
+                             parser->problem ? parser->problem : "invalid YAML",
+                             parser->context ? " " : "", parser->context ? parser->context : "");
+    *have_doc = 1;
+    return single_document(c, parser);
+}
+
+/* Enters with the scene's defaults; leaves s->params from the preset that
+ * 'model' names, if the file has one. */
+static int read_model(ctx *c, yaml_node_t *root)
+{
+    mur_scene *s = c->s;
+    yaml_node_t *model = lookup(c, root, "model");
+    if (!model)
+        return 0;
+    const char *m = scalar(model);
+    const char *names[32];
+    int np = mur_preset_count() < 31 ? mur_preset_count() : 31;
+    for (int i = 0; i < np; i++)
+        names[i] = mur_preset_at(i)->name;
+    names[np] = NULL;
+    if (!m)
+        return fail_at(c, model, "'model' must be a preset name");
+    if (!(s->preset = mur_preset_find(m)))
+        return unknown(c, model, "model", m, names);
+    s->params = s->preset->params;
+    return 0;
+}
+
+/* Leaves s->tps and c->tps from video.ticks_per_second, if the file gives
+ * it (video may be NULL). */
+static int read_tps(ctx *c, yaml_node_t *video)
+{
+    mur_scene *s = c->s;
+    yaml_node_t *tps = video ? lookup(c, video, "ticks_per_second") : NULL;
+    if (!tps)
+        return 0;
+    int rc;
+    if ((rc = need_type(c, tps, YAML_SCALAR_NODE, "ticks_per_second")) ||
+        (rc = number(c, tps, "ticks_per_second", 0.01, 10000, &s->tps)))
+        return rc;
+    c->tps = s->tps;
+    return 0;
+}
+
+/* Enters with the model and ticks_per_second read; leaves every top-level
+ * key read. The timeline and conditions are checked against the final
+ * flock, so world and flock are read before them. */
+static int read_top_keys(ctx *c, yaml_node_t *root)
+{
+    static const char *const first[] = {"world", "flock", NULL};
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        for (yaml_node_pair_t *it = root->data.mapping.pairs.start;
+             !rc && it < root->data.mapping.pairs.top; it++) {
+            const char *k = scalar(yaml_document_get_node(c->doc, it->key));
+            int early = k && (!strcmp(k, first[0]) || !strcmp(k, first[1]));
+            if (early != (pass == 0))
+                continue;
+            yaml_node_t one = *root;
+            one.data.mapping.pairs.start = it;
+            one.data.mapping.pairs.top = it + 1;
+            rc = each_pair(c, &one, "the scene", top_keys, top_pair, NULL);
+        }
+    }
+    return rc;
+}
+
+/* Leaves the scene with at least one condition: "all", when the file
+ * names none. */
+static int default_condition(ctx *c)
+{
+    mur_scene *s = c->s;
+    if (s->nconditions)
+        return 0;
+    if (!(s->conditions = calloc(1, sizeof *s->conditions)) ||
+        !(s->conditions[0].name = strdup("all")))
+        return oom(c);
+    s->nconditions = 1;
+    return 0;
+}
+
 int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t len,
                     mur_error *err)
 {
@@ -1480,16 +1570,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     }
     ctx c = {name, &doc, err, WALK_BUDGET, 60, s};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
-    if (!yaml_parser_load(&parser, &doc)) {
-        rc = mur_error_set(err, MUR_EINPUT, "%s:%lu:%lu: error: %s%s%s", name,
-                           (unsigned long)parser.problem_mark.line + 1,
-                           (unsigned long)parser.problem_mark.column + 1,
-                           parser.problem ? parser.problem : "invalid YAML",
-                           parser.context ? " " : "", parser.context ? parser.context : "");
-        goto done;
-    }
-    have_doc = 1;
-    if ((rc = single_document(&c, &parser)))
+    if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
     if (!(s->path = strdup(name)) || (rc = defaults(&c, name))) {
         rc = rc ? rc : oom(&c);
@@ -1504,58 +1585,12 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         goto done;
     /* The model first (settings override it) and ticks_per_second (times in
      * ticks need it), whatever order the file gives them in. */
-    yaml_node_t *model = lookup(&c, root, "model");
-    if (model) {
-        const char *m = scalar(model);
-        const char *names[32];
-        int np = mur_preset_count() < 31 ? mur_preset_count() : 31;
-        for (int i = 0; i < np; i++)
-            names[i] = mur_preset_at(i)->name;
-        names[np] = NULL;
-        if (!m) {
-            rc = fail_at(&c, model, "'model' must be a preset name");
-            goto done;
-        }
-        if (!(s->preset = mur_preset_find(m))) {
-            rc = unknown(&c, model, "model", m, names);
-            goto done;
-        }
-        s->params = s->preset->params;
-    }
-    yaml_node_t *video = lookup(&c, root, "video");
-    yaml_node_t *tps = video ? lookup(&c, video, "ticks_per_second") : NULL;
-    if (tps) {
-        if ((rc = need_type(&c, tps, YAML_SCALAR_NODE, "ticks_per_second")) ||
-            (rc = number(&c, tps, "ticks_per_second", 0.01, 10000, &s->tps)))
-            goto done;
-        c.tps = s->tps;
-    }
-    /* The timeline and conditions are checked against the final flock, so
-     * world and flock are read before them. */
-    static const char *const first[] = {"world", "flock", NULL};
-    for (int pass = 0; pass < 2 && !rc; pass++) {
-        for (yaml_node_pair_t *it = root->data.mapping.pairs.start;
-             !rc && it < root->data.mapping.pairs.top; it++) {
-            const char *k = scalar(yaml_document_get_node(&doc, it->key));
-            int early = k && (!strcmp(k, first[0]) || !strcmp(k, first[1]));
-            if (early != (pass == 0))
-                continue;
-            yaml_node_t one = *root;
-            one.data.mapping.pairs.start = it;
-            one.data.mapping.pairs.top = it + 1;
-            rc = each_pair(&c, &one, "the scene", top_keys, top_pair, NULL);
-        }
-    }
-    if (rc || (rc = finish(&c, root, video)))
+    if ((rc = read_model(&c, root)))
         goto done;
-    if (!s->nconditions) {
-        if (!(s->conditions = calloc(1, sizeof *s->conditions)) ||
-            !(s->conditions[0].name = strdup("all"))) {
-            rc = oom(&c);
-            goto done;
-        }
-        s->nconditions = 1;
-    }
+    yaml_node_t *video = lookup(&c, root, "video");
+    if ((rc = read_tps(&c, video)) || (rc = read_top_keys(&c, root)) ||
+        (rc = finish(&c, root, video)) || (rc = default_condition(&c)))
+        goto done;
 done:
     if (have_doc)
         yaml_document_delete(&doc);
