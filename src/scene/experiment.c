@@ -66,7 +66,10 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     mur_flock *f = NULL;
     mur_driver d;
     memset(&d, 0, sizeof d);
+    d.stop = sh->stop;   /* the warm-up and each tick answer a stop too */
     int rc = mur_flock_create(&f, &base, mur_rng_derive(s->seed, (uint64_t)r), err);
+    if (!rc)
+        mur_flock_set_stop(f, sh->stop);
     if (rc || (rc = mur_driver_start(&d, s, f, &base, err)))
         goto fail;
     if (e->every_tick && mur_metrics_compute(mc, f, &out[0])) {
