@@ -65,7 +65,19 @@ struct mur_metrics_ctx {
     int *parent, *size;
     double *sum;   /* per root: sum of cos/sin of x and y angles (4 each) */
     int *cluster_of, *neighbour_count;   /* per boid, for drawing (colour modes) */
+    volatile sig_atomic_t *stop;   /* polled every POLL_BOIDS boids; NULL: never */
 };
+
+/* Boids between two looks at the stop flag: milliseconds of work. */
+#define POLL_BOIDS 4096
+
+void mur_metrics_ctx_set_stop(mur_metrics_ctx *m, volatile sig_atomic_t *stop) { m->stop = stop; }
+
+/* Whether to stop before boid i (looked at every POLL_BOIDS boids). */
+static int stop_at(const mur_metrics_ctx *m, int i)
+{
+    return i % POLL_BOIDS == POLL_BOIDS - 1 && m->stop && *m->stop;
+}
 
 mur_metrics_ctx *mur_metrics_ctx_create(void) { return calloc(1, sizeof(mur_metrics_ctx)); }
 
@@ -216,8 +228,11 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
 
     double near_sum = 0;
     if (n >= 2)
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
+            if (stop_at(m, i))
+                return MUR_EINTR;
             near_sum += nearest_of(g, f, i);
+        }
     out->nearest = n >= 2 ? near_sum / n : 0;
 
     for (int i = 0; i < n; i++) {
@@ -228,6 +243,8 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
     long pairs = 0;
     double T = mur_sqrt_bound(R), W = p->width, H = p->height;
     for (int i = 0; i < n; i++) {
+        if (stop_at(m, i))
+            return MUR_EINTR;
         int cx, cy, xs[3], ys[3];
         double xi = x[i], yi = y[i];
         mur_grid_cell(g, x[i], y[i], &cx, &cy);

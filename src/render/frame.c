@@ -188,7 +188,12 @@ void mur_renderer_destroy(mur_renderer *r)
     free(r);
 }
 
-void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop) { r->stop = stop; }
+void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
+{
+    r->stop = stop;
+    for (int i = 0; i < r->npanels; i++)
+        mur_metrics_ctx_set_stop(r->panels[i].mx, stop);
+}
 
 int mur_render_panels(const mur_scene *s) { return s->panels ? s->nconditions : 1; }
 
@@ -311,6 +316,11 @@ static void match_clusters(mur_renderer *r, const int *label, int n, const int *
 
 static void fail_observe(mur_renderer *r, const char *what, int n)
 {
+    if (mur_render_stopped(r)) {   /* the metrics stop with the drawing */
+        r->failed = MUR_EINTR;
+        mur_error_set(&r->fail, MUR_EINTR, "stopped while recording %s of %d boids", what, n);
+        return;
+    }
     r->failed = MUR_ERUN;
     mur_error_set(&r->fail, MUR_ERUN, "out of memory recording %s of %d boids", what, n);
 }
@@ -581,7 +591,10 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     int need = mur_overlays_need_metrics(s) || s->color_mode == MUR_COLOR_NEIGHBOURS ||
                s->color_mode == MUR_COLOR_CLUSTER;
     if (need && n > 0) {
-        if (mur_metrics_compute(r->panels[index].mx, f, &pc.metrics))
+        int rc = mur_metrics_compute(r->panels[index].mx, f, &pc.metrics);
+        if (rc == MUR_EINTR)
+            return mur_error_set(err, MUR_EINTR, "stopped while measuring %d boids", n);
+        if (rc)
             return mur_error_set(err, MUR_ERUN, "out of memory measuring %d boids", n);
         pc.have_metrics = 1;
     }
