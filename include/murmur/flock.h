@@ -9,6 +9,7 @@
 
 #include "murmur/export.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include "murmur/error.h"
 
@@ -125,8 +126,15 @@ MUR_API void mur_flock_set_brute_force(mur_flock *f, int on);
 /// Returns the level set.
 MUR_API int mur_flock_set_simd(mur_flock *f, int level);
 
-/// Advance one tick.
-MUR_API void mur_flock_step(mur_flock *f);
+/// Watch *stop (say, a signal handler's flag; NULL: never) during each tick,
+/// every few thousand boids: once it is nonzero, mur_flock_step returns
+/// MUR_EINTR within milliseconds. The flag is the caller's; the flock only reads it.
+MUR_API void mur_flock_set_stop(mur_flock *f, volatile sig_atomic_t *stop);
+
+/// Advance one tick: MUR_OK, or MUR_EINTR when the stop flag was seen. A
+/// stopped sync tick leaves the state as it was (tick not advanced); a
+/// stopped sequential one leaves it part-way, fit only for reset or destroy.
+MUR_API int mur_flock_step(mur_flock *f);
 
 /// Ticks stepped since creation, reset or set_state.
 MUR_API uint64_t mur_flock_tick(const mur_flock *f);

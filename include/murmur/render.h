@@ -16,6 +16,7 @@
 #include "murmur/export.h"
 
 #include <cairo.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "murmur/error.h"
@@ -39,6 +40,11 @@ MUR_API int mur_renderer_create(mur_renderer **out, const mur_scene *s, int widt
 
 /// Free a renderer; NULL is fine.
 MUR_API void mur_renderer_destroy(mur_renderer *r);
+
+/// Watch *stop (say, a signal handler's flag; NULL: never) while drawing, every
+/// few thousand boids: once it is nonzero, draws and stills return MUR_EINTR
+/// within milliseconds and write nothing. The flag is the caller's.
+MUR_API void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop);
 
 /// Number of panels the scene draws: one per experiment condition when its
 /// layout asks for panels, else 1.

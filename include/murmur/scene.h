@@ -10,6 +10,7 @@
 
 #include "murmur/export.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include "murmur/error.h"
 #include "murmur/flock.h"
@@ -197,15 +198,18 @@ typedef struct mur_driver {
     int next_cue;                ///< first cue whose event has not fired
     void (*on_tick)(void *ctx, const mur_flock *f, long tick); ///< called after every tick (may be NULL)
     void *on_tick_ctx;
+    volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
 } mur_driver;
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
-/// created from base. 0, or MUR_EINPUT "file:line:col: error: at Ts the timeline gives ..." when
-/// overlapping ramps make the settings invalid at some time.
+/// created from base; on_tick, on_tick_ctx and stop are kept, the rest is set. 0, MUR_EINPUT
+/// "file:line:col: error: at Ts the timeline gives ..." when overlapping ramps make the settings
+/// invalid at some time, or MUR_EINTR when *stop was seen (or the flock's own stop flag stopped a
+/// tick); after MUR_EINTR the driver and its flock are fit only for destroying.
 MUR_API int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
-                     mur_error *err);
+                             mur_error *err);
 
-/// Run ticks until d->tick == target (no-op if already there).
+/// Run ticks until d->tick == target (no-op if already there). 0, MUR_EINPUT or MUR_EINTR as above.
 MUR_API int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
 
 /// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)

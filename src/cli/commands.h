@@ -16,15 +16,14 @@ typedef struct mur_cli_opts {
     const char *preset;   /* render: x264 speed/size preset, NULL = medium */
     int threads;          /* 0 = all cores */
     int quiet, json;
+    volatile sig_atomic_t *stop;  /* the signal flag, handed to every long loop (never NULL) */
 } mur_cli_opts;
-
-/// Set by SIGINT/SIGTERM; long loops poll it.
-extern volatile sig_atomic_t mur_cli_interrupted;
 
 /// Print "murmur: <fmt with arg>" and a hint; returns 2.
 int mur_cli_usage_error(const char *fmt, const char *arg);
 
-/// Print err's message when rc is an error; returns the exit status for rc.
+/// Print err's message when rc is an error (MUR_EINTR: "interrupted (msg):
+/// nothing written"; an empty message prints nothing); returns the exit status for rc.
 int mur_cli_report(int rc, const mur_error *err);
 
 /// Exit status for a return code.

@@ -53,12 +53,14 @@ static const char usage[] =
     "exit status: 0 done, 1 failed while running, 2 bad usage or scene, 130 interrupted\n"
     "scene format: see README.md and the examples in scenes/\n";
 
-volatile sig_atomic_t mur_cli_interrupted;
+/* The one flag SIGINT and SIGTERM raise; every long loop is handed it
+ * (mur_cli_opts.stop) rather than reading it here. */
+static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    mur_cli_interrupted = 1;
+    interrupted = 1;
 }
 
 int mur_cli_usage_error(const char *fmt, const char *arg)
@@ -84,7 +86,9 @@ int mur_cli_exit_code(int rc)
  * "murmur: error: " that says who speaks. */
 int mur_cli_report(int rc, const mur_error *err)
 {
-    if (rc && err->msg[0]) {
+    if (rc == MUR_EINTR && err->msg[0]) {
+        fprintf(stderr, "murmur: interrupted (%s): nothing written\n", err->msg);
+    } else if (rc && err->msg[0]) {
         int placed = strstr(err->msg, "error:") || strncmp(err->msg, "murmur: ", 8) == 0;
         fprintf(stderr, "%s%s\n", placed ? "" : "murmur: error: ", err->msg);
     }
@@ -214,6 +218,7 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc;
+    o.stop = &interrupted;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

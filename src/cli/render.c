@@ -134,25 +134,33 @@ int mur_cmd_render(const mur_cli_opts *o)
     mur_progress bar;
     mur_progress_start(&bar, "frames", last - first, o->quiet);
     long k;
-    for (k = first; k < last && !mur_cli_interrupted; k++) {
+    int stopped = 0;
+    for (k = first; k < last && !(stopped = *o->stop); k++) {
         const uint8_t *px;
         int stride;
         char size[32];
-        if ((rc = mur_session_frame(&ss, k, &px, &stride, &err)) ||
-            (rc = mur_video_write(video, px, stride, &err)))
+        /* A signal inside a frame (a seek to --from, a huge flock) ends it
+         * undrawn; the frames before it are kept. */
+        if ((rc = mur_session_frame(&ss, k, &px, &stride, &err)) == MUR_EINTR) {
+            stopped = 1;
+            break;
+        }
+        if (rc || (rc = mur_video_write(video, px, stride, &err)))
             goto done;
         mur_progress_update(&bar, k - first + 1, human_size(size, sizeof size, mur_video_bytes(video)));
     }
     mur_progress_end(&bar, k - first);
-    if (mur_cli_interrupted && k == first) {
+    if (stopped && k == first) {
         fprintf(stderr, "murmur: interrupted before the first frame: nothing written\n");
+        err.msg[0] = 0;
         rc = MUR_EINTR;
         goto done;
     }
     rc = mur_video_close(video, &err);
     video = NULL;
-    if (!rc && mur_cli_interrupted) {
+    if (!rc && stopped) {
         fprintf(stderr, "murmur: interrupted: %s holds the %ld frames rendered\n", out, k - first);
+        err.msg[0] = 0;   /* said: the frame that was stopped is not news */
         rc = MUR_EINTR;
     } else if (!rc && !o->quiet) {
         fprintf(stderr, "murmur: wrote %s (%ld frames)\n", out, last - first);

@@ -24,6 +24,7 @@ int mur_session_start(mur_session *ss, const mur_cli_opts *o, mur_error *err)
         return mur_error_set(err, MUR_EINPUT, "%s: error: at most %d panels", s->path, MUR_MAX_PANELS);
     if ((rc = mur_renderer_create(&ss->renderer, s, s->width, s->height, err)))
         return rc;
+    mur_renderer_set_stop(ss->renderer, o->stop);
     for (int i = 0; i < ss->npanels; i++) {
         mur_params base = s->params;
         if (s->panels)
@@ -31,9 +32,12 @@ int mur_session_start(mur_session *ss, const mur_cli_opts *o, mur_error *err)
         if ((rc = mur_flock_create(&ss->flocks[i], &base, s->seed, err)) ||
             (rc = mur_flock_set_threads(ss->flocks[i], o->threads, err)))
             return rc;
+        /* the warm-up, a seek to --from or --at and each tick answer a signal */
+        mur_flock_set_stop(ss->flocks[i], o->stop);
         ss->observers[i] = (mur_session_observer){ss, i};
         ss->drivers[i].on_tick = observe;
         ss->drivers[i].on_tick_ctx = &ss->observers[i];
+        ss->drivers[i].stop = o->stop;
         if ((rc = mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err)))
             return rc;
     }

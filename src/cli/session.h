@@ -27,6 +27,8 @@ struct mur_session {
 
 /// Load the scene, create a flock per panel (condition overrides applied,
 /// same seed), run the warm-up, and create a renderer at the scene's size.
+/// Every long loop of the session (warm-up, stepping, drawing) watches
+/// o->stop and returns MUR_EINTR once it is set.
 int mur_session_start(mur_session *ss, const mur_cli_opts *o, mur_error *err);
 
 /// Step every panel's flock to `tick` (counted from the first frame).

@@ -331,7 +331,7 @@ int mur_cmd_stats(const mur_cli_opts *o)
     if (ticks_option(o, s, &def))
         return 2;
     def.threads = o->threads;
-    def.stop = &mur_cli_interrupted;
+    def.stop = o->stop;
     mur_progress bar;
     long total = (long)s->nconditions * (def.runs ? def.runs : s->runs);
     mur_progress_start(&bar, "runs", total, o->quiet);
@@ -436,7 +436,7 @@ int mur_cmd_series(const mur_cli_opts *o)
     if (ticks_option(o, s, &def))
         return 2;
     def.threads = o->threads;
-    def.stop = &mur_cli_interrupted;
+    def.stop = o->stop;
     mur_progress bar;
     mur_progress_start(&bar, "runs", def.runs, o->quiet);
     def.progress = on_progress;

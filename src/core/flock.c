@@ -21,6 +21,7 @@
 #include "murmur/presets.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +59,14 @@ struct mur_flock {
     int grid_ok;               /* grid matches the state of this tick */
     mur_pool *pool;
     int brute;
+    volatile sig_atomic_t *stop;  /* polled during a tick; NULL: never */
+    atomic_int stopped;        /* a chunk of this tick saw *stop and left its work undone */
 };
+
+/* Boids between two looks at the stop flag inside a tick: a few
+ * milliseconds of work at most, so a signal is answered well within a
+ * second even at MUR_MAX_BOIDS, for one load and compare. */
+#define POLL_BOIDS 4096
 
 /* ---- small vector helpers ---------------------------------------------- */
 
@@ -331,6 +339,17 @@ int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err)
 
 int mur_flock_threads(const mur_flock *f) { return mur_pool_threads(f->pool); }
 void mur_flock_set_brute_force(mur_flock *f, int on) { f->brute = on; }
+void mur_flock_set_stop(mur_flock *f, volatile sig_atomic_t *stop) { f->stop = stop; }
+
+/* Whether the stop flag is up; a chunk that sees it leaves its boids undone
+ * and says so, so the tick is abandoned even if the flag is lowered again. */
+static int stop_seen(mur_flock *f)
+{
+    if (!f->stop || !*f->stop)
+        return 0;
+    atomic_store_explicit(&f->stopped, 1, memory_order_relaxed);
+    return 1;
+}
 
 int mur_flock_set_simd(mur_flock *f, int level)
 {
@@ -790,6 +809,8 @@ static void accel_brute(mur_flock *f, const probe *tmpl, int begin, int end)
 {
     probe q;
     for (int k = begin; k < end; k++) {
+        if (stop_seen(f))  /* every boid: each is a pass over all of them */
+            return;
         sums s;
         q = *tmpl;
         probe_set(&q, by_position(f), k);
@@ -931,7 +952,13 @@ static void accel_chunk(void *ctx, int begin, int end)
     const mur_grid *g = &f->grid;
     block_copy buf;
     cell_block b;
+    int poll = begin + POLL_BOIDS;
     for (int k = begin, c = cell_at(g, begin); k < end; c++) {
+        if (k >= poll) {
+            if (stop_seen(f))
+                return;
+            poll = k + POLL_BOIDS;
+        }
         int kend = g->start[c + 1] < end ? g->start[c + 1] : end;
         if (k >= kend)
             continue;  /* empty cell */
@@ -953,10 +980,13 @@ static double max_radius(const mur_params *p)
     return fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
 }
 
-void mur_flock_step(mur_flock *f)
+int mur_flock_step(mur_flock *f)
 {
     const mur_params *p = &f->p;
     int seq = p->update == MUR_UPDATE_SEQUENTIAL;
+    atomic_store_explicit(&f->stopped, 0, memory_order_relaxed);
+    if (stop_seen(f))
+        return MUR_EINTR;
     f->grid_ok = 0;
     if (!f->brute) {
         /* Sequential ticks read boids that already moved this tick, up to
@@ -975,6 +1005,10 @@ void mur_flock_step(mur_flock *f)
         for (int i = 0; i < f->n; i++) {
             double ax, ay;
             int k = pos_of(f, i);
+            if (i % POLL_BOIDS == POLL_BOIDS - 1 && stop_seen(f)) {
+                f->grid_ok = 0;
+                return MUR_EINTR;  /* boids before i have moved: the flock is mid-tick */
+            }
             sums s;
             q = tmpl;
             probe_set(&q, by_position(f), k);
@@ -989,8 +1023,13 @@ void mur_flock_step(mur_flock *f)
         }
     } else {
         mur_pool_run(f->pool, accel_chunk, f, f->n);
+        if (atomic_load_explicit(&f->stopped, memory_order_relaxed)) {
+            f->grid_ok = 0;
+            return MUR_EINTR;  /* nothing has moved yet: the state is the last tick's */
+        }
         mur_pool_run(f->pool, integrate_chunk, f, f->n);
     }
     f->grid_ok = 0;
     f->tick++;
+    return MUR_OK;
 }

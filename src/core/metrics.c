@@ -65,7 +65,19 @@ struct mur_metrics_ctx {
     int *parent, *size;
     double *sum;   /* per root: sum of cos/sin of x and y angles (4 each) */
     int *cluster_of, *neighbour_count;   /* per boid, for drawing (colour modes) */
+    volatile sig_atomic_t *stop;   /* polled every POLL_BOIDS boids; NULL: never */
 };
+
+/* Boids between two looks at the stop flag: milliseconds of work. */
+#define POLL_BOIDS 4096
+
+void mur_metrics_ctx_set_stop(mur_metrics_ctx *m, volatile sig_atomic_t *stop) { m->stop = stop; }
+
+/* Whether to stop before boid i (looked at every POLL_BOIDS boids). */
+static int stop_at(const mur_metrics_ctx *m, int i)
+{
+    return i % POLL_BOIDS == POLL_BOIDS - 1 && m->stop && *m->stop;
+}
 
 mur_metrics_ctx *mur_metrics_ctx_create(void) { return calloc(1, sizeof(mur_metrics_ctx)); }
 
@@ -197,21 +209,27 @@ const int *mur_metrics_cluster_of(const mur_metrics_ctx *m) { return m->cluster_
 
 const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m) { return m->neighbour_count; }
 
-/* Enters with the grid built over the flock's n >= 1 boids; returns the mean
- * distance to the nearest other boid (0 for a lone boid). */
-static double nearest_mean(const mur_grid *g, const mur_flock *f, int n)
+/* Enters with the grid built over the flock's n >= 1 boids; leaves *out at
+ * the mean distance to the nearest other boid (0 for a lone boid), or
+ * returns MUR_EINTR when stopped. */
+static int nearest_mean(const mur_metrics_ctx *m, const mur_flock *f, int n, double *out)
 {
     double near_sum = 0;
     if (n >= 2)
-        for (int i = 0; i < n; i++)
-            near_sum += nearest_of(g, f, i);
-    return n >= 2 ? near_sum / n : 0;
+        for (int i = 0; i < n; i++) {
+            if (stop_at(m, i))
+                return MUR_EINTR;
+            near_sum += nearest_of(&m->grid, f, i);
+        }
+    *out = n >= 2 ? near_sum / n : 0;
+    return MUR_OK;
 }
 
 /* Enters with the grid built over the flock's n boids; leaves with each
  * boid's count of neighbours within R, every such pair joined in the
- * union-find, and returns the number of (ordered) neighbour pairs. */
-static long link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n)
+ * union-find, and *out at the number of (ordered) neighbour pairs; or
+ * returns MUR_EINTR when stopped. */
+static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *out)
 {
     const mur_params *p = mur_flock_params(f);
     const mur_grid *g = &m->grid;
@@ -226,6 +244,8 @@ static long link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n)
     long pairs = 0;
     double T = mur_sqrt_bound(R), W = p->width, H = p->height;
     for (int i = 0; i < n; i++) {
+        if (stop_at(m, i))
+            return MUR_EINTR;
         int cx, cy, xs[3], ys[3];
         double xi = x[i], yi = y[i];
         mur_grid_cell(g, x[i], y[i], &cx, &cy);
@@ -252,7 +272,8 @@ static long link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n)
                 }
             }
     }
-    return pairs;
+    *out = pairs;
+    return MUR_OK;
 }
 
 /* Enters with the clusters joined; leaves with each root's position sums in
@@ -364,8 +385,11 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
     if (reserve(m, (size_t)n) ||
         mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
         return MUR_ERUN;
-    out->nearest = nearest_mean(&m->grid, f, n);
-    out->neighbours = (double)link_neighbours(m, f, n) / n;
+    long pairs;
+    int rc = nearest_mean(m, f, n, &out->nearest);
+    if (rc || (rc = link_neighbours(m, f, n, &pairs)))
+        return rc;
+    out->neighbours = (double)pairs / n;
     tally_clusters(m, f, n, out);
     out->milling = milling_of(m, f, n);
     return MUR_OK;

@@ -99,8 +99,14 @@ typedef struct mur_stacks {
     double width[4];         /* widest box at each corner */
 } mur_stacks;
 
+/* Boids (or trail segments) drawn between two looks at the stop flag: a
+ * few milliseconds of work, so a signal is answered well within a second
+ * even at MUR_MAX_BOIDS. */
+#define MUR_POLL_BOIDS 4096
+
 struct mur_renderer {
     const mur_scene *scene;
+    volatile sig_atomic_t *stop;  /* polled while drawing; NULL: never */
     int width, height;
     cairo_surface_t *image;  /* for draw_image */
     int npanels;
@@ -136,6 +142,9 @@ typedef struct mur_panel_ctx {
     mur_stacks *stacks;
 } mur_panel_ctx;
 
+/* Whether the caller asked the drawing to stop (mur_renderer_set_stop). */
+static inline int mur_render_stopped(const mur_renderer *r) { return r->stop && *r->stop; }
+
 /* text.c */
 int mur_text_init(mur_text *t);
 void mur_text_free(mur_text *t);
@@ -163,8 +172,8 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
 int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *px, float *py,
                         int max);
 /* Draw the trails on cr, which holds the world transform and is clipped
- * to the panel's device rectangle (dx, dy, dw, dh) in whole pixels. 0, or
- * -1 when memory is short. */
+ * to the panel's device rectangle (dx, dy, dw, dh) in whole pixels. 0, -1
+ * when memory is short, or MUR_EINTR when the stop flag was seen. */
 int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
                     int dy, int dw, int dh);
 

@@ -18,11 +18,15 @@
  * unused otherwise) ignores leaks allocated inside fontconfig. It names the
  * library, not the function: the fast unwinder LSan uses by default stops
  * at fontconfig's first frame. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+/* The sanitizer runtime looks these hooks up by name in the executable,
+ * so they stay visible though the library hides everything it does not
+ * export. */
+#define MUR_VISIBLE __attribute__((visibility("default")))
+MUR_VISIBLE const char *__lsan_default_suppressions(void);
+MUR_VISIBLE const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
 /* and says nothing of it, so a program's stderr stays its own */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void) { return "print_suppressions=0"; }
+MUR_VISIBLE const char *__lsan_default_options(void);
+MUR_VISIBLE const char *__lsan_default_options(void) { return "print_suppressions=0"; }
 
 int mur_text_init(mur_text *t)
 {

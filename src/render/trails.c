@@ -302,7 +302,9 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
 
 /* Stroke the segments of ticks k0 .. k1 onto cr, in world coordinates, one
  * stroke per colour bin, each in its bin's colour at the pen's opacity. -1
- * when memory is short. */
+ * when memory is short, MUR_EINTR when the stop flag was seen (the path is
+ * then dropped). A bin stays one stroke however long: in parts, their
+ * translucent overlaps would show as knots. */
 static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, long k1)
 {
     const mur_scene *s = pen->r->scene;
@@ -352,6 +354,10 @@ static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, lon
             continue;
         cairo_new_path(cr);
         for (size_t j = start[b]; j < start[b + 1]; j++) {
+            if ((j - start[b]) % MUR_POLL_BOIDS == MUR_POLL_BOIDS - 1 && mur_render_stopped(pen->r)) {
+                cairo_new_path(cr);
+                return MUR_EINTR;
+            }
             int sk = (int)(t->pairs[j] / t->cap), i = (int)(t->pairs[j] % t->cap);
             int sk1 = sk == 0 ? t->slots - 1 : sk - 1;   /* tick k - 1: checked above */
             add_segment(cr, pen, t, sk, sk1, i, t->tick[sk]);

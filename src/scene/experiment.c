@@ -52,6 +52,13 @@ static int stopped(shared *sh)
     return atomic_load_explicit(&sh->quit, memory_order_relaxed) || (sh->stop && *sh->stop);
 }
 
+/* The metrics of f into *out: 0, MUR_EINTR (stopped) or MUR_ERUN. */
+static int measure(mur_metrics_ctx *mc, const mur_flock *f, mur_metrics *out, mur_error *err)
+{
+    int rc = mur_metrics_compute(mc, f, out);
+    return rc == MUR_ERUN ? mur_error_set(err, MUR_ERUN, "out of memory computing metrics") : rc;
+}
+
 /* One run: condition c, run r, from tick 0 to e->ticks through the
  * timeline. Leaves the recorded metrics in their slots. */
 static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
@@ -66,13 +73,14 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     mur_flock *f = NULL;
     mur_driver d;
     memset(&d, 0, sizeof d);
+    d.stop = sh->stop;   /* the warm-up and each tick answer a stop too */
     int rc = mur_flock_create(&f, &base, mur_rng_derive(s->seed, (uint64_t)r), err);
+    if (!rc)
+        mur_flock_set_stop(f, sh->stop);
     if (rc || (rc = mur_driver_start(&d, s, f, &base, err)))
         goto fail;
-    if (e->every_tick && mur_metrics_compute(mc, f, &out[0])) {
-        rc = mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
+    if (e->every_tick && (rc = measure(mc, f, &out[0], err)))
         goto fail;
-    }
     for (long t = 1; t <= e->ticks; t++) {
         if (stopped(sh)) {
             rc = MUR_EINTR;
@@ -80,13 +88,11 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
         }
         if ((rc = mur_driver_run_to(&d, t, err)))
             goto fail;
-        if (e->every_tick && mur_metrics_compute(mc, f, &out[t])) {
-            rc = mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
+        if (e->every_tick && (rc = measure(mc, f, &out[t], err)))
             goto fail;
-        }
     }
-    if (!e->every_tick && mur_metrics_compute(mc, f, &out[0]))
-        rc = mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
+    if (!e->every_tick)
+        rc = measure(mc, f, &out[0], err);
 fail:
     mur_flock_destroy(f);
     return rc;
@@ -97,6 +103,8 @@ static void *worker(void *arg)
     shared *sh = arg;
     mur_metrics_ctx *mc = mur_metrics_ctx_create();
     mur_error err = {{0}};
+    if (mc)
+        mur_metrics_ctx_set_stop(mc, sh->stop);
     pthread_mutex_lock(&sh->lock);
     if (!mc) {
         sh->failed_job = -1;

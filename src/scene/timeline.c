@@ -191,10 +191,20 @@ static int bad_settings(const mur_driver *d, double t, const mur_error *why, mur
  * run with the settings of time 0 and no predators: the warm-up lets a
  * flock form before the video starts, and a predator of the timeline
  * parked at its first position for all of it would carve a hole there. */
+static int stopped(const mur_driver *d, mur_error *err)
+{
+    if (d->tick < 0)
+        return mur_error_set(err, MUR_EINTR, "stopped in the warm-up, %ld ticks before the first frame",
+                             -d->tick);
+    return mur_error_set(err, MUR_EINTR, "stopped at tick %ld", d->tick);
+}
+
 static int step(mur_driver *d, mur_error *err)
 {
     const mur_scene *s = d->scene;
     int warm = d->tick < 0;
+    if (d->stop && *d->stop)
+        return stopped(d, err);
     double t = warm ? 0 : d->tick / s->tps;
     if (warm || !mur_scene_frozen_at(s, t)) {
         mur_params p;
@@ -210,7 +220,8 @@ static int step(mur_driver *d, mur_error *err)
         mur_predator pred[MUR_MAX_PREDATORS];
         int np = warm ? 0 : mur_scene_predators_at(s, t, pred, MUR_MAX_PREDATORS);
         mur_flock_set_predators(d->flock, pred, np);
-        mur_flock_step(d->flock);
+        if (mur_flock_step(d->flock) == MUR_EINTR)
+            return stopped(d, err);
     }
     d->tick++;
     if (d->tick >= 0)
@@ -225,9 +236,11 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
 {
     void (*on_tick)(void *, const mur_flock *, long) = d->on_tick;
     void *ctx = d->on_tick_ctx;
+    volatile sig_atomic_t *stop = d->stop;
     memset(d, 0, sizeof *d);
     d->on_tick = on_tick;
     d->on_tick_ctx = ctx;
+    d->stop = stop;
     d->scene = s;
     d->flock = f;
     d->base = *base;
