@@ -2,7 +2,8 @@
  *
  * libmurmur renders flocking simulations: scenes (scene.h) drive a flock
  * (flock.h, presets.h, rng.h) whose state is measured (metrics.h,
- * stats.h, experiment.h), drawn with Cairo (render.h, plot.h) and encoded (video.h).
+ * stats.h, experiment.h), drawn with Cairo (render.h, plot.h) and encoded (video.h); a session
+ * (session.h) runs the whole loop from a scene to frames, stills and videos.
  * Link with `murmur::murmur` (CMake) or `pkg-config --cflags --libs murmur`. */
 #ifndef MURMUR_MURMUR_H
 #define MURMUR_MURMUR_H
@@ -20,5 +21,6 @@
 #include "murmur/render.h"
 #include "murmur/plot.h"
 #include "murmur/video.h"
+#include "murmur/session.h"
 
 #endif

@@ -34,6 +34,18 @@ int mur_cli_exit_code(int rc);
 struct mur_scene;
 int mur_cli_load_scene(const char *path, struct mur_scene **out, mur_error *err);
 
+/// Load and check the scene, then make a library session of it with the
+/// command's --threads and stop flag. The caller destroys both (even on
+/// failure: either may be set).
+struct mur_session;
+int mur_cli_session(const mur_cli_opts *o, struct mur_scene **s, struct mur_session **ss,
+                    mur_error *err);
+
+/// Frame of a time given on the command line as option opt (--from, --at);
+/// a usage error naming the option when it is not a time.
+int mur_cli_frame_at(const struct mur_scene *s, const char *text, const char *opt, long *out,
+                     mur_error *err);
+
 /// Write the scene's resolved flock settings (preset + overrides) as
 /// `murmur check` prints them: the provenance stored in rendered files.
 struct mur_scene;

@@ -1,12 +1,8 @@
-/* `murmur render`: the frame loop from scene to video file.
- *
- * This thread steps the flocks and draws each frame (the flocks step on
- * their own worker pool); the video writer converts and encodes on a thread
- * of its own behind a queue of a few frames, and the encoder has its own
- * threads, so on a small machine all cores stay busy and the render takes
- * about as long as its slowest stage. --threads 1 turns the queue off too:
- * the reference single-threaded render, which the threaded one must equal
- * frame for frame.
+/* `murmur render`: a scene to a video file, through the library's session
+ * (session.h), which runs the frame loop; this command reads the options,
+ * writes the provenance and shows progress. --threads 1 turns the encoding
+ * queue off too: the reference single-threaded render, which the threaded
+ * one must equal frame for frame.
  *
  * Every output carries its provenance: murmur's version, the seed, the
  * frames rendered, the resolved settings as `murmur check` prints them, and
@@ -17,9 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "murmur/video.h"
+#include "commands.h"
+#include "murmur/session.h"
 #include "progress.h"
-#include "session.h"
 
 /* Frames the writer may hold while this thread draws ahead: enough to ride
  * out an encoder's uneven frame times, few enough that memory stays small
@@ -36,9 +32,10 @@ static void ensure_default_dir(const char *path)
 
 /* The provenance text stored in (or beside) the output. NULL when out of
  * memory; the caller frees it. */
-static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_video_opts *vo,
-                        long first, long last, long frames)
+static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_render_opts *ro)
 {
+    long first = ro->first, last = ro->last, frames = mur_scene_frames(s);
+    const char *preset = ro->preset ? ro->preset : "medium";
     char *text = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
@@ -51,8 +48,8 @@ static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_vid
     fprintf(fp, "frames requested: %ld to %ld of %ld", first, last - 1, frames);
     if (o->from || o->to)
         fprintf(fp, " (--from %s --to %s)", o->from ? o->from : "0", o->to ? o->to : "end");
-    fprintf(fp, "\noutput: %dx%d, %d fps, quality %d, preset %s\n", vo->width, vo->height, vo->fps,
-            vo->quality, vo->preset ? vo->preset : "medium");
+    fprintf(fp, "\noutput: %dx%d, %d fps, quality %d, preset %s\n", s->width, s->height,
+            (int)lround(s->fps), s->quality, preset);
     fprintf(fp, "# resolved settings (as murmur check prints them)\n");
     mur_cli_print_resolved(fp, s);
     fprintf(fp, "# scene file\n");
@@ -85,20 +82,26 @@ static const char *human_size(char *buf, size_t n, int64_t bytes)
     return buf;
 }
 
+/* The progress hook: the bar on a terminal, with the file's size. */
+static void on_frame(void *ctx, long done, long total, int64_t bytes)
+{
+    (void)total;
+    char size[32];
+    mur_progress_update(ctx, done, human_size(size, sizeof size, bytes));
+}
+
 int mur_cmd_render(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
-    mur_session ss;
-    mur_video *video = NULL;
+    mur_scene *s = NULL;
+    mur_session *ss = NULL;
     char *meta = NULL;
-    int rc = mur_session_start(&ss, o, &err);
+    int rc = mur_cli_session(o, &s, &ss, &err);
     if (rc)
         goto done;
-    const mur_scene *s = ss.scene;
     long frames = mur_scene_frames(s), first = 0, last = frames;
-    if (o->from && (rc = mur_session_frame_of(s, o->from, "--from", &first, &err)))
-        goto done;
-    if (o->to && (rc = mur_session_frame_of(s, o->to, "--to", &last, &err)))
+    if ((o->from && (rc = mur_cli_frame_at(s, o->from, "--from", &first, &err))) ||
+        (o->to && (rc = mur_cli_frame_at(s, o->to, "--to", &last, &err))))
         goto done;
     if (last > frames)
         last = frames;
@@ -108,66 +111,42 @@ int mur_cmd_render(const mur_cli_opts *o)
                            frames);
         goto done;
     }
-    const char *out = o->output ? o->output : s->output;
+    mur_render_opts ro = MUR_RENDER_OPTS_INIT;
+    ro.path = o->output ? o->output : s->output;
+    ro.first = first;
+    ro.last = last;
+    ro.preset = o->preset;
+    /* --threads 1 is the reference render: no encoding thread either */
+    ro.queue = o->threads == 1 ? 0 : QUEUE_FRAMES;
     if (!o->output)
-        ensure_default_dir(out);
-    mur_video_opts vo = {.path = out, .width = s->width, .height = s->height,
-                         .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
-                         .first_number = first, .queue = o->threads == 1 ? 0 : QUEUE_FRAMES};
-    if (fabs(s->fps - vo.fps) > 1e-9) {
-        rc = mur_error_set(&err, MUR_EINPUT, "%s: error: video.fps must be a whole number for video output",
-                           s->path);
-        goto done;
-    }
-    if (!(meta = provenance(s, o, &vo, first, last, frames))) {
+        ensure_default_dir(ro.path);
+    if (!(meta = provenance(s, o, &ro))) {
         rc = mur_error_set(&err, MUR_ERUN, "out of memory");
         goto done;
     }
-    vo.metadata = meta;
-    if ((rc = mur_video_open(&video, &vo, &err)))
-        goto done;
-    int w, h;
-    mur_video_size(video, &w, &h);
-    if (w != s->width || h != s->height)
-        fprintf(stderr, "murmur: warning: %dx%d rounded down to %dx%d (the format needs even sizes)\n",
-                s->width, s->height, w, h);
+    ro.metadata = meta;
     mur_progress bar;
     mur_progress_start(&bar, "frames", last - first, o->quiet);
-    long k;
-    int stopped = 0;
-    for (k = first; k < last && !(stopped = *o->stop); k++) {
-        const uint8_t *px;
-        int stride;
-        char size[32];
-        /* A signal inside a frame (a seek to --from, a huge flock) ends it
-         * undrawn; the frames before it are kept. */
-        if ((rc = mur_session_frame(&ss, k, &px, &stride, &err)) == MUR_EINTR) {
-            stopped = 1;
-            break;
-        }
-        if (rc || (rc = mur_video_write(video, px, stride, &err)))
-            goto done;
-        mur_progress_update(&bar, k - first + 1, human_size(size, sizeof size, mur_video_bytes(video)));
-    }
-    mur_progress_end(&bar, k - first);
-    if (stopped && k == first) {
-        fprintf(stderr, "murmur: interrupted before the first frame: nothing written\n");
-        err.msg[0] = 0;
-        rc = MUR_EINTR;
-        goto done;
-    }
-    rc = mur_video_close(video, &err);
-    video = NULL;
-    if (!rc && stopped) {
-        fprintf(stderr, "murmur: interrupted: %s holds the %ld frames rendered\n", out, k - first);
+    ro.progress = on_frame;
+    ro.progress_ctx = &bar;
+    mur_render_result res;
+    rc = mur_session_render(ss, &ro, &res, &err);
+    mur_progress_end(&bar, res.frames);
+    if (res.width && (res.width != s->width || res.height != s->height))
+        fprintf(stderr, "murmur: warning: %dx%d rounded down to %dx%d (the format needs even sizes)\n",
+                s->width, s->height, res.width, res.height);
+    if (rc == MUR_EINTR) {
+        if (res.frames)
+            fprintf(stderr, "murmur: interrupted: %s holds the %ld frames rendered\n", ro.path, res.frames);
+        else
+            fprintf(stderr, "murmur: interrupted before the first frame: nothing written\n");
         err.msg[0] = 0;   /* said: the frame that was stopped is not news */
-        rc = MUR_EINTR;
     } else if (!rc && !o->quiet) {
-        fprintf(stderr, "murmur: wrote %s (%ld frames)\n", out, last - first);
+        fprintf(stderr, "murmur: wrote %s (%ld frames)\n", ro.path, res.frames);
     }
 done:
-    mur_video_abort(video);
     free(meta);
-    mur_session_end(&ss);
+    mur_session_destroy(ss);
+    mur_scene_destroy(s);
     return mur_cli_report(rc, &err);
 }

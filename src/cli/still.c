@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "session.h"
+#include "commands.h"
+#include "murmur/session.h"
 
 int mur_cmd_still(const mur_cli_opts *o)
 {
@@ -17,17 +18,17 @@ int mur_cmd_still(const mur_cli_opts *o)
     const char *ext = strrchr(o->output, '.');
     if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".pdf") && strcmp(ext, ".svg")))
         return mur_cli_usage_error("still output must end in .png, .pdf or .svg, not '%s'", o->output);
-    mur_session ss;
+    mur_scene *s = NULL;
+    mur_session *ss = NULL;
     long k;
-    int rc = mur_session_start(&ss, o, &err);
-    if (rc || (rc = mur_session_frame_of(ss.scene, o->at, "--at", &k, &err)) ||
-        (rc = mur_session_run_to(&ss, mur_scene_frame_tick(ss.scene, k), &err)) ||
-        (rc = mur_renderer_write_still(ss.renderer, (const mur_flock *const *)ss.flocks, ss.npanels,
-                                       mur_scene_frame_time(ss.scene, k), o->output, &err)))
+    int rc = mur_cli_session(o, &s, &ss, &err);
+    if (rc || (rc = mur_cli_frame_at(s, o->at, "--at", &k, &err)) ||
+        (rc = mur_session_still(ss, k, o->output, &err)))
         goto done;
     if (!o->quiet)
         fprintf(stderr, "murmur: wrote %s\n", o->output);
 done:
-    mur_session_end(&ss);
+    mur_session_destroy(ss);
+    mur_scene_destroy(s);
     return mur_cli_report(rc, &err);
 }

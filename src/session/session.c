@@ -1,0 +1,224 @@
+/* Sessions (session.h): the loop from a loaded scene to frames, stills and
+ * videos, shared by `murmur render`, `murmur still` and any host program.
+ *
+ * The flocks always start at tick 0 and are stepped forward to each frame's
+ * tick, so any frame (a still, a part of a render) is exactly the frame of a
+ * whole render. A render runs the drawing in this thread (the flocks step
+ * on their own worker pools) while the video writer converts and encodes on
+ * a thread of its own behind a queue of frames, so all cores stay busy and
+ * a render takes about as long as its slowest stage. */
+#include "murmur/session.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "murmur/render.h"
+#include "murmur/video.h"
+
+typedef struct {
+    mur_session *session;
+    int panel;
+} observer;
+
+struct mur_session {
+    const mur_scene *scene;
+    mur_session_opts opts;
+    int npanels;
+    mur_flock *flocks[MUR_SESSION_MAX_PANELS];
+    mur_driver drivers[MUR_SESSION_MAX_PANELS];
+    observer observers[MUR_SESSION_MAX_PANELS];
+    mur_renderer *renderer;
+};
+
+/* The driver's hook after every tick: the renderer records what trails,
+ * plots and cluster colours need. */
+static void observe(void *ctx, const mur_flock *f, long tick)
+{
+    observer *o = ctx;
+    mur_renderer_observe(o->session->renderer, o->panel, f, tick);
+}
+
+/* Enters with ss's scene, opts and renderer set; leaves panel i's flock
+ * created with the condition's overrides, warmed up, and its driver started. */
+static int start_panel(mur_session *ss, int i, mur_error *err)
+{
+    const mur_scene *s = ss->scene;
+    mur_params base = s->params;
+    if (s->panels)
+        mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &base);
+    int rc = mur_flock_create(&ss->flocks[i], &base, s->seed, err);
+    if (rc || (rc = mur_flock_set_threads(ss->flocks[i], ss->opts.threads, err)))
+        return rc;
+    /* the warm-up, a seek to a late frame and each tick answer the flag */
+    mur_flock_set_stop(ss->flocks[i], ss->opts.stop);
+    ss->observers[i] = (observer){ss, i};
+    ss->drivers[i].on_tick = observe;
+    ss->drivers[i].on_tick_ctx = &ss->observers[i];
+    ss->drivers[i].stop = ss->opts.stop;
+    return mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err);
+}
+
+int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_opts *opts,
+                       mur_error *err)
+{
+    *out = NULL;
+    if (opts && opts->version != MUR_SESSION_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "session options of version %u (this murmur takes %d)",
+                             opts->version, MUR_SESSION_OPTS_VERSION);
+    int npanels = mur_render_panels(s);
+    if (npanels > MUR_SESSION_MAX_PANELS)
+        return mur_error_set(err, MUR_EINPUT, "%s: error: at most %d panels", s->path,
+                             MUR_SESSION_MAX_PANELS);
+    mur_session *ss = calloc(1, sizeof *ss);
+    if (!ss)
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    ss->scene = s;
+    ss->opts = opts ? *opts : (mur_session_opts)MUR_SESSION_OPTS_INIT;
+    ss->npanels = npanels;
+    int rc = mur_renderer_create(&ss->renderer, s, s->width, s->height, err);
+    if (!rc)
+        mur_renderer_set_stop(ss->renderer, ss->opts.stop);
+    for (int i = 0; !rc && i < npanels; i++)
+        rc = start_panel(ss, i, err);
+    if (rc) {
+        mur_session_destroy(ss);
+        return rc;
+    }
+    *out = ss;
+    return MUR_OK;
+}
+
+void mur_session_destroy(mur_session *ss)
+{
+    if (!ss)
+        return;
+    mur_renderer_destroy(ss->renderer);
+    for (int i = 0; i < ss->npanels; i++)
+        mur_flock_destroy(ss->flocks[i]);
+    free(ss);
+}
+
+const mur_scene *mur_session_scene(const mur_session *ss) { return ss->scene; }
+int mur_session_panels(const mur_session *ss) { return ss->npanels; }
+
+const mur_flock *mur_session_flock(const mur_session *ss, int panel)
+{
+    return panel >= 0 && panel < ss->npanels ? ss->flocks[panel] : NULL;
+}
+
+int mur_session_run_to(mur_session *ss, long tick, mur_error *err)
+{
+    for (int i = 0; i < ss->npanels; i++) {
+        int rc = mur_driver_run_to(&ss->drivers[i], tick, err);
+        if (rc)
+            return rc;
+    }
+    return MUR_OK;
+}
+
+int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, int *stride, mur_error *err)
+{
+    const mur_scene *s = ss->scene;
+    int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
+    if (rc)
+        return rc;
+    return mur_renderer_draw_image(ss->renderer, (const mur_flock *const *)ss->flocks, ss->npanels,
+                                   mur_scene_frame_time(s, k), pixels, stride, err);
+}
+
+int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err)
+{
+    const mur_scene *s = ss->scene;
+    int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
+    if (rc)
+        return rc;
+    return mur_renderer_write_still(ss->renderer, (const mur_flock *const *)ss->flocks,
+                                    ss->npanels, mur_scene_frame_time(s, k), path, err);
+}
+
+int mur_session_frame_at(const mur_scene *s, const char *text, long *out)
+{
+    double t;
+    if (mur_time_parse(text, s->tps, &t) || t < 0 || t > MUR_SCENE_MAX_SECONDS)
+        return MUR_EINPUT;
+    *out = (long)ceil(t * s->fps - 1e-9);
+    return MUR_OK;
+}
+
+/* ---- a whole render ------------------------------------------------------ */
+
+/* Enters with o checked; leaves *v open on o->path for the scene's frames
+ * [first, ...), or an error. */
+static int open_video(const mur_session *ss, const mur_render_opts *o, long first, mur_video **v,
+                      mur_error *err)
+{
+    const mur_scene *s = ss->scene;
+    mur_video_opts vo = {.path = o->path, .width = s->width, .height = s->height,
+                         .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
+                         .first_number = first, .queue = o->queue, .metadata = o->metadata};
+    if (fabs(s->fps - vo.fps) > 1e-9)
+        return mur_error_set(err, MUR_EINPUT,
+                             "%s: error: video.fps must be a whole number for video output", s->path);
+    return mur_video_open(v, &vo, err);
+}
+
+/* Enters with v open; draws and writes frames [first, last), calling the
+ * progress hook after each. Leaves *done at the frames written; MUR_EINTR
+ * when the stop flag ended the loop (between frames or inside one). */
+static int frames_into(mur_session *ss, mur_video *v, const mur_render_opts *o, long first,
+                       long last, long *done, mur_error *err)
+{
+    volatile sig_atomic_t *stop = ss->opts.stop;
+    for (long k = first; k < last; k++) {
+        if (stop && *stop)
+            return MUR_EINTR;
+        const uint8_t *px;
+        int stride;
+        int rc = mur_session_frame(ss, k, &px, &stride, err);
+        if (rc || (rc = mur_video_write(v, px, stride, err)))
+            return rc;
+        ++*done;
+        if (o->progress)
+            o->progress(o->progress_ctx, *done, last - first, mur_video_bytes(v));
+    }
+    return MUR_OK;
+}
+
+int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_result *res,
+                       mur_error *err)
+{
+    mur_render_result none = {0, 0, 0};
+    if (!res)
+        res = &none;
+    *res = none;
+    if (o->version != MUR_RENDER_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "render options of version %u (this murmur takes %d)",
+                             o->version, MUR_RENDER_OPTS_VERSION);
+    long frames = mur_scene_frames(ss->scene);
+    long first = o->first, last = o->last < 0 || o->last > frames ? frames : o->last;
+    if (first < 0 || first >= last)
+        return mur_error_set(err, MUR_EINPUT,
+                             "nothing to render: frames %ld to %ld of a video of %ld frames", first,
+                             last, frames);
+    mur_video *v = NULL;
+    int rc = open_video(ss, o, first, &v, err);
+    if (rc)
+        return rc;
+    mur_video_size(v, &res->width, &res->height);
+    long done = 0;
+    rc = frames_into(ss, v, o, first, last, &done, err);
+    if (rc == MUR_EINTR && done == 0)
+        rc = MUR_EINTR;   /* nothing drawn: no file (abort below) */
+    else if (rc == MUR_OK || rc == MUR_EINTR) {
+        /* Stopped after some frames: what was drawn is finalised. */
+        int closed = mur_video_close(v, err);
+        v = NULL;
+        if (closed)
+            rc = closed;
+        else
+            res->frames = done;
+    }
+    mur_video_abort(v);
+    return rc;
+}
