@@ -13,7 +13,10 @@
  * allow; that cost is the render's and not a defect, and one execution of
  * seconds would starve the fuzzer. So the loaded scene is shrunk first
  * (shrink()): every knob that multiplies the work is capped, and every other
- * value is left as loaded, since the caps are within the loader's ranges. */
+ * value is left as loaded, since the caps are within the loader's ranges.
+ *
+ * To see how far an input gets: MURMUR_FUZZ_VERBOSE=1 ./fuzz_render FILE
+ * prints each step's error, if any. */
 #include <dirent.h>
 #include <math.h>
 #include <stddef.h>
@@ -133,6 +136,17 @@ static long frame_to_draw(const mur_scene *s, long max)
     return k;
 }
 
+/* rc, after printing the step's error when MURMUR_FUZZ_VERBOSE is set. */
+static int said(const char *step, int rc, const mur_error *err)
+{
+    static int verbose = -1;
+    if (verbose < 0)
+        verbose = getenv("MURMUR_FUZZ_VERBOSE") != NULL;
+    if (verbose)
+        fprintf(stderr, "fuzz_render: %s: %s\n", step, rc ? err->msg : "ok");
+    return rc;
+}
+
 typedef struct {
     mur_renderer *r;
     int panel;
@@ -160,13 +174,13 @@ static void write_video(const mur_scene *s, const uint8_t *px, int stride)
                          .metadata = s->title};
     mur_video *v = NULL;
     mur_error err;
-    if (mur_video_open(&v, &vo, &err))
+    if (said("video open", mur_video_open(&v, &vo, &err), &err))
         return;
-    if (mur_video_write(v, px, stride, &err)) {
+    if (said("video write", mur_video_write(v, px, stride, &err), &err)) {
         mur_video_abort(v);
         return;
     }
-    mur_video_close(v, &err);
+    said("video close", mur_video_close(v, &err), &err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -178,40 +192,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     observer obs[MAX_PANELS];
     mur_error err;
     int n = 0;
-    if (make_dir() || mur_scene_parse(&s, "fuzz.yaml", (const char *)data, size, &err))
+    if (make_dir() || said("load", mur_scene_parse(&s, "fuzz.yaml", (const char *)data, size, &err), &err))
         return 0;
     int npanels = mur_render_panels(s);
     if (npanels > MAX_PANELS)
         goto done;   /* `render` refuses it too */
     long ticks = shrink(s, npanels);
-    if (mur_renderer_create(&r, s, s->width, s->height, &err))
+    if (said("renderer", mur_renderer_create(&r, s, s->width, s->height, &err), &err))
         goto done;
     for (; n < npanels; n++) {
         mur_params base = s->params;
         if (s->panels)
             mur_scene_apply(s->conditions[n].set, s->conditions[n].nset, &base);
-        if (mur_flock_create(&flocks[n], &base, s->seed, &err))
+        if (said("flock", mur_flock_create(&flocks[n], &base, s->seed, &err), &err))
             goto done;
         obs[n] = (observer){r, n};
         drivers[n] = (mur_driver){.on_tick = observe, .on_tick_ctx = &obs[n]};
-        if (mur_driver_start(&drivers[n], s, flocks[n], &base, &err)) {
+        if (said("warm-up", mur_driver_start(&drivers[n], s, flocks[n], &base, &err), &err)) {
             n++;
             goto done;
         }
     }
     long k = frame_to_draw(s, ticks < CAP_TICKS ? ticks : CAP_TICKS);
     for (int i = 0; i < n; i++)
-        if (mur_driver_run_to(&drivers[i], mur_scene_frame_tick(s, k), &err))
+        if (said("ticks", mur_driver_run_to(&drivers[i], mur_scene_frame_tick(s, k), &err), &err))
             goto done;
     const uint8_t *px;
     int stride;
     double t = mur_scene_frame_time(s, k);
-    if (mur_renderer_draw_image(r, (const mur_flock *const *)flocks, n, t, &px, &stride, &err))
+    if (said("draw", mur_renderer_draw_image(r, (const mur_flock *const *)flocks, n, t, &px, &stride, &err),
+             &err))
         goto done;
     write_video(s, px, stride);
     char still[sizeof dir + 16];
     snprintf(still, sizeof still, "%s/still.png", dir);
-    mur_renderer_write_still(r, (const mur_flock *const *)flocks, n, t, still, &err);
+    said("still", mur_renderer_write_still(r, (const mur_flock *const *)flocks, n, t, still, &err), &err);
 done:
     mur_renderer_destroy(r);
     for (int i = 0; i < n; i++)
