@@ -30,6 +30,9 @@
 #include "murmur/scene.h"
 #include "murmur/video.h"
 
+#include <libavutil/log.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_PANELS 64     /* as src/cli/session.h */
@@ -43,8 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * more than 1,000 boids is drawn as it starts, without a tick. */
 #define CAP_PAIRS 1.0e6
 
-/* Where the still and the video go: one private folder per process,
- * emptied after every input and removed at exit. */
+/* Where the still and the video go: one private folder per process, made
+ * at start, emptied after every input and removed at exit. */
 static char dir[64];
 
 static void empty_dir(void)
@@ -68,8 +71,6 @@ static void remove_dir(void)
 
 static int make_dir(void)
 {
-    if (dir[0])
-        return 0;
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%.40s/murmur-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
@@ -136,12 +137,11 @@ static long frame_to_draw(const mur_scene *s, long max)
     return k;
 }
 
+static int verbose;
+
 /* rc, after printing the step's error when MURMUR_FUZZ_VERBOSE is set. */
 static int said(const char *step, int rc, const mur_error *err)
 {
-    static int verbose = -1;
-    if (verbose < 0)
-        verbose = getenv("MURMUR_FUZZ_VERBOSE") != NULL;
     if (verbose)
         fprintf(stderr, "fuzz_render: %s: %s\n", step, rc ? err->msg : "ok");
     return rc;
@@ -183,6 +183,20 @@ static void write_video(const mur_scene *s, const uint8_t *px, int stride)
     said("video close", mur_video_close(v, &err), &err);
 }
 
+/* The encoders' chatter (x264 prints its statistics at every close) only
+ * slows the fuzzer; the CLI keeps errors, which the verbose mode shows. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    verbose = getenv("MURMUR_FUZZ_VERBOSE") != NULL;
+    av_log_set_level(verbose ? AV_LOG_ERROR : AV_LOG_QUIET);
+    if (make_dir()) {
+        perror("fuzz_render: cannot make a temporary folder");
+        exit(1);
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mur_scene *s = NULL;
@@ -192,7 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     observer obs[MAX_PANELS];
     mur_error err;
     int n = 0;
-    if (make_dir() || said("load", mur_scene_parse(&s, "fuzz.yaml", (const char *)data, size, &err), &err))
+    if (said("load", mur_scene_parse(&s, "fuzz.yaml", (const char *)data, size, &err), &err))
         return 0;
     int npanels = mur_render_panels(s);
     if (npanels > MAX_PANELS)
