@@ -139,9 +139,16 @@ static long frame_to_draw(const mur_scene *s, long max)
 
 static int verbose;
 
-/* rc, after printing the step's error when MURMUR_FUZZ_VERBOSE is set. */
+/* The first step of the last input that failed, NULL when every step
+ * succeeded (tests/test_fuzz_regressions.c checks the seeds with it). */
+static const char *failed_step;
+
+/* rc, after noting the step that failed and printing its error when
+ * MURMUR_FUZZ_VERBOSE is set. */
 static int said(const char *step, int rc, const mur_error *err)
 {
+    if (rc && !failed_step)
+        failed_step = step;
     if (verbose)
         fprintf(stderr, "fuzz_render: %s: %s\n", step, rc ? err->msg : "ok");
     return rc;
@@ -206,11 +213,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     observer obs[MAX_PANELS];
     mur_error err;
     int n = 0;
+    failed_step = NULL;
     if (said("load", mur_scene_parse(&s, "fuzz.yaml", (const char *)data, size, &err), &err))
         return 0;
     int npanels = mur_render_panels(s);
-    if (npanels > MAX_PANELS)
-        goto done;   /* `render` refuses it too */
+    if (npanels > MAX_PANELS) {
+        failed_step = "panels";   /* `render` refuses it too */
+        goto done;
+    }
     long ticks = shrink(s, npanels);
     if (said("renderer", mur_renderer_create(&r, s, s->width, s->height, &err), &err))
         goto done;
