@@ -3,8 +3,9 @@
  * still` and `murmur render` do to it for one frame: a flock per panel,
  * the warm-up, the ticks to the frame (observed by the renderer, so trails,
  * plots and cluster colours have history), the frame drawn with its
- * overlays and caption, written as a PNG still, and handed to the video
- * writer of the scene's own output format for a one-frame file.
+ * overlays and caption, written as a still (PNG, PDF or SVG), and handed
+ * to the video writer of the scene's own output format for a one-frame
+ * file.
  *
  * The steps are the library calls src/cli/session.c makes (it cannot be
  * used as is: it loads from a path and runs the warm-up at once, before the
@@ -248,8 +249,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              &err))
         goto done;
     write_video(s, px, stride);
+    /* The still's format by the seed, which the fuzzer may change freely:
+     * a vector still costs twice a PNG, so a quarter of the inputs each. */
+    static const char *const kinds[] = {"png", "pdf", "svg", "png"};
     char still[sizeof dir + 16];
-    snprintf(still, sizeof still, "%s/still.png", dir);
+    snprintf(still, sizeof still, "%s/still.%s", dir, kinds[s->seed % 4]);
     said("still", mur_renderer_write_still(r, (const mur_flock *const *)flocks, n, t, still, &err), &err);
 done:
     mur_renderer_destroy(r);
