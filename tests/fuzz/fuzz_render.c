@@ -42,9 +42,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define CAP_WARMUP 200    /* warm-up ticks */
 #define CAP_TICKS 30      /* ticks run after the warm-up, to the frame drawn */
 /* Boid pairs of all the ticks run: with radii as large as the world every
- * boid meets every other, and a pair costs about 0.1 us under the
- * sanitizers, so this keeps the stepping near 100 ms at worst. A flock of
- * more than 1,000 boids is drawn as it starts, without a tick. */
+ * boid meets every other, and a pair cost about 0.05 us under the
+ * sanitizers (scenes/milling.yaml), so this keeps the stepping near 50 ms
+ * at worst. A flock of more than 1,000 boids is drawn as it starts,
+ * without a tick. */
 #define CAP_PAIRS 1.0e6
 
 /* Where the still and the video go: one private folder per process, made
