@@ -133,7 +133,9 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
         t->head = 0;
         t->filled = 0;
     }
-    if ((size_t)n > t->cap) {
+    /* Arrays even for an empty flock: a slot's pointers below (and when
+     * drawing) are offsets into them, which on NULL is undefined. */
+    if ((size_t)n > t->cap || !t->x) {
         size_t cap = (size_t)n + (size_t)n / 4 + 16;
         if (cap * (size_t)t->slots * (2 * sizeof(float) + 1) > TRAIL_MAX_BYTES)
             return -2;
