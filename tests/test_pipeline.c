@@ -21,6 +21,7 @@
 #include "cli_util.h"
 #include "decode.h"
 #include "harness.h"
+#include "murmur/version.h"
 
 /* 240x160, 24 fps; trails and a readout so that drawing depends on history
  * (the part of a render must rebuild it to match the whole). */
@@ -166,7 +167,7 @@ TEST(outputs_carry_version_seed_resolved_settings_and_scene)
     snprintf(args, sizeof args, "render %s -o %s -q", scene, mp4);
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
     REQUIRE(test_video_tag(mp4, "comment", text, sizeof text) == 0, "no comment in %s", mp4);
-    const char *want[] = {"murmur " MURMUR_VERSION "\n", "seed: 5\n", "frames requested: 0 to 11 of 12",
+    const char *want[] = {"murmur " MUR_VERSION_STRING "\n", "seed: 5\n", "frames requested: 0 to 11 of 12",
                           "model: wrkspc\n", "separation_radius:", "# scene file\n",
                           "trails: {length: 12, fade: true}\n"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)

@@ -16,6 +16,7 @@
 #include <libavutil/log.h>
 
 #include "commands.h"
+#include "murmur/version.h"
 #include "murmur/scene.h"
 #include "murmur/video.h"
 #include "progress.h"
@@ -141,7 +142,7 @@ static int answer(int argc, char **argv)
         return 0;
     }
     if (!strcmp(first, "--version") || !strcmp(first, "version")) {
-        printf("murmur %s\n", MURMUR_VERSION);
+        printf("murmur %s\n", MUR_VERSION_STRING);
         return 0;
     }
     if (!strcmp(first, "--man")) {
@@ -201,8 +202,15 @@ int main(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    /* A signal ignored when murmur started (nohup, a shell's background
+     * job) stays ignored, as careful tools leave it. */
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (int i = 0; i < 2; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
 
     if (!strcmp(cmd, "presets"))
         return mur_cmd_presets(&o);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "murmur/version.h"
 #include "murmur/session.h"
 #include "progress.h"
 
@@ -41,7 +42,7 @@ static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_ren
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return NULL;
-    fprintf(fp, "murmur %s\nscene: %s\nseed: %llu\n", MURMUR_VERSION, s->path,
+    fprintf(fp, "murmur %s\nscene: %s\nseed: %llu\n", MUR_VERSION_STRING, s->path,
             (unsigned long long)s->seed);
     /* Written before rendering: an interrupted render holds a prefix of
      * this range, which its own frame count tells. */

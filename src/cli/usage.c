@@ -4,6 +4,7 @@
  * option is one row here; main.c parses it, and the help, the manual and
  * the completion show it, with no second list to forget. */
 #include "usage.h"
+#include "murmur/version.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -276,7 +277,7 @@ static void put_exit_statuses(FILE *fp)
 
 void mur_usage_overview(FILE *fp)
 {
-    fprintf(fp, "murmur %s: %s\n\nusage:\n", MURMUR_VERSION, about);
+    fprintf(fp, "murmur %s: %s\n\nusage:\n", MUR_VERSION_STRING, about);
     for (size_t i = 0; i < NCOMMANDS; i++) {
         int col = fprintf(fp, "  ");
         if (put_synopsis(fp, &commands[i], &col))
@@ -447,7 +448,7 @@ void mur_usage_man(FILE *fp)
                 ".TH MURMUR 1 \"\" \"murmur %s\" \"User Commands\"\n"
                 ".\\\" Ragged right, no hyphens: CSV headers and file names stay whole.\n"
                 ".nh\n.ad l\n.SH NAME\nmurmur \\- ",
-            MURMUR_VERSION);
+            MUR_VERSION_STRING);
     roff(fp, about);
     fputc('\n', fp);
     man_synopsis(fp);

@@ -7,6 +7,7 @@
  * any zoom. Every still is written beside its final name and renamed when
  * complete, so a failed write never leaves half a file at the name. */
 #include "internal.h"
+#include "murmur/version.h"
 #include "murmur/file.h"
 
 #include <cairo-pdf.h>
@@ -162,7 +163,7 @@ int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, in
     case STILL_PDF:
         surf = cairo_pdf_surface_create_for_stream(write_stream, &o, wpt, hpt);
         cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, title);
-        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "murmur " MURMUR_VERSION);
+        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "murmur " MUR_VERSION_STRING);
         rc = draw_vector(r, surf, flocks, n, t, &st, err);
         break;
     default:
