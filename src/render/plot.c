@@ -71,11 +71,7 @@ enum { FMT_NONE, FMT_PNG, FMT_PDF, FMT_SVG };
 
 typedef struct {
     int format;
-    const char *path;
-    char *tmp;                /* written under this name, renamed at the end; or path itself */
-    int special;              /* path is a device or a pipe: written in place */
-    FILE *fp;
-    int err;                  /* errno of the first failed write, or 0 */
+    mur_atomic file;          /* the output (murmur/file.h); file.error: errno of the first failed write */
     cairo_surface_t *surface;
     cairo_t *cr;
     PangoFontDescription *font;
@@ -110,12 +106,7 @@ static void fig_abort(figure *f)
         pango_font_description_free(f->font);
     if (f->font_options)
         cairo_font_options_destroy(f->font_options);
-    if (f->fp) {
-        fclose(f->fp);
-        if (!f->special)
-            remove(f->tmp);
-    }
-    free(f->tmp);
+    mur_atomic_abort(&f->file);
     memset(f, 0, sizeof *f);
 }
 
@@ -124,10 +115,10 @@ static void fig_abort(figure *f)
 static cairo_status_t fig_write(void *closure, const unsigned char *data, unsigned int length)
 {
     figure *f = closure;
-    if (f->fp && fwrite(data, 1, length, f->fp) == length)
+    if (f->file.fp && fwrite(data, 1, length, f->file.fp) == length)
         return CAIRO_STATUS_SUCCESS;
-    if (!f->err)
-        f->err = errno;
+    if (!f->file.error)
+        f->file.error = errno;
     return CAIRO_STATUS_WRITE_ERROR;
 }
 
@@ -137,19 +128,13 @@ static cairo_status_t fig_write(void *closure, const unsigned char *data, unsign
 static int fig_begin(figure *f, const char *path, double w, double h, mur_error *err)
 {
     memset(f, 0, sizeof *f);
-    f->path = path;
     f->format = format_of(path);
     if (f->format == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    f->special = mur_file_is_special(path);
-    if (!f->special)
-        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
-    if (!(f->tmp = f->special ? strdup(path) : mur_file_temp_name(path, "")))
-        return mur_error_set(err, MUR_ERUN, "out of memory starting a figure");
-    if (!(f->fp = fopen(f->tmp, "wb"))) {
-        int rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
+    int rc = mur_atomic_begin(&f->file, path, 0, err);
+    if (rc || !mur_atomic_fopen(&f->file, "wb", err)) {
         fig_abort(f);
-        return rc;
+        return rc ? rc : MUR_ERUN;
     }
     double scale = 1;
     switch (f->format) {
@@ -183,7 +168,7 @@ static int fig_begin(figure *f, const char *path, double w, double h, mur_error 
 }
 
 /* Finish: check every drawing call through the context's sticky status,
- * flush the file, then rename it into place. */
+ * then close the file and rename it into place (mur_atomic_commit). */
 static int fig_end(figure *f, mur_error *err)
 {
     cairo_status_t st = cairo_status(f->cr);
@@ -199,20 +184,12 @@ static int fig_end(figure *f, mur_error *err)
         }
     }
     cairo_surface_finish(f->surface);   /* a failed drawing's too: its last writes land before the close */
-    int rc = MUR_OK, bad = ferror(f->fp);
-    if (fclose(f->fp) != 0 && !f->err)
-        f->err = errno;
-    f->fp = NULL;
-    if (bad && !f->err)
-        f->err = EIO;
-    if (!f->err && st == CAIRO_STATUS_SUCCESS && !f->special && rename(f->tmp, f->path) != 0)
-        f->err = errno;
-    if (f->err)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->path, strerror(f->err));
-    else if (st != CAIRO_STATUS_SUCCESS)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->path, cairo_status_to_string(st));
-    if (rc && !f->special)
-        remove(f->tmp);
+    int rc;
+    if (st != CAIRO_STATUS_SUCCESS && !f->file.error)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->file.path,
+                           cairo_status_to_string(st));
+    else
+        rc = mur_atomic_commit(&f->file, err);   /* reports file.error, if any */
     fig_abort(f);
     return rc;
 }
