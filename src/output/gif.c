@@ -123,20 +123,56 @@ static int push(AVFilterContext *src, AVFrame *frame)
                                         AV_BUFFERSRC_FLAG_KEEP_REF | AV_BUFFERSRC_FLAG_PUSH);
 }
 
+/* Creates the intermediate (s->frames) beside the output, where it is on
+ * the same disk and a missing or read-only folder fails now rather than
+ * after the last frame, and unlinks it at once. */
+static int open_frames(gif_sink *s, const char *path, mur_error *err)
+{
+    char *name = mur_out_temp_name(path, ".frames");
+    if (!name)
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", path);
+    mur_file_sweep_temps(path, ".frames");   /* left by a killed render of the same file */
+    if (!(s->frames = fopen(name, "w+b")))
+        mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
+    else
+        unlink(name);
+    free(name);
+    return s->frames ? MUR_OK : MUR_ERUN;
+}
+
+/* palettegen's graph (s->gen_graph allocated): the frames' source, the
+ * filter, the sink. */
+static int setup_palettegen(gif_sink *s, const char *path, mur_error *err)
+{
+    int ret;
+    /* The filters run in the calling thread: these two have no slice
+     * threading to gain from, and the auto-inserted converter gains little
+     * at GIF sizes. */
+    s->gen_graph->nb_threads = 1;
+    AVFilterContext *gen;
+    if (!(s->gen_src = add_source(s->gen_graph, s->width, s->height, AV_PIX_FMT_RGB32, s->fps,
+                                  path, err)) ||
+        !(gen = add_filter(s->gen_graph, "palettegen", PALETTEGEN_OPTS, path, err)) ||
+        !(s->gen_sink = add_filter(s->gen_graph, "buffersink", NULL, path, err)))
+        return MUR_ERUN;
+    if ((ret = avfilter_link(s->gen_src, 0, gen, 0)) < 0 ||
+        (ret = avfilter_link(gen, 0, s->gen_sink, 0)) < 0 ||
+        (ret = avfilter_graph_config(s->gen_graph, NULL)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot set up the palette of '%s': %s", path,
+                             av_err2str(ret));
+    return MUR_OK;
+}
+
 static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, int w, int h,
                     _Atomic int64_t *bytes, mur_error *err)
 {
     int code = MUR_ERUN, ret;
-    char *frames_name = NULL;
     gif_sink *s = calloc(1, sizeof *s);
     *out = NULL;
-    if (!s || (o->metadata && !(s->comment = strdup(o->metadata))) ||
-        !(frames_name = mur_out_temp_name(o->path, ".frames")))
+    if (!s || (o->metadata && !(s->comment = strdup(o->metadata))))
         goto oom;
-    /* Both sweep what a killed render of the same file left. */
-    if (mur_atomic_begin(&s->file, o->path, 0, err))
+    if (mur_atomic_begin(&s->file, o->path, 0, err))   /* sweeps a killed render's temporaries */
         goto fail;
-    mur_file_sweep_temps(o->path, ".frames");
     s->f = f;
     s->width = w;
     s->height = h;
@@ -151,14 +187,8 @@ static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, in
                       o->path);
         goto fail;
     }
-
-    /* Beside the output: the same disk, and a missing or read-only folder
-     * fails here rather than after the last frame. */
-    if (!(s->frames = fopen(frames_name, "w+b"))) {
-        mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(errno));
+    if (open_frames(s, o->path, err) < 0)
         goto fail;
-    }
-    unlink(frames_name);
 
     if (!(s->rle = avcodec_alloc_context3(rle)) || !(s->frame = av_frame_alloc()) ||
         !(s->rgb = av_frame_alloc()) || !(s->pkt = av_packet_alloc()) ||
@@ -187,29 +217,13 @@ static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, in
     if (!s->sws)
         goto oom;
 
-    /* The filters run in the calling thread: these two have no slice
-     * threading to gain from, and the auto-inserted converter gains little
-     * at GIF sizes. */
-    s->gen_graph->nb_threads = 1;
-    AVFilterContext *gen;
-    if (!(s->gen_src = add_source(s->gen_graph, w, h, AV_PIX_FMT_RGB32, o->fps, o->path, err)) ||
-        !(gen = add_filter(s->gen_graph, "palettegen", PALETTEGEN_OPTS, o->path, err)) ||
-        !(s->gen_sink = add_filter(s->gen_graph, "buffersink", NULL, o->path, err)))
+    if (setup_palettegen(s, o->path, err) < 0)
         goto fail;
-    if ((ret = avfilter_link(s->gen_src, 0, gen, 0)) < 0 ||
-        (ret = avfilter_link(gen, 0, s->gen_sink, 0)) < 0 ||
-        (ret = avfilter_graph_config(s->gen_graph, NULL)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot set up the palette of '%s': %s", o->path,
-                      av_err2str(ret));
-        goto fail;
-    }
-    free(frames_name);
     *out = s;
     return MUR_OK;
 oom:
     mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", o->path);
 fail:
-    free(frames_name);
     destroy(s);
     return code;
 }
