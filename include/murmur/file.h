@@ -9,6 +9,9 @@
 #ifndef MURMUR_FILE_H
 #define MURMUR_FILE_H
 
+#include <stdio.h>
+
+#include "murmur/error.h"
 #include "murmur/export.h"
 
 #ifdef __cplusplus
@@ -38,6 +41,45 @@ MUR_API int mur_file_sweep_temps(const char *path, const char *suffix);
 /// device such as /dev/null, a pipe, a socket; a symbolic link is followed):
 /// written in place, since renaming over it would replace it.
 MUR_API int mur_file_is_special(const char *path);
+
+/// A file being written atomically: under a temporary name beside its
+/// final one, renamed onto it by mur_atomic_commit, removed by
+/// mur_atomic_abort. A device or a pipe is written in place instead, since
+/// renaming over it would replace it. A zeroed struct is "nothing begun".
+typedef struct mur_atomic {
+    char *path;        ///< the final name (a copy)
+    char *tmp;         ///< what is written: the temporary name, or path itself when special
+    int special;       ///< path is a device, a pipe or a socket: written in place
+    FILE *fp;          ///< the stream of mur_atomic_fopen, or NULL
+    int error;         ///< errno of the first failed write, for the writer to set; commit reports it
+} mur_atomic;
+
+/// Flags of mur_atomic_begin.
+enum {
+    MUR_ATOMIC_SWEPT = 1,   ///< the caller swept the folder already (mur_file_sweep): don't
+};
+
+/// Begins writing path: chooses the temporary name (mur_file_temp_name(path,
+/// "")) and, unless flags has MUR_ATOMIC_SWEPT, removes the temporaries of
+/// dead processes for path; a special file is written in place. Creates no
+/// file. 0, or MUR_ERUN ("out of memory writing 'PATH'") with a zeroed.
+MUR_API int mur_atomic_begin(mur_atomic *a, const char *path, unsigned flags, mur_error *err);
+
+/// Opens a->tmp with fopen's mode and keeps the stream in a->fp (closed by
+/// commit or abort). The stream, or NULL with MUR_ERUN in err ("cannot write
+/// 'PATH': REASON"); a stays begun either way.
+MUR_API FILE *mur_atomic_fopen(mur_atomic *a, const char *mode, mur_error *err);
+
+/// Publishes the file: closes a->fp if open, then renames a->tmp to a->path
+/// (a special file is already in place). A failed write (a->error, the
+/// stream's error flag or its close) fails with "cannot write 'PATH':
+/// REASON", a failed rename with "cannot rename 'TMP' to 'PATH': REASON";
+/// then the temporary is removed. Frees and zeroes a either way. 0 or MUR_ERUN.
+MUR_API int mur_atomic_commit(mur_atomic *a, mur_error *err);
+
+/// Gives the file up: closes a->fp if open, removes the temporary (never a
+/// special file), frees and zeroes a. Safe on a zeroed a, and twice.
+MUR_API void mur_atomic_abort(mur_atomic *a);
 
 /// Locks folder dir for this process until mur_file_unlock_dir, through the
 /// hidden file "<dir>/.murmur.lock" (flock(2): released by the kernel when

@@ -89,9 +89,8 @@ static int finish_run(int rc, mur_progress *bar, long total, mur_error *err)
  * standard output; a device or a pipe is written in place (renaming over
  * it would replace it). */
 typedef struct {
-    const char *path;
-    char *tmp;                /* the temporary name (murmur/file.h), or NULL: in place */
-    FILE *fp;
+    mur_atomic file;          /* the file (murmur/file.h); unused for "-" */
+    FILE *fp;                 /* file.fp, or stdout for "-" */
 } out_file;
 
 /* out/ is the default output folder (not committed): made on demand, as
@@ -104,22 +103,15 @@ static void ensure_out_dir(const char *path)
 
 static int out_open(out_file *o, const char *path, mur_error *err)
 {
-    o->path = path;
     if (!strcmp(path, "-")) {
         o->fp = stdout;
         return MUR_OK;
     }
     ensure_out_dir(path);
-    if (!mur_file_is_special(path)) {
-        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
-        if (!(o->tmp = mur_file_temp_name(path, "")))
-            return mur_error_set(err, MUR_ERUN, "out of memory");
-    }
-    if (!(o->fp = fopen(o->tmp ? o->tmp : path, "w"))) {
-        int e = errno;
-        free(o->tmp);
-        o->tmp = NULL;
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(e));
+    int rc = mur_atomic_begin(&o->file, path, 0, err);
+    if (rc || !(o->fp = mur_atomic_fopen(&o->file, "w", err))) {
+        mur_atomic_abort(&o->file);
+        return rc ? rc : MUR_ERUN;
     }
     return MUR_OK;
 }
@@ -128,35 +120,19 @@ static int out_close(out_file *o, mur_error *err)
 {
     if (!o->fp)
         return MUR_OK;
-    int bad = ferror(o->fp);
     if (o->fp == stdout) {
-        int e = fflush(stdout) != 0 ? errno : bad ? EIO : 0;
+        int e = fflush(stdout) != 0 ? errno : ferror(stdout) ? EIO : 0;
         o->fp = NULL;
         return e ? mur_error_set(err, MUR_ERUN, "cannot write to standard output: %s", strerror(e))
                  : MUR_OK;
     }
-    /* errno after a failed fclose is its flush's; after a write that
-     * failed earlier, the stream's next flush fails the same way. */
-    int e = fclose(o->fp) != 0 ? errno : bad ? EIO : 0;
     o->fp = NULL;
-    if (!e && o->tmp && rename(o->tmp, o->path) != 0)
-        e = errno;
-    if (e && o->tmp)
-        remove(o->tmp);
-    free(o->tmp);
-    o->tmp = NULL;
-    return e ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(e)) : MUR_OK;
+    return mur_atomic_commit(&o->file, err);
 }
 
 static void out_abort(out_file *o)
 {
-    if (o->fp && o->fp != stdout) {
-        fclose(o->fp);
-        if (o->tmp)
-            remove(o->tmp);
-    }
-    free(o->tmp);
-    o->tmp = NULL;
+    mur_atomic_abort(&o->file);   /* closes file.fp; stdout stays open */
     o->fp = NULL;
 }
 

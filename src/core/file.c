@@ -1,5 +1,5 @@
-/* Temporary names, stale-temporary cleanup and folder locks for every
- * writer (videos, frame sequences, stills, figures, tables): see
+/* Temporary names, atomic writes, stale-temporary cleanup and folder locks
+ * for every writer (videos, frame sequences, stills, figures, tables): see
  * include/murmur/file.h.
  *
  * Removing a stale temporary must never race a live writer: a name is only
@@ -118,6 +118,66 @@ int mur_file_is_special(const char *path)
 {
     struct stat sb;
     return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+int mur_atomic_begin(mur_atomic *a, const char *path, unsigned flags, mur_error *err)
+{
+    memset(a, 0, sizeof *a);
+    a->special = mur_file_is_special(path);
+    if (!a->special && !(flags & MUR_ATOMIC_SWEPT))
+        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
+    if (!(a->path = strdup(path)) ||
+        !(a->tmp = a->special ? strdup(path) : mur_file_temp_name(path, ""))) {
+        mur_atomic_abort(a);
+        return mur_error_set(err, MUR_ERUN, "out of memory writing '%s'", path);
+    }
+    return MUR_OK;
+}
+
+FILE *mur_atomic_fopen(mur_atomic *a, const char *mode, mur_error *err)
+{
+    if (!(a->fp = fopen(a->tmp, mode)))
+        mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", a->path, strerror(errno));
+    return a->fp;
+}
+
+int mur_atomic_commit(mur_atomic *a, mur_error *err)
+{
+    int e = a->error, rc = MUR_OK;
+    if (a->fp) {
+        /* After a write that failed, the stream's next flush (fclose's)
+         * fails the same way and says why; EIO only if it does not. */
+        int bad = ferror(a->fp);
+        if (fclose(a->fp) != 0 && !e)
+            e = errno;
+        a->fp = NULL;
+        if (bad && !e)
+            e = EIO;
+    }
+    if (e)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", a->path, strerror(e));
+    else if (!a->special && rename(a->tmp, a->path) != 0)
+        rc = mur_error_set(err, MUR_ERUN, "cannot rename '%s' to '%s': %s", a->tmp, a->path,
+                           strerror(errno));
+    if (rc) {
+        mur_atomic_abort(a);
+        return rc;
+    }
+    free(a->path);
+    free(a->tmp);
+    memset(a, 0, sizeof *a);
+    return MUR_OK;
+}
+
+void mur_atomic_abort(mur_atomic *a)
+{
+    if (a->fp)
+        fclose(a->fp);
+    if (a->tmp && !a->special)
+        remove(a->tmp);
+    free(a->path);
+    free(a->tmp);
+    memset(a, 0, sizeof *a);
 }
 
 static char *lock_path(const char *dir)

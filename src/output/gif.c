@@ -13,7 +13,7 @@
  *   after kill -9;
  * - at close, palettegen yields the palette, the intermediate is decoded
  *   frame by frame through paletteuse into the GIF encoder and muxer, under
- *   a temporary name renamed when complete.
+ *   a temporary name renamed when complete (mur_atomic, murmur/file.h).
  * paletteuse maps each colour to its nearest palette entry without
  * dithering. Flat boids, lines and text on a painted background need none
  * (256 colours chosen from the whole video cover them), dither patterns
@@ -41,8 +41,7 @@
 
 typedef struct gif_sink {
     const mur_format *f;
-    char *path, *tmp;         /* final and temporary names of the GIF */
-    int created;              /* tmp exists and is ours to remove */
+    mur_atomic file;          /* the GIF: file.path, written as file.tmp (murmur/file.h) */
     char *comment;            /* provenance, or NULL */
     int width, height, fps;
     long count;               /* frames received */
@@ -70,8 +69,7 @@ static void destroy(gif_sink *s)
 {
     if (!s)
         return;
-    if (s->created)
-        remove(s->tmp);
+    mur_atomic_abort(&s->file);
     if (s->frames)
         fclose(s->frames);
     avcodec_free_context(&s->rle);
@@ -80,8 +78,6 @@ static void destroy(gif_sink *s)
     avfilter_graph_free(&s->gen_graph);
     av_frame_free(&s->frame);
     av_packet_free(&s->pkt);
-    free(s->path);
-    free(s->tmp);
     free(s->comment);
     free(s);
 }
@@ -127,20 +123,56 @@ static int push(AVFilterContext *src, AVFrame *frame)
                                         AV_BUFFERSRC_FLAG_KEEP_REF | AV_BUFFERSRC_FLAG_PUSH);
 }
 
+/* Creates the intermediate (s->frames) beside the output, where it is on
+ * the same disk and a missing or read-only folder fails now rather than
+ * after the last frame, and unlinks it at once. */
+static int open_frames(gif_sink *s, const char *path, mur_error *err)
+{
+    char *name = mur_out_temp_name(path, ".frames");
+    if (!name)
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", path);
+    mur_file_sweep_temps(path, ".frames");   /* left by a killed render of the same file */
+    if (!(s->frames = fopen(name, "w+b")))
+        mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
+    else
+        unlink(name);
+    free(name);
+    return s->frames ? MUR_OK : MUR_ERUN;
+}
+
+/* palettegen's graph (s->gen_graph allocated): the frames' source, the
+ * filter, the sink. */
+static int setup_palettegen(gif_sink *s, const char *path, mur_error *err)
+{
+    int ret;
+    /* The filters run in the calling thread: these two have no slice
+     * threading to gain from, and the auto-inserted converter gains little
+     * at GIF sizes. */
+    s->gen_graph->nb_threads = 1;
+    AVFilterContext *gen;
+    if (!(s->gen_src = add_source(s->gen_graph, s->width, s->height, AV_PIX_FMT_RGB32, s->fps,
+                                  path, err)) ||
+        !(gen = add_filter(s->gen_graph, "palettegen", PALETTEGEN_OPTS, path, err)) ||
+        !(s->gen_sink = add_filter(s->gen_graph, "buffersink", NULL, path, err)))
+        return MUR_ERUN;
+    if ((ret = avfilter_link(s->gen_src, 0, gen, 0)) < 0 ||
+        (ret = avfilter_link(gen, 0, s->gen_sink, 0)) < 0 ||
+        (ret = avfilter_graph_config(s->gen_graph, NULL)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot set up the palette of '%s': %s", path,
+                             av_err2str(ret));
+    return MUR_OK;
+}
+
 static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, int w, int h,
                     _Atomic int64_t *bytes, mur_error *err)
 {
     int code = MUR_ERUN, ret;
-    char *frames_name = NULL;
     gif_sink *s = calloc(1, sizeof *s);
     *out = NULL;
-    if (!s || !(s->path = strdup(o->path)) || !(s->tmp = mur_out_temp_name(o->path, "")) ||
-        (o->metadata && !(s->comment = strdup(o->metadata))) ||
-        !(frames_name = mur_out_temp_name(o->path, ".frames")))
+    if (!s || (o->metadata && !(s->comment = strdup(o->metadata))))
         goto oom;
-    /* left by a killed render of the same file */
-    mur_file_sweep_temps(o->path, "");
-    mur_file_sweep_temps(o->path, ".frames");
+    if (mur_atomic_begin(&s->file, o->path, 0, err))   /* sweeps a killed render's temporaries */
+        goto fail;
     s->f = f;
     s->width = w;
     s->height = h;
@@ -155,14 +187,8 @@ static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, in
                       o->path);
         goto fail;
     }
-
-    /* Beside the output: the same disk, and a missing or read-only folder
-     * fails here rather than after the last frame. */
-    if (!(s->frames = fopen(frames_name, "w+b"))) {
-        mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(errno));
+    if (open_frames(s, o->path, err) < 0)
         goto fail;
-    }
-    unlink(frames_name);
 
     if (!(s->rle = avcodec_alloc_context3(rle)) || !(s->frame = av_frame_alloc()) ||
         !(s->rgb = av_frame_alloc()) || !(s->pkt = av_packet_alloc()) ||
@@ -191,29 +217,13 @@ static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, in
     if (!s->sws)
         goto oom;
 
-    /* The filters run in the calling thread: these two have no slice
-     * threading to gain from, and the auto-inserted converter gains little
-     * at GIF sizes. */
-    s->gen_graph->nb_threads = 1;
-    AVFilterContext *gen;
-    if (!(s->gen_src = add_source(s->gen_graph, w, h, AV_PIX_FMT_RGB32, o->fps, o->path, err)) ||
-        !(gen = add_filter(s->gen_graph, "palettegen", PALETTEGEN_OPTS, o->path, err)) ||
-        !(s->gen_sink = add_filter(s->gen_graph, "buffersink", NULL, o->path, err)))
+    if (setup_palettegen(s, o->path, err) < 0)
         goto fail;
-    if ((ret = avfilter_link(s->gen_src, 0, gen, 0)) < 0 ||
-        (ret = avfilter_link(gen, 0, s->gen_sink, 0)) < 0 ||
-        (ret = avfilter_graph_config(s->gen_graph, NULL)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot set up the palette of '%s': %s", o->path,
-                      av_err2str(ret));
-        goto fail;
-    }
-    free(frames_name);
     *out = s;
     return MUR_OK;
 oom:
     mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", o->path);
 fail:
-    free(frames_name);
     destroy(s);
     return code;
 }
@@ -226,7 +236,7 @@ static int gif_write(void *sink, const uint8_t *pixels, int stride, mur_error *e
     int ret;
     if (s->broken)
         return mur_error_set(err, MUR_ERUN, "cannot write '%s': an earlier frame failed",
-                             s->path);
+                             s->file.path);
     /* The graph or the encoder may still hold the previous frame. */
     if ((ret = av_frame_make_writable(s->frame)) < 0)
         goto av_fail;
@@ -256,7 +266,7 @@ static int gif_write(void *sink, const uint8_t *pixels, int stride, mur_error *e
         av_packet_unref(s->pkt);
         if (!ok) {
             s->broken = 1;
-            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path,
+            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path,
                                  strerror(errno));
         }
     }
@@ -267,7 +277,7 @@ static int gif_write(void *sink, const uint8_t *pixels, int stride, mur_error *e
     return MUR_OK;
 av_fail:
     s->broken = 1;
-    return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path, av_err2str(ret));
+    return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path, av_err2str(ret));
 }
 
 /* ---- pass 2 ------------------------------------------------------------------ */
@@ -340,14 +350,14 @@ static int encode_gif(gif_sink *s, pass2 *p, const AVFrame *frame, mur_error *er
          * itself to learn each frame's delay. */
         if ((ret = av_write_frame(p->mux, p->pkt)) < 0) {
             av_packet_unref(p->pkt);
-            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path,
+            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path,
                                  av_err2str(ret));
         }
         av_packet_unref(p->pkt);
         p->written++;
         atomic_store(s->bytes, avio_tell(p->mux->pb));
     }
-    return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path, av_err2str(ret));
+    return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path, av_err2str(ret));
 }
 
 /* Pulls every frame paletteuse has ready into the GIF encoder. */
@@ -358,7 +368,7 @@ static int drain_palette(gif_sink *s, pass2 *p, mur_error *err)
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
             return MUR_OK;
         if (ret < 0)
-            return mur_error_set(err, MUR_ERUN, "cannot quantise a frame of '%s': %s", s->path,
+            return mur_error_set(err, MUR_ERUN, "cannot quantise a frame of '%s': %s", s->file.path,
                                  av_err2str(ret));
         p->out->pict_type = AV_PICTURE_TYPE_NONE;
         ret = encode_gif(s, p, p->out, err);
@@ -376,24 +386,24 @@ static int start_pass(gif_sink *s, pass2 *p, AVFrame *palette, mur_error *err)
     if (!(p->dec = avcodec_alloc_context3(rle)) || !(p->enc = avcodec_alloc_context3(s->gif_codec)) ||
         !(p->graph = avfilter_graph_alloc()) || !(p->in = av_frame_alloc()) ||
         !(p->out = av_frame_alloc()) || !(p->pkt = av_packet_alloc()))
-        return mur_error_set(err, MUR_ERUN, "out of memory finishing '%s'", s->path);
+        return mur_error_set(err, MUR_ERUN, "out of memory finishing '%s'", s->file.path);
     p->dec->width = s->width;
     p->dec->height = s->height;
     p->dec->thread_count = 1;
     p->dec->bits_per_coded_sample = 24;   /* what the container would say: RGB24 */
     if ((ret = avcodec_open2(p->dec, rle, NULL)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot open the qtrle decoder for '%s': %s", s->path,
-                             av_err2str(ret));
+        return mur_error_set(err, MUR_ERUN, "cannot open the qtrle decoder for '%s': %s",
+                             s->file.path, av_err2str(ret));
 
     AVFilterContext *use;
     /* RGB24 in; the graph converts to paletteuse's BGRA (exactly). */
     p->graph->nb_threads = 1;   /* see gif_open */
-    if (!(p->src = add_source(p->graph, s->width, s->height, AV_PIX_FMT_RGB24, s->fps, s->path,
+    if (!(p->src = add_source(p->graph, s->width, s->height, AV_PIX_FMT_RGB24, s->fps, s->file.path,
                               err)) ||
         !(p->pal_src = add_source(p->graph, palette->width, palette->height, palette->format,
-                                  s->fps, s->path, err)) ||
-        !(use = add_filter(p->graph, "paletteuse", PALETTEUSE_OPTS, s->path, err)) ||
-        !(p->sink = add_filter(p->graph, "buffersink", NULL, s->path, err)))
+                                  s->fps, s->file.path, err)) ||
+        !(use = add_filter(p->graph, "paletteuse", PALETTEUSE_OPTS, s->file.path, err)) ||
+        !(p->sink = add_filter(p->graph, "buffersink", NULL, s->file.path, err)))
         return MUR_ERUN;
     if ((ret = avfilter_link(p->src, 0, use, 0)) < 0 ||
         (ret = avfilter_link(p->pal_src, 0, use, 1)) < 0 ||
@@ -403,7 +413,7 @@ static int start_pass(gif_sink *s, pass2 *p, AVFrame *palette, mur_error *err)
          * one it was given), so its input ends at once. */
         (ret = av_buffersrc_add_frame_flags(p->pal_src, palette, 0)) < 0 ||
         (ret = av_buffersrc_add_frame_flags(p->pal_src, NULL, 0)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot set up the palette of '%s': %s", s->path,
+        return mur_error_set(err, MUR_ERUN, "cannot set up the palette of '%s': %s", s->file.path,
                              av_err2str(ret));
 
     p->enc->width = s->width;
@@ -412,23 +422,23 @@ static int start_pass(gif_sink *s, pass2 *p, AVFrame *palette, mur_error *err)
     p->enc->time_base = (AVRational){1, s->fps};
     if ((ret = avcodec_open2(p->enc, s->gif_codec, NULL)) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot open the %s encoder for '%s': %s",
-                             s->gif_codec->name, s->path, av_err2str(ret));
+                             s->gif_codec->name, s->file.path, av_err2str(ret));
 
-    ret = avformat_alloc_output_context2(&p->mux, NULL, s->f->muxer, s->tmp);
+    ret = avformat_alloc_output_context2(&p->mux, NULL, s->f->muxer, s->file.tmp);
     if (ret < 0 || !p->mux)
         return mur_error_set(err, MUR_ERUN, "cannot set up the %s muxer for '%s': %s",
-                             s->f->muxer, s->path, av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
+                             s->f->muxer, s->file.path,
+                             av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
     if (!(p->st = avformat_new_stream(p->mux, NULL)))
-        return mur_error_set(err, MUR_ERUN, "out of memory finishing '%s'", s->path);
+        return mur_error_set(err, MUR_ERUN, "out of memory finishing '%s'", s->file.path);
     if ((ret = avcodec_parameters_from_context(p->st->codecpar, p->enc)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", s->path,
+        return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", s->file.path,
                              av_err2str(ret));
     p->st->time_base = p->enc->time_base;
-    if ((ret = avio_open(&p->mux->pb, s->tmp, AVIO_FLAG_WRITE)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path, av_err2str(ret));
-    s->created = 1;
+    if ((ret = avio_open(&p->mux->pb, s->file.tmp, AVIO_FLAG_WRITE)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, av_err2str(ret));
     if ((ret = avformat_write_header(p->mux, NULL)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot write the gif header of '%s': %s", s->path,
+        return mur_error_set(err, MUR_ERUN, "cannot write the gif header of '%s': %s", s->file.path,
                              av_err2str(ret));
     return MUR_OK;
 }
@@ -438,7 +448,7 @@ static int run_pass(gif_sink *s, pass2 *p, mur_error *err)
 {
     int ret;
     if (fflush(s->frames) != 0 || fseek(s->frames, 0, SEEK_SET) != 0)
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path, strerror(errno));
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, strerror(errno));
     for (long k = 0; k < s->count; k++) {
         int64_t size;
         if (fread(&size, sizeof size, 1, s->frames) != 1 || size <= 0 || size > INT32_MAX / 2 ||
@@ -446,7 +456,7 @@ static int run_pass(gif_sink *s, pass2 *p, mur_error *err)
             fread(p->pkt->data, 1, (size_t)size, s->frames) != (size_t)size) {
             av_packet_unref(p->pkt);
             return mur_error_set(err, MUR_ERUN, "cannot read back frame %ld of '%s'", k,
-                                 s->path);
+                                 s->file.path);
         }
         p->pkt->pts = k;
         ret = avcodec_send_packet(p->dec, p->pkt);
@@ -454,27 +464,28 @@ static int run_pass(gif_sink *s, pass2 *p, mur_error *err)
         /* qtrle has no delay: each packet gives its frame. */
         if (ret < 0 || (ret = avcodec_receive_frame(p->dec, p->in)) < 0)
             return mur_error_set(err, MUR_ERUN, "cannot decode frame %ld of '%s': %s", k,
-                                 s->path, av_err2str(ret));
+                                 s->file.path, av_err2str(ret));
         p->in->pts = k;
         ret = av_buffersrc_add_frame_flags(p->src, p->in, 0);
         av_frame_unref(p->in);
         if (ret < 0)
             return mur_error_set(err, MUR_ERUN, "cannot quantise frame %ld of '%s': %s", k,
-                                 s->path, av_err2str(ret));
+                                 s->file.path, av_err2str(ret));
         if ((ret = drain_palette(s, p, err)) < 0)
             return ret;
     }
     if ((ret = av_buffersrc_add_frame_flags(p->src, NULL, 0)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot quantise '%s': %s", s->path,
+        return mur_error_set(err, MUR_ERUN, "cannot quantise '%s': %s", s->file.path,
                              av_err2str(ret));
     if ((ret = drain_palette(s, p, err)) < 0 || (ret = encode_gif(s, p, NULL, err)) < 0)
         return ret;
     if ((ret = av_write_trailer(p->mux)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot finish '%s': %s", s->path, av_err2str(ret));
+        return mur_error_set(err, MUR_ERUN, "cannot finish '%s': %s", s->file.path,
+                             av_err2str(ret));
     avio_flush(p->mux->pb);
     atomic_store(s->bytes, avio_tell(p->mux->pb));
     if ((ret = p->mux->pb->error) < 0 || (ret = avio_closep(&p->mux->pb)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path, av_err2str(ret));
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, av_err2str(ret));
     return MUR_OK;
 }
 
@@ -499,33 +510,27 @@ static int gif_close(void *sink, mur_error *err)
     AVFrame *palette = NULL;
     int code = MUR_ERUN, ret;
     if (s->broken) {
-        mur_error_set(err, MUR_ERUN, "not finishing '%s': an earlier frame failed", s->path);
+        mur_error_set(err, MUR_ERUN, "not finishing '%s': an earlier frame failed", s->file.path);
         goto fail;
     }
     if (s->count == 0) {
-        mur_error_set(err, MUR_ERUN, "not writing '%s': no frames", s->path);
+        mur_error_set(err, MUR_ERUN, "not writing '%s': no frames", s->file.path);
         goto fail;
     }
     if (!(palette = av_frame_alloc())) {
-        mur_error_set(err, MUR_ERUN, "out of memory finishing '%s'", s->path);
+        mur_error_set(err, MUR_ERUN, "out of memory finishing '%s'", s->file.path);
         goto fail;
     }
     if ((ret = push(s->gen_src, NULL)) < 0 ||
         (ret = av_buffersink_get_frame(s->gen_sink, palette)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot compute the palette of '%s': %s", s->path,
+        mur_error_set(err, MUR_ERUN, "cannot compute the palette of '%s': %s", s->file.path,
                       av_err2str(ret));
         goto fail;
     }
     if ((code = start_pass(s, &p, palette, err)) < 0 || (code = run_pass(s, &p, err)) < 0)
         goto fail;
     code = MUR_ERUN;
-    if (rename(s->tmp, s->path) != 0) {
-        mur_error_set(err, MUR_ERUN, "cannot rename '%s' to '%s': %s", s->tmp, s->path,
-                      strerror(errno));
-        goto fail;
-    }
-    s->created = 0;
-    code = MUR_OK;
+    code = mur_atomic_commit(&s->file, err);
 fail:
     finish_pass(&p);
     av_frame_free(&palette);

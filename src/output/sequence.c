@@ -31,9 +31,7 @@ typedef struct seq_sink {
     char *prefix, *suffix;    /* around the number, '%%' already unescaped */
     int digits;               /* zero-padded width of the number (0: none) */
     char *name;               /* scratch: one frame's final name */
-    char *tmp;                /* one frame's temporary name, or NULL */
-    char *txt, *txt_tmp;      /* provenance: final and temporary names, or NULL */
-    int txt_created;
+    mur_atomic txt;           /* provenance, open from open to close; zeroed when none */
     long first, count;        /* numbers first .. first+count-1 are on disk */
     int width, height;
     _Atomic int64_t *bytes;
@@ -144,15 +142,12 @@ static void destroy(seq_sink *s, int remove_frames)
 {
     if (!s)
         return;
-    if (s->tmp)
-        remove(s->tmp);
     if (remove_frames)
         for (long i = 0; i < s->count; i++) {
             frame_name(s, s->first + i);
             remove(s->name);
         }
-    if (s->txt_created)
-        remove(s->txt_tmp);
+    mur_atomic_abort(&s->txt);
     mur_file_unlock_dir(s->dir, s->lock);
     avcodec_free_context(&s->enc);
     sws_freeContext(s->sws);
@@ -162,23 +157,25 @@ static void destroy(seq_sink *s, int remove_frames)
     free(s->prefix);
     free(s->suffix);
     free(s->name);
-    free(s->tmp);
-    free(s->txt);
-    free(s->txt_tmp);
     free(s->dir);
     free(s);
 }
 
-/* Writes n bytes as path's complete contents. 0, or errno. */
-static int write_whole(const char *path, const void *data, size_t n)
+/* Writes n bytes as path's complete contents, atomically (murmur/file.h):
+ * the folder is swept once, at open. 0 or MUR_ERUN. */
+static int write_whole(const char *path, const void *data, size_t n, mur_error *err)
 {
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
-        return errno;
-    int e = fwrite(data, 1, n, fp) == n && fflush(fp) == 0 ? 0 : errno;
-    if (fclose(fp) != 0 && !e)
-        e = errno;
-    return e ? e : 0;
+    mur_atomic a;
+    int rc = mur_atomic_begin(&a, path, MUR_ATOMIC_SWEPT, err);
+    if (rc)
+        return rc;
+    if (!mur_atomic_fopen(&a, "wb", err)) {
+        mur_atomic_abort(&a);
+        return MUR_ERUN;
+    }
+    if (fwrite(data, 1, n, a.fp) != n)
+        a.error = errno;
+    return mur_atomic_commit(&a, err);
 }
 
 /* Whether stem (of a temporary name) is one of s's frames or its
@@ -186,10 +183,10 @@ static int write_whole(const char *path, const void *data, size_t n)
 static int is_own_stem(const char *stem, void *ctx)
 {
     const seq_sink *s = ctx;
-    const char *slash = strrchr(s->prefix, '/'), *txt = s->txt ? strrchr(s->txt, '/') : NULL;
-    const char *pre = slash ? slash + 1 : s->prefix;
+    const char *slash = strrchr(s->prefix, '/'), *txt = s->txt.path;
+    const char *pre = slash ? slash + 1 : s->prefix, *txt_base = txt ? strrchr(txt, '/') : NULL;
     size_t np = strlen(pre), ns = strlen(s->suffix), n = strlen(stem), digits = 0;
-    if (s->txt && strcmp(stem, txt ? txt + 1 : s->txt) == 0)
+    if (txt && strcmp(stem, txt_base ? txt_base + 1 : txt) == 0)
         return 1;
     if (n <= np + ns || strncmp(stem, pre, np) != 0 || strcmp(stem + n - ns, s->suffix) != 0)
         return 0;
@@ -212,6 +209,30 @@ static int lock_folder(seq_sink *s, const char *path, mur_error *err)
         return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
     }
     mur_file_sweep(s->dir, is_own_stem, s);
+    return MUR_OK;
+}
+
+/* Names the provenance file (s->txt), before the folder is swept for its
+ * temporaries. */
+static int begin_provenance(seq_sink *s, mur_error *err)
+{
+    char *txt = provenance_name(s);
+    if (!txt)
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->pattern);
+    int rc = mur_atomic_begin(&s->txt, txt, MUR_ATOMIC_SWEPT, err);
+    free(txt);
+    return rc;
+}
+
+/* Writes the provenance under its temporary name, kept open until close
+ * publishes it; flushed now, so a full disk fails before the first frame. */
+static int write_provenance(seq_sink *s, const char *text, mur_error *err)
+{
+    size_t n = strlen(text);
+    if (!mur_atomic_fopen(&s->txt, "wb", err))
+        return MUR_ERUN;
+    if (fwrite(text, 1, n, s->txt.fp) != n || fflush(s->txt.fp) != 0)
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->txt.path, strerror(errno));
     return MUR_OK;
 }
 
@@ -251,20 +272,12 @@ static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, in
         code = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(denied));
         goto fail;
     }
-    if (o->metadata &&
-        (!(s->txt = provenance_name(s)) || !(s->txt_tmp = mur_out_temp_name(s->txt, ""))))
-        goto oom;
-    if ((code = lock_folder(s, o->path, err)) < 0)
+    if (o->metadata && (code = begin_provenance(s, err)) < 0)
+        goto fail;
+    if ((code = lock_folder(s, o->path, err)) < 0 ||
+        (o->metadata && (code = write_provenance(s, o->metadata, err)) < 0))
         goto fail;
     code = MUR_ERUN;
-    if (o->metadata) {
-        s->txt_created = 1;
-        int e = write_whole(s->txt_tmp, o->metadata, strlen(o->metadata));
-        if (e) {
-            code = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->txt, strerror(e));
-            goto fail;
-        }
-    }
 
     const AVCodec *codec = mur_out_find_encoder(f, o, err);
     if (!codec)
@@ -326,23 +339,13 @@ static int seq_write(void *sink, const uint8_t *pixels, int stride, mur_error *e
     if ((ret = avcodec_send_frame(s->enc, s->frame)) < 0 ||
         (ret = avcodec_receive_packet(s->enc, s->pkt)) < 0)
         goto av_fail;
-    free(s->tmp);
-    if (!(s->tmp = mur_out_temp_name(s->name, ""))) {
-        av_packet_unref(s->pkt);
-        s->broken = 1;
-        return mur_error_set(err, MUR_ERUN, "out of memory writing '%s'", s->name);
-    }
-    int e = write_whole(s->tmp, s->pkt->data, (size_t)s->pkt->size);
-    if (!e && rename(s->tmp, s->name) != 0)
-        e = errno;
+    int rc = write_whole(s->name, s->pkt->data, (size_t)s->pkt->size, err);
     s->total += s->pkt->size;
     av_packet_unref(s->pkt);
-    if (e) {
+    if (rc) {
         s->broken = 1;
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->name, strerror(e));
+        return rc;
     }
-    free(s->tmp);
-    s->tmp = NULL;
     s->count++;
     atomic_store(s->bytes, s->total);
     return MUR_OK;
@@ -363,12 +366,8 @@ static int seq_close(void *sink, mur_error *err)
         mur_error_set(err, MUR_ERUN, "not writing '%s': no frames", s->pattern);
         goto fail;
     }
-    if (s->txt && rename(s->txt_tmp, s->txt) != 0) {
-        mur_error_set(err, MUR_ERUN, "cannot rename '%s' to '%s': %s", s->txt_tmp, s->txt,
-                      strerror(errno));
+    if (s->txt.path && (code = mur_atomic_commit(&s->txt, err)) < 0)
         goto fail;
-    }
-    s->txt_created = 0;
     destroy(s, 0);
     return MUR_OK;
 fail:

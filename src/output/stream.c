@@ -15,8 +15,9 @@
  *   browsers and VLC shift the colours (mismatched matrices are the classic
  *   "slightly too green/too dark" video).
  * - Atomicity. Everything is written to ".<name>.part.<pid>" beside the final
- *   name and renamed in close, so a file at the final name is always
- *   complete; any failure removes the temporary file. */
+ *   name and renamed in close (mur_atomic, murmur/file.h), so a file at the
+ *   final name is always complete; any failure removes the temporary file.
+ *   A device or a pipe is written in place. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,9 +37,7 @@
 
 typedef struct stream_sink {
     const mur_format *f;
-    char *path;               /* final name */
-    char *tmp;                /* temporary name beside it; rename(2) within a directory is atomic */
-    int created;              /* tmp exists on disk and is ours to remove */
+    mur_atomic file;          /* file.path, written as file.tmp (murmur/file.h) */
     int broken;               /* a write failed: the file is not worth finishing */
     int width, height;        /* encoded size */
     int64_t next_pts;         /* in encoder time base = frame number */
@@ -136,14 +135,11 @@ static void destroy(stream_sink *s)
             avio_closep(&s->mux->pb);
         avformat_free_context(s->mux);
     }
-    if (s->created)
-        remove(s->tmp);
+    mur_atomic_abort(&s->file);
     avcodec_free_context(&s->enc);
     sws_freeContext(s->sws);
     av_frame_free(&s->frame);
     av_packet_free(&s->pkt);
-    free(s->path);
-    free(s->tmp);
     free(s);
 }
 
@@ -166,10 +162,11 @@ static int setup_sws(stream_sink *s, mur_error *err)
                             NULL, NULL, NULL);
     if (!s->sws)
         return mur_error_set(err, MUR_ERUN, "cannot convert RGB to %s at %dx%d for '%s'",
-                             av_get_pix_fmt_name(s->enc->pix_fmt), s->width, s->height, s->path);
+                             av_get_pix_fmt_name(s->enc->pix_fmt), s->width, s->height,
+                             s->file.path);
     const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
     if (sws_setColorspaceDetails(s->sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot set BT.709 conversion for '%s'", s->path);
+        return mur_error_set(err, MUR_ERUN, "cannot set BT.709 conversion for '%s'", s->file.path);
     return MUR_OK;
 }
 
@@ -185,7 +182,7 @@ static int setup_encoder(stream_sink *s, const mur_video_opts *o, mur_error *err
     s->st = avformat_new_stream(s->mux, NULL);
     s->enc = avcodec_alloc_context3(codec);
     if (!s->st || !s->enc)
-        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->path);
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->file.path);
 
     AVCodecContext *enc = s->enc;
     enc->width = s->width;
@@ -210,13 +207,13 @@ static int setup_encoder(stream_sink *s, const mur_video_opts *o, mur_error *err
         enc->thread_count = MUR_OUT_THREADS;
     else if (f->configure && (ret = f->configure(enc, o)) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot set %s options for '%s': %s", f->encoder,
-                             s->path, av_err2str(ret));
+                             s->file.path, av_err2str(ret));
 
     if ((ret = avcodec_open2(enc, codec, NULL)) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot open the %s encoder for '%s': %s",
-                             codec->name, s->path, av_err2str(ret));
+                             codec->name, s->file.path, av_err2str(ret));
     if ((ret = avcodec_parameters_from_context(s->st->codecpar, enc)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", s->path,
+        return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", s->file.path,
                              av_err2str(ret));
     /* A hint only: the muxer picks its own time base in write_header. */
     s->st->time_base = enc->time_base;
@@ -224,7 +221,7 @@ static int setup_encoder(stream_sink *s, const mur_video_opts *o, mur_error *err
     s->frame = av_frame_alloc();
     s->pkt = av_packet_alloc();
     if (!s->frame || !s->pkt)
-        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->path);
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->file.path);
     s->frame->format = enc->pix_fmt;
     s->frame->width = enc->width;
     s->frame->height = enc->height;
@@ -236,7 +233,7 @@ static int setup_encoder(stream_sink *s, const mur_video_opts *o, mur_error *err
     s->frame->color_range = enc->color_range;
     if ((ret = av_frame_get_buffer(s->frame, 0)) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot allocate a %dx%d frame for '%s': %s",
-                             s->width, s->height, s->path, av_err2str(ret));
+                             s->width, s->height, s->file.path, av_err2str(ret));
     return MUR_OK;
 }
 
@@ -247,43 +244,43 @@ static int stream_open(void **out, const mur_format *f, const mur_video_opts *o,
     AVDictionary *mux_opts = NULL;
     stream_sink *s = calloc(1, sizeof *s);
     *out = NULL;
-    if (!s || !(s->path = strdup(o->path)) || !(s->tmp = mur_out_temp_name(o->path, ""))) {
+    if (!s) {
         mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", o->path);
         goto fail;
     }
-    mur_file_sweep_temps(o->path, "");   /* left by a killed render of the same file */
+    if (mur_atomic_begin(&s->file, o->path, 0, err))   /* sweeps a killed render's temporaries */
+        goto fail;
     s->f = f;
     s->width = w;
     s->height = h;
     s->bytes = bytes;
 
     /* The muxer is named, not guessed: the temporary name ends in .part.<pid>. */
-    ret = avformat_alloc_output_context2(&s->mux, NULL, f->muxer, s->tmp);
+    ret = avformat_alloc_output_context2(&s->mux, NULL, f->muxer, s->file.tmp);
     if (ret < 0 || !s->mux) {
         mur_error_set(err, MUR_ERUN, "cannot set up the %s muxer for '%s': %s", f->muxer,
-                      s->path, av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
+                      s->file.path, av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
         goto fail;
     }
     if ((code = setup_encoder(s, o, err)) < 0 || (code = setup_sws(s, err)) < 0)
         goto fail;
     code = MUR_ERUN;
     if (o->metadata && (ret = av_dict_set(&s->mux->metadata, "comment", o->metadata, 0)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot store metadata for '%s': %s", s->path,
+        mur_error_set(err, MUR_ERUN, "cannot store metadata for '%s': %s", s->file.path,
                       av_err2str(ret));
         goto fail;
     }
 
     if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
-        if ((ret = avio_open(&s->mux->pb, s->tmp, AVIO_FLAG_WRITE)) < 0) {
-            mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path, av_err2str(ret));
+        if ((ret = avio_open(&s->mux->pb, s->file.tmp, AVIO_FLAG_WRITE)) < 0) {
+            mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, av_err2str(ret));
             goto fail;
         }
-        s->created = 1;
     }
     if ((ret = av_dict_parse_string(&mux_opts, f->muxer_opts, "=", ":", 0)) < 0 ||
         (ret = avformat_write_header(s->mux, &mux_opts)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot write the %s header of '%s': %s", f->muxer, s->path,
-                      av_err2str(ret));
+        mur_error_set(err, MUR_ERUN, "cannot write the %s header of '%s': %s", f->muxer,
+                      s->file.path, av_err2str(ret));
         goto fail;
     }
     *out = s;
@@ -304,13 +301,14 @@ static int encode(stream_sink *s, const AVFrame *frame, mur_error *err)
 {
     int ret = avcodec_send_frame(s->enc, frame);
     if (ret < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path, av_err2str(ret));
+        return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path,
+                             av_err2str(ret));
     for (;;) {
         ret = avcodec_receive_packet(s->enc, s->pkt);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
             return MUR_OK;
         if (ret < 0)
-            return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path,
+            return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path,
                                  av_err2str(ret));
         /* libx264 leaves durations 0 in libav 5.1, and the muxer then
          * gives the last frame no time at all: the file is a frame short
@@ -324,7 +322,7 @@ static int encode(stream_sink *s, const AVFrame *frame, mur_error *err)
         s->pkt->stream_index = s->st->index;
         /* Takes the packet's reference and leaves pkt blank, even on error. */
         if ((ret = av_interleaved_write_frame(s->mux, s->pkt)) < 0)
-            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path,
+            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path,
                                  av_err2str(ret));
         atomic_store(s->bytes, avio_tell(s->mux->pb));
     }
@@ -335,13 +333,13 @@ static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error
     stream_sink *s = sink;
     int code = MUR_ERUN, ret;
     if (s->broken) {
-        mur_error_set(err, MUR_ERUN, "cannot write '%s': an earlier frame failed", s->path);
+        mur_error_set(err, MUR_ERUN, "cannot write '%s': an earlier frame failed", s->file.path);
         goto fail;
     }
     /* The encoder may still hold a reference to the previous frame's
      * buffers; this copies only in that case. */
     if ((ret = av_frame_make_writable(s->frame)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->path, av_err2str(ret));
+        mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path, av_err2str(ret));
         goto fail;
     }
     /* swscale copies four plane pointers and strides whatever the format:
@@ -350,7 +348,7 @@ static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error
     int src_stride[4] = {stride, 0, 0, 0};
     ret = sws_scale(s->sws, src, src_stride, 0, s->height, s->frame->data, s->frame->linesize);
     if (ret != s->height) {
-        mur_error_set(err, MUR_ERUN, "cannot convert a frame for '%s': %s", s->path,
+        mur_error_set(err, MUR_ERUN, "cannot convert a frame for '%s': %s", s->file.path,
                       ret < 0 ? av_err2str(ret) : "short conversion");
         goto fail;
     }
@@ -368,11 +366,11 @@ static int stream_close(void *sink, mur_error *err)
     stream_sink *s = sink;
     int code = MUR_ERUN, ret;
     if (s->broken) {
-        mur_error_set(err, MUR_ERUN, "not finishing '%s': an earlier frame failed", s->path);
+        mur_error_set(err, MUR_ERUN, "not finishing '%s': an earlier frame failed", s->file.path);
         goto fail;
     }
     if (s->next_pts == 0) {
-        mur_error_set(err, MUR_ERUN, "not writing '%s': no frames", s->path);
+        mur_error_set(err, MUR_ERUN, "not writing '%s': no frames", s->file.path);
         goto fail;
     }
     if ((code = encode(s, NULL, err)) < 0)
@@ -380,7 +378,7 @@ static int stream_close(void *sink, mur_error *err)
     code = MUR_ERUN;
     /* With +faststart this rewrites the whole file (see video.c's formats). */
     if ((ret = av_write_trailer(s->mux)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot finish '%s': %s", s->path, av_err2str(ret));
+        mur_error_set(err, MUR_ERUN, "cannot finish '%s': %s", s->file.path, av_err2str(ret));
         goto fail;
     }
     /* The last buffer goes out here, so a full disk may show only now;
@@ -389,17 +387,11 @@ static int stream_close(void *sink, mur_error *err)
         avio_flush(s->mux->pb);
         atomic_store(s->bytes, avio_tell(s->mux->pb));
         if ((ret = s->mux->pb->error) < 0 || (ret = avio_closep(&s->mux->pb)) < 0) {
-            mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->path, av_err2str(ret));
+            mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, av_err2str(ret));
             goto fail;
         }
     }
-    if (rename(s->tmp, s->path) != 0) {
-        mur_error_set(err, MUR_ERUN, "cannot rename '%s' to '%s': %s", s->tmp, s->path,
-                      av_err2str(AVERROR(errno)));
-        goto fail;
-    }
-    s->created = 0;
-    code = MUR_OK;
+    code = mur_atomic_commit(&s->file, err);
 
 fail:
     destroy(s);

@@ -153,7 +153,7 @@ int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int h
     int text = s->noverlays > 0 || r->npanels > 1;
     for (int i = 0; i < s->ncues && !text; i++)
         text = s->cues[i].caption != NULL;
-    if (text && mur_text_init(&r->text)) {
+    if (text && mur_text_init(&r->text, MUR_TEXT_FRAME)) {
         mur_renderer_destroy(r);
         return mur_error_set(err, MUR_ERUN, "cannot set up text drawing (Pango, font '%s')", MUR_FONT);
     }

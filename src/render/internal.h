@@ -74,8 +74,9 @@ typedef struct mur_panel_state {
     mur_metrics_ctx *mx;     /* scratch for observe and draw */
 } mur_panel_state;
 
-/* Text through Pango with one font map of the renderer's own, hinting off so
- * that a layout has the same shape at any scale (PNG and PDF agree). */
+/* Text through Pango with a font map of its own, hinting off so that a
+ * layout has the same shape at any scale (PNG and PDF agree). One for a
+ * renderer's frames, one per figure (plot.c). */
 typedef struct mur_text {
     PangoFontMap *map;
     PangoContext *ctx;
@@ -146,8 +147,15 @@ typedef struct mur_panel_ctx {
 static inline int mur_render_stopped(const mur_renderer *r) { return r->stop && *r->stop; }
 
 /* text.c */
-int mur_text_init(mur_text *t);
+/* Where glyphs go: frames at fractional positions, figures rounded to the
+ * device grid (Pango's default, which the figures were made with). */
+typedef enum { MUR_TEXT_FRAME, MUR_TEXT_FIGURE } mur_text_kind;
+/* 0, or -1 when Pango cannot be set up (t may then be passed to the other
+ * functions: it measures 0 and draws nothing; free it all the same). */
+int mur_text_init(mur_text *t, mur_text_kind kind);
 void mur_text_free(mur_text *t);
+/* Lay out for cr's current transformation: once per frame, or before each
+ * text that is turned or moved to another scale (figures: each text). */
 void mur_text_begin(mur_text *t, cairo_t *cr);
 /* Lay out s at `size` user units; wrap > 0 wraps to that width, centred
  * or (left) flush left. */

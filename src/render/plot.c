@@ -8,13 +8,13 @@
  * Colours are the Okabe-Ito palette, which stays distinct for the common
  * colour-vision deficiencies and in greyscale print by lightness.
  *
- * Text goes through Pango with hinting off, so a PNG and a PDF of the same
- * figure have the same layout (hinted metrics move glyphs by resolution). */
+ * Text goes through the frames' text module (text.c, MUR_TEXT_FIGURE): Pango
+ * with hinting off, so a PNG and a PDF of the same figure have the same
+ * layout (hinted metrics move glyphs by resolution). */
 #include "murmur/plot.h"
 
 #include <errno.h>
 #include <math.h>
-#include <pango/pangocairo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +22,9 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "internal.h"
 #include "murmur/file.h"
 
-#define FONT "DejaVu Sans"
 #define TEXT_SIZE 7.0     /* pt: labels and titles */
 #define TICK_SIZE 6.0     /* pt: tick labels */
 #define MARGIN_L 30.0     /* room for tick labels */
@@ -71,15 +71,10 @@ enum { FMT_NONE, FMT_PNG, FMT_PDF, FMT_SVG };
 
 typedef struct {
     int format;
-    const char *path;
-    char *tmp;                /* written under this name, renamed at the end; or path itself */
-    int special;              /* path is a device or a pipe: written in place */
-    FILE *fp;
-    int err;                  /* errno of the first failed write, or 0 */
+    mur_atomic file;          /* the output (murmur/file.h); file.error: errno of the first failed write */
     cairo_surface_t *surface;
     cairo_t *cr;
-    PangoFontDescription *font;
-    cairo_font_options_t *font_options;
+    mur_text text;            /* MUR_FONT, sizes in points (the figure's user units) */
 } figure;
 
 static int format_of(const char *path)
@@ -106,16 +101,8 @@ static void fig_abort(figure *f)
         cairo_surface_finish(f->surface);
         cairo_surface_destroy(f->surface);
     }
-    if (f->font)
-        pango_font_description_free(f->font);
-    if (f->font_options)
-        cairo_font_options_destroy(f->font_options);
-    if (f->fp) {
-        fclose(f->fp);
-        if (!f->special)
-            remove(f->tmp);
-    }
-    free(f->tmp);
+    mur_text_free(&f->text);
+    mur_atomic_abort(&f->file);
     memset(f, 0, sizeof *f);
 }
 
@@ -124,10 +111,10 @@ static void fig_abort(figure *f)
 static cairo_status_t fig_write(void *closure, const unsigned char *data, unsigned int length)
 {
     figure *f = closure;
-    if (f->fp && fwrite(data, 1, length, f->fp) == length)
+    if (f->file.fp && fwrite(data, 1, length, f->file.fp) == length)
         return CAIRO_STATUS_SUCCESS;
-    if (!f->err)
-        f->err = errno;
+    if (!f->file.error)
+        f->file.error = errno;
     return CAIRO_STATUS_WRITE_ERROR;
 }
 
@@ -137,19 +124,13 @@ static cairo_status_t fig_write(void *closure, const unsigned char *data, unsign
 static int fig_begin(figure *f, const char *path, double w, double h, mur_error *err)
 {
     memset(f, 0, sizeof *f);
-    f->path = path;
     f->format = format_of(path);
     if (f->format == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    f->special = mur_file_is_special(path);
-    if (!f->special)
-        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
-    if (!(f->tmp = f->special ? strdup(path) : mur_file_temp_name(path, "")))
-        return mur_error_set(err, MUR_ERUN, "out of memory starting a figure");
-    if (!(f->fp = fopen(f->tmp, "wb"))) {
-        int rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
+    int rc = mur_atomic_begin(&f->file, path, 0, err);
+    if (rc || !mur_atomic_fopen(&f->file, "wb", err)) {
         fig_abort(f);
-        return rc;
+        return rc ? rc : MUR_ERUN;
     }
     double scale = 1;
     switch (f->format) {
@@ -171,11 +152,7 @@ static int fig_begin(figure *f, const char *path, double w, double h, mur_error 
     cairo_scale(f->cr, scale, scale);
     cairo_set_source_rgb(f->cr, 1, 1, 1);
     cairo_paint(f->cr);
-    f->font = pango_font_description_from_string(FONT);
-    f->font_options = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(f->font_options, CAIRO_HINT_METRICS_OFF);
-    cairo_font_options_set_hint_style(f->font_options, CAIRO_HINT_STYLE_NONE);
-    if (!f->font || cairo_font_options_status(f->font_options) != CAIRO_STATUS_SUCCESS) {
+    if (mur_text_init(&f->text, MUR_TEXT_FIGURE)) {
         fig_abort(f);
         return mur_error_set(err, MUR_ERUN, "out of memory starting a figure");
     }
@@ -183,7 +160,7 @@ static int fig_begin(figure *f, const char *path, double w, double h, mur_error 
 }
 
 /* Finish: check every drawing call through the context's sticky status,
- * flush the file, then rename it into place. */
+ * then close the file and rename it into place (mur_atomic_commit). */
 static int fig_end(figure *f, mur_error *err)
 {
     cairo_status_t st = cairo_status(f->cr);
@@ -199,42 +176,29 @@ static int fig_end(figure *f, mur_error *err)
         }
     }
     cairo_surface_finish(f->surface);   /* a failed drawing's too: its last writes land before the close */
-    int rc = MUR_OK, bad = ferror(f->fp);
-    if (fclose(f->fp) != 0 && !f->err)
-        f->err = errno;
-    f->fp = NULL;
-    if (bad && !f->err)
-        f->err = EIO;
-    if (!f->err && st == CAIRO_STATUS_SUCCESS && !f->special && rename(f->tmp, f->path) != 0)
-        f->err = errno;
-    if (f->err)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->path, strerror(f->err));
-    else if (st != CAIRO_STATUS_SUCCESS)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->path, cairo_status_to_string(st));
-    if (rc && !f->special)
-        remove(f->tmp);
+    int rc;
+    if (st != CAIRO_STATUS_SUCCESS && !f->file.error)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", f->file.path,
+                           cairo_status_to_string(st));
+    else
+        rc = mur_atomic_commit(&f->file, err);   /* reports file.error, if any */
     fig_abort(f);
     return rc;
 }
 
-static PangoLayout *layout_text(figure *f, const char *s, double size)
+/* Lays s out at size pt for the context's current transformation. */
+static void layout_text(figure *f, const char *s, double size)
 {
-    PangoLayout *l = pango_cairo_create_layout(f->cr);
-    pango_cairo_context_set_font_options(pango_layout_get_context(l), f->font_options);
-    pango_layout_context_changed(l);
-    pango_font_description_set_absolute_size(f->font, size * PANGO_SCALE);
-    pango_layout_set_font_description(l, f->font);
-    pango_layout_set_text(l, s, -1);
-    return l;
+    mur_text_begin(&f->text, f->cr);
+    mur_text_set_left(&f->text, s, size, 0, 0);
 }
 
 static double text_width(figure *f, const char *s, double size)
 {
-    PangoLayout *l = layout_text(f, s, size);
-    int w, h;
-    pango_layout_get_size(l, &w, &h);
-    g_object_unref(l);
-    return (double)w / PANGO_SCALE;
+    double w, h;
+    layout_text(f, s, size);
+    mur_text_size(&f->text, &w, &h);
+    return w;
 }
 
 /* Draw s with its logical box's point (ax, ay) (fractions: 0 = left/top,
@@ -246,13 +210,10 @@ static void text(figure *f, double x, double y, const char *s, double size, doub
     cairo_save(cr);
     cairo_translate(cr, x, y);
     cairo_rotate(cr, angle);
-    PangoLayout *l = layout_text(f, s, size);
-    int w, h;
-    pango_layout_get_size(l, &w, &h);
-    cairo_move_to(cr, -ax * w / PANGO_SCALE, -ay * h / PANGO_SCALE);
-    cairo_set_source_rgb(cr, c.r, c.g, c.b);
-    pango_cairo_show_layout(cr, l);
-    g_object_unref(l);
+    double w, h;
+    layout_text(f, s, size);
+    mur_text_size(&f->text, &w, &h);
+    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
     cairo_restore(cr);
 }
 
@@ -448,16 +409,13 @@ static void probe_open(figure *f)
     cairo_surface_t *surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
     f->cr = cairo_create(surface);
     cairo_surface_destroy(surface);  /* the context keeps it alive */
-    f->font = pango_font_description_from_string(FONT);
-    f->font_options = cairo_font_options_create();
-    cairo_font_options_set_hint_metrics(f->font_options, CAIRO_HINT_METRICS_OFF);
+    mur_text_init(&f->text, MUR_TEXT_FIGURE);   /* failed: it measures 0, and fig_begin fails */
 }
 
 static void probe_close(figure *f)
 {
     cairo_destroy(f->cr);
-    pango_font_description_free(f->font);
-    cairo_font_options_destroy(f->font_options);
+    mur_text_free(&f->text);
 }
 
 static double draw_legend(figure *f, const key *keys, int n, double x, double y, double w, int draw)

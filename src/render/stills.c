@@ -14,11 +14,8 @@
 #include <cairo-svg.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum { STILL_PNG, STILL_PDF, STILL_SVG };
 
@@ -41,17 +38,12 @@ static double still_width(const mur_renderer *r)
     return r->npanels > 1 ? 2 * MUR_RENDER_COLUMN_PT : MUR_RENDER_COLUMN_PT;
 }
 
-/* The file a still is written to: a temporary name beside the final one,
- * renamed when complete; or, for a device or a pipe (/dev/stdout, a FIFO),
- * the path itself, since renaming over it would replace it. The first
- * failed write's errno is kept, so the message says why ("No space left on
+/* The file a still is written to (murmur/file.h: a temporary name beside
+ * the final one, or a device or pipe in place). The first failed write's
+ * errno is kept in file.error, so the message says why ("No space left on
  * device"), which Cairo's own status does not. */
 typedef struct {
-    const char *path;
-    char *tmp;                /* what is written: the temporary name, or path */
-    int special;
-    FILE *fp;
-    int err;                  /* errno of the first failure, or 0 */
+    mur_atomic file;
     const mur_renderer *r;    /* whose stop flag cuts the writing short */
 } still_file;
 
@@ -63,52 +55,35 @@ static cairo_status_t write_stream(void *closure, const unsigned char *data, uns
     still_file *o = closure;
     if (mur_render_stopped(o->r))
         return CAIRO_STATUS_WRITE_ERROR;
-    if (fwrite(data, 1, length, o->fp) == length)
+    if (fwrite(data, 1, length, o->file.fp) == length)
         return CAIRO_STATUS_SUCCESS;
-    if (!o->err)
-        o->err = errno;
+    if (!o->file.error)
+        o->file.error = errno;
     return CAIRO_STATUS_WRITE_ERROR;
 }
 
 static int file_open(still_file *o, const char *path, mur_error *err)
 {
-    o->path = path;
-    o->special = mur_file_is_special(path);
-    if (!o->special)
-        mur_file_sweep_temps(path, "");   /* left by a killed murmur */
-    if (!(o->tmp = o->special ? strdup(path) : mur_file_temp_name(path, "")))
-        return mur_error_set(err, MUR_ERUN, "out of memory");
-    if (!(o->fp = fopen(o->tmp, "wb"))) {
-        int e = errno;
-        free(o->tmp);
-        o->tmp = NULL;
-        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(e));
+    int rc = mur_atomic_begin(&o->file, path, 0, err);
+    if (!rc && !mur_atomic_fopen(&o->file, "wb", err)) {
+        mur_atomic_abort(&o->file);
+        rc = MUR_ERUN;
     }
-    return MUR_OK;
+    return rc;
 }
 
 /* Close and publish; on failure (or rc already set) remove the temporary.
  * status: how drawing into the file ended. */
 static int file_close(still_file *o, int rc, cairo_status_t status, mur_error *err)
 {
-    if (!rc && status != CAIRO_STATUS_SUCCESS && !o->err)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path,
+    if (!rc && status != CAIRO_STATUS_SUCCESS && !o->file.error)
+        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->file.path,
                            cairo_status_to_string(status));
-    int bad = ferror(o->fp);
-    if (bad && !o->err)
-        o->err = errno;   /* fwrite's, as no call since could fail */
-    if (fclose(o->fp) != 0 && !o->err)
-        o->err = errno;
-    if (!o->err && bad)
-        o->err = EIO;
-    if (!rc && !o->err && !o->special && rename(o->tmp, o->path) != 0)
-        o->err = errno;
-    if (!rc && o->err)
-        rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(o->err));
-    if (rc && !o->special)
-        unlink(o->tmp);
-    free(o->tmp);
-    return rc;
+    if (rc) {
+        mur_atomic_abort(&o->file);
+        return rc;
+    }
+    return mur_atomic_commit(&o->file, err);
 }
 
 /* Draw a vector still onto surface (already sized), then finish it; how

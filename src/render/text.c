@@ -1,11 +1,13 @@
 /* Text and the boxes behind it.
  *
- * Pango lays out every label, number and caption in DejaVu Sans (installed
- * from fonts-dejavu-core by .ci/setup, so no frame depends on what a desktop
- * happens to have). The renderer keeps a font map of its own rather than
- * Pango's process-wide default, and turns hinting off: a hinted layout
- * snaps to the device grid and changes shape with scale, and a PDF still
- * must show the same line breaks as the PNG of the same frame. */
+ * Pango lays out every label, number and caption, of frames and of figures
+ * (plot.c), in DejaVu Sans (installed from fonts-dejavu-core by .ci/setup,
+ * so no frame depends on what a desktop happens to have). Each mur_text
+ * keeps a font map of its own rather than Pango's process-wide default, and
+ * turns hinting off: a hinted layout snaps to the device grid and changes
+ * shape with scale, and a PDF still must show the same line breaks as the
+ * PNG of the same frame. Sizes are in user units: a frame's pixels, a
+ * figure's points. */
 #include "internal.h"
 
 #include <math.h>
@@ -28,7 +30,7 @@ MUR_VISIBLE const char *__lsan_default_suppressions(void) { return "leak:libfont
 MUR_VISIBLE const char *__lsan_default_options(void);
 MUR_VISIBLE const char *__lsan_default_options(void) { return "print_suppressions=0"; }
 
-int mur_text_init(mur_text *t)
+int mur_text_init(mur_text *t, mur_text_kind kind)
 {
     memset(t, 0, sizeof *t);
     t->map = pango_cairo_font_map_new();
@@ -43,7 +45,10 @@ int mur_text_init(mur_text *t)
     cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
     pango_cairo_context_set_font_options(t->ctx, fo);
     cairo_font_options_destroy(fo);
-    pango_context_set_round_glyph_positions(t->ctx, FALSE);
+    /* Figures keep Pango's default, glyphs at whole device units: turning
+     * it off moves their glyphs by under a device pixel, and every
+     * figure's bytes with them. */
+    pango_context_set_round_glyph_positions(t->ctx, kind == MUR_TEXT_FIGURE);
     t->layout = pango_layout_new(t->ctx);
     t->desc = pango_font_description_from_string(MUR_FONT);
     return t->layout && t->desc ? 0 : -1;
@@ -64,6 +69,8 @@ void mur_text_free(mur_text *t)
 
 void mur_text_begin(mur_text *t, cairo_t *cr)
 {
+    if (!t->layout)
+        return;
     pango_cairo_update_context(cr, t->ctx);
     /* Sizes are given in user units: at 72 dpi a Pango point is one unit. */
     pango_cairo_context_set_resolution(t->ctx, 72);
@@ -72,6 +79,8 @@ void mur_text_begin(mur_text *t, cairo_t *cr)
 
 static void text_set(mur_text *t, const char *s, double size, int bold, double wrap, int centre)
 {
+    if (!t->layout)
+        return;
     pango_font_description_set_size(t->desc, (gint)lround(size * PANGO_SCALE));
     pango_font_description_set_weight(t->desc, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_layout_set_font_description(t->layout, t->desc);
@@ -93,7 +102,10 @@ void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double
 
 void mur_text_size(mur_text *t, double *w, double *h)
 {
-    PangoRectangle ink, logical;
+    PangoRectangle ink, logical = {0};
+    *w = *h = 0;
+    if (!t->layout)
+        return;
     pango_layout_get_extents(t->layout, &ink, &logical);
     /* A wrapped layout is as wide as its longest line, not the wrap width. */
     *w = (double)logical.width / PANGO_SCALE;
@@ -103,6 +115,8 @@ void mur_text_size(mur_text *t, double *w, double *h)
 void mur_text_draw(mur_text *t, cairo_t *cr, double x, double y, const double rgb[3], double alpha)
 {
     PangoRectangle ink, logical;
+    if (!t->layout)
+        return;
     pango_layout_get_extents(t->layout, &ink, &logical);
     cairo_save(cr);
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
