@@ -95,7 +95,7 @@ TEST(conditions_share_run_seeds)
                          &err);
     REQUIRE(s, "%s", err.msg);
     mur_experiment *e = NULL;
-    mur_experiment_def def = {.threads = 2};
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .threads = 2};
     int rc = mur_experiment_run(&e, s, &def, &err);
     REQUIRE(rc == 0, "run: %s", err.msg);
     CHECK(mur_experiment_conditions(e) == 3 && mur_experiment_runs(e) == 4 && mur_experiment_ticks(e) == 30,
@@ -120,7 +120,7 @@ TEST(run_zero_is_the_scene_seed)
     mur_scene *s = parse("seed: 9\nmodel: wrkspc\nflock: {count: 40}\n", &err);
     REQUIRE(s, "%s", err.msg);
     mur_experiment *e = NULL;
-    mur_experiment_def def = {.runs = 2, .ticks = 20, .scene_only = 1, .every_tick = 1, .threads = 1};
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 2, .ticks = 20, .scene_only = 1, .every_tick = 1, .threads = 1};
     REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
     mur_flock *f = NULL;
     REQUIRE(mur_flock_create(&f, &s->params, s->seed, &err) == 0, "%s", err.msg);
@@ -152,7 +152,7 @@ TEST(all_rules_off_keeps_the_order_parameter)
                          &err);
     REQUIRE(s, "%s", err.msg);
     mur_experiment *e = NULL;
-    mur_experiment_def def = {.every_tick = 1, .threads = 2};
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .every_tick = 1, .threads = 2};
     REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
     for (int r = 0; r < 3; r++) {
         double o0 = mur_experiment_metrics(e, 0, r, 0)->order, worst = 0;
@@ -173,14 +173,14 @@ TEST(experiment_limits_are_checked_before_allocating)
     mur_scene *s = parse("model: wrkspc\nflock: {count: 10}\n", &err);
     REQUIRE(s, "%s", err.msg);
     mur_experiment *e = NULL;
-    mur_experiment_def def = {.runs = 100000, .ticks = 10000000, .every_tick = 1};
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 100000, .ticks = 10000000, .every_tick = 1};
     CHECK(mur_experiment_run(&e, s, &def, &err) == MUR_EINPUT && !e && strstr(err.msg, "too much"),
           "huge series accepted: %s", err.msg);
-    def = (mur_experiment_def){.runs = -1};
+    def = (mur_experiment_def){.version = MUR_EXPERIMENT_DEF_VERSION, .runs = -1};
     CHECK(mur_experiment_run(&e, s, &def, &err) == MUR_EINPUT && !e, "runs -1 accepted");
     /* A stop already raised ends the experiment with MUR_EINTR. */
     volatile sig_atomic_t stop = 1;
-    def = (mur_experiment_def){.runs = 4, .ticks = 1000, .stop = &stop};
+    def = (mur_experiment_def){.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 4, .ticks = 1000, .stop = &stop};
     CHECK(mur_experiment_run(&e, s, &def, &err) == MUR_EINTR && !e, "a raised stop did not stop");
     mur_scene_destroy(s);
 }
@@ -464,7 +464,7 @@ TEST(plot_rejects_an_unknown_format)
     mur_scene *s = parse("model: wrkspc\nflock: {count: 10}\n", &err);
     REQUIRE(s, "%s", err.msg);
     mur_experiment *e = NULL;
-    mur_experiment_def def = {.runs = 2, .ticks = 5};
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 2, .ticks = 5};
     REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
     int k = 0;
     CHECK(mur_plot_stats(scratch_path("x.jpg"), e, &k, 1, &err) == MUR_EINPUT, "jpg accepted");

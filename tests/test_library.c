@@ -101,6 +101,17 @@ TEST(options_of_an_unknown_version_are_refused)
     ro.path = "/tmp/murmur-never.mp4";
     CHECK(mur_session_render(ss, &ro, NULL, &err) == MUR_EINPUT && strstr(err.msg, "version"),
           "render options of version 0: %s", err.msg);
+    mur_video *v = NULL;
+    mur_video_opts vo = MUR_VIDEO_OPTS_INIT;
+    vo.version = MUR_VIDEO_OPTS_VERSION + 1;
+    vo.path = "/tmp/murmur-never.mp4";
+    CHECK(mur_video_open(&v, &vo, &err) == MUR_EINPUT && !v && strstr(err.msg, "version"),
+          "video options of a later version: %s", err.msg);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
+    def.version = 0;
+    CHECK(mur_experiment_run(&e, s, &def, &err) == MUR_EINPUT && !e && strstr(err.msg, "version"),
+          "an experiment of version 0: %s", err.msg);
     mur_session_destroy(ss);
     mur_scene_destroy(s);
 }

@@ -104,7 +104,7 @@ static void paint(uint8_t *pixels, int w, int h, int stride, uint32_t argb)
 
 static mur_video_opts opts_for(const char *path, int w, int h)
 {
-    mur_video_opts o = {0};
+    mur_video_opts o = MUR_VIDEO_OPTS_INIT;
     o.path = path;
     o.width = w;
     o.height = h;

@@ -36,7 +36,11 @@ extern "C" {
 #define MUR_EXPERIMENT_MAX_VALUES (1L << 26)
 
 /// What to run. Zero-initialise, then set what differs.
+/// The version of mur_experiment_def this header describes.
+#define MUR_EXPERIMENT_DEF_VERSION 1
+
 typedef struct mur_experiment_def {
+    unsigned version;   ///< MUR_EXPERIMENT_DEF_VERSION
     int runs;           ///< runs per condition, 1..100000 (0: the scene's experiment.runs)
     long ticks;         ///< ticks per run after the warm-up, 1..1e7 (0: the scene's experiment.ticks)
     int scene_only;     ///< 1: one condition, the scene's own settings (named "scene"); 0: every experiment condition
@@ -46,6 +50,10 @@ typedef struct mur_experiment_def {
     void (*progress)(void *ctx, long done, long total); ///< runs done of total, called on the calling thread (may be NULL)
     void *progress_ctx;
 } mur_experiment_def;
+
+/// A mur_experiment_def of this version, every other field zero (the
+/// scene's runs and ticks, every condition, all cores).
+#define MUR_EXPERIMENT_DEF_INIT {.version = MUR_EXPERIMENT_DEF_VERSION}
 
 /// The results of an experiment: the metrics of every condition, run and
 /// recorded tick.

@@ -29,8 +29,12 @@
 extern "C" {
 #endif
 
-/// What to write. Zero-initialise, then fill.
+/// The version of mur_video_opts this header describes.
+#define MUR_VIDEO_OPTS_VERSION 1
+
+/// What to write. Start from MUR_VIDEO_OPTS_INIT (zeros but the version), then fill.
 typedef struct mur_video_opts {
+    unsigned version;     ///< MUR_VIDEO_OPTS_VERSION
     const char *path;     ///< final output path; the extension picks the format (see above)
     int width, height;    ///< frame size in pixels (odd sizes are rounded down to even for
                           ///< the yuv420p and yuv422p formats)
@@ -50,6 +54,9 @@ typedef struct mur_video_opts {
     const char *encoder;  ///< libavcodec encoder to use instead of the format's; NULL = the
                           ///< format's (for tests of a missing encoder)
 } mur_video_opts;
+
+/// A mur_video_opts of this version, every other field zero.
+#define MUR_VIDEO_OPTS_INIT {.version = MUR_VIDEO_OPTS_VERSION}
 
 typedef struct mur_video mur_video;
 

@@ -293,7 +293,7 @@ int mur_cmd_stats(const mur_cli_opts *o)
     mur_experiment *e = NULL;
     out_file of = {0};
     int json = 0;
-    mur_experiment_def def = {0};
+    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
     if (o->output) {
         const char *ext = extension(o->output);
         if (!strcmp(ext, ".json"))
@@ -396,7 +396,7 @@ int mur_cmd_series(const mur_cli_opts *o)
     mur_scene *s = NULL;
     mur_experiment *e = NULL;
     out_file of = {0};
-    mur_experiment_def def = {.runs = 1, .scene_only = 1, .every_tick = 1};
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 1, .scene_only = 1, .every_tick = 1};
     if (!o->output)
         return mur_cli_usage_error("%s needs -o OUT.csv (or -o - for standard output)", "series");
     if (strcmp(o->output, "-") && strcmp(extension(o->output), ".csv"))

@@ -298,6 +298,9 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     mur_video *v = NULL;
     *out = NULL;
 
+    if (opts->version != MUR_VIDEO_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "video options of version %u (this murmur takes %d)",
+                             opts->version, MUR_VIDEO_OPTS_VERSION);
     const mur_format *f = check_opts(opts, err);
     if (!f)
         return MUR_EINPUT;

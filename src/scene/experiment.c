@@ -211,6 +211,9 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
                        mur_error *err)
 {
     *out = NULL;
+    if (def->version != MUR_EXPERIMENT_DEF_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "experiment of version %u (this murmur takes %d)",
+                             def->version, MUR_EXPERIMENT_DEF_VERSION);
     int runs = def->runs ? def->runs : s->runs;
     long ticks = def->ticks ? def->ticks : s->ticks;
     if (runs < 1 || runs > 100000)

@@ -155,7 +155,7 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
                       mur_error *err)
 {
     const mur_scene *s = ss->scene;
-    mur_video_opts vo = {.path = o->path, .width = s->width, .height = s->height,
+    mur_video_opts vo = {.version = MUR_VIDEO_OPTS_VERSION, .path = o->path, .width = s->width, .height = s->height,
                          .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
                          .first_number = first, .queue = o->queue, .metadata = o->metadata};
     if (fabs(s->fps - vo.fps) > 1e-9)

@@ -178,7 +178,7 @@ static void write_video(const mur_scene *s, const uint8_t *px, int stride)
     if (fabs(s->fps - lround(s->fps)) > 1e-9 ||
         snprintf(path, sizeof path, "%s/%s", dir, base) >= (int)sizeof path)
         return;
-    mur_video_opts vo = {.path = path, .width = s->width, .height = s->height,
+    mur_video_opts vo = {.version = MUR_VIDEO_OPTS_VERSION, .path = path, .width = s->width, .height = s->height,
                          .fps = (int)lround(s->fps), .quality = s->quality, .preset = "ultrafast",
                          .metadata = s->title};
     mur_video *v = NULL;
