@@ -76,7 +76,7 @@ static cairo_surface_t *draw(const mur_scene *s, const mur_flock *f, int w, int 
 {
     mur_renderer *r = NULL;
     mur_error err = {{0}};
-    if (mur_renderer_create(&r, s, w, h, &err)) {
+    if (mur_renderer_create(&r, mur_scene_look(s), w, h, &err)) {
         fprintf(stderr, "  renderer: %s\n", err.msg);
         return NULL;
     }
@@ -257,7 +257,7 @@ TEST(colour_by_cluster_is_stable_when_the_smallest_member_leaves)
     double x[7] = {40, 46, 52, 58, 140, 146, 152}, y[7] = {50, 50, 50, 50, 50, 50, 50};
     double vx[7] = {1, 1, 1, 1, 1, 1, 1}, vy[7] = {0};
     mur_renderer *r = NULL;
-    REQUIRE(!mur_renderer_create(&r, s, 200, 100, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 200, 100, &err), "%s", err.msg);
     const mur_flock *fl[1] = {f};
     uint32_t a0 = 0, b0 = 0;
     for (int tick = 1; tick <= 3; tick++) {
@@ -371,7 +371,7 @@ static int flyer_fixture(const char *look, double x0, mur_scene **s, mur_flock *
     *r = NULL;
     if (!(*s = scene_of(yaml)) || !(*f = straight_flyer(*s, x0)))
         return -1;
-    if (mur_renderer_create(r, *s, 160, 120, &err)) {
+    if (mur_renderer_create(r, mur_scene_look(*s), 160, 120, &err)) {
         fprintf(stderr, "  renderer: %s\n", err.msg);
         return -1;
     }
@@ -493,8 +493,8 @@ TEST(trails_drawn_frame_by_frame_equal_the_same_frame_drawn_alone)
     for (int c = 0; c < 5; c++) {
         mur_renderer *a = NULL, *b = NULL;
         mur_error err;
-        REQUIRE(!mur_renderer_create(&a, s, 200, 150, &err) &&
-                    !mur_renderer_create(&b, s, 200, 150, &err), "%s", err.msg);
+        REQUIRE(!mur_renderer_create(&a, mur_scene_look(s), 200, 150, &err) &&
+                    !mur_renderer_create(&b, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
         int sa = 0, sb = 0;
         const uint8_t *pa = run_trails(s, a, ends[c], 2, &sa, NULL);   /* two ticks a frame */
         const uint8_t *pb = run_trails(s, b, ends[c], 1000, &sb, NULL); /* the last frame only */
@@ -526,8 +526,9 @@ TEST(a_gap_in_the_ticks_starts_the_trails_again)
     mur_flock *f = NULL;
     mur_renderer *a = NULL, *b = NULL;
     mur_error err;
-    REQUIRE(!mur_flock_create(&f, &s->params, 3, &err) && !mur_renderer_create(&a, s, 160, 120, &err) &&
-                !mur_renderer_create(&b, s, 160, 120, &err), "%s", err.msg);
+    REQUIRE(!mur_flock_create(&f, &s->params, 3, &err) &&
+                !mur_renderer_create(&a, mur_scene_look(s), 160, 120, &err) &&
+                !mur_renderer_create(&b, mur_scene_look(s), 160, 120, &err), "%s", err.msg);
     const mur_flock *fl[1] = {f};
     const uint8_t *pa = NULL, *pb = NULL;
     int sa = 0, sb = 0;
@@ -562,7 +563,7 @@ TEST(trail_layers_mark_every_tile_they_draw_on)
     for (int c = 0; c < 3; c++) {
         mur_renderer *r = NULL;
         mur_error err;
-        REQUIRE(!mur_renderer_create(&r, s, 400, 300, &err), "%s", err.msg);
+        REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 400, 300, &err), "%s", err.msg);
         int stride = 0;
         REQUIRE(run_trails(s, r, ends[c], 1, &stride, NULL), "frames");
         const mur_trails *t = &r->panels[0].trails;
@@ -642,14 +643,14 @@ TEST(trails_on_vector_surfaces_look_like_the_image_ones)
     REQUIRE(s, "scene");
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 200, 150, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
     int stride = 0;
     const uint8_t *px = run_trails(s, r, 60, 1, &stride, NULL);
     REQUIRE(px, "frames");
     /* the same state through a recording surface, played back on an image */
     cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
     mur_renderer *r2 = NULL;
-    REQUIRE(!mur_renderer_create(&r2, s, 200, 150, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r2, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
     cairo_t *cr = cairo_create(rec);
     int drawn = run_trails(s, r2, 60, 1000, &stride, cr) != NULL;
     cairo_destroy(cr);
@@ -688,7 +689,7 @@ TEST(golden_trails)
     mur_error err;
     REQUIRE(!mur_flock_create(&f, &s->params, 1, &err), "%s", err.msg);
     mur_renderer *r = NULL;
-    REQUIRE(!mur_renderer_create(&r, s, 160, 120, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 160, 120, &err), "%s", err.msg);
     /* twelve boids on circles of their own, some crossing the seams */
     enum { N = 12 };
     double cx[N] = {60, 160, 260, 100, 310, 200, 20, 120, 220, 300, 60, 170};
@@ -850,7 +851,7 @@ TEST(golden_overlays)
     REQUIRE(f, "flock");
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 320, 240, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 320, 240, &err), "%s", err.msg);
     for (long t = 1; t <= 120; t++) {
         mur_flock_step(f);
         mur_renderer_observe(r, 0, f, t);
@@ -880,11 +881,11 @@ TEST(golden_panels)
 {
     mur_scene *s = scene_of(panels_scene);
     REQUIRE(s, "scene");
-    REQUIRE(mur_render_panels(s) == 5, "%d panels", mur_render_panels(s));
+    REQUIRE(mur_scene_look(s)->panels == 5, "%d panels", mur_scene_look(s)->panels);
     mur_flock *f[5] = {0};
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 360, 200, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 360, 200, &err), "%s", err.msg);
     for (int i = 0; i < 5; i++) {
         mur_params p = s->params;
         mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
@@ -943,7 +944,7 @@ TEST(vector_stills_are_vectors_with_fonts_embedded)
     mur_flock *f[5] = {0};
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 360, 200, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 360, 200, &err), "%s", err.msg);
     for (int i = 0; i < 5; i++) {
         mur_params p = s->params;
         mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
@@ -1067,7 +1068,7 @@ TEST(huge_boids_fill_in_bounded_batches)
     mur_error err = {{0}};
     REQUIRE(!mur_flock_create(&f, &s->params, 1, &err) && !mur_flock_set_state(f, N, x, y, vx, vy, &err),
             "flock: %s", err.msg);
-    REQUIRE(!mur_renderer_create(&r, s, 400, 400, &err), "renderer: %s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 400, 400, &err), "renderer: %s", err.msg);
     char *svg = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&svg, &len);
