@@ -16,6 +16,7 @@
 #include "murmur/presets.h"
 #include "murmur/metrics.h"
 #include "murmur/stats.h"
+#include "murmur/look.h"
 #include "murmur/scene.h"
 #include "murmur/experiment.h"
 #include "murmur/render.h"
