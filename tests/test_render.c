@@ -942,7 +942,7 @@ TEST(a_look_filled_by_hand_draws_what_the_scene_look_draws)
         .boid_color = {0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1},
         .trail_length = 20,
         .trail_fade = 1,
-        .overlays = (mur_overlay *)hand_overlays,
+        .overlays = hand_overlays,
         .noverlays = 5,
         .tps = 60,
         .panels = 1,

@@ -58,11 +58,11 @@ typedef struct mur_look {
     mur_rgba boid_color;         ///< fixed colour; its alpha is the boids' and trails' opacity
     int trail_length;            ///< ticks of history (0 = none)
     int trail_fade;              ///< trails fade with age (1) or show at one opacity (0)
-    mur_overlay *overlays;       ///< drawn in this order
+    const mur_overlay *overlays; ///< drawn in this order
     int noverlays;
     double tps;                  ///< simulation ticks per second of video (plots sample by it)
     int panels;                  ///< flocks drawn side by side, one per panel (1: one flock, no labels)
-    const char **labels;         ///< name over each panel when panels > 1 (NULL: none)
+    const char *const *labels;   ///< name over each panel when panels > 1 (NULL: none)
     /* what changes with time, asked at each frame's t (seconds of video) */
     const void *ctx;             ///< passed to the two functions below
     /// Caption showing at t and its opacity in [0, 1], or NULL. NULL: the look has no captions

@@ -726,16 +726,18 @@ static int look_pair(ctx *c, pair *p, void *arg)
     long n = p->v->data.sequence.items.top - p->v->data.sequence.items.start;
     if (n > 32)
         return fail_at(c, p->v, "at most 32 overlays");
-    free(s->look.overlays);
-    free(s->look.labels);
+    free((void *)s->look.overlays);
+    s->look.overlays = NULL;
     s->look.noverlays = 0;
-    if (n && !(s->look.overlays = calloc((size_t)n, sizeof *s->look.overlays)))
+    mur_overlay *ov = n ? calloc((size_t)n, sizeof *ov) : NULL;
+    if (n && !ov)
         return oom(c);
+    s->look.overlays = ov;
     for (long i = 0; i < n; i++) {
         yaml_node_t *item = node(c, p->v->data.sequence.items.start[i]);
         if (!item)
             return fail_at(c, p->v, "scene is too large or too deeply aliased");
-        if ((rc = overlay(c, item, &s->look.overlays[i])))
+        if ((rc = overlay(c, item, &ov[i])))
             return rc;
         s->look.noverlays++;
     }
@@ -1577,10 +1579,12 @@ static int fill_look(ctx *c)
     lk->tps = s->tps;
     lk->panels = s->panels ? s->nconditions : 1;
     if (lk->panels > 1) {
-        if (!(lk->labels = malloc((size_t)lk->panels * sizeof *lk->labels)))
+        const char **labels = malloc((size_t)lk->panels * sizeof *labels);
+        if (!labels)
             return oom(c);
         for (int i = 0; i < lk->panels; i++)
-            lk->labels[i] = s->conditions[i].name;
+            labels[i] = s->conditions[i].name;
+        lk->labels = labels;
     }
     lk->ctx = s;
     for (int i = 0; i < s->ncues && !lk->caption_at; i++)
@@ -1677,8 +1681,8 @@ void mur_scene_destroy(mur_scene *s)
     free(s->path);
     free(s->title);
     free(s->output);
-    free(s->look.overlays);
-    free(s->look.labels);
+    free((void *)s->look.overlays);
+    free((void *)s->look.labels);
     for (int i = 0; i < s->ncues; i++)
         free_cue(&s->cues[i]);
     free(s->cues);
