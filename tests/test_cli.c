@@ -271,3 +271,307 @@ TEST(stats_series_still_remove_temporaries_of_killed_runs)
         unlink(live);
     }
 }
+
+/* ---- help, manual page, completion ------------------------------------------ */
+
+/* Every option and the commands that take it, written here a second time on
+ * purpose: --help, the manual page and the completion are all printed from
+ * src/cli/usage.c's table, so a row that one of them drops, or a new option
+ * no test names, shows up only against a list of the test's own. */
+static const struct {
+    const char *name, *alias, *commands;
+} cli_options[] = {
+    {"--output", "-o", "render still stats series"},
+    {"--from", NULL, "render"},
+    {"--to", NULL, "render"},
+    {"--at", NULL, "still"},
+    {"--runs", NULL, "stats series"},
+    {"--ticks", NULL, "stats series"},
+    {"--plot", NULL, "stats series"},
+    {"--json", NULL, "stats"},
+    {"--preset", NULL, "render"},
+    {"--threads", NULL, "render still stats series"},
+    {"--quiet", "-q", "render still stats series check presets"},
+    {"--help", "-h", "render still stats series check presets help"},
+};
+#define NCLI_OPTIONS (sizeof cli_options / sizeof cli_options[0])
+static const char *const cli_commands[] = {"render", "still",   "stats", "series",
+                                           "check",  "presets", "help"};
+#define NCLI_COMMANDS (sizeof cli_commands / sizeof cli_commands[0])
+
+static int in_list(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+static int takes(size_t k, const char *cmd)
+{
+    return in_list(cmd, cli_options[k].commands);
+}
+
+static int word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+/* Whether option word w occurs in text as a whole word; in roff (man 1)
+ * each of its hyphens is written \-, and a font escape may stand before. */
+static int has_option(const char *text, const char *w, int roff)
+{
+    char pat[64];
+    size_t n = 0;
+    for (const char *c = w; *c && n < sizeof pat - 3; c++) {
+        if (roff && *c == '-')
+            pat[n++] = '\\';
+        pat[n++] = *c;
+    }
+    pat[n] = 0;
+    for (const char *p = text; (p = strstr(p, pat)); p++)
+        if ((p == text || (roff ? p[-1] != '-' : !word_char(p[-1]))) && !word_char(p[n]))
+            return 1;
+    return 0;
+}
+
+/* The first option-like word of text ("-x", "--xyz" after a space, a
+ * bracket or a line start) that command cmd does not take; NULL if none. */
+static const char *stray_option(const char *text, const char *cmd)
+{
+    static char word[64];
+    for (const char *p = text; *p; p++) {
+        if (*p != '-' || (p > text && !strchr(" [(\n", p[-1])) || !word_char(p[1]))
+            continue;
+        size_t n = 0;
+        while (word_char(p[n]) && n < sizeof word - 1)
+            n++;
+        memcpy(word, p, n);
+        word[n] = 0;
+        int known = 0;
+        for (size_t k = 0; k < NCLI_OPTIONS && !known; k++)
+            known = takes(k, cmd) && (!strcmp(word, cli_options[k].name) ||
+                                      (cli_options[k].alias && !strcmp(word, cli_options[k].alias)));
+        if (!known)
+            return word;
+        p += n - 1;
+    }
+    return NULL;
+}
+
+/* A copy of text from the end of the first `from` to the next `to` (or the
+ * end); "" when there is no `from`. The caller frees it. */
+static char *section(const char *text, const char *from, const char *to)
+{
+    const char *p = text ? strstr(text, from) : NULL;
+    if (!p)
+        return strdup("");
+    p += strlen(from);
+    const char *e = strstr(p, to);
+    return strndup(p, e ? (size_t)(e - p) : strlen(p));
+}
+
+/* stdout of `murmur ARGS` (exit status to *st); the caller frees it. */
+static char *murmur_stdout(const char *args, int *st)
+{
+    char err[4096];
+    *st = murmur(args, err, sizeof err);
+    char *out = test_slurp(scratch_path("stderr.txt.out"), NULL);
+    if (*st != 0)
+        fprintf(stderr, "  murmur %s: exit %d: %s\n", args, *st, err);
+    return out;
+}
+
+TEST(each_command_help_shows_its_own_options_and_no_other)
+{
+    for (size_t c = 0; c < NCLI_COMMANDS; c++) {
+        const char *cmd = cli_commands[c];
+        char args[128];
+        int st;
+        snprintf(args, sizeof args, "%s --help", cmd);
+        char *help = murmur_stdout(args, &st);
+        REQUIRE(st == 0 && help, "%s", args);
+        snprintf(args, sizeof args, "help %s", cmd);
+        char *same = murmur_stdout(args, &st);
+        CHECK(st == 0 && same && !strcmp(help, same), "murmur %s differs from murmur %s --help", args,
+              cmd);
+        free(same);
+        char usage[64];
+        snprintf(usage, sizeof usage, "usage: murmur %s", cmd);
+        CHECK(!strncmp(help, usage, strlen(usage)), "%s --help does not start with its synopsis: %.80s",
+              cmd, help);
+        /* The synopsis shows the short form; the options list both. */
+        char *synopsis = section(help, "usage:", "\n\n");
+        char *list = section(help, "\noptions:\n", "\n\n");
+        for (size_t k = 0; k < NCLI_OPTIONS; k++) {
+            const char *words[2] = {cli_options[k].name, cli_options[k].alias};
+            for (int w = 0; w < 2 && words[w]; w++)
+                CHECK(has_option(list, words[w], 0) == takes(k, cmd), "%s --help's options %s %s",
+                      cmd, takes(k, cmd) ? "lack" : "show", words[w]);
+            const char *shown = words[1] ? words[1] : words[0];
+            if (strcmp(shown, "-h"))
+                CHECK(has_option(synopsis, shown, 0) == takes(k, cmd), "%s --help's synopsis %s %s",
+                      cmd, takes(k, cmd) ? "lacks" : "shows", shown);
+        }
+        free(synopsis);
+        free(list);
+        const char *stray = stray_option(help, cmd);
+        CHECK(!stray, "%s --help names %s, which it does not take (or this test's list lacks)", cmd,
+              stray);
+        free(help);
+    }
+    int st;
+    char *overview = murmur_stdout("--help", &st);
+    REQUIRE(st == 0 && overview, "--help");
+    for (size_t c = 0; c < NCLI_COMMANDS; c++) {
+        char line[64];
+        snprintf(line, sizeof line, "  murmur %s ", cli_commands[c]);
+        CHECK(strstr(overview, line), "--help does not list %s", cli_commands[c]);
+    }
+    CHECK(has_option(overview, "--version", 0) && strstr(overview, "exit status: 0 done"),
+          "--help lacks --version or the exit statuses");
+    free(overview);
+    char err[1024];
+    CHECK(murmur("help frobnicate", err, sizeof err) == 2, "help of an unknown command: %s", err);
+    CHECK(murmur("--completion zsh", err, sizeof err) == 2, "an unknown shell: %s", err);
+}
+
+TEST(man_page_is_clean_roff_naming_every_command_and_option)
+{
+    int st;
+    char *man = murmur_stdout("--man", &st);
+    REQUIRE(st == 0 && man, "--man failed");
+    CHECK(!strncmp(man, ".\\\"", 3) && strstr(man, "\n.TH MURMUR 1 "), "not a man page: %.80s", man);
+    static const char *const sections[] = {"NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS",
+                                           "EXIT STATUS", "FILES", "EXAMPLES", "SEE ALSO"};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+        char sh[32];
+        snprintf(sh, sizeof sh, "\n.SH %s\n", sections[i]);
+        CHECK(strstr(man, sh), "no section %s", sections[i]);
+    }
+    for (size_t c = 0; c < NCLI_COMMANDS; c++) {
+        char b[32];
+        snprintf(b, sizeof b, "\n.B %s\n", cli_commands[c]);
+        CHECK(strstr(man, b), "the man page lacks the command %s", cli_commands[c]);
+    }
+    char *synopsis = section(man, "\n.SH SYNOPSIS\n", "\n.SH ");
+    char *list = section(man, "\n.SH OPTIONS\n", "\n.SH ");
+    for (size_t k = 0; k < NCLI_OPTIONS; k++) {
+        const char *name = cli_options[k].name, *alias = cli_options[k].alias;
+        CHECK(has_option(list, name, 1), "OPTIONS lacks %s", name);
+        CHECK(!alias || has_option(list, alias, 1), "OPTIONS lacks %s", alias);
+        CHECK(has_option(synopsis, alias && strcmp(alias, "-h") ? alias : name, 1),
+              "SYNOPSIS lacks %s", name);
+    }
+    CHECK(has_option(list, "--version", 1) && has_option(synopsis, "--version", 1),
+          "the man page lacks --version");
+    free(synopsis);
+    free(list);
+    CHECK(strstr(man, "\n.B 130\n"), "the man page lacks exit status 130");
+    free(man);
+    /* groff's warnings (-ww) are what `man --warnings` shows. */
+    if (system("command -v groff >/dev/null") != 0) {
+        fprintf(stderr, "  groff is not installed: the roff is not checked\n");
+        return;
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --man | groff -man -Tutf8 -ww -z >%s 2>&1", MURMUR_EXE,
+             scratch_path("groff.txt"));
+    CHECK(system(cmd) == 0, "groff failed");
+    char *warnings = test_slurp(scratch_path("groff.txt"), NULL);
+    CHECK(warnings && !warnings[0], "groff warns: %s", warnings ? warnings : "(no output)");
+    free(warnings);
+}
+
+/* COMPREPLY of the installed completion function for a command line given
+ * as shell words (the last one being completed), one word a line. */
+static char *complete_words(const char *script, const char *words)
+{
+    const char *driver = scratch_path("complete.sh");
+    write_file(driver, "source \"$1\"; shift\n"
+                       "f=$(complete -p murmur); f=${f#*-F }; f=${f%% *}\n"
+                       "COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1))\n"
+                       "COMP_LINE=\"$*\"; COMP_POINT=${#COMP_LINE}\n"
+                       "\"$f\" murmur \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+                       "printf '%s\\n' \"${COMPREPLY[@]}\"\n");
+    const char *out = scratch_path("complete.txt");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "bash %s %s %s >%s 2>&1", driver, script, words, out);
+    if (system(cmd) != 0)
+        return NULL;
+    return test_slurp(out, NULL);
+}
+
+static int has_line(const char *text, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = text; p && (p = strstr(p, line)); p++)
+        if ((p == text || p[-1] == '\n') && p[n] == '\n')
+            return 1;
+    return 0;
+}
+
+TEST(bash_completion_offers_commands_each_commands_options_and_files)
+{
+    char script[256], cmd[1024];
+    snprintf(script, sizeof script, "%s", scratch_path("murmur.bash"));
+    snprintf(cmd, sizeof cmd, "%s --completion bash >%s", MURMUR_EXE, script);
+    REQUIRE(system(cmd) == 0, "--completion bash failed");
+    snprintf(cmd, sizeof cmd, "bash -n %s", script);
+    REQUIRE(system(cmd) == 0, "bash -n rejects the completion script");
+
+    char *got = complete_words(script, "murmur ren");
+    CHECK(got && !strcmp(got, "render\n"), "murmur ren -> %s", got ? got : "(failed)");
+    free(got);
+    got = complete_words(script, "murmur render --f");
+    CHECK(got && !strcmp(got, "--from\n"), "murmur render --f -> %s", got ? got : "(failed)");
+    free(got);
+    got = complete_words(script, "murmur ''");
+    for (size_t c = 0; c < NCLI_COMMANDS; c++)
+        CHECK(has_line(got, cli_commands[c]), "the first word does not offer %s", cli_commands[c]);
+    CHECK(has_line(got, "--version"), "the first word does not offer --version");
+    free(got);
+
+    for (size_t c = 0; c < NCLI_COMMANDS; c++) {
+        char words[64];
+        snprintf(words, sizeof words, "murmur %s -", cli_commands[c]);
+        got = complete_words(script, words);
+        REQUIRE(got, "%s failed", words);
+        int offered = 0;
+        for (const char *p = got; *p; p += strcspn(p, "\n") + 1)
+            offered++;
+        int want = 0;
+        for (size_t k = 0; k < NCLI_OPTIONS; k++) {
+            const char *names[2] = {cli_options[k].name, cli_options[k].alias};
+            for (int w = 0; w < 2 && names[w]; w++) {
+                want += takes(k, cli_commands[c]);
+                CHECK(has_line(got, names[w]) == takes(k, cli_commands[c]), "%s: %s %s", words,
+                      takes(k, cli_commands[c]) ? "lacks" : "offers", names[w]);
+            }
+        }
+        CHECK(offered == want, "%s offers %d words, want %d:\n%s", words, offered, want, got);
+        free(got);
+    }
+
+    /* Files: a scene is a .yaml (or a folder); -o and --plot take any file. */
+    write_file(scratch_path("comp-scene.yaml"), "seed: 1\n");
+    write_file(scratch_path("comp-notes.txt"), "x\n");
+    char words[512], yaml[256], txt[256];
+    snprintf(yaml, sizeof yaml, "%s", scratch_path("comp-scene.yaml"));
+    snprintf(txt, sizeof txt, "%s", scratch_path("comp-notes.txt"));
+    snprintf(words, sizeof words, "murmur check %s/comp-", scratch());
+    got = complete_words(script, words);
+    CHECK(has_line(got, yaml) && !has_line(got, txt), "%s -> %s", words, got ? got : "(failed)");
+    free(got);
+    static const char *const file_options[] = {"render x.yaml -o", "stats x.yaml --plot"};
+    for (size_t i = 0; i < sizeof file_options / sizeof file_options[0]; i++) {
+        snprintf(words, sizeof words, "murmur %s %s/comp-", file_options[i], scratch());
+        got = complete_words(script, words);
+        CHECK(has_line(got, yaml) && has_line(got, txt), "%s -> %s", words, got ? got : "(failed)");
+        free(got);
+    }
+    got = complete_words(script, "murmur presets l");
+    CHECK(got && has_line(got, "lab"), "murmur presets l -> %s", got ? got : "(failed)");
+    free(got);
+}

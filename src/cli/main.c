@@ -2,7 +2,8 @@
  *
  * The CLI is the only place that prints and exits. Status: 0 done; 1 failed
  * while running (I/O, encoder); 2 bad usage or bad scene; 130 interrupted
- * (the output so far is finalised first). */
+ * (the output so far is finalised first). The commands and options, and
+ * the help, manual page and completion printed from them, are usage.c's. */
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
@@ -18,40 +19,7 @@
 #include "murmur/scene.h"
 #include "murmur/video.h"
 #include "progress.h"
-
-static const char usage[] =
-    "murmur " MURMUR_VERSION ": render flocking simulations (Reynolds boids) to video and figures\n"
-    "\n"
-    "usage:\n"
-    "  murmur render SCENE [-o OUT] [--from T] [--to T] [--threads N] [--preset NAME] [-q]\n"
-    "                                  render the scene's video (default: its video.output)\n"
-    "  murmur still  SCENE --at T -o OUT.{png,pdf,svg}\n"
-    "                                  one frame as an image\n"
-    "  murmur stats  SCENE [--runs R] [--ticks T] [-o OUT.{csv,json}] [--plot FIG] [--threads N] [-q]\n"
-    "                                  the experiment's conditions x runs: median, p10, p90, mean\n"
-    "                                  of each metric at the last tick (--json: JSON on stdout)\n"
-    "  murmur series SCENE -o OUT.csv [--ticks T] [--runs R] [--plot FIG]\n"
-    "                                  one row per tick along the timeline, with a 10-90% band\n"
-    "                                  across runs when R > 1; FIG is .png, .pdf or .svg\n"
-    "  murmur check  SCENE             validate; print the resolved settings and timeline\n"
-    "  murmur presets [NAME]           list the model presets, or print one as YAML\n"
-    "\n"
-    "options:\n"
-    "  -o, --output PATH   output: .mp4 (H.264), .webm (VP9), .mov (ProRes), .gif, DIR/%05d.png\n"
-    "  --preset NAME       render: x264 speed/size trade-off, ultrafast .. veryslow (default medium)\n"
-    "  --from T, --to T    render only part of the video; T is 12s, 1.5s, 900t or seconds\n"
-    "  --at T              time of a still\n"
-    "  --runs R            runs per condition (stats; series: runs for the band)\n"
-    "  --ticks T           ticks per run (stats, series): a count, or a time like 15s\n"
-    "  --plot FIG          also draw a figure: .png (300 dpi), .pdf or .svg\n"
-    "  --threads N         simulation threads (default: all cores; 1 also encodes in the\n"
-    "                      drawing thread, the reference render); output is identical for any N\n"
-    "  -q, --quiet         no progress bar\n"
-    "  -h, --help          this text\n"
-    "  --version           print the version\n"
-    "\n"
-    "exit status: 0 done, 1 failed while running, 2 bad usage or scene, 130 interrupted\n"
-    "scene format: see README.md and the examples in scenes/\n";
+#include "usage.h"
 
 /* The one flag SIGINT and SIGTERM raise; every long loop is handed it
  * (mur_cli_opts.stop) rather than reading it here. */
@@ -110,38 +78,10 @@ int mur_cli_load_scene(const char *path, mur_scene **out, mur_error *err)
     return rc;
 }
 
-/* Options with a value, and the commands they apply to: an option given to
- * a command that would ignore it is an error, not a silent no-op. */
-typedef struct {
-    const char *name, *alias;
-    size_t offset;          /* const char * field in mur_cli_opts */
-    const char *commands;   /* space-separated */
-} option;
-
-static const option options[] = {
-    {"--output", "-o", offsetof(mur_cli_opts, output), "render still stats series"},
-    {"--from", NULL, offsetof(mur_cli_opts, from), "render"},
-    {"--to", NULL, offsetof(mur_cli_opts, to), "render"},
-    {"--at", NULL, offsetof(mur_cli_opts, at), "still"},
-    {"--threads", NULL, offsetof(mur_cli_opts, threads_text), "render still stats series"},
-    {"--runs", NULL, offsetof(mur_cli_opts, runs_text), "stats series"},
-    {"--ticks", NULL, offsetof(mur_cli_opts, ticks_text), "stats series"},
-    {"--plot", NULL, offsetof(mur_cli_opts, plot), "stats series"},
-    {"--preset", NULL, offsetof(mur_cli_opts, preset), "render"},
-};
-
-static int applies(const char *cmd, const char *commands)
-{
-    size_t n = strlen(cmd);
-    for (const char *p = commands; (p = strstr(p, cmd)); p += n)
-        if ((p == commands || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-            return 1;
-    return 0;
-}
-
 static int not_for(const char *opt, const char *cmd)
 {
-    fprintf(stderr, "murmur: option %s does not apply to '%s'\n(see murmur --help)\n", opt, cmd);
+    fprintf(stderr, "murmur: option %s does not apply to '%s'\n(see murmur %s --help)\n", opt, cmd,
+            cmd);
     return 2;
 }
 
@@ -152,27 +92,20 @@ static int parse_options(int argc, char **argv, mur_cli_opts *o)
     o->threads = 0;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        const option *opt = NULL;
-        for (size_t k = 0; k < sizeof options / sizeof options[0] && !opt; k++)
-            if (!strcmp(a, options[k].name) || (options[k].alias && !strcmp(a, options[k].alias)))
-                opt = &options[k];
-        if (opt) {
+        /* An option given to a command that would ignore it is an error,
+         * not a silent no-op. */
+        const mur_usage_option *opt = mur_usage_option_find(a, cmd);
+        if (opt && (!mur_usage_applies(opt, cmd) || opt->offset == MUR_USAGE_NO_FIELD))
+            return not_for(opt->name, cmd);
+        if (opt && !opt->arg) {
+            *(int *)(void *)((char *)o + opt->offset) = 1;
+        } else if (opt) {
             const char **want = (const char **)(void *)((char *)o + opt->offset);
-            if (!applies(cmd, opt->commands))
-                return not_for(opt->name, cmd);
             if (*want)
                 return mur_cli_usage_error("option %s is given twice", opt->name);
             if (i + 1 >= argc)
                 return mur_cli_usage_error("option %s needs a value", a);
             *want = argv[++i];
-            continue;
-        }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o->quiet = 1;
-        } else if (!strcmp(a, "--json")) {
-            if (!applies(cmd, "stats"))
-                return not_for(a, cmd);
-            o->json = 1;
         } else if (a[0] == '-' && a[1]) {
             return mur_cli_usage_error("unknown option '%s'", a);
         } else if (!o->scene) {
@@ -191,31 +124,76 @@ static int parse_options(int argc, char **argv, mur_cli_opts *o)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int is_help(const char *a)
 {
-    if (argc < 2) {
-        fputs(usage, stderr);
-        return 2;
-    }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        fputs(usage, stdout);
+    return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+/* What is answered without running a command: help, the version, and the
+ * manual page and bash completion a build installs (for packagers, so not
+ * in --help). Returns the exit status, or -1 when argv[1] is a command to
+ * run. */
+static int answer(int argc, char **argv)
+{
+    const char *first = argv[1];
+    if (is_help(first)) {
+        mur_usage_overview(stdout);
         return 0;
     }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    if (!strcmp(first, "--version") || !strcmp(first, "version")) {
         printf("murmur %s\n", MURMUR_VERSION);
         return 0;
     }
-    mur_cli_opts o;
+    if (!strcmp(first, "--man")) {
+        if (argc > 2)
+            return mur_cli_usage_error("unexpected argument '%s'", argv[2]);
+        mur_usage_man(stdout);
+        return 0;
+    }
+    if (!strcmp(first, "--completion")) {
+        if (argc != 3 || strcmp(argv[2], "bash"))
+            return mur_cli_usage_error("--completion takes one shell name: bash%s", "");
+        mur_usage_bash_completion(stdout);
+        return 0;
+    }
+    const mur_usage_command *c = mur_usage_command_find(first);
+    if (!c)
+        return mur_cli_usage_error(first[0] == '-' ? "unknown option '%s'" : "unknown command '%s'",
+                                   first);
     for (int i = 2; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(usage, stdout);
+        if (is_help(argv[i])) {
+            mur_usage_command_help(stdout, c);
             return 0;
         }
+    if (strcmp(c->name, "help"))
+        return -1;
+    if (argc == 2) {
+        mur_usage_overview(stdout);
+        return 0;
+    }
+    if (argc > 3)
+        return mur_cli_usage_error("unexpected argument '%s'", argv[3]);
+    if (!(c = mur_usage_command_find(argv[2])))
+        return mur_cli_usage_error("unknown command '%s'", argv[2]);
+    mur_usage_command_help(stdout, c);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        mur_usage_overview(stderr);
+        return 2;
+    }
+    int rc = answer(argc, argv);
+    if (rc >= 0)
+        return rc;
+    const char *cmd = argv[1];
+    mur_cli_opts o;
     /* libav's per-run chatter (x264's statistics) is not for users; its
      * errors still reach stderr. */
     av_log_set_level(AV_LOG_ERROR);
-    int rc = parse_options(argc, argv, &o);
+    rc = parse_options(argc, argv, &o);
     if (rc)
         return rc;
     o.stop = &interrupted;

@@ -18,6 +18,7 @@
  * few within reach. The copies change where values are read from, never
  * the order of a sum. */
 #include "murmur/flock.h"
+#include "murmur/alloc.h"
 #include "murmur/presets.h"
 
 #include <math.h>
@@ -161,7 +162,7 @@ static int reserve(mur_flock *f, size_t n)
     /* MUR_FILTER_PAD more than a flock holds: the filter's last vector
      * reads past the last boid (and ignores what it reads). */
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
-        void *q = realloc(*arrays[k].p, (cap + MUR_FILTER_PAD) * arrays[k].size);
+        void *q = mur_realloc(*arrays[k].p, (cap + MUR_FILTER_PAD) * arrays[k].size);
         if (!q)
             return -1;  /* arrays already grown keep their data; cap is unchanged */
         *arrays[k].p = q;
@@ -194,7 +195,7 @@ int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_er
     int rc = mur_params_validate(p, err);
     if (rc)
         return rc;
-    mur_flock *f = calloc(1, sizeof *f);
+    mur_flock *f = mur_calloc(1, sizeof *f);
     if (!f)
         return mur_error_set(err, MUR_ERUN, "out of memory creating a flock");
     f->p = *p;
@@ -214,18 +215,18 @@ void mur_flock_destroy(mur_flock *f)
 {
     if (!f)
         return;
-    free(f->x);
-    free(f->y);
-    free(f->vx);
-    free(f->vy);
-    free(f->kx);
-    free(f->ky);
-    free(f->kvx);
-    free(f->kvy);
-    free(f->acc);
+    mur_free(f->x);
+    mur_free(f->y);
+    mur_free(f->vx);
+    mur_free(f->vy);
+    mur_free(f->kx);
+    mur_free(f->ky);
+    mur_free(f->kvx);
+    mur_free(f->kvy);
+    mur_free(f->acc);
     mur_grid_free(&f->grid);
     mur_pool_destroy(f->pool);
-    free(f);
+    mur_free(f);
 }
 
 void mur_flock_reset(mur_flock *f)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "murmur/alloc.h"
+
 /* The grid never has more cells than this: a huge world with tiny radii
  * would otherwise allocate gigabytes of empty cells. Beyond it cells just
  * grow, which costs speed, never correctness. */
@@ -15,7 +17,7 @@ static int grow(void **p, size_t *cap, size_t want, size_t size)
 {
     if (want <= *cap)
         return 0;
-    void *q = realloc(*p, want * size);
+    void *q = mur_realloc(*p, want * size);
     if (!q)
         return -1;
     *p = q;
@@ -103,9 +105,9 @@ int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
 
 void mur_grid_free(mur_grid *g)
 {
-    free(g->start);
-    free(g->order);
-    free(g->cell_of);
-    free(g->slot);
+    mur_free(g->start);
+    mur_free(g->order);
+    mur_free(g->cell_of);
+    mur_free(g->slot);
     memset(g, 0, sizeof *g);
 }

@@ -6,6 +6,7 @@
  * Cluster centres under wrap use the circular mean per axis, so a cluster
  * straddling the seam has its centre on the cluster, not mid-world. */
 #include "murmur/metrics.h"
+#include "murmur/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -79,38 +80,38 @@ static int stop_at(const mur_metrics_ctx *m, int i)
     return i % POLL_BOIDS == POLL_BOIDS - 1 && m->stop && *m->stop;
 }
 
-mur_metrics_ctx *mur_metrics_ctx_create(void) { return calloc(1, sizeof(mur_metrics_ctx)); }
+mur_metrics_ctx *mur_metrics_ctx_create(void) { return mur_calloc(1, sizeof(mur_metrics_ctx)); }
 
 void mur_metrics_ctx_destroy(mur_metrics_ctx *m)
 {
     if (!m)
         return;
     mur_grid_free(&m->grid);
-    free(m->parent);
-    free(m->size);
-    free(m->sum);
-    free(m->cluster_of);
-    free(m->neighbour_count);
-    free(m);
+    mur_free(m->parent);
+    mur_free(m->size);
+    mur_free(m->sum);
+    mur_free(m->cluster_of);
+    mur_free(m->neighbour_count);
+    mur_free(m);
 }
 
 static int reserve(mur_metrics_ctx *m, size_t n)
 {
     if (n <= m->cap)
         return 0;
-    int *p = realloc(m->parent, n * sizeof *p);
+    int *p = mur_realloc(m->parent, n * sizeof *p);
     if (!p) return -1;
     m->parent = p;
-    int *s = realloc(m->size, n * sizeof *s);
+    int *s = mur_realloc(m->size, n * sizeof *s);
     if (!s) return -1;
     m->size = s;
-    double *c = realloc(m->sum, 4 * n * sizeof *c);
+    double *c = mur_realloc(m->sum, 4 * n * sizeof *c);
     if (!c) return -1;
     m->sum = c;
-    int *l = realloc(m->cluster_of, n * sizeof *l);
+    int *l = mur_realloc(m->cluster_of, n * sizeof *l);
     if (!l) return -1;
     m->cluster_of = l;
-    int *k = realloc(m->neighbour_count, n * sizeof *k);
+    int *k = mur_realloc(m->neighbour_count, n * sizeof *k);
     if (!k) return -1;
     m->neighbour_count = k;
     m->cap = n;

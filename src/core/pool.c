@@ -8,6 +8,8 @@
  * world working alone. */
 #include "pool.h"
 
+#include "murmur/alloc.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -71,14 +73,14 @@ mur_pool *mur_pool_create(int threads)
 {
     if (threads < 1)
         threads = 1;
-    mur_pool *p = calloc(1, sizeof *p);
+    mur_pool *p = mur_calloc(1, sizeof *p);
     if (!p)
         return NULL;
     p->threads = threads;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
-    p->workers = calloc((size_t)threads, sizeof *p->workers);
+    p->workers = mur_calloc((size_t)threads, sizeof *p->workers);
     if (!p->workers)
         goto fail;
     p->threads = 1; /* only started workers are joined on failure */
@@ -106,12 +108,12 @@ void mur_pool_destroy(mur_pool *p)
         for (int i = 1; i < p->threads; i++)
             if (p->workers[i])
                 pthread_join(p->workers[i], NULL);
-        free(p->workers);
+        mur_free(p->workers);
     }
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->wake);
     pthread_cond_destroy(&p->done);
-    free(p);
+    mur_free(p);
 }
 
 int mur_pool_threads(const mur_pool *p) { return p ? p->threads : 1; }

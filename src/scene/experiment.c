@@ -8,6 +8,7 @@
  * (scene, condition, run) alone, so any thread count gives the same bytes.
  * The calling thread only waits, reports progress and watches for a stop. */
 #include "murmur/experiment.h"
+#include "murmur/alloc.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -246,7 +247,7 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
                              "%d runs x %.0f ticks (warm-up included) x %.0f boids (all conditions) = %.3g "
                              "boid-ticks is more than %.3g: fewer runs or ticks",
                              runs, (double)ticks + s->warmup, boids, work, MUR_SCENE_MAX_BOID_TICKS);
-    mur_experiment *e = calloc(1, sizeof *e);
+    mur_experiment *e = mur_calloc(1, sizeof *e);
     if (!e)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     e->scene = s;
@@ -257,8 +258,8 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
     e->every_tick = def->every_tick;
     e->stride = stride;
     size_t nm = (size_t)nconditions * (size_t)runs * (size_t)stride;
-    e->m = calloc(nm, sizeof *e->m);
-    e->scratch = calloc((size_t)runs, sizeof *e->scratch);
+    e->m = mur_calloc(nm, sizeof *e->m);
+    e->scratch = mur_calloc((size_t)runs, sizeof *e->scratch);
     int rc;
     if (!e->m || !e->scratch) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory for %zu metric records", nm);
@@ -277,9 +278,9 @@ void mur_experiment_destroy(mur_experiment *e)
 {
     if (!e)
         return;
-    free(e->m);
-    free(e->scratch);
-    free(e);
+    mur_free(e->m);
+    mur_free(e->scratch);
+    mur_free(e);
 }
 
 int mur_experiment_conditions(const mur_experiment *e) { return e->nconditions; }

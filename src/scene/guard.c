@@ -23,6 +23,7 @@
 #include <yaml.h>
 
 #include "murmur/scene.h"
+#include "murmur/alloc.h"
 
 typedef struct {
     char *name;         /* anchor name (owned) */
@@ -81,7 +82,7 @@ static int define(guard *g, const yaml_char_t *name, const yaml_mark_t *m, int *
         return fail(g, m, msg);
     }
     anchor *a = &g->anchors[g->nanchors];
-    if (!(a->name = strdup((const char *)name)))
+    if (!(a->name = mur_strdup((const char *)name)))
         return mur_error_set(g->err, MUR_ERUN, "%s: out of memory", g->name);
     a->nodes = a->bytes = 0;
     *index = g->nanchors++;
@@ -162,7 +163,7 @@ int mur_scene_guard(const char *name, const char *src, size_t len, mur_error *er
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
-    guard *g = calloc(1, sizeof *g);
+    guard *g = mur_calloc(1, sizeof *g);
     if (!g) {
         yaml_parser_delete(&parser);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
@@ -179,8 +180,8 @@ int mur_scene_guard(const char *name, const char *src, size_t len, mur_error *er
         yaml_event_delete(&e);
     }
     for (int i = 0; i < g->nanchors; i++)
-        free(g->anchors[i].name);
-    free(g);
+        mur_free(g->anchors[i].name);
+    mur_free(g);
     yaml_parser_delete(&parser);
     return rc > 0 ? 0 : rc;
 }

@@ -9,6 +9,7 @@
  * visits of the walk below, and every text has a length that fits where it
  * is shown. */
 #include "murmur/scene.h"
+#include "murmur/alloc.h"
 
 #include <errno.h>
 #include <libavutil/eval.h>
@@ -324,8 +325,8 @@ static int text(ctx *c, const yaml_node_t *n, const char *key, size_t max, char 
         chars += (*u & 0xC0) != 0x80;
     if (chars > max)
         return fail_at(c, n, "'%s' is %zu characters long; at most %zu fit", key, chars, max);
-    free(*out);
-    if (!(*out = strdup(s)))
+    mur_free(*out);
+    if (!(*out = mur_strdup(s)))
         return oom(c);
     return 0;
 }
@@ -370,7 +371,7 @@ static int add_change(ctx *c, changes *ch, const mur_setting *s, double v)
     }
     if (ch->n == ch->cap) {
         int cap = ch->cap ? ch->cap * 2 : 8;
-        mur_change *l = realloc(ch->list, (size_t)cap * sizeof *l);
+        mur_change *l = mur_realloc(ch->list, (size_t)cap * sizeof *l);
         if (!l)
             return oom(c);
         ch->list = l;
@@ -726,10 +727,10 @@ static int look_pair(ctx *c, pair *p, void *arg)
     long n = p->v->data.sequence.items.top - p->v->data.sequence.items.start;
     if (n > 32)
         return fail_at(c, p->v, "at most 32 overlays");
-    free((void *)s->look.overlays);
+    mur_free((void *)s->look.overlays);
     s->look.overlays = NULL;
     s->look.noverlays = 0;
-    mur_overlay *ov = n ? calloc((size_t)n, sizeof *ov) : NULL;
+    mur_overlay *ov = n ? mur_calloc((size_t)n, sizeof *ov) : NULL;
     if (n && !ov)
         return oom(c);
     s->look.overlays = ov;
@@ -819,9 +820,9 @@ static int cue_pair(ctx *c, pair *p, void *arg)
 
 static void free_cue(mur_cue *q)
 {
-    free(q->set);
-    free(q->ramp);
-    free(q->caption);
+    mur_free(q->set);
+    mur_free(q->ramp);
+    mur_free(q->caption);
 }
 
 /* Every setting is range-checked where it is written, but some rules tie
@@ -871,7 +872,7 @@ static int timeline(ctx *c, yaml_node_t *seq)
     long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
     if (n > MUR_SCENE_MAX_ENTRIES)
         return fail_at(c, seq, "timeline has %ld entries (at most %d)", n, MUR_SCENE_MAX_ENTRIES);
-    if (n && !(s->cues = calloc((size_t)n, sizeof *s->cues)))
+    if (n && !(s->cues = mur_calloc((size_t)n, sizeof *s->cues)))
         return oom(c);
     for (long i = 0; i < n; i++) {
         yaml_node_t *item = node(c, seq->data.sequence.items.start[i]);
@@ -996,7 +997,7 @@ static int path(ctx *c, yaml_node_t *seq, mur_script_predator *pr)
     long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
     if (n < 1 || n > MUR_SCENE_MAX_ENTRIES)
         return fail_at(c, seq, "'path' needs 1 to %d keyframes [time, x, y]", MUR_SCENE_MAX_ENTRIES);
-    if (!(pr->path = calloc((size_t)n, sizeof *pr->path)))
+    if (!(pr->path = mur_calloc((size_t)n, sizeof *pr->path)))
         return oom(c);
     for (long i = 0; i < n; i++) {
         yaml_node_t *key = node(c, seq->data.sequence.items.start[i]);
@@ -1072,9 +1073,9 @@ static int expressions_finite(ctx *c, yaml_node_t *item, const mur_script_predat
 
 static void free_predator(mur_script_predator *pr)
 {
-    free(pr->path);
-    free(pr->x_expr);
-    free(pr->y_expr);
+    mur_free(pr->path);
+    mur_free(pr->x_expr);
+    mur_free(pr->y_expr);
     av_expr_free(pr->x_eval);
     av_expr_free(pr->y_eval);
 }
@@ -1091,7 +1092,7 @@ static int predators(ctx *c, yaml_node_t *seq)
     long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
     if (n > MUR_MAX_PREDATORS)
         return fail_at(c, seq, "at most %d predators", MUR_MAX_PREDATORS);
-    if (n && !(s->predators = calloc((size_t)n, sizeof *s->predators)))
+    if (n && !(s->predators = mur_calloc((size_t)n, sizeof *s->predators)))
         return oom(c);
     for (long i = 0; i < n; i++) {
         yaml_node_t *item = node(c, seq->data.sequence.items.start[i]);
@@ -1128,7 +1129,7 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     mur_condition *q = &s->conditions[s->nconditions];
     if (strlen(p->key) > MUR_SCENE_MAX_NAME)
         return fail_at(c, p->k, "condition name is longer than %d characters", MUR_SCENE_MAX_NAME);
-    if (!(q->name = strdup(p->key)))
+    if (!(q->name = mur_strdup(p->key)))
         return oom(c);
     s->nconditions++;
     if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
@@ -1177,12 +1178,12 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
     if (n < 1 || n > 64)
         return fail_at(c, p->v, "'conditions' needs 1 to 64 named conditions");
     for (int i = 0; i < s->nconditions; i++) {
-        free(s->conditions[i].name);
-        free(s->conditions[i].set);
+        mur_free(s->conditions[i].name);
+        mur_free(s->conditions[i].set);
     }
-    free(s->conditions);
+    mur_free(s->conditions);
     s->nconditions = 0;
-    if (!(s->conditions = calloc((size_t)n, sizeof *s->conditions)))
+    if (!(s->conditions = mur_calloc((size_t)n, sizeof *s->conditions)))
         return oom(c);
     return each_pair(c, p->v, "conditions", NULL, condition_pair, NULL);
 }
@@ -1282,7 +1283,7 @@ static int defaults(ctx *c, const char *name)
     const char *dot = strrchr(b, '.');
     if (dot && dot != b)
         len = (size_t)(dot - b);
-    if (!(s->output = malloc(len + 9)))
+    if (!(s->output = mur_malloc(len + 9)))
         return oom(c);
     snprintf(s->output, len + 9, "out/%.*s.mp4", (int)len, b);
     return 0;
@@ -1363,7 +1364,7 @@ static int preset_predator(ctx *c)
     const mur_preset *pre = s->preset;
     if (!pre->predator_x || !pre->predator_y)
         return 0;
-    mur_script_predator *pr = calloc(1, sizeof *pr);
+    mur_script_predator *pr = mur_calloc(1, sizeof *pr);
     if (!pr)
         return oom(c);
     s->predators = pr;
@@ -1371,7 +1372,7 @@ static int preset_predator(ctx *c)
     *pr = (mur_script_predator){.attract = pre->predator.attract, .radius = pre->predator.radius,
                                 .strength = pre->predator.strength, .from = -INFINITY,
                                 .until = INFINITY, .smooth = 1};
-    if (!(pr->x_expr = strdup(pre->predator_x)) || !(pr->y_expr = strdup(pre->predator_y)))
+    if (!(pr->x_expr = mur_strdup(pre->predator_x)) || !(pr->y_expr = mur_strdup(pre->predator_y)))
         return oom(c);
     AVExpr *x = NULL, *y = NULL;
     int ex = av_expr_parse(&x, pr->x_expr, expr_names, NULL, NULL, NULL, NULL, AV_LOG_TRACE + 64, NULL);
@@ -1546,8 +1547,8 @@ static int default_condition(ctx *c)
     mur_scene *s = c->s;
     if (s->nconditions)
         return 0;
-    if (!(s->conditions = calloc(1, sizeof *s->conditions)) ||
-        !(s->conditions[0].name = strdup("all")))
+    if (!(s->conditions = mur_calloc(1, sizeof *s->conditions)) ||
+        !(s->conditions[0].name = mur_strdup("all")))
         return oom(c);
     s->nconditions = 1;
     return 0;
@@ -1579,7 +1580,7 @@ static int fill_look(ctx *c)
     lk->tps = s->tps;
     lk->panels = s->panels ? s->nconditions : 1;
     if (lk->panels > 1) {
-        const char **labels = malloc((size_t)lk->panels * sizeof *labels);
+        const char **labels = mur_malloc((size_t)lk->panels * sizeof *labels);
         if (!labels)
             return oom(c);
         for (int i = 0; i < lk->panels; i++)
@@ -1609,16 +1610,16 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     yaml_parser_t parser;
     yaml_document_t doc;
     int have_doc = 0;
-    mur_scene *s = calloc(1, sizeof *s);
+    mur_scene *s = mur_calloc(1, sizeof *s);
     if (!s || !yaml_parser_initialize(&parser)) {
-        free(s);
+        mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
     ctx c = {name, &doc, err, WALK_BUDGET, 60, s};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
-    if (!(s->path = strdup(name)) || (rc = defaults(&c, name))) {
+    if (!(s->path = mur_strdup(name)) || (rc = defaults(&c, name))) {
         rc = rc ? rc : oom(&c);
         goto done;
     }
@@ -1657,7 +1658,7 @@ int mur_scene_load(mur_scene **out, const char *path, mur_error *err)
     if (!fp)
         return mur_error_set(err, MUR_EINPUT, "%s: error: cannot open scene: %s", path,
                              strerror(errno));
-    char *buf = malloc(MUR_SCENE_MAX_BYTES + 1);
+    char *buf = mur_malloc(MUR_SCENE_MAX_BYTES + 1);
     if (!buf) {
         fclose(fp);
         return mur_error_set(err, MUR_ERUN, "out of memory");
@@ -1670,7 +1671,7 @@ int mur_scene_load(mur_scene **out, const char *path, mur_error *err)
         rc = mur_error_set(err, MUR_EINPUT, "%s: error: cannot read scene", path);
     else
         rc = mur_scene_parse(out, path, buf, len, err);
-    free(buf);
+    mur_free(buf);
     return rc;
 }
 
@@ -1678,23 +1679,23 @@ void mur_scene_destroy(mur_scene *s)
 {
     if (!s)
         return;
-    free(s->path);
-    free(s->title);
-    free(s->output);
-    free((void *)s->look.overlays);
-    free((void *)s->look.labels);
+    mur_free(s->path);
+    mur_free(s->title);
+    mur_free(s->output);
+    mur_free((void *)s->look.overlays);
+    mur_free((void *)s->look.labels);
     for (int i = 0; i < s->ncues; i++)
         free_cue(&s->cues[i]);
-    free(s->cues);
+    mur_free(s->cues);
     for (int i = 0; i < s->npredators; i++)
         free_predator(&s->predators[i]);
-    free(s->predators);
+    mur_free(s->predators);
     for (int i = 0; i < s->nconditions; i++) {
-        free(s->conditions[i].name);
-        free(s->conditions[i].set);
+        mur_free(s->conditions[i].name);
+        mur_free(s->conditions[i].set);
     }
-    free(s->conditions);
-    free(s);
+    mur_free(s->conditions);
+    mur_free(s);
 }
 
 const char *mur_event_name(mur_event e) { return e <= MUR_EVENT_UNFREEZE ? event_names[e] : "?"; }

@@ -8,6 +8,7 @@
  * a thread of its own behind a queue of frames, so all cores stay busy and
  * a render takes about as long as its slowest stage. */
 #include "murmur/session.h"
+#include "murmur/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -70,7 +71,7 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     if (npanels > MUR_SESSION_MAX_PANELS)
         return mur_error_set(err, MUR_EINPUT, "%s: error: at most %d panels", s->path,
                              MUR_SESSION_MAX_PANELS);
-    mur_session *ss = calloc(1, sizeof *ss);
+    mur_session *ss = mur_calloc(1, sizeof *ss);
     if (!ss)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     ss->scene = s;
@@ -96,7 +97,7 @@ void mur_session_destroy(mur_session *ss)
     mur_renderer_destroy(ss->renderer);
     for (int i = 0; i < ss->npanels; i++)
         mur_flock_destroy(ss->flocks[i]);
-    free(ss);
+    mur_free(ss);
 }
 
 const mur_scene *mur_session_scene(const mur_session *ss) { return ss->scene; }
