@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "murmur/render.h"
+#include "murmur/scene.h"
 
 static double now_ms(void)
 {
@@ -55,7 +56,7 @@ static int draw_median_ms(int boids, int width, int height, int trail_length, in
     double *ms = NULL;
     int rc;
     if ((rc = mur_scene_parse(&s, "bench.yaml", yaml, strlen(yaml), err)) ||
-        (rc = mur_renderer_create(&r, s, width, height, err)) ||
+        (rc = mur_renderer_create(&r, mur_scene_look(s), width, height, err)) ||
         (rc = mur_flock_create(&f, &s->params, s->seed, err)) ||
         (rc = mur_flock_set_threads(f, 0, err)))
         goto done;

@@ -76,7 +76,7 @@ static cairo_surface_t *draw(const mur_scene *s, const mur_flock *f, int w, int 
 {
     mur_renderer *r = NULL;
     mur_error err = {{0}};
-    if (mur_renderer_create(&r, s, w, h, &err)) {
+    if (mur_renderer_create(&r, mur_scene_look(s), w, h, &err)) {
         fprintf(stderr, "  renderer: %s\n", err.msg);
         return NULL;
     }
@@ -257,7 +257,7 @@ TEST(colour_by_cluster_is_stable_when_the_smallest_member_leaves)
     double x[7] = {40, 46, 52, 58, 140, 146, 152}, y[7] = {50, 50, 50, 50, 50, 50, 50};
     double vx[7] = {1, 1, 1, 1, 1, 1, 1}, vy[7] = {0};
     mur_renderer *r = NULL;
-    REQUIRE(!mur_renderer_create(&r, s, 200, 100, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 200, 100, &err), "%s", err.msg);
     const mur_flock *fl[1] = {f};
     uint32_t a0 = 0, b0 = 0;
     for (int tick = 1; tick <= 3; tick++) {
@@ -371,7 +371,7 @@ static int flyer_fixture(const char *look, double x0, mur_scene **s, mur_flock *
     *r = NULL;
     if (!(*s = scene_of(yaml)) || !(*f = straight_flyer(*s, x0)))
         return -1;
-    if (mur_renderer_create(r, *s, 160, 120, &err)) {
+    if (mur_renderer_create(r, mur_scene_look(*s), 160, 120, &err)) {
         fprintf(stderr, "  renderer: %s\n", err.msg);
         return -1;
     }
@@ -493,8 +493,8 @@ TEST(trails_drawn_frame_by_frame_equal_the_same_frame_drawn_alone)
     for (int c = 0; c < 5; c++) {
         mur_renderer *a = NULL, *b = NULL;
         mur_error err;
-        REQUIRE(!mur_renderer_create(&a, s, 200, 150, &err) &&
-                    !mur_renderer_create(&b, s, 200, 150, &err), "%s", err.msg);
+        REQUIRE(!mur_renderer_create(&a, mur_scene_look(s), 200, 150, &err) &&
+                    !mur_renderer_create(&b, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
         int sa = 0, sb = 0;
         const uint8_t *pa = run_trails(s, a, ends[c], 2, &sa, NULL);   /* two ticks a frame */
         const uint8_t *pb = run_trails(s, b, ends[c], 1000, &sb, NULL); /* the last frame only */
@@ -526,8 +526,9 @@ TEST(a_gap_in_the_ticks_starts_the_trails_again)
     mur_flock *f = NULL;
     mur_renderer *a = NULL, *b = NULL;
     mur_error err;
-    REQUIRE(!mur_flock_create(&f, &s->params, 3, &err) && !mur_renderer_create(&a, s, 160, 120, &err) &&
-                !mur_renderer_create(&b, s, 160, 120, &err), "%s", err.msg);
+    REQUIRE(!mur_flock_create(&f, &s->params, 3, &err) &&
+                !mur_renderer_create(&a, mur_scene_look(s), 160, 120, &err) &&
+                !mur_renderer_create(&b, mur_scene_look(s), 160, 120, &err), "%s", err.msg);
     const mur_flock *fl[1] = {f};
     const uint8_t *pa = NULL, *pb = NULL;
     int sa = 0, sb = 0;
@@ -562,7 +563,7 @@ TEST(trail_layers_mark_every_tile_they_draw_on)
     for (int c = 0; c < 3; c++) {
         mur_renderer *r = NULL;
         mur_error err;
-        REQUIRE(!mur_renderer_create(&r, s, 400, 300, &err), "%s", err.msg);
+        REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 400, 300, &err), "%s", err.msg);
         int stride = 0;
         REQUIRE(run_trails(s, r, ends[c], 1, &stride, NULL), "frames");
         const mur_trails *t = &r->panels[0].trails;
@@ -642,14 +643,14 @@ TEST(trails_on_vector_surfaces_look_like_the_image_ones)
     REQUIRE(s, "scene");
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 200, 150, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
     int stride = 0;
     const uint8_t *px = run_trails(s, r, 60, 1, &stride, NULL);
     REQUIRE(px, "frames");
     /* the same state through a recording surface, played back on an image */
     cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
     mur_renderer *r2 = NULL;
-    REQUIRE(!mur_renderer_create(&r2, s, 200, 150, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r2, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
     cairo_t *cr = cairo_create(rec);
     int drawn = run_trails(s, r2, 60, 1000, &stride, cr) != NULL;
     cairo_destroy(cr);
@@ -688,7 +689,7 @@ TEST(golden_trails)
     mur_error err;
     REQUIRE(!mur_flock_create(&f, &s->params, 1, &err), "%s", err.msg);
     mur_renderer *r = NULL;
-    REQUIRE(!mur_renderer_create(&r, s, 160, 120, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 160, 120, &err), "%s", err.msg);
     /* twelve boids on circles of their own, some crossing the seams */
     enum { N = 12 };
     double cx[N] = {60, 160, 260, 100, 310, 200, 20, 120, 220, 300, 60, 170};
@@ -850,7 +851,7 @@ TEST(golden_overlays)
     REQUIRE(f, "flock");
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 320, 240, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 320, 240, &err), "%s", err.msg);
     for (long t = 1; t <= 120; t++) {
         mur_flock_step(f);
         mur_renderer_observe(r, 0, f, t);
@@ -868,6 +869,133 @@ TEST(golden_overlays)
     mur_scene_destroy(s);
 }
 
+/* A program that embeds the renderer fills a look of its own: no scene. */
+static const char *hand_caption(const void *ctx, double t, double *alpha)
+{
+    *alpha = 1;
+    return t < 10 ? (const char *)ctx : NULL;
+}
+
+static int hand_predators(const void *ctx, double t, mur_predator *out, int max)
+{
+    (void)ctx;
+    (void)t;
+    if (max < 1)
+        return 0;
+    out[0] = (mur_predator){.x = 250, .y = 190, .radius = 40, .strength = 1, .attract = 1};
+    return 1;
+}
+
+static const mur_overlay hand_overlays[] = {
+    {.kind = MUR_OVERLAY_PARAMS},
+    {.kind = MUR_OVERLAY_READOUT, .metrics = {0, 1, 3}, .nmetrics = 3},
+    {.kind = MUR_OVERLAY_PLOT, .metric = 0, .window = 5, .corner = MUR_CORNER_TOP_RIGHT},
+    {.kind = MUR_OVERLAY_WATCH, .boid = 2},
+    {.kind = MUR_OVERLAY_CLOCK},
+};
+
+/* Frame 120 of one flock with a renderer of lk, into a new image. */
+static cairo_surface_t *frame_of_look(const mur_look *lk, const mur_params *p)
+{
+    mur_flock *f = NULL;
+    mur_renderer *r = NULL;
+    mur_error err = {{0}};
+    cairo_surface_t *img = NULL;
+    if (mur_flock_create(&f, p, 1, &err) || mur_renderer_create(&r, lk, 320, 240, &err)) {
+        fprintf(stderr, "  %s\n", err.msg);
+        goto done;
+    }
+    for (long t = 1; t <= 120; t++) {
+        mur_flock_step(f);
+        mur_renderer_observe(r, 0, f, t);
+    }
+    img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 320, 240);
+    cairo_t *cr = cairo_create(img);
+    const mur_flock *fl[1] = {f};
+    if (mur_renderer_draw(r, cr, fl, 1, 2.0, &err)) {
+        fprintf(stderr, "  draw: %s\n", err.msg);
+        cairo_surface_destroy(img);
+        img = NULL;
+    }
+    cairo_destroy(cr);
+done:
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    return img;
+}
+
+TEST(a_look_filled_by_hand_draws_what_the_scene_look_draws)
+{
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\n"
+                            "flock: {perception: 50}\nvideo: {width: 320, height: 240}\n"
+                            "look: {boid: {shape: triangle, size: 10, color: heading}, trails: {length: 20},"
+                            " overlays: [params, {readout: [order, nearest, clusters]},"
+                            " {plot: {metric: order, window: 5s}}, {watch: {boid: 2}}, clock]}\n"
+                            "timeline: [{at: 0s, caption: {text: \"Three rules\", for: 10s}}]\n"
+                            "predators: [{mode: attract, x: \"250\", y: \"190\", radius: 40}]\n");
+    REQUIRE(s, "scene");
+    mur_look hand = {
+        .background = {0x0b / 255.0, 0x0d / 255.0, 0x0f / 255.0, 1},
+        .shape = MUR_SHAPE_TRIANGLE,
+        .boid_size = 10,
+        .color_mode = MUR_COLOR_HEADING,
+        .boid_color = {0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1},
+        .trail_length = 20,
+        .trail_fade = 1,
+        .overlays = hand_overlays,
+        .noverlays = 5,
+        .tps = 60,
+        .panels = 1,
+        .ctx = "Three rules",
+        .caption_at = hand_caption,
+        .predators_at = hand_predators,
+    };
+    cairo_surface_t *a = frame_of_look(mur_scene_look(s), &s->params);
+    cairo_surface_t *b = frame_of_look(&hand, &s->params);
+    REQUIRE(a && b, "frames");
+    long n = count_diff(a, b, 0, 0, 320, 240, 0);
+    CHECK(n == 0, "%ld pixels differ between the scene's look and the same look by hand", n);
+    /* and each part of it shows: without the caption and predators, it differs */
+    hand.caption_at = NULL;
+    hand.predators_at = NULL;
+    cairo_surface_t *c = frame_of_look(&hand, &s->params);
+    REQUIRE(c, "frame");
+    CHECK(count_diff(a, c, 0, 0, 320, 240, 0) > 400, "captions and predators made no difference");
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+    cairo_surface_destroy(c);
+    mur_scene_destroy(s);
+}
+
+TEST(a_look_out_of_range_is_refused)
+{
+    mur_overlay plot = {.kind = MUR_OVERLAY_PLOT, .metric = 0, .window = 5};
+    const mur_look good = {.boid_size = 6, .tps = 60, .panels = 1, .overlays = &plot, .noverlays = 1};
+    mur_renderer *r = NULL;
+    mur_error err = {{0}};
+    REQUIRE(!mur_renderer_create(&r, &good, 64, 48, &err), "%s", err.msg);
+    mur_renderer_destroy(r);
+    mur_look bad[7];
+    for (int i = 0; i < 7; i++)
+        bad[i] = good;
+    bad[0].panels = 0;
+    bad[1].color_mode = (mur_color_mode)99;
+    bad[2].shape = (mur_shape)-1;
+    bad[3].tps = 0;
+    bad[4].trail_length = -1;
+    bad[5].overlays = NULL;
+    mur_overlay wrong = plot;
+    wrong.metric = MUR_METRIC_COUNT;
+    bad[6].overlays = &wrong;
+    for (int i = 0; i < 7; i++) {
+        r = NULL;
+        int rc = mur_renderer_create(&r, &bad[i], 64, 48, &err);
+        CHECK(rc == MUR_EINPUT && !r && strstr(err.msg, "out of range"), "bad look %d: %d %s", i, rc,
+              rc ? err.msg : "");
+        mur_renderer_destroy(r);
+    }
+}
+
 static const char panels_scene[] =
     "seed: 7\nmodel: wrkspc\nworld: {width: 480, height: 320, boundary: wrap}\nflock: {count: 60}\n"
     "video: {width: 360, height: 200}\n"
@@ -880,11 +1008,11 @@ TEST(golden_panels)
 {
     mur_scene *s = scene_of(panels_scene);
     REQUIRE(s, "scene");
-    REQUIRE(mur_render_panels(s) == 5, "%d panels", mur_render_panels(s));
+    REQUIRE(mur_scene_look(s)->panels == 5, "%d panels", mur_scene_look(s)->panels);
     mur_flock *f[5] = {0};
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 360, 200, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 360, 200, &err), "%s", err.msg);
     for (int i = 0; i < 5; i++) {
         mur_params p = s->params;
         mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
@@ -943,7 +1071,7 @@ TEST(vector_stills_are_vectors_with_fonts_embedded)
     mur_flock *f[5] = {0};
     mur_renderer *r = NULL;
     mur_error err;
-    REQUIRE(!mur_renderer_create(&r, s, 360, 200, &err), "%s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 360, 200, &err), "%s", err.msg);
     for (int i = 0; i < 5; i++) {
         mur_params p = s->params;
         mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
@@ -1067,7 +1195,7 @@ TEST(huge_boids_fill_in_bounded_batches)
     mur_error err = {{0}};
     REQUIRE(!mur_flock_create(&f, &s->params, 1, &err) && !mur_flock_set_state(f, N, x, y, vx, vy, &err),
             "flock: %s", err.msg);
-    REQUIRE(!mur_renderer_create(&r, s, 400, 400, &err), "renderer: %s", err.msg);
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 400, 400, &err), "renderer: %s", err.msg);
     char *svg = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&svg, &len);

@@ -40,6 +40,9 @@ TEST(empty_mapping_gives_the_wrkspc_preset_and_defaults)
     CHECK(s->params.count == 160 && s->params.separation_radius == 12, "params not the preset's");
     CHECK(s->seed == 5, "seed %llu", (unsigned long long)s->seed);
     CHECK(!strcmp(s->output, "out/t.mp4"), "default output %s", s->output);
+    /* no captions, predators or panels: the look asks for none */
+    const mur_look *lk = mur_scene_look(s);
+    CHECK(lk->panels == 1 && !lk->labels && !lk->caption_at && !lk->predators_at && !lk->title, "look");
     mur_scene_destroy(s);
 }
 
@@ -384,15 +387,15 @@ TEST(scene_md_example_loads_every_key)
               s->params.cohesion == 0.9, "flock");
     CHECK(s->width == 1920 && s->height == 1280 && s->fps == 60 && s->tps == 60 && s->duration == 40 &&
               s->warmup == 0 && !strcmp(s->output, "out/knockout.mp4") && s->quality == 18, "video");
-    CHECK(fabs(s->background.r - 0x0b / 255.0) < 1e-12 && s->shape == MUR_SHAPE_ARROW && s->boid_size == 6 &&
-              s->color_mode == MUR_COLOR_HEADING, "look");
-    CHECK(s->trail_length == 30 && s->trail_fade == 1, "trails");
-    REQUIRE(s->noverlays == 5, "overlays: %d", s->noverlays);
-    CHECK(s->overlays[0].kind == MUR_OVERLAY_READOUT && s->overlays[0].nmetrics == 3, "readout");
-    CHECK(s->overlays[1].kind == MUR_OVERLAY_PLOT && s->overlays[1].window == 10 &&
-              s->overlays[1].corner == MUR_CORNER_TOP_RIGHT, "plot");
-    CHECK(s->overlays[2].kind == MUR_OVERLAY_WATCH && s->overlays[2].boid == 0, "watch");
-    CHECK(s->overlays[3].kind == MUR_OVERLAY_PARAMS && s->overlays[4].kind == MUR_OVERLAY_CLOCK, "params, clock");
+    CHECK(fabs(s->look.background.r - 0x0b / 255.0) < 1e-12 && s->look.shape == MUR_SHAPE_ARROW &&
+              s->look.boid_size == 6 && s->look.color_mode == MUR_COLOR_HEADING, "look");
+    CHECK(s->look.trail_length == 30 && s->look.trail_fade == 1, "trails");
+    REQUIRE(s->look.noverlays == 5, "overlays: %d", s->look.noverlays);
+    CHECK(s->look.overlays[0].kind == MUR_OVERLAY_READOUT && s->look.overlays[0].nmetrics == 3, "readout");
+    CHECK(s->look.overlays[1].kind == MUR_OVERLAY_PLOT && s->look.overlays[1].window == 10 &&
+              s->look.overlays[1].corner == MUR_CORNER_TOP_RIGHT, "plot");
+    CHECK(s->look.overlays[2].kind == MUR_OVERLAY_WATCH && s->look.overlays[2].boid == 0, "watch");
+    CHECK(s->look.overlays[3].kind == MUR_OVERLAY_PARAMS && s->look.overlays[4].kind == MUR_OVERLAY_CLOCK, "params, clock");
     REQUIRE(s->ncues == 4, "cues: %d", s->ncues);
     CHECK(s->cues[0].caption && s->cues[0].caption_for == 4, "caption with for");
     CHECK(s->cues[1].nset == 1 && s->cues[1].caption, "set + caption");
@@ -405,6 +408,17 @@ TEST(scene_md_example_loads_every_key)
     CHECK(s->runs == 25 && s->ticks == 900 && s->nconditions == 5 && s->nmetrics == 5, "experiment");
     CHECK(!strcmp(s->conditions[4].name, "none") && s->conditions[4].nset == 3, "conditions");
     CHECK(s->panels == 1, "layout");
+    /* the look borrows the rest: title, tps, a named panel per condition, the timeline */
+    const mur_look *lk = mur_scene_look(s);
+    REQUIRE(lk == &s->look && lk->panels == 5 && lk->labels, "look panels: %d", lk->panels);
+    CHECK(lk->title == s->title && lk->name == s->path && lk->tps == 60, "look title, name, tps");
+    CHECK(lk->labels[0] == s->conditions[0].name && lk->labels[4] == s->conditions[4].name, "look labels");
+    double alpha;
+    CHECK(lk->ctx == s && lk->caption_at && lk->caption_at(lk->ctx, 1, &alpha) == mur_scene_caption_at(s, 1, &alpha),
+          "look captions");
+    mur_predator a[4], b[4];
+    CHECK(lk->predators_at && lk->predators_at(lk->ctx, 6, a, 4) == 2 && mur_scene_predators_at(s, 6, b, 4) == 2 &&
+              a[0].x == b[0].x && a[1].y == b[1].y, "look predators");
     mur_scene_destroy(s);
 }
 

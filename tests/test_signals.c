@@ -181,7 +181,7 @@ TEST(a_raised_flag_stops_drawing_and_writes_no_still)
     mur_renderer *r = NULL;
     mur_error err = {{0}};
     REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0, "%s", err.msg);
-    REQUIRE(mur_renderer_create(&r, s, 320, 200, &err) == 0, "%s", err.msg);
+    REQUIRE(mur_renderer_create(&r, mur_scene_look(s), 320, 200, &err) == 0, "%s", err.msg);
     for (long t = 1; t <= 5; t++) {
         mur_flock_step(f);
         mur_renderer_observe(r, 0, f, t);

@@ -2,8 +2,9 @@
  *
  * libmurmur renders flocking simulations: scenes (scene.h) drive a flock
  * (flock.h, presets.h, rng.h) whose state is measured (metrics.h,
- * stats.h, experiment.h), drawn with Cairo (render.h, plot.h) and encoded (video.h); a session
- * (session.h) runs the whole loop from a scene to frames, stills and videos.
+ * stats.h, experiment.h), drawn with Cairo as a look says (look.h, render.h,
+ * plot.h) and encoded (video.h); a session (session.h) runs the whole loop
+ * from a scene to frames, stills and videos.
  * Link with `murmur::murmur` (CMake) or `pkg-config --cflags --libs murmur`. */
 #ifndef MURMUR_MURMUR_H
 #define MURMUR_MURMUR_H
@@ -16,6 +17,7 @@
 #include "murmur/presets.h"
 #include "murmur/metrics.h"
 #include "murmur/stats.h"
+#include "murmur/look.h"
 #include "murmur/scene.h"
 #include "murmur/experiment.h"
 #include "murmur/render.h"

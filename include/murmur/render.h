@@ -1,11 +1,12 @@
 /* murmur: drawing a flock with Cairo.
  *
- * A mur_renderer draws frames of one scene at one size: the world scaled to
- * fit (letterboxed), boids as antialiased shapes batched into one path per
- * colour bin, their trails, and the scene's overlays (captions, readouts,
- * plots, the one-boid view, the parameter line, a clock, the collective
- * state, predator markers), one panel per experiment condition when the
- * layout asks for it. It draws on any cairo_t, so the same code makes video
+ * A mur_renderer draws frames of one look (look.h; a scene's is
+ * mur_scene_look) at one size: the world scaled to fit (letterboxed), boids
+ * as antialiased shapes batched into one path per colour bin, their trails,
+ * and the look's overlays (captions, readouts, plots, the one-boid view,
+ * the parameter line, a clock, the collective state, predator markers), one
+ * panel per flock when the look asks for panels. It knows no scene. It
+ * draws on any cairo_t, so the same code makes video
  * frames (image surface) and vector stills (PDF, SVG). It keeps the history
  * that trails, plots and stable cluster colours need, fed by
  * mur_renderer_observe after every tick: a frame depends only on the ticks
@@ -21,7 +22,7 @@
 
 #include "murmur/error.h"
 #include "murmur/flock.h"
-#include "murmur/scene.h"
+#include "murmur/look.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,10 +33,11 @@ extern "C" {
 
 typedef struct mur_renderer mur_renderer;
 
-/// Create a renderer for scene s at width x height (pixels, or user units of
-/// the cairo_t given to mur_renderer_draw). The scene must outlive it. The
-/// caller owns *out (mur_renderer_destroy).
-MUR_API int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int height,
+/// Create a renderer for look lk at width x height (pixels, or user units of
+/// the cairo_t given to mur_renderer_draw, at most MUR_LOOK_MAX_PIXELS). The look
+/// (and what it points to) must outlive it. MUR_EINPUT for a size or a look out
+/// of range. The caller owns *out (mur_renderer_destroy).
+MUR_API int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int height,
                         mur_error *err);
 
 /// Free a renderer; NULL is fine.
@@ -46,17 +48,13 @@ MUR_API void mur_renderer_destroy(mur_renderer *r);
 /// within milliseconds and write nothing. The flag is the caller's.
 MUR_API void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop);
 
-/// Number of panels the scene draws: one per experiment condition when its
-/// layout asks for panels, else 1.
-MUR_API int mur_render_panels(const mur_scene *s);
-
 /// Record the state of panel `panel` after a tick (trails, plot samples,
 /// cluster colours); tick counts from the first frame. A failure (memory)
 /// is kept and returned by the next draw.
 MUR_API void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
 
 /// Draw the frame at t seconds of video onto cr, covering (0,0)-(width,height)
-/// in cr's user space: one flock per panel (n = mur_render_panels(scene)).
+/// in cr's user space: one flock per panel (n = look->panels).
 MUR_API int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,
                       double t, mur_error *err);
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "murmur/error.h"
 #include "murmur/flock.h"
+#include "murmur/look.h"
 #include "murmur/presets.h"
 
 #ifdef __cplusplus
@@ -31,7 +32,7 @@ extern "C" {
 #define MUR_SCENE_MAX_NAME 64              ///< characters of a condition name
 #define MUR_SCENE_MAX_EXPRESSION 1000      ///< characters of a predator expression
 #define MUR_SCENE_MAX_PATH 4096            ///< bytes of an output path
-#define MUR_SCENE_MAX_PIXELS 8192          ///< video width and height
+#define MUR_SCENE_MAX_PIXELS MUR_LOOK_MAX_PIXELS ///< video width and height (8192)
 #define MUR_SCENE_MAX_SECONDS 36000.0      ///< video duration (10 hours)
 #define MUR_SCENE_MAX_TICKS 1.0e8          ///< ticks in one render, warm-up included
 #define MUR_SCENE_MAX_ENTRIES 4096         ///< timeline entries, path keys, conditions
@@ -40,22 +41,9 @@ extern "C" {
 #define MUR_SCENE_MAX_TRAIL_POINTS 2.0e7   ///< boids x trail length (history the renderer keeps)
 #define MUR_SCENE_MAX_TIMELINE_WORK 1.0e10 ///< (timeline entries + their changes) x ticks: settings are recomputed every tick
 
-typedef enum { MUR_SHAPE_ARROW, MUR_SHAPE_TRIANGLE, MUR_SHAPE_DOT } mur_shape;
-typedef enum {
-    MUR_COLOR_FIXED, MUR_COLOR_HEADING, MUR_COLOR_SPEED, MUR_COLOR_NEIGHBOURS, MUR_COLOR_CLUSTER
-} mur_color_mode;
 typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
 typedef enum { MUR_EVENT_NONE, MUR_EVENT_SCATTER, MUR_EVENT_RESET, MUR_EVENT_FREEZE,
                MUR_EVENT_UNFREEZE } mur_event;
-typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVERLAY_PARAMS,
-               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE } mur_overlay_kind;
-typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT,
-               MUR_CORNER_BOTTOM_RIGHT } mur_corner;
-
-/// A colour, straight (not premultiplied) components in [0, 1].
-typedef struct mur_rgba {
-    double r, g, b, a;
-} mur_rgba;
 
 /// One setting changed by a `set` or `ramp`, or by an experiment condition.
 typedef struct mur_change {
@@ -91,17 +79,6 @@ typedef struct mur_script_predator {
     void *x_eval, *y_eval;       ///< parsed AVExpr (owned by the scene)
 } mur_script_predator;
 
-/// An overlay of `look.overlays`.
-typedef struct mur_overlay {
-    mur_overlay_kind kind;
-    int metrics[8];              ///< readout: metric indices (mur_metric_names)
-    int nmetrics;
-    int metric;                  ///< plot: metric index
-    double window;               ///< plot: seconds shown
-    mur_corner corner;           ///< plot/readout placement
-    int boid;                    ///< watch: boid index
-} mur_overlay;
-
 /// An experiment condition: a name and its overrides.
 typedef struct mur_condition {
     char *name;
@@ -125,16 +102,8 @@ typedef struct mur_scene {
     char *output;                ///< output path (relative to the working directory)
     int output_line, output_col; ///< where `video.output` stands in the file (1-based; 0 = not given)
     int quality;                 ///< CRF-like, 0..51
-    /* look */
-    mur_rgba background;
-    mur_shape shape;
-    double boid_size;            ///< world units (length of an arrow)
-    mur_color_mode color_mode;
-    mur_rgba boid_color;         ///< fixed colour
-    int trail_length;            ///< ticks of history (0 = none)
-    int trail_fade;
-    mur_overlay *overlays;
-    int noverlays;
+    /* look: the `look` section, and what the renderer borrows from the rest (mur_scene_look) */
+    mur_look look;
     /* timeline, predators */
     mur_cue *cues;               ///< sorted by `at`, file order kept within a time
     int ncues;
@@ -160,6 +129,11 @@ MUR_API int mur_scene_parse(mur_scene **out, const char *name, const char *text,
 
 /// Free a scene; NULL is fine.
 MUR_API void mur_scene_destroy(mur_scene *s);
+
+/// The scene's look, for mur_renderer_create: the `look` section, the title, ticks per
+/// second, one panel per condition (named) when the layout asks for panels, and the
+/// timeline's captions and predators. It lives as long as the scene.
+MUR_API const mur_look *mur_scene_look(const mur_scene *s);
 
 /// Number of frames of the whole video.
 MUR_API long mur_scene_frames(const mur_scene *s);

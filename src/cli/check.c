@@ -217,20 +217,20 @@ static void print_look(const mur_scene *s)
     static const char *const shapes[] = {"arrow", "triangle", "dot"};
     static const char *const modes[] = {"fixed", "heading", "speed", "neighbours", "cluster"};
     static const char *const overlays[] = {"readout", "plot", "watch", "params", "clock", "state"};
-    const mur_rgba *b = &s->background, *c = &s->boid_color;
+    const mur_rgba *b = &s->look.background, *c = &s->look.boid_color;
     printf("look: background #%02x%02x%02x, boids %s size %g ",
            (int)lround(b->r * 255), (int)lround(b->g * 255), (int)lround(b->b * 255),
-           s->shape <= MUR_SHAPE_DOT ? shapes[s->shape] : "?", s->boid_size);
-    if (s->color_mode == MUR_COLOR_FIXED)
+           s->look.shape <= MUR_SHAPE_DOT ? shapes[s->look.shape] : "?", s->look.boid_size);
+    if (s->look.color_mode == MUR_COLOR_FIXED)
         printf("#%02x%02x%02x", (int)lround(c->r * 255), (int)lround(c->g * 255), (int)lround(c->b * 255));
     else
-        printf("coloured by %s", s->color_mode <= MUR_COLOR_CLUSTER ? modes[s->color_mode] : "?");
-    if (s->trail_length)
-        printf(", trails %d ticks%s", s->trail_length, s->trail_fade ? " fading" : "");
-    if (s->noverlays) {
+        printf("coloured by %s", s->look.color_mode <= MUR_COLOR_CLUSTER ? modes[s->look.color_mode] : "?");
+    if (s->look.trail_length)
+        printf(", trails %d ticks%s", s->look.trail_length, s->look.trail_fade ? " fading" : "");
+    if (s->look.noverlays) {
         printf(", overlays:");
-        for (int i = 0; i < s->noverlays; i++)
-            printf(" %s", s->overlays[i].kind <= MUR_OVERLAY_STATE ? overlays[s->overlays[i].kind] : "?");
+        for (int i = 0; i < s->look.noverlays; i++)
+            printf(" %s", s->look.overlays[i].kind <= MUR_OVERLAY_STATE ? overlays[s->look.overlays[i].kind] : "?");
     }
     printf("\n");
 }

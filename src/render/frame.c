@@ -62,9 +62,9 @@ static void hue_rgb(double h, double sat, double *rgb)
     memcpy(rgb, tab[i], sizeof tab[i]);
 }
 
-int mur_bin_count(const mur_scene *s)
+int mur_bin_count(const mur_look *lk)
 {
-    switch (s->color_mode) {
+    switch (lk->color_mode) {
     case MUR_COLOR_HEADING: return HEADING_BINS;
     case MUR_COLOR_SPEED: return SPEED_BINS;
     case MUR_COLOR_NEIGHBOURS: return NEIGHBOUR_BINS;
@@ -73,9 +73,9 @@ int mur_bin_count(const mur_scene *s)
     }
 }
 
-static void bin_colour(const mur_scene *s, int bin, double rgb[3])
+static void bin_colour(const mur_look *lk, int bin, double rgb[3])
 {
-    switch (s->color_mode) {
+    switch (lk->color_mode) {
     case MUR_COLOR_HEADING:
         hue_rgb((bin + 0.5) / HEADING_BINS, 0.55, rgb);
         return;
@@ -93,20 +93,20 @@ static void bin_colour(const mur_scene *s, int bin, double rgb[3])
         memcpy(rgb, cluster_palette[bin - 1], sizeof cluster_palette[0]);
         return;
     default:
-        rgb[0] = s->boid_color.r;
-        rgb[1] = s->boid_color.g;
-        rgb[2] = s->boid_color.b;
+        rgb[0] = lk->boid_color.r;
+        rgb[1] = lk->boid_color.g;
+        rgb[2] = lk->boid_color.b;
         return;
     }
 }
 
-void mur_bin_colour(const mur_scene *s, int bin, double rgb[3])
+void mur_bin_colour(const mur_look *lk, int bin, double rgb[3])
 {
-    bin_colour(s, bin, rgb);
+    bin_colour(lk, bin, rgb);
     /* The palettes are made for dark scenes; on a light one they are
      * darkened a quarter so that yellow and cyan boids still show. */
-    const mur_rgba *bg = &s->background;
-    if (s->color_mode != MUR_COLOR_FIXED && 0.2126 * bg->r + 0.7152 * bg->g + 0.0722 * bg->b >= 0.5)
+    const mur_rgba *bg = &lk->background;
+    if (lk->color_mode != MUR_COLOR_FIXED && 0.2126 * bg->r + 0.7152 * bg->g + 0.0722 * bg->b >= 0.5)
         for (int c = 0; c < 3; c++)
             rgb[c] *= 0.72;
 }
@@ -124,35 +124,69 @@ static void panel_free(mur_panel_state *ps, int nseries)
     mur_metrics_ctx_destroy(ps->mx);
 }
 
-int mur_renderer_create(mur_renderer **out, const mur_scene *s, int width, int height,
+/* A look the drawing can trust: names in range (colour bins, shapes and
+ * metrics index tables), sizes positive. A scene's always is; a look an
+ * embedding program fills may not be. */
+static int look_ok(const mur_look *lk, mur_error *err)
+{
+    const char *bad = NULL;
+    if (lk->panels < 1)
+        bad = "panels (at least 1)";
+    else if ((unsigned)lk->shape > MUR_SHAPE_DOT || (unsigned)lk->color_mode > MUR_COLOR_CLUSTER)
+        bad = "shape or colour mode";
+    else if (!(lk->boid_size > 0) || lk->trail_length < 0 || !(lk->tps > 0))
+        bad = "boid size, trail length or ticks per second";
+    else if (lk->noverlays < 0 || (lk->noverlays > 0 && !lk->overlays))
+        bad = "overlays";
+    for (int k = 0; k < lk->noverlays && !bad; k++) {
+        const mur_overlay *o = &lk->overlays[k];
+        int ok = (unsigned)o->kind <= MUR_OVERLAY_STATE && (unsigned)o->corner <= MUR_CORNER_BOTTOM_RIGHT;
+        if (o->kind == MUR_OVERLAY_READOUT) {
+            ok = ok && o->nmetrics >= 0 && o->nmetrics <= 8;
+            for (int m = 0; ok && m < o->nmetrics; m++)
+                ok = o->metrics[m] >= 0 && o->metrics[m] < MUR_METRIC_COUNT;
+        }
+        if (o->kind == MUR_OVERLAY_PLOT)   /* samples of a window: an int count */
+            ok = ok && o->metric >= 0 && o->metric < MUR_METRIC_COUNT && o->window > 0 &&
+                 o->window * lk->tps < 1e9;
+        if (!ok)
+            bad = "overlay";
+    }
+    if (bad)
+        return mur_error_set(err, MUR_EINPUT, "the look's %s is out of range", bad);
+    return MUR_OK;
+}
+
+int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int height,
                         mur_error *err)
 {
     *out = NULL;
-    if (width < 1 || height < 1 || width > MUR_SCENE_MAX_PIXELS || height > MUR_SCENE_MAX_PIXELS)
+    if (width < 1 || height < 1 || width > MUR_LOOK_MAX_PIXELS || height > MUR_LOOK_MAX_PIXELS)
         return mur_error_set(err, MUR_EINPUT, "frame size %dx%d is out of range", width, height);
+    int rc = look_ok(lk, err);
+    if (rc)
+        return rc;
     mur_renderer *r = calloc(1, sizeof *r);
     if (!r)
         return mur_error_set(err, MUR_ERUN, "out of memory");
-    r->scene = s;
+    r->look = lk;
     r->width = width;
     r->height = height;
-    r->npanels = mur_render_panels(s);
-    mur_theme_for(&s->background, &r->theme);
+    r->npanels = lk->panels;
+    mur_theme_for(&lk->background, &r->theme);
     r->panels = calloc((size_t)r->npanels, sizeof *r->panels);
     if (!r->panels)
         goto oom;
     for (int i = 0; i < r->npanels; i++) {
         mur_panel_state *ps = &r->panels[i];
-        if (s->noverlays && !(ps->series = calloc((size_t)s->noverlays, sizeof *ps->series)))
+        if (lk->noverlays && !(ps->series = calloc((size_t)lk->noverlays, sizeof *ps->series)))
             goto oom;
         if (!(ps->mx = mur_metrics_ctx_create()))
             goto oom;
     }
-    /* Pango and fontconfig only for scenes with text: loading fonts is the
+    /* Pango and fontconfig only for looks with text: loading fonts is the
      * slowest part of a short still. */
-    int text = s->noverlays > 0 || r->npanels > 1;
-    for (int i = 0; i < s->ncues && !text; i++)
-        text = s->cues[i].caption != NULL;
+    int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at;
     if (text && mur_text_init(&r->text, MUR_TEXT_FRAME)) {
         mur_renderer_destroy(r);
         return mur_error_set(err, MUR_ERUN, "cannot set up text drawing (Pango, font '%s')", MUR_FONT);
@@ -172,7 +206,7 @@ void mur_renderer_destroy(mur_renderer *r)
         cairo_surface_destroy(r->image);
     if (r->panels)
         for (int i = 0; i < r->npanels; i++)
-            panel_free(&r->panels[i], r->scene->noverlays);
+            panel_free(&r->panels[i], r->look->noverlays);
     free(r->panels);
     mur_text_free(&r->text);
     free(r->bin);
@@ -194,8 +228,6 @@ void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
     for (int i = 0; i < r->npanels; i++)
         mur_metrics_ctx_set_stop(r->panels[i].mx, stop);
 }
-
-int mur_render_panels(const mur_scene *s) { return s->panels ? s->nconditions : 1; }
 
 /* Scratch for n boids; ids of cluster matching range over 2n (see below). */
 static int reserve(mur_renderer *r, int n)
@@ -330,19 +362,19 @@ static void bins_of_ids(mur_renderer *r, int n);
 
 void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
-    const mur_scene *s = r->scene;
+    const mur_look *lk = r->look;
     if (r->failed || panel < 0 || panel >= r->npanels)
         return;
     mur_panel_state *ps = &r->panels[panel];
     int n = mur_flock_count(f), rc;
     mur_metrics m;
     int have = 0;
-    for (int k = 0; k < s->noverlays; k++) {
-        const mur_overlay *o = &s->overlays[k];
+    for (int k = 0; k < lk->noverlays; k++) {
+        const mur_overlay *o = &lk->overlays[k];
         if (o->kind != MUR_OVERLAY_PLOT)
             continue;
         mur_series *ser = &ps->series[k];
-        if (!ser->cap && mur_series_init(ser, o, s->tps)) {
+        if (!ser->cap && mur_series_init(ser, o, lk->tps)) {
             fail_observe(r, "a plot", n);
             return;
         }
@@ -359,9 +391,9 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
             have = 1;
             v = mur_metrics_value(&m, o->metric);
         }
-        mur_series_push(ser, tick / s->tps, v);
+        mur_series_push(ser, tick / lk->tps, v);
     }
-    if (s->color_mode == MUR_COLOR_CLUSTER && n > 0) {
+    if (lk->color_mode == MUR_COLOR_CLUSTER && n > 0) {
         if ((!have && mur_metrics_compute(ps->mx, f, &m)) || reserve(r, n)) {
             fail_observe(r, "clusters", n);
             return;
@@ -380,26 +412,26 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         memcpy(ps->cid, r->ids, (size_t)n * sizeof *r->ids);
         ps->ncid = n;
     }
-    if (s->trail_length <= 0)
+    if (lk->trail_length <= 0)
         return;
     /* Trails keep each tick's colours: colour by neighbours needs this
      * tick's counts. */
-    if ((s->color_mode == MUR_COLOR_NEIGHBOURS && n > 0 && !have &&
+    if ((lk->color_mode == MUR_COLOR_NEIGHBOURS && n > 0 && !have &&
          mur_metrics_compute(ps->mx, f, &m)) ||
         reserve(r, n)) {
         fail_observe(r, "trails", n);
         return;
     }
-    if (n > 0 && s->color_mode == MUR_COLOR_CLUSTER)
+    if (n > 0 && lk->color_mode == MUR_COLOR_CLUSTER)
         bins_of_ids(r, n);   /* matched above */
     else if (n > 0)
         assign_bins(r, panel, f, n);
-    if ((rc = mur_trails_record(&ps->trails, s->trail_length, f, tick, r->bin))) {
+    if ((rc = mur_trails_record(&ps->trails, lk->trail_length, f, tick, r->bin))) {
         if (rc == -2) {
             r->failed = MUR_EINPUT;
             mur_error_set(&r->fail, MUR_EINPUT,
                           "%s: error: trails of %d ticks for %d boids need more than 1 GiB; "
-                          "shorten look.trails.length", s->path ? s->path : "scene", s->trail_length, n);
+                          "shorten look.trails.length", lk->name ? lk->name : "scene", lk->trail_length, n);
         } else {
             fail_observe(r, "trails", n);
         }
@@ -448,10 +480,10 @@ static void bins_of_ids(mur_renderer *r, int n)
  * the colours observed last. */
 static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
 {
-    const mur_scene *s = r->scene;
+    const mur_look *lk = r->look;
     const mur_params *p = mur_flock_params(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    switch (s->color_mode) {
+    switch (lk->color_mode) {
     case MUR_COLOR_HEADING:
         for (int i = 0; i < n; i++) {
             double a = atan2(vy[i], vx[i]) / (2 * MUR_PI);
@@ -510,11 +542,11 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
  * of 2,073,600 pixels of that still, by at most 29 of 255). */
 #define FILL_MAX 65536
 
-static void fill_bin(cairo_t *cr, const mur_scene *s, int b)
+static void fill_bin(cairo_t *cr, const mur_look *lk, int b)
 {
     double rgb[3];
-    mur_bin_colour(s, b, rgb);
-    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], s->boid_color.a);
+    mur_bin_colour(lk, b, rgb);
+    cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], lk->boid_color.a);
     cairo_fill(cr);
 }
 
@@ -524,11 +556,11 @@ static void fill_bin(cairo_t *cr, const mur_scene *s, int b)
 static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const int *start, int nb,
                       double px)
 {
-    const mur_scene *s = r->scene;
+    const mur_look *lk = r->look;
     const mur_params *p = mur_flock_params(f);
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    double size = s->boid_size, w = p->width, h = p->height;
+    double size = lk->boid_size, w = p->width, h = p->height;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
     for (int b = 0; b < nb; b++) {
@@ -544,13 +576,13 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
             }
             int i = r->order[k];
             if (images >= batch) {
-                fill_bin(cr, s, b);
+                fill_bin(cr, lk, b);
                 images = 0;
             }
             images++;
             double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
             double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
-            boid_path(cr, s->shape, size, x[i], y[i], ux, uy);
+            boid_path(cr, lk->shape, size, x[i], y[i], ux, uy);
             /* Under wrap a boid on the seam shows on both sides, as its
              * neighbours see it. */
             if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
@@ -558,14 +590,14 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                 double sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
                 images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
                 if (sx != 0)
-                    boid_path(cr, s->shape, size, x[i] + sx, y[i], ux, uy);
+                    boid_path(cr, lk->shape, size, x[i] + sx, y[i], ux, uy);
                 if (sy != 0)
-                    boid_path(cr, s->shape, size, x[i], y[i] + sy, ux, uy);
+                    boid_path(cr, lk->shape, size, x[i], y[i] + sy, ux, uy);
                 if (sx != 0 && sy != 0)
-                    boid_path(cr, s->shape, size, x[i] + sx, y[i] + sy, ux, uy);
+                    boid_path(cr, lk->shape, size, x[i] + sx, y[i] + sy, ux, uy);
             }
         }
-        fill_bin(cr, s, b);
+        fill_bin(cr, lk, b);
     }
     return MUR_OK;
 }
@@ -576,7 +608,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
                       double x, double y, double w, double h, double u, mur_stacks *st,
                       int outline, mur_error *err)
 {
-    const mur_scene *s = r->scene;
+    const mur_look *lk = r->look;
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f);
     if (mur_render_stopped(r))
@@ -588,8 +620,8 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     pc.scale = fmin(w / p->width, h / p->height);
     pc.ox = x + (w - p->width * pc.scale) / 2;
     pc.oy = y + (h - p->height * pc.scale) / 2;
-    int need = mur_overlays_need_metrics(s) || s->color_mode == MUR_COLOR_NEIGHBOURS ||
-               s->color_mode == MUR_COLOR_CLUSTER;
+    int need = mur_overlays_need_metrics(lk) || lk->color_mode == MUR_COLOR_NEIGHBOURS ||
+               lk->color_mode == MUR_COLOR_CLUSTER;
     if (need && n > 0) {
         int rc = mur_metrics_compute(r->panels[index].mx, f, &pc.metrics);
         if (rc == MUR_EINTR)
@@ -599,7 +631,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         pc.have_metrics = 1;
     }
     /* Counting sort by bin so each bin's boids are one contiguous run. */
-    int nb = mur_bin_count(s), start[MUR_MAX_BINS + 2] = {0};
+    int nb = mur_bin_count(lk), start[MUR_MAX_BINS + 2] = {0};
     if (n > 0)
         assign_bins(r, index, f, n);
     for (int i = 0; i < n; i++)
@@ -627,7 +659,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     cairo_translate(cr, pc.ox, pc.oy);
     cairo_scale(cr, pc.scale, pc.scale);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    int rc = s->trail_length > 0 ? mur_trails_draw(r, cr, &r->panels[index].trails, p, dx, dy, dw, dh) : 0;
+    int rc = lk->trail_length > 0 ? mur_trails_draw(r, cr, &r->panels[index].trails, p, dx, dy, dw, dh) : 0;
     if (!rc && mur_render_stopped(r))
         rc = MUR_EINTR;
     if (rc) {
@@ -640,9 +672,9 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     /* Boids a few pixels across look the same with Cairo's coarser
      * antialiasing grid (4 x 4 samples rather than 256 x 15; compared at 8x
      * zoom) and take half the rasterising; larger ones keep the fine grid,
-     * whose edges stay smooth. The choice depends on the scene and frame
+     * whose edges stay smooth. The choice depends on the look and frame
      * size only, so a still is still a frame. */
-    double bx = s->boid_size, by = 0;
+    double bx = lk->boid_size, by = 0;
     cairo_user_to_device_distance(cr, &bx, &by);
     cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
     if (draw_boids(r, cr, f, start, nb, hypot(bx, by))) {
@@ -668,7 +700,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
 int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,
                       double t, mur_error *err)
 {
-    const mur_scene *s = r->scene;
+    const mur_look *lk = r->look;
     if (r->failed) {
         if (err)
             *err = r->fail;
@@ -680,7 +712,7 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     cairo_save(cr);
     /* Opaque background: the encoder reads ARGB32 as straight RGB, which is
      * only right when alpha is 1 everywhere (premultiplied = straight). */
-    cairo_set_source_rgb(cr, s->background.r, s->background.g, s->background.b);
+    cairo_set_source_rgb(cr, lk->background.r, lk->background.g, lk->background.b);
     cairo_rectangle(cr, 0, 0, r->width, r->height);
     cairo_fill(cr);
     if (r->text.layout)
@@ -700,7 +732,7 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
             double x = (i % cols) * pw, y = (i / cols) * ph;
             mur_stacks st = {x + pad, y + strip, pw - 2 * pad, ph - strip - pad, 1.4 * u, {0}, {0}};
             rc = draw_panel(r, cr, i, flocks[i], t, st.x, st.y, st.w, st.h, u, &st, 1, err);
-            const char *name = i < s->nconditions ? s->conditions[i].name : "";
+            const char *name = lk->labels && i < lk->panels && lk->labels[i] ? lk->labels[i] : "";
             mur_overlays_label(r, cr, name, x, y, pw, strip, u);
         }
         /* thin separators between cells */

@@ -84,7 +84,7 @@ typedef struct mur_text {
     PangoFontDescription *desc;
 } mur_text;
 
-/* Colours of overlays against the scene's background. */
+/* Colours of overlays against the look's background. */
 typedef struct mur_theme {
     int dark;                /* background luminance below one half */
     double fg[3];            /* text */
@@ -106,7 +106,7 @@ typedef struct mur_stacks {
 #define MUR_POLL_BOIDS 4096
 
 struct mur_renderer {
-    const mur_scene *scene;
+    const mur_look *look;    /* borrowed (mur_renderer_create) */
     volatile sig_atomic_t *stop;  /* polled while drawing; NULL: never */
     int width, height;
     cairo_surface_t *image;  /* for draw_image */
@@ -186,9 +186,9 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
                     int dy, int dw, int dh);
 
 /* frame.c: colours shared with overlays and trails */
-void mur_bin_colour(const mur_scene *s, int bin, double rgb[3]);
-/* Colour bins of the scene's colour mode (1 for a fixed colour). */
-int mur_bin_count(const mur_scene *s);
+void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
+/* Colour bins of the look's colour mode (1 for a fixed colour). */
+int mur_bin_count(const mur_look *lk);
 
 /* overlays.c */
 void mur_series_free(mur_series *s);
@@ -201,6 +201,6 @@ void mur_overlays_label(mur_renderer *r, cairo_t *cr, const char *name, double x
                         double h, double u);
 void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
 void mur_overlays_caption(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
-int mur_overlays_need_metrics(const mur_scene *s);
+int mur_overlays_need_metrics(const mur_look *lk);
 
 #endif

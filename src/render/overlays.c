@@ -11,7 +11,7 @@
  * The watch arrows are the engine's own rule vectors (mur_flock_rules), not
  * a recomputation: what the student sees is what the step used. */
 #include "internal.h"
-#include "murmur/experiment.h"
+#include "murmur/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -65,12 +65,12 @@ void mur_series_free(mur_series *s)
     memset(s, 0, sizeof *s);
 }
 
-int mur_overlays_need_metrics(const mur_scene *s)
+int mur_overlays_need_metrics(const mur_look *lk)
 {
     /* a plot of order, and a readout of order alone, take it from the
      * velocities: no neighbour search */
-    for (int k = 0; k < s->noverlays; k++) {
-        const mur_overlay *o = &s->overlays[k];
+    for (int k = 0; k < lk->noverlays; k++) {
+        const mur_overlay *o = &lk->overlays[k];
         if (o->kind == MUR_OVERLAY_STATE || (o->kind == MUR_OVERLAY_PLOT && o->metric != 0))
             return 1;
         if (o->kind == MUR_OVERLAY_READOUT)
@@ -190,7 +190,7 @@ static void watch_under(mur_panel_ctx *pc, const mur_overlay *o)
     cairo_t *cr = pc->cr;
     const mur_renderer *r = pc->r;
     const mur_params *p = mur_flock_params(pc->f);
-    double size = r->scene->boid_size, heading = atan2(v.vy, v.vx);
+    double size = r->look->boid_size, heading = atan2(v.vy, v.vx);
     double fov = (v.vx == 0 && v.vy == 0) ? 360 : p->fov;
     double per = fmax(v.ali_radius, v.coh_radius), lw = fmax(size * 0.1, 0.02);
     const double *line = r->theme.line, *sep = rule_colour(r, 0);
@@ -258,10 +258,10 @@ static void watch_over(mur_panel_ctx *pc, const mur_overlay *o)
     cairo_t *cr = pc->cr;
     const mur_renderer *r = pc->r;
     const mur_params *p = mur_flock_params(pc->f);
-    double size = r->scene->boid_size;
+    double size = r->look->boid_size;
     double ox[4], oy[4];
     int ng = ghost_offsets(p, v.x, v.y, fmax(v.ali_radius, v.coh_radius), ox, oy);
-    const mur_rgba *bg = &r->scene->background;
+    const mur_rgba *bg = &r->look->background;
     cairo_save(cr);
     for (int gk = 0; gk < ng; gk++) {
         double cx = v.x + ox[gk], cy = v.y + oy[gk];
@@ -287,24 +287,25 @@ static void watch_over(mur_panel_ctx *pc, const mur_overlay *o)
 
 void mur_overlays_world_under(mur_panel_ctx *pc)
 {
-    const mur_scene *s = pc->r->scene;
-    for (int k = 0; k < s->noverlays; k++)
-        if (s->overlays[k].kind == MUR_OVERLAY_WATCH)
-            watch_under(pc, &s->overlays[k]);
+    const mur_look *lk = pc->r->look;
+    for (int k = 0; k < lk->noverlays; k++)
+        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH)
+            watch_under(pc, &lk->overlays[k]);
 }
 
 static void predators(mur_panel_ctx *pc)
 {
-    const mur_scene *s = pc->r->scene;
-    if (!s->npredators)
+    const mur_look *lk = pc->r->look;
+    if (!lk->predators_at)
         return;
     mur_predator pr[MUR_MAX_PREDATORS];
-    int np = mur_scene_predators_at(s, pc->t, pr, MUR_MAX_PREDATORS);
+    int np = lk->predators_at(lk->ctx, pc->t, pr, MUR_MAX_PREDATORS);
+    np = np < MUR_MAX_PREDATORS ? np : MUR_MAX_PREDATORS;   /* an embedder's function may overrun */
     const mur_params *p = mur_flock_params(pc->f);
     cairo_t *cr = pc->cr;
-    double m = fmax(s->boid_size * 1.1, 0.01 * fmin(p->width, p->height));
+    double m = fmax(lk->boid_size * 1.1, 0.01 * fmin(p->width, p->height));
     static const double flee[3] = {1.0, 0.30, 0.25}, attract[3] = {0.25, 0.85, 0.75};
-    const mur_rgba *bg = &s->background;
+    const mur_rgba *bg = &lk->background;
     cairo_save(cr);
     for (int k = 0; k < np; k++) {
         const double *c = pr[k].attract ? attract : flee;
@@ -350,10 +351,10 @@ static void predators(mur_panel_ctx *pc)
 
 void mur_overlays_world_over(mur_panel_ctx *pc)
 {
-    const mur_scene *s = pc->r->scene;
-    for (int k = 0; k < s->noverlays; k++)
-        if (s->overlays[k].kind == MUR_OVERLAY_WATCH)
-            watch_over(pc, &s->overlays[k]);
+    const mur_look *lk = pc->r->look;
+    for (int k = 0; k < lk->noverlays; k++)
+        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH)
+            watch_over(pc, &lk->overlays[k]);
     predators(pc);
 }
 
@@ -610,9 +611,9 @@ static void watch_legend(mur_panel_ctx *pc, const mur_overlay *o)
 
 void mur_overlays_panel(mur_panel_ctx *pc)
 {
-    const mur_scene *s = pc->r->scene;
-    for (int k = 0; k < s->noverlays; k++) {
-        const mur_overlay *o = &s->overlays[k];
+    const mur_look *lk = pc->r->look;
+    for (int k = 0; k < lk->noverlays; k++) {
+        const mur_overlay *o = &lk->overlays[k];
         switch (o->kind) {
         case MUR_OVERLAY_READOUT: readout(pc, o); break;
         case MUR_OVERLAY_PLOT: plot(pc, k, o); break;
@@ -635,10 +636,10 @@ void mur_overlays_label(mur_renderer *r, cairo_t *cr, const char *name, double x
 
 void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u)
 {
-    const mur_scene *s = r->scene;
+    const mur_look *lk = r->look;
     int shown = 0;
-    for (int k = 0; k < s->noverlays; k++)
-        shown |= s->overlays[k].kind == MUR_OVERLAY_CLOCK;
+    for (int k = 0; k < lk->noverlays; k++)
+        shown |= lk->overlays[k].kind == MUR_OVERLAY_CLOCK;
     if (!shown)
         return;
     char buf[48];
@@ -653,7 +654,7 @@ void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, 
 void mur_overlays_caption(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u)
 {
     double alpha;
-    const char *text = mur_scene_caption_at(r->scene, t, &alpha);
+    const char *text = r->look->caption_at ? r->look->caption_at(r->look->ctx, t, &alpha) : NULL;
     if (!text || alpha <= 0)
         return;
     double fs = 3.4 * u, pad = 1.3 * u, maxw = 0.7 * st->w, w, h;

@@ -126,7 +126,7 @@ int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, in
     cairo_surface_t *surf = NULL;
     cairo_status_t st = CAIRO_STATUS_SUCCESS;
     double wpt = still_width(r), hpt = wpt * r->height / r->width;
-    const char *title = r->scene->title ? r->scene->title : "murmur";
+    const char *title = r->look->title ? r->look->title : "murmur";
     switch (kind) {
     case STILL_PNG: {
         const uint8_t *px;

@@ -309,8 +309,8 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
  * translucent overlaps would show as knots. */
 static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, long k1)
 {
-    const mur_scene *s = pen->r->scene;
-    int nb = mur_bin_count(s);
+    const mur_look *lk = pen->r->look;
+    int nb = mur_bin_count(lk);
     /* (slot, boid) pairs of the range as slot * cap + boid, sorted by bin
      * (counting sort); cap * slots is far below 2^32 (TRAIL_MAX_BYTES) */
     size_t total = 0;
@@ -365,7 +365,7 @@ static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, lon
             add_segment(cr, pen, t, sk, sk1, i, t->tick[sk]);
         }
         double rgb[3];
-        mur_bin_colour(s, b, rgb);
+        mur_bin_colour(lk, b, rgb);
         cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], pen->alpha);
         cairo_stroke(cr);
     }
@@ -386,10 +386,10 @@ static void pen_style(cairo_t *cr, const trail_pen *pen)
 
 /* Opacity of band b at tick now: falls from the top to 0 as the band's
  * middle tick ages to `length` ticks. */
-static double band_alpha(const mur_scene *s, long b, int e, long now)
+static double band_alpha(const mur_look *lk, long b, int e, long now)
 {
-    double mid = (double)b * e + (e - 1) / 2.0, left = 1 - (now - mid) / s->trail_length;
-    return TRAIL_ALPHA * s->boid_color.a * fmin(fmax(left, 0), 1);
+    double mid = (double)b * e + (e - 1) / 2.0, left = 1 - (now - mid) / lk->trail_length;
+    return TRAIL_ALPHA * lk->boid_color.a * fmin(fmax(left, 0), 1);
 }
 
 /* Ticks k0 .. k1 straight onto cr at opacity alpha: the way bands are
@@ -529,25 +529,25 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
 int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
                     int dy, int dw, int dh)
 {
-    const mur_scene *s = r->scene;
-    int len = s->trail_length;
+    const mur_look *lk = r->look;
+    int len = lk->trail_length;
     if (t->filled < 2 || len < 1)
         return 0;
     long now = t->tick[t->head];
-    trail_pen pen = {.r = r, .p = p, .width = fmax(s->boid_size * 0.16, 0.05)};
+    trail_pen pen = {.r = r, .p = p, .width = fmax(lk->boid_size * 0.16, 0.05)};
     cairo_save(cr);
     int rc = 0;
-    if (!s->trail_fade) {
+    if (!lk->trail_fade) {
         /* exactly the last `length` segments, at one opacity */
         pen.first = now - len + 1;
         pen.last = now;
-        rc = draw_direct(cr, &pen, t, pen.first, now, TRAIL_ALPHA * s->boid_color.a);
+        rc = draw_direct(cr, &pen, t, pen.first, now, TRAIL_ALPHA * lk->boid_color.a);
         cairo_restore(cr);
         return rc;
     }
     int e = band_ticks(len);
     long newest = now / e, oldest = newest;
-    while (oldest > 0 && band_alpha(s, oldest - 1, e, now) > 0)
+    while (oldest > 0 && band_alpha(lk, oldest - 1, e, now) > 0)
         oldest--;
     cairo_matrix_t m;
     cairo_get_matrix(cr, &m);
@@ -560,7 +560,7 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
         return -1;
     }
     for (long b = oldest; b <= newest && !rc; b++) {
-        double alpha = band_alpha(s, b, e, now);
+        double alpha = band_alpha(lk, b, e, now);
         long upto = b * e + e - 1 < now ? b * e + e - 1 : now;
         pen.first = b * e;
         pen.last = b * e + e - 1;

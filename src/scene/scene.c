@@ -571,20 +571,20 @@ static int boid_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "shape")) {
         if ((rc = choice(c, p->v, "shape", shape_names, &k)))
             return rc;
-        s->shape = (mur_shape)k;
+        s->look.shape = (mur_shape)k;
         return 0;
     }
     if (!strcmp(p->key, "size"))
-        return number(c, p->v, "size", 0.1, 1000, &s->boid_size);
+        return number(c, p->v, "size", 0.1, 1000, &s->look.boid_size);
     /* color: a fixed "#rrggbb" or a mode name */
     const char *v = scalar(p->v);
     if (v[0] == '#') {
-        s->color_mode = MUR_COLOR_FIXED;
-        return colour(c, p->v, "color", &s->boid_color);
+        s->look.color_mode = MUR_COLOR_FIXED;
+        return colour(c, p->v, "color", &s->look.boid_color);
     }
     if ((rc = choice(c, p->v, "color", colour_modes, &k)))
         return rc;
-    s->color_mode = (mur_color_mode)(k + 1);
+    s->look.color_mode = (mur_color_mode)(k + 1);
     return 0;
 }
 
@@ -595,9 +595,9 @@ static int trails_pair(ctx *c, pair *p, void *arg)
     if (rc)
         return rc;
     if (!strcmp(p->key, "length"))
-        return integer(c, p->v, "length", 0, 1000, &s->trail_length);
+        return integer(c, p->v, "length", 0, 1000, &s->look.trail_length);
     static const char *const yesno[] = {"false", "true", NULL};
-    return choice(c, p->v, "fade", yesno, &s->trail_fade);
+    return choice(c, p->v, "fade", yesno, &s->look.trail_fade);
 }
 
 static const char *const corner_names[] = {"top-left", "top-right", "bottom-left",
@@ -709,11 +709,11 @@ static int look_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "background")) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
             return rc;
-        if ((rc = colour(c, p->v, "background", &s->background)))
+        if ((rc = colour(c, p->v, "background", &s->look.background)))
             return rc;
         /* Frames are encoded opaque: a translucent background would be
          * silently dropped, so it is refused. */
-        if (s->background.a < 1)
+        if (s->look.background.a < 1)
             return fail_at(c, p->v, "'background' must be opaque (\"#rrggbb\" or alpha ff)");
         return 0;
     }
@@ -727,17 +727,20 @@ static int look_pair(ctx *c, pair *p, void *arg)
     long n = p->v->data.sequence.items.top - p->v->data.sequence.items.start;
     if (n > 32)
         return fail_at(c, p->v, "at most 32 overlays");
-    mur_free(s->overlays);
-    s->noverlays = 0;
-    if (n && !(s->overlays = mur_calloc((size_t)n, sizeof *s->overlays)))
+    mur_free((void *)s->look.overlays);
+    s->look.overlays = NULL;
+    s->look.noverlays = 0;
+    mur_overlay *ov = n ? mur_calloc((size_t)n, sizeof *ov) : NULL;
+    if (n && !ov)
         return oom(c);
+    s->look.overlays = ov;
     for (long i = 0; i < n; i++) {
         yaml_node_t *item = node(c, p->v->data.sequence.items.start[i]);
         if (!item)
             return fail_at(c, p->v, "scene is too large or too deeply aliased");
-        if ((rc = overlay(c, item, &s->overlays[i])))
+        if ((rc = overlay(c, item, &ov[i])))
             return rc;
-        s->noverlays++;
+        s->look.noverlays++;
     }
     return 0;
 }
@@ -1263,12 +1266,12 @@ static int defaults(ctx *c, const char *name)
     s->tps = 60;
     s->duration = 10;
     s->quality = 20;
-    s->background = (mur_rgba){0x0b / 255.0, 0x0d / 255.0, 0x0f / 255.0, 1};
-    s->shape = MUR_SHAPE_ARROW;
-    s->boid_size = 6;
-    s->color_mode = MUR_COLOR_FIXED;
-    s->boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};
-    s->trail_fade = 1;
+    s->look.background = (mur_rgba){0x0b / 255.0, 0x0d / 255.0, 0x0f / 255.0, 1};
+    s->look.shape = MUR_SHAPE_ARROW;
+    s->look.boid_size = 6;
+    s->look.color_mode = MUR_COLOR_FIXED;
+    s->look.boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};
+    s->look.trail_fade = 1;
     s->runs = 25;
     s->ticks = 900;
     s->nmetrics = MUR_METRIC_COUNT;
@@ -1418,10 +1421,10 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
         return fail_at(c, where, "the render needs %.0f boids x %.0f ticks = %.3g boid-ticks "
                                  "(at most %.3g): fewer boids, a shorter video or fewer ticks_per_second",
                        boids, ticks, boids * ticks, MUR_SCENE_MAX_BOID_TICKS);
-    if (boids * s->trail_length > MUR_SCENE_MAX_TRAIL_POINTS)
+    if (boids * s->look.trail_length > MUR_SCENE_MAX_TRAIL_POINTS)
         return fail_at(c, lookup(c, root, "look"), "trails of %d ticks for %.0f boids are %.3g points "
                                                    "(at most %.3g): shorter trails or fewer boids",
-                       s->trail_length, boids, boids * s->trail_length, MUR_SCENE_MAX_TRAIL_POINTS);
+                       s->look.trail_length, boids, boids * s->look.trail_length, MUR_SCENE_MAX_TRAIL_POINTS);
     if (!all_conditions)
         all_conditions = max_count(s, &s->params);
     double work = (double)s->runs * (s->ticks + s->warmup) * all_conditions;
@@ -1551,6 +1554,49 @@ static int default_condition(ctx *c)
     return 0;
 }
 
+/* The look's two functions of time: the timeline's, through the types
+ * the renderer calls (a scene function called through a pointer of
+ * another type would be undefined). */
+static const char *look_caption(const void *ctx, double t, double *alpha)
+{
+    return mur_scene_caption_at(ctx, t, alpha);
+}
+
+static int look_predators(const void *ctx, double t, mur_predator *out, int max)
+{
+    return mur_scene_predators_at(ctx, t, out, max);
+}
+
+/* What the look borrows from the rest of the scene, once it is all read:
+ * the title, ticks per second, a panel per condition (the layout's) and
+ * their names, captions and predators when the timeline has any (none:
+ * the renderer loads no fonts for captions and asks nothing). */
+static int fill_look(ctx *c)
+{
+    mur_scene *s = c->s;
+    mur_look *lk = &s->look;
+    lk->name = s->path;
+    lk->title = s->title;
+    lk->tps = s->tps;
+    lk->panels = s->panels ? s->nconditions : 1;
+    if (lk->panels > 1) {
+        const char **labels = mur_malloc((size_t)lk->panels * sizeof *labels);
+        if (!labels)
+            return oom(c);
+        for (int i = 0; i < lk->panels; i++)
+            labels[i] = s->conditions[i].name;
+        lk->labels = labels;
+    }
+    lk->ctx = s;
+    for (int i = 0; i < s->ncues && !lk->caption_at; i++)
+        if (s->cues[i].caption)
+            lk->caption_at = look_caption;
+    lk->predators_at = s->npredators ? look_predators : NULL;
+    return 0;
+}
+
+const mur_look *mur_scene_look(const mur_scene *s) { return &s->look; }
+
 int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t len,
                     mur_error *err)
 {
@@ -1590,7 +1636,8 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         goto done;
     yaml_node_t *video = lookup(&c, root, "video");
     if ((rc = read_tps(&c, video)) || (rc = read_top_keys(&c, root)) ||
-        (rc = finish(&c, root, video)) || (rc = default_condition(&c)))
+        (rc = finish(&c, root, video)) || (rc = default_condition(&c)) ||
+        (rc = fill_look(&c)))
         goto done;
 done:
     if (have_doc)
@@ -1635,7 +1682,8 @@ void mur_scene_destroy(mur_scene *s)
     mur_free(s->path);
     mur_free(s->title);
     mur_free(s->output);
-    mur_free(s->overlays);
+    mur_free((void *)s->look.overlays);
+    mur_free((void *)s->look.labels);
     for (int i = 0; i < s->ncues; i++)
         free_cue(&s->cues[i]);
     mur_free(s->cues);

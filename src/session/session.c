@@ -67,7 +67,7 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     if (opts && opts->version != MUR_SESSION_OPTS_VERSION)
         return mur_error_set(err, MUR_EINPUT, "session options of version %u (this murmur takes %d)",
                              opts->version, MUR_SESSION_OPTS_VERSION);
-    int npanels = mur_render_panels(s);
+    int npanels = mur_scene_look(s)->panels;
     if (npanels > MUR_SESSION_MAX_PANELS)
         return mur_error_set(err, MUR_EINPUT, "%s: error: at most %d panels", s->path,
                              MUR_SESSION_MAX_PANELS);
@@ -77,7 +77,7 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     ss->scene = s;
     ss->opts = opts ? *opts : (mur_session_opts)MUR_SESSION_OPTS_INIT;
     ss->npanels = npanels;
-    int rc = mur_renderer_create(&ss->renderer, s, s->width, s->height, err);
+    int rc = mur_renderer_create(&ss->renderer, mur_scene_look(s), s->width, s->height, err);
     if (!rc)
         mur_renderer_set_stop(ss->renderer, ss->opts.stop);
     for (int i = 0; !rc && i < npanels; i++)

@@ -21,7 +21,7 @@ int main(void)
             mur_flock_step(f);
         rc = m ? mur_metrics_compute(m, f, &v) : MUR_ERUN;
     }
-    if (!rc && !(rc = mur_renderer_create(&r, s, s->width, s->height, &err)))
+    if (!rc && !(rc = mur_renderer_create(&r, mur_scene_look(s), s->width, s->height, &err)))
         rc = mur_renderer_draw_image(r, (const mur_flock *const *)&f, 1, 0.0, &px, &stride, &err);
     if (!rc)
         printf("murmur %s: %d boids, order %.3f, frame %dx%d\n", mur_version(), mur_flock_count(f),

@@ -218,13 +218,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     failed_step = NULL;
     if (said("load", mur_scene_parse(&s, "fuzz.yaml", (const char *)data, size, &err), &err))
         return 0;
-    int npanels = mur_render_panels(s);
+    int npanels = mur_scene_look(s)->panels;
     if (npanels > MAX_PANELS) {
         failed_step = "panels";   /* `render` refuses it too */
         goto done;
     }
     long ticks = shrink(s, npanels);
-    if (said("renderer", mur_renderer_create(&r, s, s->width, s->height, &err), &err))
+    if (said("renderer", mur_renderer_create(&r, mur_scene_look(s), s->width, s->height, &err), &err))
         goto done;
     for (; n < npanels; n++) {
         mur_params base = s->params;
