@@ -76,7 +76,8 @@ TEST(every_failed_allocation_ends_in_a_clean_error_and_frees_the_rest)
     int rc = one_run(dir, &err);
     long total = atomic_load(&calls);
     CHECK(rc == MUR_OK, "the run without failures: %s", err.msg);
-    CHECK(total > 30, "only %ld allocations went through the hook", total);
+    /* 84 when written: the loader, session, renderer and PNG writer all allocate here */
+    CHECK(total > 60, "only %ld allocations went through the hook", total);
     CHECK(atomic_load(&live) == 0, "%ld blocks left after a whole run", atomic_load(&live));
     int clean = 0;
     for (long k = 1; k <= total; k++) {

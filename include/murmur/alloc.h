@@ -52,6 +52,9 @@ MUR_API void mur_free(void *ptr);
 /// A copy of s (NULL on failure); free it with mur_free.
 MUR_API char *mur_strdup(const char *s);
 
+/// A copy of at most n bytes of s, NUL-terminated (NULL on failure).
+MUR_API char *mur_strndup(const char *s, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

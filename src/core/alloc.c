@@ -72,3 +72,14 @@ char *mur_strdup(const char *s)
         memcpy(d, s, n);
     return d;
 }
+
+char *mur_strndup(const char *s, size_t n)
+{
+    size_t len = strnlen(s, n);
+    char *d = call(NULL, len + 1);
+    if (d) {
+        memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}

@@ -8,6 +8,7 @@
  * leading zero), and the kernel says no such process exists. A pid reused
  * by an unrelated process keeps its file (the safe mistake). */
 #include "murmur/file.h"
+#include "murmur/alloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -31,7 +32,7 @@ char *mur_file_temp_name(const char *path, const char *suffix)
     int dirlen = (int)(base - path);
     long pid = (long)getpid();
     int n = snprintf(NULL, 0, "%.*s.%s%s.part.%ld", dirlen, path, base, suffix, pid);
-    char *tmp = n < 0 ? NULL : malloc((size_t)n + 1);
+    char *tmp = n < 0 ? NULL : mur_malloc((size_t)n + 1);
     if (tmp)
         snprintf(tmp, (size_t)n + 1, "%.*s.%s%s.part.%ld", dirlen, path, base, suffix, pid);
     return tmp;
@@ -106,11 +107,11 @@ int mur_file_sweep_temps(const char *path, const char *suffix)
     temp_target t = {slash ? slash + 1 : path, suffix};
     if (!t.base[0])
         return 0;
-    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : NULL;   /* keeps "/" itself */
+    char *dir = slash ? mur_strndup(path, (size_t)(slash - path) + 1) : NULL;   /* keeps "/" itself */
     if (slash && !dir)
         return 0;
     int n = mur_file_sweep(dir, is_target, &t);
-    free(dir);
+    mur_free(dir);
     return n;
 }
 
@@ -126,8 +127,8 @@ int mur_atomic_begin(mur_atomic *a, const char *path, unsigned flags, mur_error 
     a->special = mur_file_is_special(path);
     if (!a->special && !(flags & MUR_ATOMIC_SWEPT))
         mur_file_sweep_temps(path, "");   /* left by a killed murmur */
-    if (!(a->path = strdup(path)) ||
-        !(a->tmp = a->special ? strdup(path) : mur_file_temp_name(path, ""))) {
+    if (!(a->path = mur_strdup(path)) ||
+        !(a->tmp = a->special ? mur_strdup(path) : mur_file_temp_name(path, ""))) {
         mur_atomic_abort(a);
         return mur_error_set(err, MUR_ERUN, "out of memory writing '%s'", path);
     }
@@ -163,8 +164,8 @@ int mur_atomic_commit(mur_atomic *a, mur_error *err)
         mur_atomic_abort(a);
         return rc;
     }
-    free(a->path);
-    free(a->tmp);
+    mur_free(a->path);
+    mur_free(a->tmp);
     memset(a, 0, sizeof *a);
     return MUR_OK;
 }
@@ -175,15 +176,15 @@ void mur_atomic_abort(mur_atomic *a)
         fclose(a->fp);
     if (a->tmp && !a->special)
         remove(a->tmp);
-    free(a->path);
-    free(a->tmp);
+    mur_free(a->path);
+    mur_free(a->tmp);
     memset(a, 0, sizeof *a);
 }
 
 static char *lock_path(const char *dir)
 {
     const char *d = dir && dir[0] ? dir : ".";
-    char *p = malloc(strlen(d) + sizeof LOCK_NAME + 1);
+    char *p = mur_malloc(strlen(d) + sizeof LOCK_NAME + 1);
     if (p)
         sprintf(p, "%s/%s", d, LOCK_NAME);
     return p;
@@ -241,7 +242,7 @@ int mur_file_lock_dir(const char *dir, long *holder)
     }
     e = EAGAIN;
 done:
-    free(path);
+    mur_free(path);
     if (fd < 0)
         errno = e;
     return fd;
@@ -256,6 +257,6 @@ void mur_file_unlock_dir(const char *dir, int fd)
     char *path = lock_path(dir);
     if (path)
         unlink(path);
-    free(path);
+    mur_free(path);
     close(fd);
 }

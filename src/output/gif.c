@@ -37,6 +37,7 @@
 #include <libswscale/swscale.h>
 
 #include "murmur/file.h"
+#include "murmur/alloc.h"
 #include "sink.h"
 
 typedef struct gif_sink {
@@ -78,8 +79,8 @@ static void destroy(gif_sink *s)
     avfilter_graph_free(&s->gen_graph);
     av_frame_free(&s->frame);
     av_packet_free(&s->pkt);
-    free(s->comment);
-    free(s);
+    mur_free(s->comment);
+    mur_free(s);
 }
 
 /* A filter by name, or NULL with err saying the libav build lacks it. */
@@ -136,7 +137,7 @@ static int open_frames(gif_sink *s, const char *path, mur_error *err)
         mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(errno));
     else
         unlink(name);
-    free(name);
+    mur_free(name);
     return s->frames ? MUR_OK : MUR_ERUN;
 }
 
@@ -167,9 +168,9 @@ static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, in
                     _Atomic int64_t *bytes, mur_error *err)
 {
     int code = MUR_ERUN, ret;
-    gif_sink *s = calloc(1, sizeof *s);
+    gif_sink *s = mur_calloc(1, sizeof *s);
     *out = NULL;
-    if (!s || (o->metadata && !(s->comment = strdup(o->metadata))))
+    if (!s || (o->metadata && !(s->comment = mur_strdup(o->metadata))))
         goto oom;
     if (mur_atomic_begin(&s->file, o->path, 0, err))   /* sweeps a killed render's temporaries */
         goto fail;

@@ -24,6 +24,7 @@
 #include <libswscale/swscale.h>
 
 #include "murmur/file.h"
+#include "murmur/alloc.h"
 #include "sink.h"
 
 typedef struct seq_sink {
@@ -93,7 +94,7 @@ static int parse_pattern(seq_sink *s, const char *path)
     if (!conv)
         return -1;
     size_t len = strlen(path);
-    if (!(s->prefix = calloc(len + 1, 1)) || !(s->suffix = calloc(len + 1, 1)))
+    if (!(s->prefix = mur_calloc(len + 1, 1)) || !(s->suffix = mur_calloc(len + 1, 1)))
         return -2;
     unescape(s->prefix, path, (size_t)(conv - path));
     unescape(s->suffix, after, strlen(after));
@@ -111,8 +112,8 @@ int mur_sequence_check(const char *path, mur_error *err)
 {
     seq_sink s = {0};
     int ret = parse_pattern(&s, path);
-    free(s.prefix);
-    free(s.suffix);
+    mur_free(s.prefix);
+    mur_free(s.suffix);
     if (ret == -2)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     return ret < 0 ? pattern_error(path, err) : MUR_OK;
@@ -127,7 +128,7 @@ static char *provenance_name(const seq_sink *s)
     size_t dirlen = (size_t)(stem - s->prefix), n = strlen(stem);
     while (n && strchr("_-. ", stem[n - 1]))
         n--;
-    char *out = malloc(dirlen + (n ? n : 6) + 5);
+    char *out = mur_malloc(dirlen + (n ? n : 6) + 5);
     if (out)
         sprintf(out, "%.*s%.*s.txt", (int)dirlen, s->prefix, n ? (int)n : 6, n ? stem : "frames");
     return out;
@@ -153,12 +154,12 @@ static void destroy(seq_sink *s, int remove_frames)
     sws_freeContext(s->sws);
     av_frame_free(&s->frame);
     av_packet_free(&s->pkt);
-    free(s->pattern);
-    free(s->prefix);
-    free(s->suffix);
-    free(s->name);
-    free(s->dir);
-    free(s);
+    mur_free(s->pattern);
+    mur_free(s->prefix);
+    mur_free(s->suffix);
+    mur_free(s->name);
+    mur_free(s->dir);
+    mur_free(s);
 }
 
 /* Writes n bytes as path's complete contents, atomically (murmur/file.h):
@@ -220,7 +221,7 @@ static int begin_provenance(seq_sink *s, mur_error *err)
     if (!txt)
         return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->pattern);
     int rc = mur_atomic_begin(&s->txt, txt, MUR_ATOMIC_SWEPT, err);
-    free(txt);
+    mur_free(txt);
     return rc;
 }
 
@@ -240,12 +241,12 @@ static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, in
                     _Atomic int64_t *bytes, mur_error *err)
 {
     int code = MUR_ERUN, ret;
-    seq_sink *s = calloc(1, sizeof *s);
+    seq_sink *s = mur_calloc(1, sizeof *s);
     *out = NULL;
     if (!s)
         goto oom;
     s->lock = -1;
-    if (!(s->pattern = strdup(o->path)))
+    if (!(s->pattern = mur_strdup(o->path)))
         goto oom;
     if ((ret = parse_pattern(s, o->path)) == -2)
         goto oom;
@@ -254,7 +255,7 @@ static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, in
         goto fail;
     }
     /* The longest name: prefix, 19 digits of a long, suffix. */
-    if (!(s->name = malloc(strlen(s->prefix) + strlen(s->suffix) + 24)))
+    if (!(s->name = mur_malloc(strlen(s->prefix) + strlen(s->suffix) + 24)))
         goto oom;
     s->first = o->first_number;
     s->width = w;
@@ -264,8 +265,8 @@ static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, in
     /* The folder must exist and take files now, not after the first frame
      * has been drawn. */
     const char *slash = strrchr(s->prefix, '/');
-    if (!(s->dir = slash ? strndup(s->prefix, slash > s->prefix ? (size_t)(slash - s->prefix) : 1)
-                         : strdup(".")))
+    if (!(s->dir = slash ? mur_strndup(s->prefix, slash > s->prefix ? (size_t)(slash - s->prefix) : 1)
+                         : mur_strdup(".")))
         goto oom;
     int denied = access(s->dir, W_OK | X_OK) != 0 ? errno : 0;
     if (denied) {

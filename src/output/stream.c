@@ -33,6 +33,7 @@
 #include <libswscale/swscale.h>
 
 #include "murmur/file.h"
+#include "murmur/alloc.h"
 #include "sink.h"
 
 typedef struct stream_sink {
@@ -140,7 +141,7 @@ static void destroy(stream_sink *s)
     sws_freeContext(s->sws);
     av_frame_free(&s->frame);
     av_packet_free(&s->pkt);
-    free(s);
+    mur_free(s);
 }
 
 /* Sets up the RGB32 -> YUV conversion at the encoded size.
@@ -242,7 +243,7 @@ static int stream_open(void **out, const mur_format *f, const mur_video_opts *o,
 {
     int code = MUR_ERUN, ret;
     AVDictionary *mux_opts = NULL;
-    stream_sink *s = calloc(1, sizeof *s);
+    stream_sink *s = mur_calloc(1, sizeof *s);
     *out = NULL;
     if (!s) {
         mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", o->path);

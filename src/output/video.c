@@ -10,6 +10,7 @@
  * sink sees exactly the calls a synchronous writer would make, so the
  * output is the same bytes with or without it. */
 #include "murmur/video.h"
+#include "murmur/alloc.h"
 
 #include <assert.h>
 #include <pthread.h>
@@ -259,26 +260,26 @@ static void destroy(mur_video *v)
         return;
     if (v->slots) {
         for (int i = 0; i < v->depth; i++)
-            free(v->slots[i]);
-        free(v->slots);
+            mur_free(v->slots[i]);
+        mur_free(v->slots);
     }
     if (v->depth) {
         pthread_mutex_destroy(&v->lock);
         pthread_cond_destroy(&v->changed);
     }
-    free(v);
+    mur_free(v);
 }
 
 static int start_queue(mur_video *v, int depth, mur_error *err)
 {
     v->slot_stride = (size_t)v->width * 4;
-    if (!(v->slots = calloc((size_t)depth, sizeof *v->slots)))
+    if (!(v->slots = mur_calloc((size_t)depth, sizeof *v->slots)))
         goto oom;
     v->depth = depth;
     pthread_mutex_init(&v->lock, NULL);
     pthread_cond_init(&v->changed, NULL);
     for (int i = 0; i < depth; i++)
-        if (!(v->slots[i] = malloc(v->slot_stride * (size_t)v->height)))
+        if (!(v->slots[i] = mur_malloc(v->slot_stride * (size_t)v->height)))
             goto oom;
     if (pthread_create(&v->thread, NULL, encode_main, v) != 0)
         return mur_error_set(err, MUR_ERUN, "cannot start the encoding thread");
@@ -304,7 +305,7 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     const mur_format *f = check_opts(opts, err);
     if (!f)
         return MUR_EINPUT;
-    if (!(v = calloc(1, sizeof *v)))
+    if (!(v = mur_calloc(1, sizeof *v)))
         return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", opts->path);
     v->f = f;
     /* yuv420p and yuv422p store one chroma sample per 2 pixels across

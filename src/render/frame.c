@@ -13,6 +13,7 @@
  * record, which leaves it unchanged when it is current. Colours thus depend
  * on the observed ticks only, and a still equals the frame of a render. */
 #include "internal.h"
+#include "murmur/alloc.h"
 
 #include <limits.h>
 #include <math.h>
@@ -119,8 +120,8 @@ static void panel_free(mur_panel_state *ps, int nseries)
     if (ps->series)
         for (int k = 0; k < nseries; k++)
             mur_series_free(&ps->series[k]);
-    free(ps->series);
-    free(ps->cid);
+    mur_free(ps->series);
+    mur_free(ps->cid);
     mur_metrics_ctx_destroy(ps->mx);
 }
 
@@ -166,7 +167,7 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
     int rc = look_ok(lk, err);
     if (rc)
         return rc;
-    mur_renderer *r = calloc(1, sizeof *r);
+    mur_renderer *r = mur_calloc(1, sizeof *r);
     if (!r)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     r->look = lk;
@@ -174,12 +175,12 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
     r->height = height;
     r->npanels = lk->panels;
     mur_theme_for(&lk->background, &r->theme);
-    r->panels = calloc((size_t)r->npanels, sizeof *r->panels);
+    r->panels = mur_calloc((size_t)r->npanels, sizeof *r->panels);
     if (!r->panels)
         goto oom;
     for (int i = 0; i < r->npanels; i++) {
         mur_panel_state *ps = &r->panels[i];
-        if (lk->noverlays && !(ps->series = calloc((size_t)lk->noverlays, sizeof *ps->series)))
+        if (lk->noverlays && !(ps->series = mur_calloc((size_t)lk->noverlays, sizeof *ps->series)))
             goto oom;
         if (!(ps->mx = mur_metrics_ctx_create()))
             goto oom;
@@ -207,19 +208,19 @@ void mur_renderer_destroy(mur_renderer *r)
     if (r->panels)
         for (int i = 0; i < r->npanels; i++)
             panel_free(&r->panels[i], r->look->noverlays);
-    free(r->panels);
+    mur_free(r->panels);
     mur_text_free(&r->text);
-    free(r->bin);
-    free(r->order);
-    free(r->ids);
-    free(r->m_size);
-    free(r->m_start);
-    free(r->m_members);
-    free(r->m_count);
-    free(r->m_list);
-    free(r->m_claimed);
-    free(r->m_seen);
-    free(r);
+    mur_free(r->bin);
+    mur_free(r->order);
+    mur_free(r->ids);
+    mur_free(r->m_size);
+    mur_free(r->m_start);
+    mur_free(r->m_members);
+    mur_free(r->m_count);
+    mur_free(r->m_list);
+    mur_free(r->m_claimed);
+    mur_free(r->m_seen);
+    mur_free(r);
 }
 
 void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
@@ -237,7 +238,7 @@ static int reserve(mur_renderer *r, int n)
     size_t cap = (size_t)n + (size_t)n / 2 + 16;
 #define GROW(field, count)                                                     \
     do {                                                                       \
-        void *p_ = realloc(r->field, (count) * sizeof *r->field);             \
+        void *p_ = mur_realloc(r->field, (count) * sizeof *r->field);             \
         if (!p_)                                                               \
             return -1;                                                         \
         r->field = p_;                                                         \
@@ -400,7 +401,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         }
         have = 1;
         if ((size_t)n > ps->cid_cap) {
-            int *c = realloc(ps->cid, (size_t)n * sizeof *c);
+            int *c = mur_realloc(ps->cid, (size_t)n * sizeof *c);
             if (!c) {
                 fail_observe(r, "clusters", n);
                 return;
@@ -793,14 +794,14 @@ int mur_renderer_trail(const mur_renderer *r, int panel, int i, const mur_params
     int want = max < t->slots ? max : t->slots, np = 0;
     if (want < 1)
         return 0;
-    float *fx = malloc((size_t)want * sizeof *fx), *fy = malloc((size_t)want * sizeof *fy);
+    float *fx = mur_malloc((size_t)want * sizeof *fx), *fy = mur_malloc((size_t)want * sizeof *fy);
     if (fx && fy)
         np = mur_trails_polyline(t, i, p, fx, fy, want);
     for (int k = 0; k < np; k++) {
         x[k] = fx[k];
         y[k] = fy[k];
     }
-    free(fx);
-    free(fy);
+    mur_free(fx);
+    mur_free(fy);
     return np;
 }

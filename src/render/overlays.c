@@ -11,6 +11,7 @@
  * The watch arrows are the engine's own rule vectors (mur_flock_rules), not
  * a recomputation: what the student sees is what the step used. */
 #include "internal.h"
+#include "murmur/alloc.h"
 #include "murmur/stats.h"
 
 #include <math.h>
@@ -39,8 +40,8 @@ int mur_series_init(mur_series *s, const mur_overlay *o, double tps)
     double ticks = o->window * tps;
     s->stride = ticks > PLOT_SAMPLES ? (int)floor(ticks / PLOT_SAMPLES) : 1;
     s->cap = (int)(ticks / s->stride) + 4;
-    s->t = malloc((size_t)s->cap * sizeof *s->t);
-    s->v = malloc((size_t)s->cap * sizeof *s->v);
+    s->t = mur_malloc((size_t)s->cap * sizeof *s->t);
+    s->v = mur_malloc((size_t)s->cap * sizeof *s->v);
     s->head = s->filled = 0;
     if (!s->t || !s->v) {
         mur_series_free(s);
@@ -60,8 +61,8 @@ void mur_series_push(mur_series *s, double t, double v)
 
 void mur_series_free(mur_series *s)
 {
-    free(s->t);
-    free(s->v);
+    mur_free(s->t);
+    mur_free(s->v);
     memset(s, 0, sizeof *s);
 }
 

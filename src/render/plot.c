@@ -12,6 +12,7 @@
  * with hinting off, so a PNG and a PDF of the same figure have the same
  * layout (hinted metrics move glyphs by resolution). */
 #include "murmur/plot.h"
+#include "murmur/alloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -921,11 +922,11 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
     int rc = MUR_OK;
     size_t len = (size_t)sr.last + 1;
     int ntracks = n + sr.nswept + 2;  /* metrics, settings, then order and milling for the state */
-    sr.tr = calloc((size_t)ntracks, sizeof *sr.tr);
-    double *buf = calloc(len * 3 * (size_t)ntracks, sizeof *buf);
-    sr.cues = calloc((size_t)sr.s->ncues + 1, sizeof *sr.cues);
-    sr.ts = calloc(len, sizeof *sr.ts);
-    sr.tick_of = calloc(len, sizeof *sr.tick_of);
+    sr.tr = mur_calloc((size_t)ntracks, sizeof *sr.tr);
+    double *buf = mur_calloc(len * 3 * (size_t)ntracks, sizeof *buf);
+    sr.cues = mur_calloc((size_t)sr.s->ncues + 1, sizeof *sr.cues);
+    sr.ts = mur_calloc(len, sizeof *sr.ts);
+    sr.tick_of = mur_calloc(len, sizeof *sr.tick_of);
     if (!sr.tr || !buf || !sr.cues || !sr.ts || !sr.tick_of) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
         goto done;
@@ -953,11 +954,11 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
     rc = fig_end(&f, err);
 done:
     fig_abort(&f);
-    free(sr.tr);
-    free(buf);
-    free(sr.cues);
-    free(sr.ts);
-    free(sr.tick_of);
+    mur_free(sr.tr);
+    mur_free(buf);
+    mur_free(sr.cues);
+    mur_free(sr.ts);
+    mur_free(sr.tick_of);
     return rc;
 }
 
@@ -1074,7 +1075,7 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     figure f = {0};
     int rc = MUR_OK;
-    mur_summary *sum = calloc((size_t)nc * (size_t)n, sizeof *sum);
+    mur_summary *sum = mur_calloc((size_t)nc * (size_t)n, sizeof *sum);
     if (!sum)
         return mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
     for (int c = 0; c < nc; c++)
@@ -1104,6 +1105,6 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     rc = fig_end(&f, err);
 done:
     fig_abort(&f);
-    free(sum);
+    mur_free(sum);
     return rc;
 }

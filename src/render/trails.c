@@ -36,6 +36,7 @@
  * much memory, each band is stroked afresh at its opacity. Without fade the
  * trail is exactly `length` ticks at one opacity, stroked afresh. */
 #include "internal.h"
+#include "murmur/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,22 +67,22 @@ static void layers_free(mur_trails *t)
     for (int i = 0; i < t->nlayers; i++) {
         if (t->layers[i].img)
             cairo_surface_destroy(t->layers[i].img);
-        free(t->layers[i].tiles);
+        mur_free(t->layers[i].tiles);
     }
-    free(t->layers);
+    mur_free(t->layers);
     t->layers = NULL;
     t->nlayers = 0;
 }
 
 void mur_trails_free(mur_trails *t)
 {
-    free(t->x);
-    free(t->y);
-    free(t->bin);
-    free(t->count);
-    free(t->reach);
-    free(t->tick);
-    free(t->pairs);
+    mur_free(t->x);
+    mur_free(t->y);
+    mur_free(t->bin);
+    mur_free(t->count);
+    mur_free(t->reach);
+    mur_free(t->tick);
+    mur_free(t->pairs);
     layers_free(t);
     memset(t, 0, sizeof *t);
 }
@@ -91,12 +92,12 @@ void mur_trails_free(mur_trails *t)
 static int grow(mur_trails *t, size_t cap)
 {
     size_t slots = (size_t)t->slots;
-    float *x = malloc(cap * slots * sizeof *x), *y = malloc(cap * slots * sizeof *y);
-    unsigned char *bin = malloc(cap * slots);
+    float *x = mur_malloc(cap * slots * sizeof *x), *y = mur_malloc(cap * slots * sizeof *y);
+    unsigned char *bin = mur_malloc(cap * slots);
     if (!x || !y || !bin) {
-        free(x);
-        free(y);
-        free(bin);
+        mur_free(x);
+        mur_free(y);
+        mur_free(bin);
         return -1;
     }
     for (size_t s = 0; s < slots && t->cap; s++) {
@@ -104,9 +105,9 @@ static int grow(mur_trails *t, size_t cap)
         memcpy(y + s * cap, t->y + s * t->cap, t->cap * sizeof *y);
         memcpy(bin + s * cap, t->bin + s * t->cap, t->cap);
     }
-    free(t->x);
-    free(t->y);
-    free(t->bin);
+    mur_free(t->x);
+    mur_free(t->y);
+    mur_free(t->bin);
     t->x = x;
     t->y = y;
     t->bin = bin;
@@ -124,9 +125,9 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
         /* a band's segments go back to its first tick's start: up to
          * length + E ticks ago */
         int slots = length + band_ticks(length) + 2;
-        t->count = calloc((size_t)slots, sizeof *t->count);
-        t->reach = calloc((size_t)slots, sizeof *t->reach);
-        t->tick = calloc((size_t)slots, sizeof *t->tick);
+        t->count = mur_calloc((size_t)slots, sizeof *t->count);
+        t->reach = mur_calloc((size_t)slots, sizeof *t->reach);
+        t->tick = mur_calloc((size_t)slots, sizeof *t->tick);
         if (!t->count || !t->reach || !t->tick)
             return -1;
         t->slots = slots;
@@ -323,7 +324,7 @@ static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, lon
         return 0;
     if (total > t->npairs_cap) {
         size_t cap = total + total / 4;
-        uint32_t *pairs = realloc(t->pairs, cap * sizeof *pairs);
+        uint32_t *pairs = mur_realloc(t->pairs, cap * sizeof *pairs);
         if (!pairs)
             return -1;
         t->pairs = pairs;
@@ -419,7 +420,7 @@ static int layers_ready(mur_trails *t, int nl, int x, int y, int w, int h, const
                       memcmp(t->lworld, world, sizeof world) != 0))
         layers_free(t);
     if (!t->layers) {
-        if (!(t->layers = calloc((size_t)nl, sizeof *t->layers)))
+        if (!(t->layers = mur_calloc((size_t)nl, sizeof *t->layers)))
             return -1;
         t->nlayers = nl;
         for (int i = 0; i < nl; i++)
@@ -466,11 +467,11 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
     *out = L;
     if (!L->img) {
         L->img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->lw, t->lh);
-        L->tiles = calloc(ntiles, 1);
+        L->tiles = mur_calloc(ntiles, 1);
         if (cairo_surface_status(L->img) != CAIRO_STATUS_SUCCESS || !L->tiles) {
             cairo_surface_destroy(L->img);
             L->img = NULL;
-            free(L->tiles);
+            mur_free(L->tiles);
             L->tiles = NULL;
             return -1;
         }
