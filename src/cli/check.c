@@ -128,6 +128,31 @@ static int row_order(const void *a, const void *b)
     return x->ramp_end - y->ramp_end;
 }
 
+/* The "what" column of a timeline row: the entry's sets, ramp, caption and
+ * event, separated by "; ". */
+static void print_what(const mur_cue *q)
+{
+    const char *sep = "";
+    if (q->nset) {
+        print_changes("set", "", q->set, q->nset);
+        sep = "; ";
+    }
+    if (q->nramp) {
+        printf("%s", sep);
+        print_changes("ramp", "to ", q->ramp, q->nramp);
+        print_duration(" over ", q->over);
+        printf(" (%s)", mur_ease_name(q->ease));
+        sep = "; ";
+    }
+    if (q->caption) {
+        printf("%scaption \"%s\"", sep, q->caption);
+        print_duration(" for ", q->caption_for);
+        sep = "; ";
+    }
+    if (q->event)
+        printf("%sevent %s", sep, mur_event_name(q->event));
+}
+
 static void print_timeline(const mur_scene *s)
 {
     /* Columns: every setting a set or ramp touches, in order of first use. */
@@ -182,29 +207,10 @@ static void print_timeline(const mur_scene *s)
             printf(" %-*s", width[j], val);
         }
         printf("  ");
-        if (rows[r].ramp_end) {
+        if (rows[r].ramp_end)
             printf("ramp ends");
-        } else {
-            const char *sep = "";
-            if (q->nset) {
-                print_changes("set", "", q->set, q->nset);
-                sep = "; ";
-            }
-            if (q->nramp) {
-                printf("%s", sep);
-                print_changes("ramp", "to ", q->ramp, q->nramp);
-                print_duration(" over ", q->over);
-                printf(" (%s)", mur_ease_name(q->ease));
-                sep = "; ";
-            }
-            if (q->caption) {
-                printf("%scaption \"%s\"", sep, q->caption);
-                print_duration(" for ", q->caption_for);
-                sep = "; ";
-            }
-            if (q->event)
-                printf("%sevent %s", sep, mur_event_name(q->event));
-        }
+        else
+            print_what(q);
         if (rows[r].t >= s->duration)
             printf("  (after the video ends)");
         printf("\n");

@@ -603,6 +603,55 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     return MUR_OK;
 }
 
+/* Enters with r->bin holding each boid's colour bin; leaves r->order with
+ * the boids sorted by bin (a counting sort, stable) and start[b] .. start[b
+ * + 1] each bin's run; start has MUR_MAX_BINS + 2 entries. */
+static void sort_by_bin(mur_renderer *r, int n, int nb, int *start)
+{
+    memset(start, 0, (MUR_MAX_BINS + 2) * sizeof *start);
+    for (int i = 0; i < n; i++)
+        start[r->bin[i] + 1]++;
+    for (int b = 0; b < nb; b++)
+        start[b + 1] += start[b];
+    int next[MUR_MAX_BINS + 1];
+    memcpy(next, start, sizeof next);
+    for (int i = 0; i < n; i++)
+        r->order[next[r->bin[i]]++] = i;
+}
+
+/* Clips cr to the panel's world on whole pixels and leaves that rectangle
+ * in device pixels in d[4] (x, y, width, height): Cairo keeps a
+ * pixel-aligned rectangle as a region, while a fractional one becomes a
+ * mask that every fill and stroke is composited through (trails: ten times
+ * slower). */
+static void clip_to_world(cairo_t *cr, const mur_panel_ctx *pc, int d[4])
+{
+    double cx0 = pc->ox, cy0 = pc->oy, cx1 = pc->ox + pc->ww * pc->scale, cy1 = pc->oy + pc->wh * pc->scale;
+    cairo_user_to_device(cr, &cx0, &cy0);
+    cairo_user_to_device(cr, &cx1, &cy1);
+    cx0 = round(cx0); cy0 = round(cy0); cx1 = round(cx1); cy1 = round(cy1);
+    d[0] = (int)cx0;
+    d[1] = (int)cy0;
+    d[2] = (int)(cx1 - cx0);
+    d[3] = (int)(cy1 - cy0);
+    cairo_device_to_user(cr, &cx0, &cy0);
+    cairo_device_to_user(cr, &cx1, &cy1);
+    cairo_rectangle(cr, cx0, cy0, cx1 - cx0, cy1 - cy0);
+    cairo_clip(cr);
+}
+
+/* A thin frame around a panel of small multiples. */
+static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ctx *pc, double u)
+{
+    cairo_save(cr);
+    cairo_rectangle(cr, pc->ox, pc->oy, pc->ww * pc->scale, pc->wh * pc->scale);
+    cairo_set_line_width(cr, fmax(0.12 * u, 0.5));
+    const double *l = r->theme.line;
+    cairo_set_source_rgba(cr, l[0], l[1], l[2], l[3] * 0.5);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
 /* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit;
  * its overlay boxes stack in st. */
 static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *f, double t,
@@ -631,36 +680,19 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
             return mur_error_set(err, MUR_ERUN, "out of memory measuring %d boids", n);
         pc.have_metrics = 1;
     }
-    /* Counting sort by bin so each bin's boids are one contiguous run. */
-    int nb = mur_bin_count(lk), start[MUR_MAX_BINS + 2] = {0};
+    /* Each bin's boids one contiguous run. */
+    int nb = mur_bin_count(lk), start[MUR_MAX_BINS + 2];
     if (n > 0)
         assign_bins(r, index, f, n);
-    for (int i = 0; i < n; i++)
-        start[r->bin[i] + 1]++;
-    for (int b = 0; b < nb; b++)
-        start[b + 1] += start[b];
-    int next[MUR_MAX_BINS + 1];
-    memcpy(next, start, sizeof next);
-    for (int i = 0; i < n; i++)
-        r->order[next[r->bin[i]]++] = i;
+    sort_by_bin(r, n, nb, start);
 
     cairo_save(cr);
-    /* Clip to the world on whole pixels: Cairo keeps a pixel-aligned
-     * rectangle as a region, while a fractional one becomes a mask that
-     * every fill and stroke is composited through (trails: ten times slower). */
-    double cx0 = pc.ox, cy0 = pc.oy, cx1 = pc.ox + p->width * pc.scale, cy1 = pc.oy + p->height * pc.scale;
-    cairo_user_to_device(cr, &cx0, &cy0);
-    cairo_user_to_device(cr, &cx1, &cy1);
-    cx0 = round(cx0); cy0 = round(cy0); cx1 = round(cx1); cy1 = round(cy1);
-    int dx = (int)cx0, dy = (int)cy0, dw = (int)(cx1 - cx0), dh = (int)(cy1 - cy0);
-    cairo_device_to_user(cr, &cx0, &cy0);
-    cairo_device_to_user(cr, &cx1, &cy1);
-    cairo_rectangle(cr, cx0, cy0, cx1 - cx0, cy1 - cy0);
-    cairo_clip(cr);
+    int d[4];
+    clip_to_world(cr, &pc, d);
     cairo_translate(cr, pc.ox, pc.oy);
     cairo_scale(cr, pc.scale, pc.scale);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    int rc = lk->trail_length > 0 ? mur_trails_draw(r, cr, &r->panels[index].trails, p, dx, dy, dw, dh) : 0;
+    int rc = lk->trail_length > 0 ? mur_trails_draw(r, cr, &r->panels[index].trails, p, d[0], d[1], d[2], d[3]) : 0;
     if (!rc && mur_render_stopped(r))
         rc = MUR_EINTR;
     if (rc) {
@@ -685,15 +717,8 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
     mur_overlays_world_over(&pc);
     cairo_restore(cr);
-    if (outline) {
-        cairo_save(cr);
-        cairo_rectangle(cr, pc.ox, pc.oy, p->width * pc.scale, p->height * pc.scale);
-        cairo_set_line_width(cr, fmax(0.12 * u, 0.5));
-        const double *l = r->theme.line;
-        cairo_set_source_rgba(cr, l[0], l[1], l[2], l[3] * 0.5);
-        cairo_stroke(cr);
-        cairo_restore(cr);
-    }
+    if (outline)
+        outline_panel(r, cr, &pc, u);
     mur_overlays_panel(&pc);
     return MUR_OK;
 }

@@ -459,61 +459,15 @@ static double nice_ceiling(double v)
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * e;
 }
 
-static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
+/* The plot overlay's line: the samples of the last window seconds and the
+ * value now, in the area (ax, ay, aw, ah) scaled to [0, top], ending in a
+ * dot. Enters with cr clipped to the area. */
+static void plot_line(mur_panel_ctx *pc, const mur_series *ser, const mur_overlay *o, double top,
+                      double now, double ax, double ay, double aw, double ah)
 {
     mur_renderer *r = pc->r;
     cairo_t *cr = pc->cr;
-    const mur_series *ser = &r->panels[pc->index].series[k];
-    double u = pc->u, bw = 30 * u, bh = 15 * u, pad = 1.0 * u, x, y, w, h;
-    mur_stack_place(pc->stacks, o->corner, bw, bh, &x, &y);
-    mur_box(cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
-    /* the current value closes the line even before the first sample */
-    double now = o->metric == 0 ? mur_metrics_order(mur_flock_count(pc->f), mur_flock_vx(pc->f),
-                                                     mur_flock_vy(pc->f))
-                                : (pc->have_metrics ? mur_metrics_value(&pc->metrics, o->metric) : 0);
-    char title[96], val[32];
-    snprintf(title, sizeof title, "%s, last %g s", mur_metric_name(o->metric), o->window);
-    format_metric(o->metric, now, val, sizeof val);
-    double fs = 1.9 * u;
-    mur_text_set(&r->text, title, fs, 0, 0);
-    mur_text_size(&r->text, &w, &h);
-    mur_text_draw(&r->text, cr, x + pad, y + pad * 0.6, r->theme.fg, 0.75);
-    mur_text_set(&r->text, val, fs * 1.1, 1, 0);
-    double vw, vh;
-    mur_text_size(&r->text, &vw, &vh);
-    mur_text_draw(&r->text, cr, x + bw - pad - vw, y + pad * 0.5, r->theme.fg, 1);
-    /* the plotting area, with a gutter for the axis labels on its left */
-    int bounded = o->metric == 0 || o->metric == 4 || o->metric == 5;
-    double top = 1;
-    if (!bounded) {
-        double mx = now;
-        for (int i = 0; i < ser->filled; i++)
-            if (ser->t[i] >= pc->t - o->window && ser->t[i] <= pc->t)
-                mx = fmax(mx, ser->v[i]);
-        top = nice_ceiling(mx);
-    }
-    char lab[32];
-    snprintf(lab, sizeof lab, "%g", top);
-    double lfs = 1.5 * u, lw, lh, zw, zh;
-    mur_text_set(&r->text, lab, lfs, 0, 0);
-    mur_text_size(&r->text, &lw, &lh);
-    double ay = y + pad * 0.6 + fmax(h, vh) + 0.4 * u + lh / 2, ah = y + bh - pad - lh / 2 - ay;
-    double ax = x + pad + lw + 0.6 * u, aw = x + bw - pad - ax;
-    cairo_save(cr);
-    mur_text_draw(&r->text, cr, ax - 0.6 * u - lw, ay - lh / 2, r->theme.fg, 0.6);
-    mur_text_set(&r->text, "0", lfs, 0, 0);
-    mur_text_size(&r->text, &zw, &zh);
-    mur_text_draw(&r->text, cr, ax - 0.6 * u - zw, ay + ah - zh / 2, r->theme.fg, 0.6);
-    const double *l = r->theme.line;
-    cairo_set_line_width(cr, 0.12 * u);
-    set_rgba(cr, l, 0.6);
-    for (int g = 0; g <= 2; g++) {
-        cairo_move_to(cr, ax, ay + ah * g / 2);
-        cairo_line_to(cr, ax + aw, ay + ah * g / 2);
-    }
-    cairo_stroke(cr);
-    cairo_rectangle(cr, ax, ay - 0.5 * u, aw, ah + u);
-    cairo_clip(cr);
+    double u = pc->u;
     cairo_new_path(cr);
     int first = 1;
     double t0 = pc->t - o->window;
@@ -545,6 +499,64 @@ static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
     cairo_arc(cr, ax + aw, py, 0.45 * u, 0, 2 * MUR_PI);
     set_rgba(cr, r->theme.dark ? dark : light, 1);
     cairo_fill(cr);
+}
+
+static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
+{
+    mur_renderer *r = pc->r;
+    cairo_t *cr = pc->cr;
+    const mur_series *ser = &r->panels[pc->index].series[k];
+    double u = pc->u, bw = 30 * u, bh = 15 * u, pad = 1.0 * u, x, y, w, h;
+    mur_stack_place(pc->stacks, o->corner, bw, bh, &x, &y);
+    mur_box(cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
+    /* the current value closes the line even before the first sample */
+    double now = o->metric == 0 ? mur_metrics_order(mur_flock_count(pc->f), mur_flock_vx(pc->f),
+                                                     mur_flock_vy(pc->f))
+                                : (pc->have_metrics ? mur_metrics_value(&pc->metrics, o->metric) : 0);
+    char title[96], val[32];
+    snprintf(title, sizeof title, "%s, last %g s", mur_metric_name(o->metric), o->window);
+    format_metric(o->metric, now, val, sizeof val);
+    double fs = 1.9 * u;
+    mur_text_set(&r->text, title, fs, 0, 0);
+    mur_text_size(&r->text, &w, &h);
+    mur_text_draw(&r->text, cr, x + pad, y + pad * 0.6, r->theme.fg, 0.75);
+    mur_text_set(&r->text, val, fs * 1.1, 1, 0);
+    double vw, vh;
+    mur_text_size(&r->text, &vw, &vh);
+    mur_text_draw(&r->text, cr, x + bw - pad - vw, y + pad * 0.5, r->theme.fg, 1);
+    /* the plotting area, with a gutter for the axis labels on its left */
+    int bounded = mur_metric_info_at(o->metric)->unit_interval;
+    double top = 1;
+    if (!bounded) {
+        double mx = now;
+        for (int i = 0; i < ser->filled; i++)
+            if (ser->t[i] >= pc->t - o->window && ser->t[i] <= pc->t)
+                mx = fmax(mx, ser->v[i]);
+        top = nice_ceiling(mx);
+    }
+    char lab[32];
+    snprintf(lab, sizeof lab, "%g", top);
+    double lfs = 1.5 * u, lw, lh, zw, zh;
+    mur_text_set(&r->text, lab, lfs, 0, 0);
+    mur_text_size(&r->text, &lw, &lh);
+    double ay = y + pad * 0.6 + fmax(h, vh) + 0.4 * u + lh / 2, ah = y + bh - pad - lh / 2 - ay;
+    double ax = x + pad + lw + 0.6 * u, aw = x + bw - pad - ax;
+    cairo_save(cr);
+    mur_text_draw(&r->text, cr, ax - 0.6 * u - lw, ay - lh / 2, r->theme.fg, 0.6);
+    mur_text_set(&r->text, "0", lfs, 0, 0);
+    mur_text_size(&r->text, &zw, &zh);
+    mur_text_draw(&r->text, cr, ax - 0.6 * u - zw, ay + ah - zh / 2, r->theme.fg, 0.6);
+    const double *l = r->theme.line;
+    cairo_set_line_width(cr, 0.12 * u);
+    set_rgba(cr, l, 0.6);
+    for (int g = 0; g <= 2; g++) {
+        cairo_move_to(cr, ax, ay + ah * g / 2);
+        cairo_line_to(cr, ax + aw, ay + ah * g / 2);
+    }
+    cairo_stroke(cr);
+    cairo_rectangle(cr, ax, ay - 0.5 * u, aw, ah + u);
+    cairo_clip(cr);
+    plot_line(pc, ser, o, top, now, ax, ay, aw, ah);
     cairo_restore(cr);
 }
 
