@@ -85,6 +85,42 @@ TEST(two_threads_run_two_scenes_at_once_as_each_runs_alone)
     }
 }
 
+/* A frame drawn onto the program's own buffer (its own Cairo surface) is
+ * the frame the session draws into its image. */
+TEST(a_frame_draws_into_the_programs_own_buffer)
+{
+    mur_scene *s = NULL;
+    mur_session *a = NULL, *b = NULL;
+    mur_error err = {{0}};
+    REQUIRE(mur_scene_parse(&s, "own.yaml", scenes[0], strlen(scenes[0]), &err) == MUR_OK, "%s", err.msg);
+    REQUIRE(mur_session_create(&a, s, NULL, &err) == MUR_OK && mur_session_create(&b, s, NULL, &err) == MUR_OK,
+            "%s", err.msg);
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, s->width);
+    static uint8_t mine[160 * 96 * 4];
+    REQUIRE((size_t)stride * s->height <= sizeof mine, "buffer");
+    for (long k = 0; k < 6; k++) {
+        const uint8_t *px;
+        int st;
+        REQUIRE(mur_session_frame(a, k, &px, &st, &err) == MUR_OK, "%s", err.msg);
+        memset(mine, 0x55, sizeof mine);
+        cairo_surface_t *surf = cairo_image_surface_create_for_data(mine, CAIRO_FORMAT_ARGB32, s->width,
+                                                                    s->height, stride);
+        cairo_t *cr = cairo_create(surf);
+        int rc = mur_session_draw(b, k, cr, s->width, s->height, &err);
+        cairo_destroy(cr);
+        cairo_surface_flush(surf);
+        cairo_surface_destroy(surf);
+        REQUIRE(rc == MUR_OK, "%s", err.msg);
+        long differ = 0;
+        for (int y = 0; y < s->height; y++)
+            differ += memcmp(px + (size_t)y * st, mine + (size_t)y * stride, (size_t)s->width * 4) != 0;
+        CHECK(differ == 0, "frame %ld: %ld rows differ from the session's own image", k, differ);
+    }
+    mur_session_destroy(a);
+    mur_session_destroy(b);
+    mur_scene_destroy(s);
+}
+
 TEST(options_of_an_unknown_version_are_refused)
 {
     mur_scene *s = NULL;

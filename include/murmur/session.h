@@ -13,6 +13,7 @@
 #ifndef MURMUR_SESSION_H
 #define MURMUR_SESSION_H
 
+#include <cairo.h>
 #include <signal.h>
 #include <stdint.h>
 
@@ -74,6 +75,12 @@ MUR_API int mur_session_run_to(mur_session *ss, long tick, mur_error *err);
 /// *pixels stays valid until the next draw or destroy.
 MUR_API int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, int *stride,
                               mur_error *err);
+
+/// Step to frame k and draw it onto cr, a program's own Cairo context
+/// (an image surface on its own buffer, a PDF, a window), covering (0, 0)
+/// to (width, height) of cr's user space.
+MUR_API int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double height,
+                             mur_error *err);
 
 /// Step to frame k and write it as a still: .png at the scene's size, .pdf
 /// or .svg as vectors one paper column wide. The file appears at path only

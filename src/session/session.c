@@ -128,6 +128,21 @@ int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, int *stri
                                    mur_scene_frame_time(s, k), pixels, stride, err);
 }
 
+int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double height,
+                     mur_error *err)
+{
+    const mur_scene *s = ss->scene;
+    int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
+    if (rc)
+        return rc;
+    cairo_save(cr);
+    cairo_scale(cr, width / s->width, height / s->height);
+    rc = mur_renderer_draw(ss->renderer, cr, (const mur_flock *const *)ss->flocks, ss->npanels,
+                           mur_scene_frame_time(s, k), err);
+    cairo_restore(cr);
+    return rc;
+}
+
 int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err)
 {
     const mur_scene *s = ss->scene;
