@@ -23,6 +23,7 @@
 
 #include "cli_util.h"
 #include "harness.h"
+#include "scene_util.h"
 #include "murmur/metrics.h"
 #include "murmur/render.h"
 #include "murmur/scene.h"
@@ -31,15 +32,6 @@
 #define GOLDEN_DIR "tests/golden"
 
 /* ---- helpers -------------------------------------------------------------- */
-
-static mur_scene *scene_of(const char *yaml)
-{
-    mur_scene *s = NULL;
-    mur_error err = {{0}};
-    if (mur_scene_parse(&s, "test.yaml", yaml, strlen(yaml), &err))
-        fprintf(stderr, "  scene: %s\n", err.msg);
-    return s;
-}
 
 /* A small LCG: the test's own positions, independent of the core's PRNG. */
 static double lcg(uint64_t *st)

@@ -17,19 +17,11 @@
 
 #include "cli_util.h"
 #include "harness.h"
+#include "scene_util.h"
 #include "murmur/experiment.h"
 #include "murmur/metrics.h"
 #include "murmur/render.h"
 #include "murmur/scene.h"
-
-static mur_scene *scene_of(const char *yaml)
-{
-    mur_scene *s = NULL;
-    mur_error err = {{0}};
-    if (mur_scene_parse(&s, "test.yaml", yaml, strlen(yaml), &err))
-        fprintf(stderr, "  scene: %s\n", err.msg);
-    return s;
-}
 
 /* Entries of the scratch directory whose name starts with prefix. */
 static int entries_starting(const char *prefix)
