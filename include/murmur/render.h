@@ -76,6 +76,12 @@ MUR_API int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error 
 MUR_API int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                              const char *path, mur_error *err);
 
+/// Store text (murmur's provenance, mur_scene_provenance) in every still
+/// written from now on: a PNG's iTXt chunk "murmur:provenance", a PDF's
+/// subject (and its first lines as keywords), an SVG's <metadata>. The text
+/// is borrowed and must outlive the renderer or the next call; NULL: none.
+MUR_API void mur_renderer_set_provenance(mur_renderer *r, const char *text);
+
 /// Boid i's trail in panel `panel` as recorded so far, newest point first:
 /// up to max points (world units, continuous across a wrap seam, so a
 /// point may lie outside the world; the drawing repeats it inside). Ends at

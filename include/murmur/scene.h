@@ -12,6 +12,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "murmur/error.h"
 #include "murmur/flock.h"
 #include "murmur/look.h"
@@ -185,6 +186,35 @@ MUR_API int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, co
 
 /// Run ticks until d->tick == target (no-op if already there). 0, MUR_EINPUT or MUR_EINTR as above.
 MUR_API int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
+
+/// Write v in the shortest %g form that strtod reads back to exactly v
+/// (`murmur check` prints every number so); buf of 40 bytes suffices.
+MUR_API void mur_number_format(char *buf, size_t n, double v);
+
+/// Write setting st of p as `murmur check` prints it: a choice's name, or
+/// the number as mur_number_format writes it.
+MUR_API void mur_setting_format(char *buf, size_t n, const mur_setting *st, const mur_params *p);
+
+/// Write flock settings p of model `model` as YAML a user can paste into a
+/// scene, one line per setting with its help: what `murmur check` and
+/// `murmur presets NAME` print.
+MUR_API void mur_params_write(FILE *fp, const char *model, const mur_params *p);
+
+/// The provenance text of a file made from s: "murmur VERSION", "scene:
+/// PATH", "seed: N", the request (lines saying what was made, such as
+/// "frames requested: 0 to 299 of 300"; may be NULL), the resolved
+/// settings as `murmur check` prints them and the scene file's text, each
+/// part after a "# ..." line. Every output stores this text (a video's
+/// comment, a PNG text chunk, a PDF's subject, an SVG's metadata, a CSV's
+/// sidecar); it holds nothing that changes from run to run. The caller
+/// frees *out with mur_free. 0, or MUR_ERUN when out of memory.
+MUR_API int mur_scene_provenance(const mur_scene *s, const char *request, char **out, mur_error *err);
+
+/// The same provenance as one JSON object: {"murmur", "scene", "seed",
+/// "request", "settings": {"model", each setting}, "scene_text"}. The
+/// caller frees *out with mur_free.
+MUR_API int mur_scene_provenance_json(const mur_scene *s, const char *request, char **out,
+                                      mur_error *err);
 
 /// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)
 /// into seconds, with tps ticks per second. 0, or -1 when it is not a time.

@@ -16,54 +16,6 @@
 #include "murmur/metrics.h"
 #include "murmur/scene.h"
 
-static int is_world_key(const char *name)
-{
-    return !strcmp(name, "width") || !strcmp(name, "height") || !strcmp(name, "boundary") ||
-           !strcmp(name, "margin");
-}
-
-/* Shortest %g form that strtod reads back to exactly v. */
-static void format_number(char *buf, size_t n, double v)
-{
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
-}
-
-static void format_value(char *buf, size_t n, const mur_setting *st, const mur_params *p)
-{
-    if (st->type == MUR_SETTING_ENUM)
-        snprintf(buf, n, "%s", mur_setting_choice(st, p));
-    else
-        format_number(buf, n, mur_setting_get(st, p));
-}
-
-/* The flock settings as YAML a user can paste into a scene. */
-static void print_params_yaml(FILE *fp, const char *model, const mur_params *p)
-{
-    char w[40], h[40], b[40];
-    format_number(w, sizeof w, p->width);
-    format_number(h, sizeof h, p->height);
-    format_value(b, sizeof b, mur_setting_find("boundary"), p);
-    fprintf(fp, "model: %s\nworld: {width: %s, height: %s, boundary: %s", model, w, h, b);
-    if (p->boundary == MUR_BOUNDARY_AVOID) {
-        format_number(w, sizeof w, p->margin);
-        fprintf(fp, ", margin: %s", w);
-    }
-    fprintf(fp, "}\nflock:\n");
-    for (int i = 0; i < mur_setting_count(); i++) {
-        const mur_setting *st = mur_setting_at(i);
-        if (is_world_key(st->name))
-            continue;
-        char key[40], val[40];
-        snprintf(key, sizeof key, "%s:", st->name);
-        format_value(val, sizeof val, st, p);
-        fprintf(fp, "  %-23s %-10s # %s\n", key, val, st->help);
-    }
-}
-
 int mur_cmd_presets(const mur_cli_opts *o)
 {
     if (!o->scene) {
@@ -79,11 +31,11 @@ int mur_cmd_presets(const mur_cli_opts *o)
         return mur_cli_usage_error("no preset named '%s' (murmur presets lists them)", o->scene);
     printf("# %s: %s\n# Paste into a scene; every line below may be changed or left out.\n",
            p->name, p->summary);
-    print_params_yaml(stdout, p->name, &p->params);
+    mur_params_write(stdout, p->name, &p->params);
     if (p->predator_x) {
         char r[40], f[40];
-        format_number(r, sizeof r, p->predator.radius);
-        format_number(f, sizeof f, p->predator.strength);
+        mur_number_format(r, sizeof r, p->predator.radius);
+        mur_number_format(f, sizeof f, p->predator.strength);
         printf("predators:                # the preset's own; `predators: []` removes it\n"
                "  - mode: %s\n    radius: %s\n    strength: %s\n    x: \"%s\"\n    y: \"%s\"\n",
                p->predator.attract ? "attract" : "flee", r, f, p->predator_x, p->predator_y);
@@ -98,7 +50,7 @@ static void print_changes(const char *verb, const char *to, const mur_change *c,
         mur_params tmp = {0};
         char val[40];
         mur_setting_put(c[i].setting, &tmp, c[i].value);
-        format_value(val, sizeof val, c[i].setting, &tmp);
+        mur_setting_format(val, sizeof val, c[i].setting, &tmp);
         printf("%s%s %s %s%s", i ? ", " : "", verb, c[i].setting->name, to, val);
     }
 }
@@ -106,7 +58,7 @@ static void print_changes(const char *verb, const char *to, const mur_change *c,
 static void print_duration(const char *label, double seconds)
 {
     char b[40];
-    format_number(b, sizeof b, seconds);
+    mur_number_format(b, sizeof b, seconds);
     printf("%s%ss", label, b);
 }
 
@@ -196,14 +148,14 @@ static void print_timeline(const mur_scene *s)
     for (int r = 0; r < nrows; r++) {
         const mur_cue *q = rows[r].cue;
         char tb[48];
-        format_number(tb, sizeof tb, rows[r].t);
+        mur_number_format(tb, sizeof tb, rows[r].t);
         strcat(tb, "s");
         printf("  %-9s %-5d", tb, q->line);
         mur_params p;
         mur_scene_params_at(s, &s->params, rows[r].t, &p);
         for (int j = 0; j < ncols; j++) {
             char val[40];
-            format_value(val, sizeof val, cols[j], &p);
+            mur_setting_format(val, sizeof val, cols[j], &p);
             printf(" %-*s", width[j], val);
         }
         printf("  ");
@@ -252,7 +204,7 @@ int mur_cmd_check(const mur_cli_opts *o)
     if (s->title)
         printf("title: %s\n", s->title);
     printf("seed: %llu\n", (unsigned long long)s->seed);
-    print_params_yaml(stdout, s->preset->name, &s->params);
+    mur_params_write(stdout, s->preset->name, &s->params);
     printf("video: %dx%d, %g fps, %g ticks/s, %gs (%ld frames, %.0f ticks), warm-up %.0f ticks, quality %d\n",
            s->width, s->height, s->fps, s->tps, s->duration, mur_scene_frames(s),
            s->duration * s->tps, s->warmup, s->quality);
@@ -293,9 +245,4 @@ int mur_cmd_check(const mur_cli_opts *o)
     }
     mur_scene_destroy(s);
     return 0;
-}
-
-void mur_cli_print_resolved(FILE *fp, const mur_scene *s)
-{
-    print_params_yaml(fp, s->preset->name, &s->params);
 }

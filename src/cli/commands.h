@@ -46,11 +46,6 @@ int mur_cli_session(const mur_cli_opts *o, struct mur_scene **s, struct mur_sess
 int mur_cli_frame_at(const struct mur_scene *s, const char *text, const char *opt, long *out,
                      mur_error *err);
 
-/// Write the scene's resolved flock settings (preset + overrides) as
-/// `murmur check` prints them: the provenance stored in rendered files.
-struct mur_scene;
-void mur_cli_print_resolved(FILE *fp, const struct mur_scene *s);
-
 int mur_cmd_render(const mur_cli_opts *o);
 int mur_cmd_still(const mur_cli_opts *o);
 int mur_cmd_check(const mur_cli_opts *o);

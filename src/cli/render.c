@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "murmur/version.h"
+#include "murmur/alloc.h"
 #include "murmur/session.h"
 #include "progress.h"
 
@@ -31,43 +31,25 @@ static void ensure_default_dir(const char *path)
         mkdir("out", 0777);
 }
 
-/* The provenance text stored in (or beside) the output. NULL when out of
- * memory; the caller frees it. */
+/* The provenance stored in the output (mur_scene_provenance), with what
+ * this render asks for. NULL when out of memory; free with mur_free. */
 static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_render_opts *ro)
 {
     long first = ro->first, last = ro->last, frames = mur_scene_frames(s);
     const char *preset = ro->preset ? ro->preset : "medium";
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    if (!fp)
-        return NULL;
-    fprintf(fp, "murmur %s\nscene: %s\nseed: %llu\n", MUR_VERSION_STRING, s->path,
-            (unsigned long long)s->seed);
+    char request[512], range[160] = "";
+    if (o->from || o->to)
+        snprintf(range, sizeof range, " (--from %.60s --to %.60s)", o->from ? o->from : "0",
+                 o->to ? o->to : "end");
     /* Written before rendering: an interrupted render holds a prefix of
      * this range, which its own frame count tells. */
-    fprintf(fp, "frames requested: %ld to %ld of %ld", first, last - 1, frames);
-    if (o->from || o->to)
-        fprintf(fp, " (--from %s --to %s)", o->from ? o->from : "0", o->to ? o->to : "end");
-    fprintf(fp, "\noutput: %dx%d, %d fps, quality %d, preset %s\n", s->width, s->height,
-            (int)lround(s->fps), s->quality, preset);
-    fprintf(fp, "# resolved settings (as murmur check prints them)\n");
-    mur_cli_print_resolved(fp, s);
-    fprintf(fp, "# scene file\n");
-    FILE *in = fopen(s->path, "rb");
-    if (in) {
-        char buf[4096];
-        size_t n, total = 0;
-        while ((n = fread(buf, 1, sizeof buf, in)) > 0 && total < MUR_SCENE_MAX_BYTES) {
-            fwrite(buf, 1, n, fp);
-            total += n;
-        }
-        fclose(in);
-    }
-    if (fclose(fp) != 0) {
-        free(text);
-        return NULL;
-    }
+    snprintf(request, sizeof request,
+             "frames requested: %ld to %ld of %ld%s\noutput: %dx%d, %d fps, quality %d, preset %.40s\n",
+             first, last - 1, frames, range, s->width, s->height, (int)lround(s->fps), s->quality,
+             preset);
+    char *text = NULL;
+    mur_error err;
+    mur_scene_provenance(s, request, &text, &err);
     return text;
 }
 
@@ -146,7 +128,7 @@ int mur_cmd_render(const mur_cli_opts *o)
         fprintf(stderr, "murmur: wrote %s (%ld frames)\n", ro.path, res.frames);
     }
 done:
-    free(meta);
+    mur_free(meta);
     mur_session_destroy(ss);
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);

@@ -117,6 +117,7 @@ struct mur_renderer {
     mur_text text;
     mur_theme theme;
     double ui_floor;         /* least UI unit, user units (vector stills: legible in print) */
+    const char *provenance;  /* stored in stills (borrowed; NULL: none) */
     /* per-frame scratch, grown on demand, never shrunk */
     size_t cap;
     int *bin;                /* colour bin of each boid */
@@ -202,5 +203,25 @@ void mur_overlays_label(mur_renderer *r, cairo_t *cr, const char *name, double x
 void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
 void mur_overlays_caption(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
 int mur_overlays_need_metrics(const mur_look *lk);
+
+/* Provenance in a still or a figure (meta.c): a Cairo write function
+ * that passes the bytes on to `write`, adding the text as PNG chunks after
+ * IHDR or an SVG <metadata> after the <svg> tag. Zero it, then set the
+ * fields; text NULL passes everything through. */
+enum { MUR_META_NONE, MUR_META_PNG, MUR_META_SVG };
+typedef struct mur_meta_writer {
+    cairo_write_func_t write;  /* where the bytes go */
+    void *closure;
+    int format;                /* MUR_META_* */
+    const char *title, *text;  /* borrowed; title may be NULL */
+    unsigned long long seen;   /* bytes passed on before the insertion */
+    int match, done;           /* SVG: characters of "<svg" matched; inserted */
+} mur_meta_writer;
+cairo_status_t mur_meta_write(void *closure, const unsigned char *data, unsigned int length);
+
+/* The PDF's document information: title, creator (murmur's version),
+ * subject (text), keywords (text's first three lines), and dates from
+ * SOURCE_DATE_EPOCH (none without it). */
+void mur_meta_pdf(cairo_surface_t *pdf, const char *title, const char *text);
 
 #endif

@@ -7,7 +7,6 @@
  * any zoom. Every still is written beside its final name and renamed when
  * complete, so a failed write never leaves half a file at the name. */
 #include "internal.h"
-#include "murmur/version.h"
 #include "murmur/file.h"
 
 #include <cairo-pdf.h>
@@ -127,22 +126,24 @@ int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, in
     cairo_status_t st = CAIRO_STATUS_SUCCESS;
     double wpt = still_width(r), hpt = wpt * r->height / r->width;
     const char *title = r->look->title ? r->look->title : "murmur";
+    /* the SVG's writer outlives the switch: Cairo writes when the surface is finished */
+    mur_meta_writer svg = {write_stream, &o, MUR_META_SVG, title, r->provenance, 0, 0, 0};
     switch (kind) {
     case STILL_PNG: {
         const uint8_t *px;
         int stride;
+        mur_meta_writer mw = {write_stream, &o, MUR_META_PNG, r->look->title, r->provenance, 0, 0, 0};
         if (!(rc = mur_renderer_draw_image(r, flocks, n, t, &px, &stride, err)))
-            st = cairo_surface_write_to_png_stream(r->image, write_stream, &o);
+            st = cairo_surface_write_to_png_stream(r->image, mur_meta_write, &mw);
         break;
     }
     case STILL_PDF:
         surf = cairo_pdf_surface_create_for_stream(write_stream, &o, wpt, hpt);
-        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, title);
-        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, "murmur " MUR_VERSION_STRING);
+        mur_meta_pdf(surf, title, r->provenance);
         rc = draw_vector(r, surf, flocks, n, t, &st, err);
         break;
     default:
-        surf = cairo_svg_surface_create_for_stream(write_stream, &o, wpt, hpt);
+        surf = cairo_svg_surface_create_for_stream(mur_meta_write, &svg, wpt, hpt);
         cairo_svg_surface_set_document_unit(surf, CAIRO_SVG_UNIT_PT);
         rc = draw_vector(r, surf, flocks, n, t, &st, err);
         break;
@@ -153,6 +154,8 @@ int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, in
         rc = mur_error_set(err, MUR_EINTR, "stopped while writing the still");
     return file_close(&o, rc, st, err);
 }
+
+void mur_renderer_set_provenance(mur_renderer *r, const char *text) { r->provenance = text; }
 
 int mur_renderer_write_png(mur_renderer *r, const char *path, mur_error *err)
 {

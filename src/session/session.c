@@ -11,6 +11,7 @@
 #include "murmur/alloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,8 +150,19 @@ int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err)
     int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
     if (rc)
         return rc;
-    return mur_renderer_write_still(ss->renderer, (const mur_flock *const *)ss->flocks,
-                                    ss->npanels, mur_scene_frame_time(s, k), path, err);
+    /* every still says where it came from (mur_scene_provenance) */
+    char request[160], t[40], *meta = NULL;
+    mur_number_format(t, sizeof t, mur_scene_frame_time(s, k));
+    snprintf(request, sizeof request, "still: frame %ld (%ss of video, tick %ld)", k, t,
+             mur_scene_frame_tick(s, k));
+    if ((rc = mur_scene_provenance(s, request, &meta, err)))
+        return rc;
+    mur_renderer_set_provenance(ss->renderer, meta);
+    rc = mur_renderer_write_still(ss->renderer, (const mur_flock *const *)ss->flocks, ss->npanels,
+                                  mur_scene_frame_time(s, k), path, err);
+    mur_renderer_set_provenance(ss->renderer, NULL);
+    mur_free(meta);
+    return rc;
 }
 
 int mur_session_frame_at(const mur_scene *s, const char *text, long *out)

@@ -1,0 +1,225 @@
+/* Provenance: the one text every file murmur writes carries, so a figure
+ * or a table can be traced to the program, the seed and the scene that
+ * made it, and made again from the file alone.
+ *
+ * The text is murmur's version, the scene's path and seed, what was asked
+ * (frames, a still's time, an experiment's runs and ticks), the resolved
+ * settings exactly as `murmur check` prints them, and the scene file's own
+ * text. The same content as a JSON object goes into JSON outputs. Nothing
+ * in it depends on the clock or the machine, so outputs that carry it stay
+ * byte-reproducible. Text is built in a growing buffer from the allocator
+ * hook (murmur/alloc.h), so a failed allocation is an error, never a crash. */
+#include "murmur/scene.h"
+#include "murmur/alloc.h"
+#include "murmur/version.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- numbers and settings as check prints them ----------------------------- */
+
+void mur_number_format(char *buf, size_t n, double v)
+{
+    /* the shortest %g that strtod reads back to exactly v */
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, n, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void mur_setting_format(char *buf, size_t n, const mur_setting *st, const mur_params *p)
+{
+    if (st->type == MUR_SETTING_ENUM)
+        snprintf(buf, n, "%s", mur_setting_choice(st, p));
+    else
+        mur_number_format(buf, n, mur_setting_get(st, p));
+}
+
+static int is_world_key(const char *name)
+{
+    return !strcmp(name, "width") || !strcmp(name, "height") || !strcmp(name, "boundary") ||
+           !strcmp(name, "margin");
+}
+
+void mur_params_write(FILE *fp, const char *model, const mur_params *p)
+{
+    char w[40], h[40], b[40];
+    mur_number_format(w, sizeof w, p->width);
+    mur_number_format(h, sizeof h, p->height);
+    mur_setting_format(b, sizeof b, mur_setting_find("boundary"), p);
+    fprintf(fp, "model: %s\nworld: {width: %s, height: %s, boundary: %s", model, w, h, b);
+    if (p->boundary == MUR_BOUNDARY_AVOID) {
+        mur_number_format(w, sizeof w, p->margin);
+        fprintf(fp, ", margin: %s", w);
+    }
+    fprintf(fp, "}\nflock:\n");
+    for (int i = 0; i < mur_setting_count(); i++) {
+        const mur_setting *st = mur_setting_at(i);
+        if (is_world_key(st->name))
+            continue;
+        char key[40], val[40];
+        snprintf(key, sizeof key, "%s:", st->name);
+        mur_setting_format(val, sizeof val, st, p);
+        fprintf(fp, "  %-23s %-10s # %s\n", key, val, st->help);
+    }
+}
+
+/* ---- a growing text -------------------------------------------------------- */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int failed;
+} text;
+
+static void put_n(text *t, const char *s, size_t n)
+{
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 1024;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *s2 = mur_realloc(t->s, cap);
+        if (!s2) {
+            t->failed = 1;
+            return;
+        }
+        t->s = s2;
+        t->cap = cap;
+    }
+    memcpy(t->s + t->len, s, n);
+    t->len += n;
+    t->s[t->len] = 0;
+}
+
+static void put(text *t, const char *s) { put_n(t, s, strlen(s)); }
+
+static void putf(text *t, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put_n(t, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* The resolved settings through a memory stream (mur_params_write writes to
+ * a FILE, as check prints). */
+static void put_settings(text *t, const mur_scene *s)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&buf, &n);
+    if (!fp) {
+        t->failed = 1;
+        return;
+    }
+    mur_params_write(fp, s->preset->name, &s->params);
+    if (fclose(fp) != 0)
+        t->failed = 1;
+    else
+        put_n(t, buf, n);
+    free(buf);
+}
+
+/* The scene file as it is on disk, up to the loader's limit; a scene
+ * parsed from memory (no file at its path) has none. */
+static void put_scene_file(text *t, const mur_scene *s, void (*put_text)(text *, const char *, size_t))
+{
+    FILE *in = fopen(s->path, "rb");
+    if (!in)
+        return;
+    char buf[4096];
+    size_t n, total = 0;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0 && total < MUR_SCENE_MAX_BYTES) {
+        put_text(t, buf, n);
+        total += n;
+    }
+    fclose(in);
+}
+
+static int finish(text *t, char **out, mur_error *err)
+{
+    if (t->failed || !t->s) {
+        mur_free(t->s);
+        *out = NULL;
+        return mur_error_set(err, MUR_ERUN, "out of memory writing the provenance");
+    }
+    *out = t->s;
+    return MUR_OK;
+}
+
+int mur_scene_provenance(const mur_scene *s, const char *request, char **out, mur_error *err)
+{
+    text t = {0};
+    putf(&t, "murmur %s\nscene: %s\nseed: %llu\n", MUR_VERSION_STRING, s->path,
+         (unsigned long long)s->seed);
+    if (request) {
+        put(&t, request);
+        if (*request && request[strlen(request) - 1] != '\n')
+            put(&t, "\n");
+    }
+    put(&t, "# resolved settings (as murmur check prints them)\n");
+    put_settings(&t, s);
+    put(&t, "# scene file\n");
+    put_scene_file(&t, s, put_n);
+    return finish(&t, out, err);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+/* Text inside a JSON string: quotes, backslashes and control characters
+ * escaped; other bytes (UTF-8) as they are. */
+static void put_json_chars(text *t, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            putf(t, "\\%c", c);
+        else if (c == '\n')
+            put(t, "\\n");
+        else if (c < 0x20)
+            putf(t, "\\u%04x", c);
+        else
+            put_n(t, &s[i], 1);
+    }
+}
+
+static void put_json_string(text *t, const char *s)
+{
+    put(t, "\"");
+    put_json_chars(t, s, strlen(s));
+    put(t, "\"");
+}
+
+int mur_scene_provenance_json(const mur_scene *s, const char *request, char **out, mur_error *err)
+{
+    text t = {0};
+    put(&t, "{\"murmur\": ");
+    put_json_string(&t, MUR_VERSION_STRING);
+    put(&t, ", \"scene\": ");
+    put_json_string(&t, s->path);
+    putf(&t, ", \"seed\": %llu, \"request\": ", (unsigned long long)s->seed);
+    put_json_string(&t, request ? request : "");
+    put(&t, ",\n  \"settings\": {\"model\": ");
+    put_json_string(&t, s->preset->name);
+    for (int i = 0; i < mur_setting_count(); i++) {
+        const mur_setting *st = mur_setting_at(i);
+        char val[40];
+        mur_setting_format(val, sizeof val, st, &s->params);
+        putf(&t, ", \"%s\": ", st->name);
+        if (st->type == MUR_SETTING_ENUM)
+            put_json_string(&t, val);
+        else
+            put(&t, val);
+    }
+    put(&t, "},\n  \"scene_text\": \"");
+    put_scene_file(&t, s, put_json_chars);
+    put(&t, "\"}");
+    return finish(&t, out, err);
+}
