@@ -13,6 +13,8 @@
 #include "harness.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
+#include "murmur/version.h"
+#include "png_text.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -260,8 +262,9 @@ TEST(stats_csv_and_json_parse_back)
     fclose(fp);
     CHECK(rows == 12, "%d rows, want 12", rows);
 
-    json_object *root = json_object_from_file(scratch_path("p.json"));
-    REQUIRE(root && json_object_is_type(root, json_type_array), "JSON is not an array");
+    json_object *top = json_object_from_file(scratch_path("p.json")), *root = NULL;
+    REQUIRE(top && json_object_object_get_ex(top, "rows", &root) && json_object_is_type(root, json_type_array),
+            "JSON has no array \"rows\"");
     CHECK(json_object_array_length(root) == 12, "%zu objects", json_object_array_length(root));
     static const char *const keys[4] = {"median", "p10", "p90", "mean"};
     for (size_t i = 0; i < json_object_array_length(root) && i < 12; i++) {
@@ -277,7 +280,7 @@ TEST(stats_csv_and_json_parse_back)
         CHECK(json_object_object_get_ex(o, "runs", &v) && json_object_get_int(v) == 5, "object %zu runs", i);
         CHECK(json_object_object_get_ex(o, "ticks", &v) && json_object_get_int(v) == 40, "object %zu ticks", i);
     }
-    json_object_put(root);
+    json_object_put(top);
 }
 
 TEST(series_rows_follow_the_timeline)
@@ -474,4 +477,121 @@ TEST(plot_rejects_an_unknown_format)
           "format by the file's own extension");
     mur_experiment_destroy(e);
     mur_scene_destroy(s);
+}
+
+/* ---- provenance ------------------------------------------------------------- */
+
+/* Run a shell command, its output into out; its exit status. */
+static int run_tool_output(const char *cmd, char *out, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t got = fread(out, 1, n - 1, p);
+    out[got] = 0;
+    return pclose(p);
+}
+
+/* The text provenance of an experiment on small_scene: version, seed,
+ * path, the run asked for, the settings and the scene's own text. */
+static void check_experiment_provenance(const char *what, const char *t, const char *scene, const char *request)
+{
+    REQUIRE(t, "%s: no provenance", what);
+    char head[512];
+    snprintf(head, sizeof head, "murmur " MUR_VERSION_STRING "\nscene: %s\nseed: 11\n%s", scene, request);
+    CHECK(!strncmp(t, head, strlen(head)), "%s: starts\n%.300s\nnot\n%s", what, t, head);
+    CHECK(strstr(t, "# resolved settings (as murmur check prints them)\nmodel: wrkspc\n") &&
+              strstr(t, "  count:                  60 "), "%s: no resolved settings", what);
+    size_t n = 0;
+    char *text = test_slurp(scene, &n);
+    CHECK(text && strstr(t, text), "%s: the scene file is not in it", what);
+    free(text);
+}
+
+TEST(stats_and_series_csv_keep_their_header_and_carry_provenance_beside)
+{
+    const char *scene = small_scene("prov.yaml");
+    char args[1024], err[4096], side[300];
+    snprintf(args, sizeof args, "stats %s --runs 3 --ticks 20 -q -o %s", scene, scratch_path("prov.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "series %s --ticks 20 -q -o %s", scene, scratch_path("prov-series.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    size_t n = 0;
+    char *csv = test_slurp(scratch_path("prov.csv"), &n);
+    CHECK(csv && !strncmp(csv, "condition,metric,median,p10,p90,mean,runs,ticks\nall,order,", 57),
+          "the stats CSV does not start with its header and a row: %.80s", csv ? csv : "");
+    free(csv);
+    csv = test_slurp(scratch_path("prov-series.csv"), &n);
+    CHECK(csv && !strncmp(csv, "tick,order,", 11) && !strstr(csv, "murmur"), "the series CSV is not a plain table");
+    free(csv);
+    snprintf(side, sizeof side, "%s", scratch_path("prov.csv.provenance.txt"));
+    char *t = test_slurp(side, &n);
+    check_experiment_provenance("stats sidecar", t, scene,
+                                "experiment: 3 conditions x 3 runs x 20 ticks\nconditions: all no, alignment none\n");
+    free(t);
+    snprintf(side, sizeof side, "%s", scratch_path("prov-series.csv.provenance.txt"));
+    t = test_slurp(side, &n);
+    check_experiment_provenance("series sidecar", t, scene,
+                                "experiment: 1 condition x 1 run x 20 ticks, every tick\nconditions: scene\n");
+    free(t);
+}
+
+TEST(stats_json_has_a_provenance_object)
+{
+    const char *scene = small_scene("provj.yaml");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s --runs 3 --ticks 20 -q -o %s", scene, scratch_path("prov.json"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    json_object *top = json_object_from_file(scratch_path("prov.json")), *p, *v, *set;
+    REQUIRE(top && json_object_object_get_ex(top, "provenance", &p), "no \"provenance\" object");
+    CHECK(json_object_object_get_ex(p, "murmur", &v) && !strcmp(json_object_get_string(v), MUR_VERSION_STRING),
+          "version");
+    CHECK(json_object_object_get_ex(p, "scene", &v) && !strcmp(json_object_get_string(v), scene), "scene path");
+    CHECK(json_object_object_get_ex(p, "seed", &v) && json_object_get_int64(v) == 11, "seed");
+    CHECK(json_object_object_get_ex(p, "request", &v) &&
+              strstr(json_object_get_string(v), "3 conditions x 3 runs x 20 ticks"), "request");
+    REQUIRE(json_object_object_get_ex(p, "settings", &set), "no settings");
+    CHECK(json_object_object_get_ex(set, "model", &v) && !strcmp(json_object_get_string(v), "wrkspc"), "model");
+    CHECK(json_object_object_get_ex(set, "count", &v) && json_object_get_int(v) == 60, "count");
+    CHECK(json_object_object_get_ex(set, "boundary", &v) && !strcmp(json_object_get_string(v), "wrap"), "boundary");
+    CHECK(json_object_object_get_ex(set, "alignment_radius", &v) && json_object_get_double(v) == 40, "radius");
+    size_t n = 0;
+    char *text = test_slurp(scene, &n);
+    CHECK(json_object_object_get_ex(p, "scene_text", &v) && text && !strcmp(json_object_get_string(v), text),
+          "scene_text is not the scene file");
+    free(text);
+    json_object_put(top);
+}
+
+TEST(plots_carry_provenance_in_every_format)
+{
+    const char *scene = small_scene("provp.yaml");
+    char args[1024], err[4096], cmd[700], out[16384];
+    const char *ext[3] = {"png", "pdf", "svg"};
+    for (int k = 0; k < 3; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "provp.%s", ext[k]);
+        const char *plot = scratch_path(name);
+        snprintf(args, sizeof args, "series %s --ticks 20 -q -o - --plot %s", scene, plot);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+        const char *req = "experiment: 1 condition x 1 run x 20 ticks, every tick\n";
+        if (k == 0) {
+            int bad = 0;
+            char *t = png_text(plot, "murmur:provenance", &bad, NULL);
+            CHECK(bad == 0, "PNG plot: %d bad CRCs", bad);
+            check_experiment_provenance("PNG plot", t, scene, req);
+            free(t);
+        } else if (k == 1) {
+            snprintf(cmd, sizeof cmd, "pdfinfo '%s' 2>&1", plot);
+            REQUIRE(run_tool_output(cmd, out, sizeof out) == 0, "pdfinfo: %s", out);
+            char *subject = strstr(out, "Subject:         ");
+            check_experiment_provenance("PDF plot", subject ? subject + 17 : NULL, scene, req);
+            CHECK(strstr(out, "Title:           small\n"), "PDF plot title: %s", out);
+        } else {
+            size_t n = 0;
+            char *t = test_slurp(plot, &n), *meta = t ? strstr(t, "<metadata id=\"murmur-provenance\">") : NULL;
+            check_experiment_provenance("SVG plot", meta ? meta + 33 : NULL, scene, req);
+            free(t);
+        }
+    }
 }

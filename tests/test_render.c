@@ -27,6 +27,9 @@
 #include "murmur/metrics.h"
 #include "murmur/render.h"
 #include "murmur/scene.h"
+#include "murmur/session.h"
+#include "murmur/version.h"
+#include "png_text.h"
 #include "render/internal.h"   /* the trail layers, for the tiles test */
 
 #define GOLDEN_DIR "tests/golden"
@@ -1217,4 +1220,137 @@ TEST(huge_boids_fill_in_bounded_batches)
     mur_renderer_destroy(r);
     mur_flock_destroy(f);
     mur_scene_destroy(s);
+}
+
+/* ---- provenance in stills ---------------------------------------------------- */
+
+static const char prov_scene[] =
+    "title: Provenance & <check>\n"
+    "seed: 4242\nmodel: wrkspc\nflock: {count: 30, alignment: 0.75}\n"
+    "video: {width: 200, height: 120, duration: 2s}\n"
+    "look: {overlays: [clock]}\n";
+
+/* Run `murmur still` on prov_scene to name.ext in the scratch folder;
+ * returns the path. */
+static const char *prov_still(const char *name)
+{
+    static char path[512];
+    char args[1024], err[4096];
+    const char *scene = scratch_path("prov.yaml");
+    write_file(scene, prov_scene);
+    snprintf(path, sizeof path, "%s/%s", scratch(), name);
+    snprintf(args, sizeof args, "still %s --at 1s -q -o %s", scene, path);
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 0, "%s: status %d: %s", args, st, err);
+    return path;
+}
+
+/* What every provenance must hold: version, seed, the resolved settings as
+ * check prints them and the scene file's own text. */
+static void check_provenance_text(const char *what, const char *t)
+{
+    REQUIRE(t, "%s: no provenance", what);
+    CHECK(!strncmp(t, "murmur " MUR_VERSION_STRING "\n", strlen("murmur " MUR_VERSION_STRING "\n")),
+          "%s: does not start with murmur's version: %.60s", what, t);
+    CHECK(strstr(t, "\nseed: 4242\n") && strstr(t, "prov.yaml\n"), "%s: no seed or scene path", what);
+    CHECK(strstr(t, "still: frame 30 (1s of video, tick 60)"), "%s: no request line", what);
+    CHECK(strstr(t, "  alignment:              0.75 "), "%s: no resolved settings", what);
+    CHECK(strstr(t, prov_scene), "%s: the scene file's text is not in it", what);
+}
+
+TEST(png_still_carries_provenance_in_text_chunks_and_the_frame_pixels)
+{
+    const char *png = prov_still("prov.png");
+    int bad = 0;
+    char order[300];
+    char *sw = png_text(png, "Software", &bad, order);
+    char *t = png_text(png, "murmur:provenance", &bad, NULL);
+    CHECK(bad == 0, "%d chunks with a wrong CRC", bad);
+    CHECK(!strncmp(order, "IHDR", 4) && strstr(order, "IEND") == order + strlen(order) - 4,
+          "chunks out of order: %s", order);
+    CHECK(sw && !strcmp(sw, "murmur " MUR_VERSION_STRING), "Software: %s", sw ? sw : "(none)");
+    check_provenance_text("PNG", t);
+    free(sw);
+    free(t);
+    /* only metadata was added: the decoded pixels are the session's frame */
+    mur_scene *s = NULL;
+    mur_session *ss = NULL;
+    mur_error err;
+    REQUIRE(!mur_scene_load(&s, scratch_path("prov.yaml"), &err), "%s", err.msg);
+    REQUIRE(!mur_session_create(&ss, s, NULL, &err), "%s", err.msg);
+    const uint8_t *px;
+    int stride;
+    REQUIRE(!mur_session_frame(ss, 30, &px, &stride, &err), "%s", err.msg);
+    cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+    REQUIRE(cairo_surface_status(img) == CAIRO_STATUS_SUCCESS, "Cairo cannot read the PNG");
+    cairo_surface_flush(img);
+    const unsigned char *d = cairo_image_surface_get_data(img);
+    int ds = cairo_image_surface_get_stride(img), differ = 0;
+    for (int y = 0; y < s->height; y++)
+        differ += memcmp(d + (size_t)y * ds, px + (size_t)y * stride, (size_t)s->width * 4) != 0;
+    CHECK(cairo_image_surface_get_width(img) == s->width && differ == 0, "%d rows differ from the frame", differ);
+    cairo_surface_destroy(img);
+    mur_session_destroy(ss);
+    mur_scene_destroy(s);
+}
+
+TEST(pdf_still_carries_provenance_in_its_document_information)
+{
+    unsetenv("SOURCE_DATE_EPOCH");
+    const char *pdf = prov_still("prov.pdf");
+    char cmd[700], out[16384];
+    snprintf(cmd, sizeof cmd, "pdfinfo '%s' 2>&1", pdf);
+    REQUIRE(run(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
+    CHECK(strstr(out, "Title:           Provenance & <check>\n"), "title: %s", out);
+    CHECK(strstr(out, "Creator:         murmur " MUR_VERSION_STRING "\n"), "creator: %s", out);
+    CHECK(strstr(out, "Keywords:        murmur " MUR_VERSION_STRING "; scene: "), "keywords: %s", out);
+    char *subject = strstr(out, "Subject:         ");
+    check_provenance_text("PDF subject", subject ? subject + 17 : NULL);
+    CHECK(!strstr(out, "CreationDate:") && !strstr(out, "ModDate:"),
+          "a date without SOURCE_DATE_EPOCH: %s", out);
+}
+
+TEST(svg_still_carries_provenance_in_a_metadata_element)
+{
+    const char *svg = prov_still("prov.svg");
+    size_t n = 0;
+    char *t = test_slurp(svg, &n);
+    REQUIRE(t, "no SVG");
+    char *open = strstr(t, "<svg"), *meta = strstr(t, "<metadata id=\"murmur-provenance\">");
+    char *end = meta ? strstr(meta, "</metadata>") : NULL;
+    REQUIRE(open && meta && end, "no <metadata> element");
+    CHECK(meta == strchr(open, '>') + 2, "<metadata> is not the <svg> element's first child");
+    CHECK(strstr(meta, "\nseed: 4242\n") < end && strstr(meta, "murmur " MUR_VERSION_STRING) < end,
+          "no seed or version in <metadata>");
+    CHECK(strstr(meta, "title: Provenance &amp; &lt;check&gt;\n") < end, "the scene text is not escaped");
+    free(t);
+    snprintf(t = malloc(700), 700, "xmllint --noout '%s' 2>&1 || python3 -c \"import xml.dom.minidom,sys; "
+             "xml.dom.minidom.parse(sys.argv[1])\" '%s'", svg, svg);
+    char out[4096];
+    CHECK(run(t, out, sizeof out) == 0, "the SVG is not well-formed XML: %s", out);
+    free(t);
+}
+
+TEST(pdf_and_svg_stills_are_byte_reproducible_and_dated_by_source_date_epoch)
+{
+    const char *ext[2] = {"pdf", "svg"};
+    for (int k = 0; k < 2; k++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "rep-a.%s", ext[k]);
+        snprintf(b, sizeof b, "rep-b.%s", ext[k]);
+        size_t na = 0, nb = 0;
+        char *x = test_slurp(prov_still(a), &na);
+        char *y = test_slurp(prov_still(b), &nb);
+        CHECK(x && y && na == nb && !memcmp(x, y, na), "two runs give different %s bytes", ext[k]);
+        free(x);
+        free(y);
+    }
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);   /* 2023-11-14 22:13:20 UTC */
+    const char *pdf = prov_still("dated.pdf");
+    unsetenv("SOURCE_DATE_EPOCH");
+    char cmd[700], out[16384];
+    snprintf(cmd, sizeof cmd, "TZ=UTC pdfinfo -isodates '%s' 2>&1", pdf);
+    REQUIRE(run(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
+    CHECK(strstr(out, "CreationDate:    2023-11-14T22:13:20Z") && strstr(out, "ModDate:         2023-11-14T22:13:20Z"),
+          "dates not from SOURCE_DATE_EPOCH: %s", out);
 }

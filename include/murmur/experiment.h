@@ -109,6 +109,13 @@ MUR_API double mur_experiment_setting_at(const mur_experiment *e, int c, const m
 /// `tick` ticks. Uses scratch inside e: not for concurrent calls on one e.
 MUR_API void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);
 
+/// The provenance of a file made from e (mur_scene_provenance of its scene),
+/// with what was run: "experiment: C conditions x R runs x T ticks" (", every
+/// tick" for a series) and the conditions' names. json: 0 the text, 1 the
+/// JSON object (mur_scene_provenance_json). The caller frees *out with
+/// mur_free. 0, or MUR_ERUN when out of memory.
+MUR_API int mur_experiment_provenance(const mur_experiment *e, int json, char **out, mur_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "murmur/alloc.h"
 #include "murmur/file.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
@@ -197,12 +198,13 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
         }
 }
 
-static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s)
+/* {"provenance": {...}, "rows": [one object per condition and metric]} */
+static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov)
 {
     static const char *const keys[4] = {"median", "p10", "p90", "mean"};
     long ticks = mur_experiment_ticks(e);
     const char *sep = "";
-    fputs("[", fp);
+    fprintf(fp, "{\"provenance\": %s,\n \"rows\": [", prov);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int i = 0; i < s->nmetrics; i++) {
             mur_summary m;
@@ -218,7 +220,7 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s)
             fprintf(fp, ", \"runs\": %d, \"ticks\": %ld}", m.n, ticks);
             sep = ",";
         }
-    fputs("\n]\n", fp);
+    fputs("\n]}\n", fp);
 }
 
 static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
@@ -243,6 +245,32 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
                     mur_metric_name(s->metrics[i]), m.median, m.p10, m.p90, m.mean);
         }
     }
+}
+
+/* A CSV's provenance (mur_experiment_provenance) in a sidecar,
+ * CSV_PATH.provenance.txt, so the CSV itself stays a plain table that any
+ * reader loads unchanged. None for standard output. */
+static int write_sidecar(const char *csv_path, const mur_experiment *e, mur_error *err)
+{
+    if (!strcmp(csv_path, "-"))
+        return MUR_OK;
+    char *text = NULL, *path = NULL;
+    out_file of = {0};
+    int rc = mur_experiment_provenance(e, 0, &text, err);
+    if (!rc && !(path = mur_malloc(strlen(csv_path) + sizeof ".provenance.txt")))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory");
+    if (rc)
+        goto done;
+    strcat(strcpy(path, csv_path), ".provenance.txt");
+    if ((rc = out_open(&of, path, err)))
+        goto done;
+    fputs(text, of.fp);
+    rc = out_close(&of, err);
+done:
+    out_abort(&of);
+    mur_free(path);
+    mur_free(text);
+    return rc;
 }
 
 typedef int (*plot_fn)(const char *path, const mur_experiment *e, const int *metrics, int n,
@@ -292,6 +320,7 @@ int mur_cmd_stats(const mur_cli_opts *o)
     mur_scene *s = NULL;
     mur_experiment *e = NULL;
     out_file of = {0};
+    char *prov = NULL;
     int json = 0;
     mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
     if (o->output) {
@@ -316,18 +345,20 @@ int mur_cmd_stats(const mur_cli_opts *o)
     rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, total, &err);
     if (rc)
         goto done;
+    if ((o->json || json) && (rc = mur_experiment_provenance(e, 1, &prov, &err)))
+        goto done;
     if (o->json)
-        stats_json(stdout, e, s);
+        stats_json(stdout, e, s, prov);
     else
         stats_table(stdout, e, s);
     if (o->output) {
         if ((rc = out_open(&of, o->output, &err)))
             goto done;
         if (json)
-            stats_json(of.fp, e, s);
+            stats_json(of.fp, e, s, prov);
         else
             stats_csv(of.fp, e, s);
-        if ((rc = out_close(&of, &err)))
+        if ((rc = out_close(&of, &err)) || (!json && (rc = write_sidecar(o->output, e, &err))))
             goto done;
         if (!o->quiet && strcmp(o->output, "-"))
             fprintf(stderr, "murmur: wrote %s\n", o->output);
@@ -335,6 +366,7 @@ int mur_cmd_stats(const mur_cli_opts *o)
     if ((rc = write_plot(o, mur_plot_stats, e, s, &err)))
         goto done;
 done:
+    mur_free(prov);
     out_abort(&of);
     mur_experiment_destroy(e);
     mur_scene_destroy(s);
@@ -421,7 +453,7 @@ int mur_cmd_series(const mur_cli_opts *o)
     if (rc || (rc = out_open(&of, o->output, &err)))
         goto done;
     series_csv(of.fp, e);
-    if ((rc = out_close(&of, &err)))
+    if ((rc = out_close(&of, &err)) || (rc = write_sidecar(o->output, e, &err)))
         goto done;
     if (!o->quiet && strcmp(o->output, "-"))
         fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s)\n", o->output, def.ticks, def.runs,

@@ -76,6 +76,8 @@ typedef struct {
     cairo_surface_t *surface;
     cairo_t *cr;
     mur_text text;            /* MUR_FONT, sizes in points (the figure's user units) */
+    char *meta;               /* the experiment's provenance, stored in the file */
+    mur_meta_writer mw;       /* writes fig_write's bytes with meta added (meta.c) */
 } figure;
 
 static int format_of(const char *path)
@@ -103,6 +105,7 @@ static void fig_abort(figure *f)
         cairo_surface_destroy(f->surface);
     }
     mur_text_free(&f->text);
+    mur_free(f->meta);
     mur_atomic_abort(&f->file);
     memset(f, 0, sizeof *f);
 }
@@ -122,21 +125,28 @@ static cairo_status_t fig_write(void *closure, const unsigned char *data, unsign
 /* Start a w x h pt figure, written to a temporary name beside the final
  * one (vector formats from the start, PNG at the end), or in place to a
  * device or pipe. */
-static int fig_begin(figure *f, const char *path, double w, double h, mur_error *err)
+static int fig_begin(figure *f, const char *path, const mur_experiment *e, double w, double h,
+                     mur_error *err)
 {
     memset(f, 0, sizeof *f);
     f->format = format_of(path);
     if (f->format == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    int rc = mur_atomic_begin(&f->file, path, 0, err);
-    if (rc || !mur_atomic_fopen(&f->file, "wb", err)) {
+    int rc = mur_experiment_provenance(e, 0, &f->meta, err);
+    if (rc || (rc = mur_atomic_begin(&f->file, path, 0, err)) || !mur_atomic_fopen(&f->file, "wb", err)) {
         fig_abort(f);
         return rc ? rc : MUR_ERUN;
     }
+    const char *title = mur_experiment_scene(e)->title;
+    f->mw = (mur_meta_writer){fig_write, f, f->format == FMT_PNG ? MUR_META_PNG : MUR_META_SVG, title,
+                              f->meta, 0, 0, 0};
     double scale = 1;
     switch (f->format) {
-    case FMT_PDF: f->surface = cairo_pdf_surface_create_for_stream(fig_write, f, w, h); break;
-    case FMT_SVG: f->surface = cairo_svg_surface_create_for_stream(fig_write, f, w, h); break;
+    case FMT_PDF:
+        f->surface = cairo_pdf_surface_create_for_stream(fig_write, f, w, h);
+        mur_meta_pdf(f->surface, title, f->meta);
+        break;
+    case FMT_SVG: f->surface = cairo_svg_surface_create_for_stream(mur_meta_write, &f->mw, w, h); break;
     default:
         scale = MUR_PLOT_DPI / 72.0;
         f->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)ceil(w * scale),
@@ -170,7 +180,7 @@ static int fig_end(figure *f, mur_error *err)
         f->cr = NULL;
         if (f->format == FMT_PNG) {
             cairo_surface_flush(f->surface);
-            st = cairo_surface_write_to_png_stream(f->surface, fig_write, f);
+            st = cairo_surface_write_to_png_stream(f->surface, mur_meta_write, &f->mw);
         } else {
             cairo_surface_finish(f->surface);
             st = cairo_surface_status(f->surface);
@@ -939,7 +949,7 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
     series_place(&sr, &lo);
 
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
-    if ((rc = fig_begin(&f, path, W, lo.H, err)))
+    if ((rc = fig_begin(&f, path, e, W, lo.H, err)))
         goto done;
     draw_legend(&f, lo.keys, lo.nkeys, L, 4, PW, 1);
     for (int i = 0; i < sr.ncues; i++)
@@ -1092,7 +1102,7 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
 
     double top = 4 + legend_h + 3;
     double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + label_h + 4);
-    if ((rc = fig_begin(&f, path, W, H, err)))
+    if ((rc = fig_begin(&f, path, e, W, H, err)))
         goto done;
     draw_legend(&f, keys, 3, L, 4, PW, 1);
     double y = top;

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -347,4 +348,23 @@ double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setti
     mur_params p;
     mur_experiment_params_at(e, c, tick, &p);
     return mur_setting_get(st, &p);
+}
+
+int mur_experiment_provenance(const mur_experiment *e, int json, char **out, mur_error *err)
+{
+    char request[1024];
+    int n = snprintf(request, sizeof request, "experiment: %d condition%s x %d run%s x %ld ticks%s\nconditions:",
+                     e->nconditions, e->nconditions == 1 ? "" : "s", e->runs, e->runs == 1 ? "" : "s",
+                     e->ticks, e->every_tick ? ", every tick" : "");
+    /* names up to the buffer's end; a cut list ends in "..." */
+    for (int c = 0; c < e->nconditions && n > 0 && (size_t)n < sizeof request; c++) {
+        const char *name = mur_experiment_condition_name(e, c);
+        if ((size_t)n + strlen(name) + 6 >= sizeof request) {
+            snprintf(request + n, sizeof request - (size_t)n, " ...");
+            break;
+        }
+        n += snprintf(request + n, sizeof request - (size_t)n, " %s", name);
+    }
+    return json ? mur_scene_provenance_json(e->scene, request, out, err)
+                : mur_scene_provenance(e->scene, request, out, err);
 }
