@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "murmur/rng.h"
 #include "murmur/version.h"
 #include "murmur/session.h"
 #include "progress.h"
@@ -42,8 +43,13 @@ static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_ren
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return NULL;
+    /* --run K was checked by mur_cli_session: its seed is run K's */
+    uint64_t seed = o->run_text ? mur_rng_derive(s->seed, strtoull(o->run_text, NULL, 10)) : s->seed;
     fprintf(fp, "murmur %s\nscene: %s\nseed: %llu\n", MUR_VERSION_STRING, s->path,
-            (unsigned long long)s->seed);
+            (unsigned long long)seed);
+    if (o->condition || o->run_text)
+        fprintf(fp, "experiment: condition %s, run %s\n", o->condition ? o->condition : "(the scene's)",
+                o->run_text ? o->run_text : "(the scene's seed)");
     /* Written before rendering: an interrupted render holds a prefix of
      * this range, which its own frame count tells. */
     fprintf(fp, "frames requested: %ld to %ld of %ld", first, last - 1, frames);
