@@ -6,7 +6,9 @@
  * as CSV or JSON. series: every tick of the scene's own settings following
  * its timeline, one row per tick, with a band across runs when there are
  * several. Numbers are printed with %.9g: enough digits for any table, and
- * the same bytes for any thread count because the values are. */
+ * the same bytes for any thread count because the values are. --runs-out
+ * writes the values under the summary, one per condition, run and metric,
+ * with %.17g (docs/data.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
