@@ -13,6 +13,8 @@
 #include "harness.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
+#include "murmur/rng.h"
+#include "murmur/session.h"
 #include "murmur/version.h"
 #include "png_text.h"
 
@@ -281,6 +283,219 @@ TEST(stats_csv_and_json_parse_back)
         CHECK(json_object_object_get_ex(o, "ticks", &v) && json_object_get_int(v) == 40, "object %zu ticks", i);
     }
     json_object_put(top);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+TEST(runs_csv_reproduces_the_summarys_medians)
+{
+    /* Every run's value read back from --runs-out, sorted and cut by the
+     * summary's own percentile rule, gives the summary's median, p10 and
+     * p90 as printed: the rows are the values the summary summarised.
+     * Six runs, so the median falls between two of them. */
+    const char *scene = small_scene("runs.yaml");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s --runs 6 --ticks 40 -q -o %s --runs-out %s", scene,
+             scratch_path("rs.csv"), scratch_path("rr.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    static const char *const conds[3] = {"all", "no, alignment", "none"};
+    static const char *const metrics[4] = {"order", "nearest", "clusters", "milling"};
+    double v[3][4][6];
+    FILE *fp = fopen(scratch_path("rr.csv"), "r");
+    REQUIRE(fp, "no runs CSV");
+    char line[1024];
+    REQUIRE(fgets(line, sizeof line, fp), "empty runs CSV");
+    CHECK(!strcmp(line, "condition,run,seed,metric,value\n"), "header: %s", line);
+    int rows = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char *f[8];
+        int nf = csv_fields(line, f, 8);
+        REQUIRE(rows < 72, "more than 3 conditions x 6 runs x 4 metrics rows");
+        int c = rows / 24, r = rows / 4 % 6, k = rows % 4;
+        char seed[32];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)mur_rng_derive(11, (uint64_t)r));
+        CHECK(nf == 5 && !strcmp(f[0], conds[c]) && atoi(f[1]) == r && !strcmp(f[2], seed) &&
+                  !strcmp(f[3], metrics[k]),
+              "row %d is %s,%s,%s,%s, want %s,%d,%s,%s", rows, f[0], f[1], f[2], f[3], conds[c], r, seed,
+              metrics[k]);
+        char *end;
+        v[c][k][r] = strtod(f[4], &end);
+        CHECK(end != f[4] && !*end, "row %d value '%s' is not a number", rows, f[4]);
+        rows++;
+    }
+    fclose(fp);
+    REQUIRE(rows == 72, "%d rows, want 72", rows);
+    /* each value is the engine's double, digit for digit */
+    mur_error e2 = {{0}};
+    mur_scene *s = NULL;
+    REQUIRE(mur_scene_load(&s, scene, &e2) == 0, "%s", e2.msg);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 6, .ticks = 40};
+    REQUIRE(mur_experiment_run(&e, s, &def, &e2) == 0, "%s", e2.msg);
+    for (int i = 0; i < 72; i++) {
+        int c = i / 24, r = i / 4 % 6, k = i % 4;
+        double want = mur_metrics_value(mur_experiment_metrics(e, c, r, 40), s->metrics[k]);
+        CHECK(v[c][k][r] == want, "%s run %d %s: %.17g in the CSV, %.17g in the engine", conds[c], r,
+              metrics[k], v[c][k][r], want);
+    }
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+
+    fp = fopen(scratch_path("rs.csv"), "r");
+    REQUIRE(fp && fgets(line, sizeof line, fp), "no summary CSV");
+    for (int row = 0; fgets(line, sizeof line, fp); row++) {
+        char *f[10];
+        REQUIRE(row < 12 && csv_fields(line, f, 10) == 8, "summary row %d: %s", row, line);
+        double *x = v[row / 4][row % 4];
+        qsort(x, 6, sizeof *x, cmp_double);
+        double q[3] = {mur_percentile(x, 6, 50), mur_percentile(x, 6, 10), mur_percentile(x, 6, 90)};
+        for (int i = 0; i < 3; i++) {
+            char want[64];
+            snprintf(want, sizeof want, "%.9g", q[i]);
+            CHECK(!strcmp(f[2 + i], want), "%s/%s: summary column %d is %s, the runs give %s", f[0], f[1],
+                  2 + i, f[2 + i], want);
+        }
+    }
+    fclose(fp);
+}
+
+/* Two conditions, a warm-up, a ramp and an event: what a run's flock goes
+ * through besides stepping. */
+static const char run_scene[] =
+    "seed: 21\nmodel: wrkspc\n"
+    "world: {width: 200, height: 150, boundary: wrap}\n"
+    "flock: {count: 50}\n"
+    "video: {duration: 1s, ticks_per_second: 60, fps: 10, width: 96, height: 64, warmup: 25t}\n"
+    "timeline:\n"
+    "  - at: 0.2s\n    ramp: {noise: 0.1}\n    over: 0.3s\n"
+    "  - at: 0.6s\n    event: scatter\n"
+    "experiment:\n  runs: 5\n  ticks: 10\n"
+    "  conditions: {all: {}, no-alignment: {alignment: 0}, loose: {cohesion: 0.2}}\n";
+
+/* The metrics of panel p of a session of s with these options, at the last
+ * frame (drawn, as a render draws it); 0 or the session's error. */
+static int last_frame_metrics(const mur_scene *s, int condition, int run, int p, mur_metrics *out,
+                              mur_error *err)
+{
+    mur_session_opts so = MUR_SESSION_OPTS_INIT;
+    so.threads = 2;
+    so.condition = condition;
+    so.run = run;
+    mur_session *ss = NULL;
+    int rc = mur_session_create(&ss, s, &so, err);
+    const uint8_t *px;
+    int stride;
+    if (!rc)
+        rc = mur_session_frame(ss, mur_scene_frames(s) - 1, &px, &stride, err);
+    mur_metrics_ctx *mc = mur_metrics_ctx_create();
+    if (!rc)
+        rc = mc ? mur_metrics_compute(mc, mur_session_flock(ss, p), out) : MUR_ERUN;
+    mur_metrics_ctx_destroy(mc);
+    mur_session_destroy(ss);
+    return rc;
+}
+
+static int same_metrics(const mur_metrics *a, const mur_metrics *b)
+{
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        if (mur_metrics_value(a, k) != mur_metrics_value(b, k))
+            return 0;
+    return 1;
+}
+
+TEST(a_chosen_condition_and_run_is_the_experiments_run)
+{
+    /* render --condition X --run K: the last frame's flock has exactly the
+     * metrics the experiment measured for condition X, run K at that tick
+     * (same overrides, seed, warm-up and timeline), and differs from the
+     * scene's own flock. */
+    mur_error err = {{0}};
+    mur_scene *s = parse(run_scene, &err);
+    REQUIRE(s, "%s", err.msg);
+    long last = mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
+    REQUIRE(last > 30, "the last frame shows tick %ld", last);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .ticks = last, .threads = 1};
+    REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
+    static const int picks[3][2] = {{1, 3}, {2, 4}, {0, 0}};
+    for (int i = 0; i < 3; i++) {
+        int c = picks[i][0], r = picks[i][1];
+        mur_metrics m;
+        REQUIRE(last_frame_metrics(s, c, r, 0, &m, &err) == 0, "%s", err.msg);
+        const mur_metrics *want = mur_experiment_metrics(e, c, r, last);
+        CHECK(same_metrics(&m, want), "condition %d run %d: order %.17g, the experiment's %.17g", c, r,
+              m.order, want->order);
+    }
+    mur_metrics scene_own;
+    REQUIRE(last_frame_metrics(s, -1, -1, 0, &scene_own, &err) == 0, "%s", err.msg);
+    CHECK(same_metrics(&scene_own, mur_experiment_metrics(e, 0, 0, last)), "the scene is not run 0 of 'all'");
+    CHECK(!same_metrics(&scene_own, mur_experiment_metrics(e, 0, 3, last)), "run 3 is the scene's flock");
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+}
+
+TEST(a_run_of_a_panels_scene_is_that_run_in_every_panel)
+{
+    /* Small multiples with --run K: panel c is condition c's run K; with
+     * --condition as well, one panel. Out-of-range choices are refused. */
+    mur_error err = {{0}};
+    char text[sizeof run_scene + 64];
+    snprintf(text, sizeof text, "%slayout: {panels: conditions}\n", run_scene);
+    mur_scene *s = parse(text, &err);
+    REQUIRE(s, "%s", err.msg);
+    long last = mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
+    mur_experiment *e = NULL;
+    mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .ticks = last, .runs = 3, .threads = 1};
+    REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
+    for (int c = 0; c < 3; c++) {
+        mur_metrics m;
+        REQUIRE(last_frame_metrics(s, -1, 2, c, &m, &err) == 0, "%s", err.msg);
+        CHECK(same_metrics(&m, mur_experiment_metrics(e, c, 2, last)), "panel %d of run 2", c);
+    }
+    mur_session_opts so = MUR_SESSION_OPTS_INIT;
+    so.condition = 1;
+    mur_session *ss = NULL;
+    REQUIRE(mur_session_create(&ss, s, &so, &err) == 0, "%s", err.msg);
+    CHECK(mur_session_panels(ss) == 1, "--condition on a panels scene: %d panels", mur_session_panels(ss));
+    mur_session_destroy(ss);
+    const int bad[3][2] = {{3, -1}, {-2, -1}, {0, 100000}};
+    for (int i = 0; i < 3; i++) {
+        so.condition = bad[i][0];
+        so.run = bad[i][1];
+        CHECK(mur_session_create(&ss, s, &so, &err) == MUR_EINPUT && !ss, "condition %d run %d accepted",
+              bad[i][0], bad[i][1]);
+    }
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+}
+
+TEST(render_and_still_refuse_an_unknown_condition_or_run)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s", scratch_path("choice.yaml"));
+    write_file(path, run_scene);
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "still %s --at 0.5s --condition no-cohesion -o %s", path, scratch_path("c.png"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "no-cohesion") &&
+              strstr(err, "'all', 'no-alignment', 'loose'") && !strchr(err, '\n')[1],
+          "unknown condition: %s", err);
+    snprintf(args, sizeof args, "render %s --run 5 -o %s", path, scratch_path("r.mp4"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "--run") && strstr(err, "0 to 4") &&
+              !strchr(err, '\n')[1],
+          "run 5 of 5: %s", err);
+    snprintf(args, sizeof args, "still %s --at 0.5s --run -1 -o %s", path, scratch_path("c.png"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "--run"), "run -1: %s", err);
+    CHECK(access(scratch_path("c.png"), F_OK) != 0 && access(scratch_path("r.mp4"), F_OK) != 0,
+          "a refused choice wrote a file");
+    snprintf(args, sizeof args, "still %s --at 0.5s --condition loose --run 4 -q -o %s", path,
+             scratch_path("c.png"));
+    CHECK(murmur(args, err, sizeof err) == 0 && access(scratch_path("c.png"), F_OK) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "stats %s --runs-out %s", path, scratch_path("r.txt"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "--runs-out"), "--runs-out r.txt: %s", err);
 }
 
 TEST(series_rows_follow_the_timeline)
@@ -594,4 +809,27 @@ TEST(plots_carry_provenance_in_every_format)
             free(t);
         }
     }
+}
+
+TEST(a_still_of_a_chosen_run_and_the_runs_out_csv_say_which_run)
+{
+    const char *scene = small_scene("provr.yaml");
+    char args[1024], err[4096], want[256];
+    snprintf(args, sizeof args, "still %s --at 1s --condition none --run 3 -q -o %s", scene,
+             scratch_path("provr.png"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    int bad = 0;
+    char *t = png_text(scratch_path("provr.png"), "murmur:provenance", &bad, NULL);
+    snprintf(want, sizeof want, "\nseed: %llu\nexperiment: condition none, run 3\nstill: frame ",
+             (unsigned long long)mur_rng_derive(11, 3));
+    CHECK(t && strstr(t, want), "the still's provenance does not name run 3's seed and condition:\n%.400s",
+          t ? t : "(none)");
+    free(t);
+    snprintf(args, sizeof args, "stats %s --runs 2 --ticks 10 -q --runs-out %s", scene, scratch_path("provr.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    size_t n = 0;
+    t = test_slurp(scratch_path("provr.csv.provenance.txt"), &n);
+    check_experiment_provenance("--runs-out sidecar", t, scene,
+                                "experiment: 3 conditions x 2 runs x 10 ticks\nconditions: all no, alignment none\n");
+    free(t);
 }

@@ -200,21 +200,23 @@ MUR_API void mur_setting_format(char *buf, size_t n, const mur_setting *st, cons
 /// `murmur presets NAME` print.
 MUR_API void mur_params_write(FILE *fp, const char *model, const mur_params *p);
 
-/// The provenance text of a file made from s: "murmur VERSION", "scene:
-/// PATH", "seed: N", the request (lines saying what was made, such as
+/// The provenance text of a file made from s with flocks started from seed
+/// (s->seed, or an experiment run's): "murmur VERSION", "scene: PATH",
+/// "seed: N", the request (lines saying what was made, such as
 /// "frames requested: 0 to 299 of 300"; may be NULL), the resolved
 /// settings as `murmur check` prints them and the scene file's text, each
 /// part after a "# ..." line. Every output stores this text (a video's
 /// comment, a PNG text chunk, a PDF's subject, an SVG's metadata, a CSV's
 /// sidecar); it holds nothing that changes from run to run. The caller
 /// frees *out with mur_free. 0, or MUR_ERUN when out of memory.
-MUR_API int mur_scene_provenance(const mur_scene *s, const char *request, char **out, mur_error *err);
+MUR_API int mur_scene_provenance(const mur_scene *s, uint64_t seed, const char *request, char **out,
+                                 mur_error *err);
 
 /// The same provenance as one JSON object: {"murmur", "scene", "seed",
 /// "request", "settings": {"model", each setting}, "scene_text"}. The
 /// caller frees *out with mur_free.
-MUR_API int mur_scene_provenance_json(const mur_scene *s, const char *request, char **out,
-                                      mur_error *err);
+MUR_API int mur_scene_provenance_json(const mur_scene *s, uint64_t seed, const char *request,
+                                      char **out, mur_error *err);
 
 /// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)
 /// into seconds, with tps ticks per second. 0, or -1 when it is not a time.

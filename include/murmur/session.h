@@ -30,7 +30,7 @@ extern "C" {
 #define MUR_SESSION_MAX_PANELS 64
 
 /// The version of mur_session_opts this header describes.
-#define MUR_SESSION_OPTS_VERSION 1
+#define MUR_SESSION_OPTS_VERSION 2
 
 /// How a session runs. Start from MUR_SESSION_OPTS_INIT, then set fields.
 typedef struct mur_session_opts {
@@ -39,17 +39,24 @@ typedef struct mur_session_opts {
                                   ///< single-threaded reference (same frames either way)
     volatile sig_atomic_t *stop;  ///< polled by every long loop; non-zero stops it with
                                   ///< MUR_EINTR (a signal handler sets it). NULL: never
+    int condition;                ///< -1: the scene as it is (a panel per condition when its
+                                  ///< layout asks); c: only the scene's experiment condition c
+                                  ///< (s->conditions[c]), one flock, one panel
+    int run;                      ///< -1: the scene's seed; k: the seed of an experiment's run
+                                  ///< k, mur_rng_derive(seed, k) (0 is the scene's seed), so
+                                  ///< the flock is the one that run steps (experiment.h)
 } mur_session_opts;
 
-/// Defaults: all cores, no stop flag.
-#define MUR_SESSION_OPTS_INIT {MUR_SESSION_OPTS_VERSION, 0, NULL}
+/// Defaults: all cores, no stop flag, the scene as it is with its own seed.
+#define MUR_SESSION_OPTS_INIT {MUR_SESSION_OPTS_VERSION, 0, NULL, -1, -1}
 
 typedef struct mur_session mur_session;
 
 /// Create a session of scene s (which must outlive it): a flock per panel
 /// (condition overrides applied, same seed), the warm-up run, a renderer at
 /// the scene's size. The caller owns *out (mur_session_destroy). MUR_EINPUT
-/// for an unknown opts version or too many panels, MUR_EINTR when stopped
+/// for an unknown opts version, too many panels, a condition outside
+/// [-1, s->nconditions) or a run outside [-1, 100000), MUR_EINTR when stopped
 /// in the warm-up, MUR_ERUN when out of memory.
 MUR_API int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_opts *opts,
                                mur_error *err);
@@ -82,8 +89,17 @@ MUR_API int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, i
 MUR_API int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double height,
                              mur_error *err);
 
+/// The provenance of a file made by this session (mur_scene_provenance):
+/// the seed its flocks started from and, when opts chose an experiment
+/// condition or run, an "experiment: condition NAME, run K" line before the
+/// request (lines saying what was made; may be NULL). Stills store it
+/// themselves. The caller frees *out with mur_free. 0, or MUR_ERUN.
+MUR_API int mur_session_provenance(const mur_session *ss, const char *request, char **out,
+                                   mur_error *err);
+
 /// Step to frame k and write it as a still: .png at the scene's size, .pdf
-/// or .svg as vectors one paper column wide. The file appears at path only
+/// or .svg as vectors one paper column wide, carrying the session's
+/// provenance (mur_session_provenance). The file appears at path only
 /// when complete. MUR_EINPUT for another extension.
 MUR_API int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err);
 

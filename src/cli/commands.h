@@ -14,6 +14,8 @@ typedef struct mur_cli_opts {
     const char *from, *to, *at;
     const char *threads_text, *runs_text, *ticks_text, *plot;
     const char *preset;   /* render: x264 speed/size preset, NULL = medium */
+    const char *condition, *run_text;  /* render, still: one experiment condition and run */
+    const char *runs_out; /* stats: the per-run values as CSV */
     int threads;          /* 0 = all cores */
     int quiet, json;
     volatile sig_atomic_t *stop;  /* the signal flag, handed to every long loop (never NULL) */
@@ -35,8 +37,8 @@ struct mur_scene;
 int mur_cli_load_scene(const char *path, struct mur_scene **out, mur_error *err);
 
 /// Load and check the scene, then make a library session of it with the
-/// command's --threads and stop flag. The caller destroys both (even on
-/// failure: either may be set).
+/// command's --threads, --condition, --run and stop flag. The caller
+/// destroys both (even on failure: either may be set).
 struct mur_session;
 int mur_cli_session(const mur_cli_opts *o, struct mur_scene **s, struct mur_session **ss,
                     mur_error *err);

@@ -31,10 +31,12 @@ static void ensure_default_dir(const char *path)
         mkdir("out", 0777);
 }
 
-/* The provenance stored in the output (mur_scene_provenance), with what
- * this render asks for. NULL when out of memory; free with mur_free. */
-static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_render_opts *ro)
+/* The provenance stored in the output (mur_session_provenance: the seed and
+ * condition of a chosen run included), with what this render asks for.
+ * NULL when out of memory; free with mur_free. */
+static char *provenance(const mur_session *ss, const mur_cli_opts *o, const mur_render_opts *ro)
 {
+    const mur_scene *s = mur_session_scene(ss);
     long first = ro->first, last = ro->last, frames = mur_scene_frames(s);
     const char *preset = ro->preset ? ro->preset : "medium";
     char request[512], range[160] = "";
@@ -49,7 +51,7 @@ static char *provenance(const mur_scene *s, const mur_cli_opts *o, const mur_ren
              preset);
     char *text = NULL;
     mur_error err;
-    mur_scene_provenance(s, request, &text, &err);
+    mur_session_provenance(ss, request, &text, &err);
     return text;
 }
 
@@ -103,7 +105,7 @@ int mur_cmd_render(const mur_cli_opts *o)
     ro.queue = o->threads == 1 ? 0 : QUEUE_FRAMES;
     if (!o->output)
         ensure_default_dir(ro.path);
-    if (!(meta = provenance(s, o, &ro))) {
+    if (!(meta = provenance(ss, o, &ro))) {
         rc = mur_error_set(&err, MUR_ERUN, "out of memory");
         goto done;
     }

@@ -2,10 +2,42 @@
  * checked, a library session made from the command's options, and times
  * on the command line turned into frames with the option's name in the
  * message. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "murmur/session.h"
+
+/* --condition NAME as the index of the scene's condition; one line naming
+ * the choices when it is none of them. */
+static int condition_option(const mur_scene *s, const char *name, int *out, mur_error *err)
+{
+    for (int c = 0; c < s->nconditions; c++)
+        if (!strcmp(s->conditions[c].name, name)) {
+            *out = c;
+            return MUR_OK;
+        }
+    char list[1024] = "";
+    size_t n = 0;
+    for (int c = 0; c < s->nconditions && n < sizeof list; c++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s'%s'", c ? ", " : "", s->conditions[c].name);
+    return mur_error_set(err, MUR_EINPUT, "murmur: --condition '%s' is not a condition of %s: %s",
+                         name, s->path, list);
+}
+
+/* --run K: a run of the scene's experiment, 0 .. runs - 1. */
+static int run_option(const mur_scene *s, const char *text, int *out, mur_error *err)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < 0 || v >= s->runs)
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: --run must be a run of %s's experiment, 0 to %d (runs: %d), not '%s'",
+                             s->path, s->runs - 1, s->runs, text);
+    *out = (int)v;
+    return MUR_OK;
+}
 
 int mur_cli_session(const mur_cli_opts *o, mur_scene **s, mur_session **ss, mur_error *err)
 {
@@ -16,6 +48,9 @@ int mur_cli_session(const mur_cli_opts *o, mur_scene **s, mur_session **ss, mur_
     mur_session_opts so = MUR_SESSION_OPTS_INIT;
     so.threads = o->threads;
     so.stop = o->stop;
+    if ((o->condition && (rc = condition_option(*s, o->condition, &so.condition, err))) ||
+        (o->run_text && (rc = run_option(*s, o->run_text, &so.run, err))))
+        return rc;
     return mur_session_create(ss, *s, &so, err);
 }
 

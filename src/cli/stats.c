@@ -6,7 +6,9 @@
  * as CSV or JSON. series: every tick of the scene's own settings following
  * its timeline, one row per tick, with a band across runs when there are
  * several. Numbers are printed with %.9g: enough digits for any table, and
- * the same bytes for any thread count because the values are. */
+ * the same bytes for any thread count because the values are. --runs-out
+ * writes the values under the summary, one per condition, run and metric,
+ * with %.17g (docs/data.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "murmur/file.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
+#include "murmur/rng.h"
 #include "progress.h"
 
 #define MAX_SWEPT 16
@@ -198,6 +201,48 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
         }
 }
 
+/* --runs-out: every run's value of every metric at the measured tick, one
+ * row each, with the run's seed (mur_rng_derive(scene seed, run), the same
+ * for every condition: runs are paired). %.17g gives each double back
+ * exactly, so a reader recomputes the summary's numbers bit for bit. */
+static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
+{
+    long ticks = mur_experiment_ticks(e);
+    fputs("condition,run,seed,metric,value\n", fp);
+    for (int c = 0; c < mur_experiment_conditions(e); c++)
+        for (int r = 0; r < mur_experiment_runs(e); r++) {
+            const mur_metrics *m = mur_experiment_metrics(e, c, r, ticks);
+            for (int i = 0; i < s->nmetrics; i++) {
+                put_csv_text(fp, mur_experiment_condition_name(e, c));
+                fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
+                        mur_metric_name(s->metrics[i]));
+                double v = mur_metrics_value(m, s->metrics[i]);
+                if (isfinite(v))
+                    fprintf(fp, "%.17g", v);
+                fputc('\n', fp);
+            }
+        }
+}
+
+/* A CSV file written as a whole (atomically) by fn, and said. */
+static int write_csv(const mur_cli_opts *o, const char *path,
+                     void (*fn)(FILE *, const mur_experiment *, const mur_scene *),
+                     const mur_experiment *e, const mur_scene *s, mur_error *err)
+{
+    out_file of = {0};
+    int rc = out_open(&of, path, err);
+    if (rc)
+        return rc;
+    fn(of.fp, e, s);
+    if ((rc = out_close(&of, err))) {
+        out_abort(&of);
+        return rc;
+    }
+    if (!o->quiet && strcmp(path, "-"))
+        fprintf(stderr, "murmur: wrote %s\n", path);
+    return MUR_OK;
+}
+
 /* {"provenance": {...}, "rows": [one object per condition and metric]} */
 static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov)
 {
@@ -330,6 +375,8 @@ int mur_cmd_stats(const mur_cli_opts *o)
         else if (strcmp(ext, ".csv") != 0)
             return mur_cli_usage_error("stats output must end in .csv or .json, not '%s'", o->output);
     }
+    if (o->runs_out && strcmp(extension(o->runs_out), ".csv"))
+        return mur_cli_usage_error("--runs-out must end in .csv, not '%s'", o->runs_out);
     int rc = load(o, &def, &s, &err);
     if (rc)
         goto done;
@@ -363,6 +410,9 @@ int mur_cmd_stats(const mur_cli_opts *o)
         if (!o->quiet && strcmp(o->output, "-"))
             fprintf(stderr, "murmur: wrote %s\n", o->output);
     }
+    if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, &err)) ||
+                        (rc = write_sidecar(o->runs_out, e, &err))))
+        goto done;
     if ((rc = write_plot(o, mur_plot_stats, e, s, &err)))
         goto done;
 done:

@@ -84,6 +84,11 @@ static const mur_usage_option options[] = {
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",
      "the scene's end"},
     {"--at", NULL, "T", OPT(at), "still", 1, 0, "time of the still", NULL},
+    {"--condition", NULL, "NAME", OPT(condition), "render still", 0, 0,
+     "only the flock of the experiment's condition NAME, as one panel", "the scene as it is"},
+    {"--run", NULL, "K", OPT(run_text), "render still", 0, 0,
+     "run K of the experiment (0 .. runs - 1): its seed, the flock stats measured",
+     "the scene's seed, run 0"},
     {"--runs", NULL, "R", OPT(runs_text), "stats", 0, 0, "runs per condition",
      "the scene's experiment.runs"},
     {"--runs", NULL, "R", OPT(runs_text), "series", 0, 0, "runs for the band", "1"},
@@ -91,6 +96,8 @@ static const mur_usage_option options[] = {
      "ticks per run: a count, or a time like 15s", "the scene's experiment.ticks"},
     {"--ticks", NULL, "T", OPT(ticks_text), "series", 0, 0,
      "ticks per run: a count, or a time like 15s", "the video's duration"},
+    {"--runs-out", NULL, "FILE", OPT(runs_out), "stats", 0, 1,
+     "also write every run's values as .csv: condition,run,seed,metric,value", NULL},
     {"--plot", NULL, "FIG", OPT(plot), "stats series", 0, 1,
      "also draw a figure: .png (300 dpi), .pdf or .svg", NULL},
     {"--json", NULL, NULL, OPT(json), "stats", 0, 0, "print the table on stdout as JSON, not text", NULL},
@@ -327,20 +334,24 @@ void mur_usage_command_help(FILE *fp, const mur_usage_command *c)
 /* ---- --man ----------------------------------------------------------------- */
 
 /* Writes text for roff: a backslash as \e, a hyphen that starts a word (an
- * option, "-" for stdout) as the minus \- that man pages use for what is
- * typed, and a leading . or ' behind \& so that the line is never read as
- * a request. A hyphen inside a word ("trade-off") stays one. */
+ * option, "-" for stdout) or stands inside one that did (--runs-out) as the
+ * minus \- that man pages use for what is typed, and a leading . or '
+ * behind \& so that the line is never read as a request. A hyphen inside
+ * a word ("trade-off") stays one. */
 static void roff(FILE *fp, const char *text)
 {
     if (text[0] == '.' || text[0] == '\'')
         fputs("\\&", fp);
+    int option = 0;   /* inside a word that began with a hyphen */
     for (const char *p = text; *p; p++) {
         if (*p == '\\')
             fputs("\\e", fp);
-        else if (*p == '-' && (p == text || !isalnum((unsigned char)p[-1])))
+        else if (*p == '-' && (option || p == text || !isalnum((unsigned char)p[-1])))
             fputs("\\-", fp);
         else
             fputc(*p, fp);
+        option = *p == '-' ? option || p == text || !isalnum((unsigned char)p[-1])
+                           : option && isalnum((unsigned char)*p);
     }
 }
 

@@ -365,6 +365,6 @@ int mur_experiment_provenance(const mur_experiment *e, int json, char **out, mur
         }
         n += snprintf(request + n, sizeof request - (size_t)n, " %s", name);
     }
-    return json ? mur_scene_provenance_json(e->scene, request, out, err)
-                : mur_scene_provenance(e->scene, request, out, err);
+    return json ? mur_scene_provenance_json(e->scene, e->scene->seed, request, out, err)
+                : mur_scene_provenance(e->scene, e->scene->seed, request, out, err);
 }

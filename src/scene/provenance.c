@@ -154,11 +154,12 @@ static int finish(text *t, char **out, mur_error *err)
     return MUR_OK;
 }
 
-int mur_scene_provenance(const mur_scene *s, const char *request, char **out, mur_error *err)
+int mur_scene_provenance(const mur_scene *s, uint64_t seed, const char *request, char **out,
+                         mur_error *err)
 {
     text t = {0};
     putf(&t, "murmur %s\nscene: %s\nseed: %llu\n", MUR_VERSION_STRING, s->path,
-         (unsigned long long)s->seed);
+         (unsigned long long)seed);
     if (request) {
         put(&t, request);
         if (*request && request[strlen(request) - 1] != '\n')
@@ -197,14 +198,15 @@ static void put_json_string(text *t, const char *s)
     put(t, "\"");
 }
 
-int mur_scene_provenance_json(const mur_scene *s, const char *request, char **out, mur_error *err)
+int mur_scene_provenance_json(const mur_scene *s, uint64_t seed, const char *request, char **out,
+                              mur_error *err)
 {
     text t = {0};
     put(&t, "{\"murmur\": ");
     put_json_string(&t, MUR_VERSION_STRING);
     put(&t, ", \"scene\": ");
     put_json_string(&t, s->path);
-    putf(&t, ", \"seed\": %llu, \"request\": ", (unsigned long long)s->seed);
+    putf(&t, ", \"seed\": %llu, \"request\": ", (unsigned long long)seed);
     put_json_string(&t, request ? request : "");
     put(&t, ",\n  \"settings\": {\"model\": ");
     put_json_string(&t, s->preset->name);

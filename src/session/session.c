@@ -16,7 +16,11 @@
 #include <string.h>
 
 #include "murmur/render.h"
+#include "murmur/rng.h"
 #include "murmur/video.h"
+
+/* Runs an experiment may have (mur_experiment_def.runs). */
+#define MAX_RUNS 100000
 
 typedef struct {
     mur_session *session;
@@ -30,6 +34,7 @@ struct mur_session {
     mur_flock *flocks[MUR_SESSION_MAX_PANELS];
     mur_driver drivers[MUR_SESSION_MAX_PANELS];
     observer observers[MUR_SESSION_MAX_PANELS];
+    mur_look look;       /* the scene's look; one panel when a condition is chosen */
     mur_renderer *renderer;
 };
 
@@ -42,14 +47,19 @@ static void observe(void *ctx, const mur_flock *f, long tick)
 }
 
 /* Enters with ss's scene, opts and renderer set; leaves panel i's flock
- * created with the condition's overrides, warmed up, and its driver started. */
+ * created with the condition's overrides, warmed up, and its driver started.
+ * The flock, its seed and its driver are made exactly as an experiment's
+ * job makes them (experiment.c), so a chosen condition and run is that
+ * job's flock tick for tick. */
 static int start_panel(mur_session *ss, int i, mur_error *err)
 {
     const mur_scene *s = ss->scene;
+    int c = ss->opts.condition >= 0 ? ss->opts.condition : s->panels ? i : -1;
+    uint64_t seed = ss->opts.run >= 0 ? mur_rng_derive(s->seed, (uint64_t)ss->opts.run) : s->seed;
     mur_params base = s->params;
-    if (s->panels)
-        mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &base);
-    int rc = mur_flock_create(&ss->flocks[i], &base, s->seed, err);
+    if (c >= 0)
+        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
+    int rc = mur_flock_create(&ss->flocks[i], &base, seed, err);
     if (rc || (rc = mur_flock_set_threads(ss->flocks[i], ss->opts.threads, err)))
         return rc;
     /* the warm-up, a seek to a late frame and each tick answer the flag */
@@ -61,6 +71,38 @@ static int start_panel(mur_session *ss, int i, mur_error *err)
     return mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err);
 }
 
+/* A chosen condition and run within range; a condition rendered alone is
+ * held to the render's bound on work, which the loader checked only for
+ * the flocks the scene itself draws. */
+static int check_choice(const mur_scene *s, const mur_session_opts *o, mur_error *err)
+{
+    if (o->condition < -1 || o->condition >= s->nconditions)
+        return mur_error_set(err, MUR_EINPUT, "condition %d is out of range [-1, %d)", o->condition,
+                             s->nconditions);
+    if (o->run < -1 || o->run >= MAX_RUNS)
+        return mur_error_set(err, MUR_EINPUT, "run %d is out of range [-1, %d)", o->run, MAX_RUNS);
+    if (o->condition < 0)
+        return MUR_OK;
+    const mur_condition *c = &s->conditions[o->condition];
+    mur_params p = s->params;
+    mur_scene_apply(c->set, c->nset, &p);
+    double boids = p.count;
+    for (int i = 0; i < s->ncues; i++)
+        for (int k = 0; k < s->cues[i].nset + s->cues[i].nramp; k++) {
+            const mur_cue *q = &s->cues[i];
+            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
+            if (!strcmp(ch->setting->name, "count") && ch->value > boids)
+                boids = ch->value;
+        }
+    double ticks = s->duration * s->tps + s->warmup;
+    if (boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
+        return mur_error_set(err, MUR_EINPUT,
+                             "%s: error: condition %s needs %.0f boids x %.0f ticks = %.3g boid-ticks "
+                             "(at most %.3g)", s->path, c->name, boids, ticks, boids * ticks,
+                             MUR_SCENE_MAX_BOID_TICKS);
+    return MUR_OK;
+}
+
 int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_opts *opts,
                        mur_error *err)
 {
@@ -68,7 +110,16 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     if (opts && opts->version != MUR_SESSION_OPTS_VERSION)
         return mur_error_set(err, MUR_EINPUT, "session options of version %u (this murmur takes %d)",
                              opts->version, MUR_SESSION_OPTS_VERSION);
-    int npanels = mur_scene_look(s)->panels;
+    mur_session_opts o = opts ? *opts : (mur_session_opts)MUR_SESSION_OPTS_INIT;
+    int rc = check_choice(s, &o, err);
+    if (rc)
+        return rc;
+    mur_look look = *mur_scene_look(s);
+    if (o.condition >= 0) {   /* one condition alone: one flock, no panel labels */
+        look.panels = 1;
+        look.labels = NULL;
+    }
+    int npanels = look.panels;
     if (npanels > MUR_SESSION_MAX_PANELS)
         return mur_error_set(err, MUR_EINPUT, "%s: error: at most %d panels", s->path,
                              MUR_SESSION_MAX_PANELS);
@@ -76,9 +127,10 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     if (!ss)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     ss->scene = s;
-    ss->opts = opts ? *opts : (mur_session_opts)MUR_SESSION_OPTS_INIT;
+    ss->opts = o;
+    ss->look = look;
     ss->npanels = npanels;
-    int rc = mur_renderer_create(&ss->renderer, mur_scene_look(s), s->width, s->height, err);
+    rc = mur_renderer_create(&ss->renderer, &ss->look, s->width, s->height, err);
     if (!rc)
         mur_renderer_set_stop(ss->renderer, ss->opts.stop);
     for (int i = 0; !rc && i < npanels; i++)
@@ -144,18 +196,38 @@ int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double 
     return rc;
 }
 
+int mur_session_provenance(const mur_session *ss, const char *request, char **out, mur_error *err)
+{
+    const mur_scene *s = ss->scene;
+    int c = ss->opts.condition, r = ss->opts.run;
+    uint64_t seed = r >= 0 ? mur_rng_derive(s->seed, (uint64_t)r) : s->seed;
+    if (c < 0 && r < 0)
+        return mur_scene_provenance(s, seed, request, out, err);
+    size_t n = strlen(request ? request : "") + 256;
+    char *req = mur_malloc(n);
+    if (!req)
+        return mur_error_set(err, MUR_ERUN, "out of memory writing the provenance");
+    char run[24];
+    snprintf(run, sizeof run, "%d", r);
+    snprintf(req, n, "experiment: condition %.100s, run %s\n%s", c >= 0 ? s->conditions[c].name : "(the scene's)",
+             r >= 0 ? run : "(the scene's seed)", request ? request : "");
+    int rc = mur_scene_provenance(s, seed, req, out, err);
+    mur_free(req);
+    return rc;
+}
+
 int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err)
 {
     const mur_scene *s = ss->scene;
     int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
     if (rc)
         return rc;
-    /* every still says where it came from (mur_scene_provenance) */
+    /* every still says where it came from */
     char request[160], t[40], *meta = NULL;
     mur_number_format(t, sizeof t, mur_scene_frame_time(s, k));
     snprintf(request, sizeof request, "still: frame %ld (%ss of video, tick %ld)", k, t,
              mur_scene_frame_tick(s, k));
-    if ((rc = mur_scene_provenance(s, request, &meta, err)))
+    if ((rc = mur_session_provenance(ss, request, &meta, err)))
         return rc;
     mur_renderer_set_provenance(ss->renderer, meta);
     rc = mur_renderer_write_still(ss->renderer, (const mur_flock *const *)ss->flocks, ss->npanels,
