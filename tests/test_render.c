@@ -1324,11 +1324,10 @@ TEST(svg_still_carries_provenance_in_a_metadata_element)
           "no seed or version in <metadata>");
     CHECK(strstr(meta, "title: Provenance &amp; &lt;check&gt;\n") < end, "the scene text is not escaped");
     free(t);
-    snprintf(t = malloc(700), 700, "xmllint --noout '%s' 2>&1 || python3 -c \"import xml.dom.minidom,sys; "
+    char cmd[1300], out[4096];
+    snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1 || python3 -c \"import xml.dom.minidom,sys; "
              "xml.dom.minidom.parse(sys.argv[1])\" '%s'", svg, svg);
-    char out[4096];
-    CHECK(run(t, out, sizeof out) == 0, "the SVG is not well-formed XML: %s", out);
-    free(t);
+    CHECK(run(cmd, out, sizeof out) == 0, "the SVG is not well-formed XML: %s", out);
 }
 
 TEST(pdf_and_svg_stills_are_byte_reproducible_and_dated_by_source_date_epoch)
