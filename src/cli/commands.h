@@ -14,6 +14,8 @@ typedef struct mur_cli_opts {
     const char *from, *to, *at;
     const char *threads_text, *runs_text, *ticks_text, *plot;
     const char *preset;   /* render: x264 speed/size preset, NULL = medium */
+    const char *every, *condition, *run_text;  /* trace */
+    int float32;          /* trace: positions and velocities as float32 */
     int threads;          /* 0 = all cores */
     int quiet, json;
     volatile sig_atomic_t *stop;  /* the signal flag, handed to every long loop (never NULL) */
@@ -57,5 +59,6 @@ int mur_cmd_check(const mur_cli_opts *o);
 int mur_cmd_presets(const mur_cli_opts *o);
 int mur_cmd_stats(const mur_cli_opts *o);
 int mur_cmd_series(const mur_cli_opts *o);
+int mur_cmd_trace(const mur_cli_opts *o);
 
 #endif
