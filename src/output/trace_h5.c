@@ -291,6 +291,11 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
                   const mur_trace_opts *o, const trace_run *r, mur_error *err)
 {
     *out = NULL;
+    /* A file whose close failed (a full disk) stays open inside HDF5, and
+     * HDF5's exit handler crashes on it; a trace that failed is discarded
+     * anyway, so the handler is not installed (this works when murmur is
+     * the first to call HDF5; a host program may call H5close itself). */
+    H5dont_atexit();
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     trace_h5 *h = mur_calloc(1, sizeof *h);
     if (!h)
@@ -308,7 +313,14 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     }
     mur_metrics_ctx_set_stop(h->mc, o->stop);
     errno = 0;
-    h->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* A strong close degree: closing the file closes whatever a failure
+     * left open, so a failed trace leaves no object behind for HDF5's exit
+     * handler to trip over. */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0 && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0)
+        h->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
     if (h->file < 0 || create_layout(h, s, o, r)) {
         int rc = h5_fail(h, err);
         trace_h5_close(h, NULL);
@@ -365,17 +377,21 @@ int trace_h5_close(trace_h5 *h, mur_error *err)
 {
     if (!h)
         return MUR_OK;
-    int ok = !series_close(&h->pos) && !series_close(&h->vel);
+    /* Everything is closed even after a failure (a group left open would
+     * trip HDF5's exit handler); the first failure's errno is the reason. */
+    errno = 0;
+    int ok = !series_close(&h->pos);
+    ok = !series_close(&h->vel) && ok;
     for (int k = 0; k < h->nmetrics; k++)
         ok = !series_close(&h->obs[k]) && ok;
-    errno = 0;
+    int e = errno;
     if (h->file >= 0) {
         ok = H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0 && ok;
         ok = H5Fclose(h->file) >= 0 && ok;
     }
-    int rc = ok || !err ? MUR_OK : h5_fail(h, err);
-    if (!ok && !err)
-        rc = MUR_ERUN;
+    if (e)
+        errno = e;
+    int rc = ok ? MUR_OK : err ? h5_fail(h, err) : MUR_ERUN;
     mur_metrics_ctx_destroy(h->mc);
     mur_free(h->buf);
     mur_free(h);
