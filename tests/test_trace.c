@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_util.h"
@@ -475,5 +476,40 @@ TEST(a_write_that_fails_half_way_leaves_nothing)
         CHECK(st == 1 && strstr(err, "cannot write"), "%s: exit %d: %s", link, st, err);
         CHECK(readlink(link, target, sizeof target - 1) > 0 && !strcmp(target, "/dev/full"),
               "%s: the link was replaced", link);
+    }
+}
+
+/* A signal stops a trace between ticks: exit 130, nothing at the final
+ * name, no temporary left. The signal is sent once the temporary exists
+ * (a bounded poll for it), so the trace is surely under way. */
+TEST(a_signal_stops_a_trace_and_leaves_nothing)
+{
+    const char *scene = scratch_path("long.yaml");
+    write_file(scene, "seed: 1\nmodel: wrkspc\nworld: {width: 2000, height: 2000}\n"
+                      "flock: {count: 5000}\n"
+                      "video: {width: 160, height: 120, fps: 10, duration: 600s}\n");
+    static const char *const names[] = {"t.csv", "t.h5"};
+    for (int i = 0; i < 2; i++) {
+        const char *dir = fresh_dir(i ? "sig-h5" : "sig-csv");
+        char out[512];
+        snprintf(out, sizeof out, "%s/%s", dir, names[i]);
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl(MURMUR_EXE, MURMUR_EXE, "trace", scene, "-q", "--threads", "1", "-o", out,
+                  (char *)NULL);
+            _exit(127);
+        }
+        int seen = 0;
+        for (int k = 0; k < 2000 && !seen; k++) {   /* at most 20 s */
+            seen = entries(dir) > 0;
+            if (!seen)
+                nanosleep(&(struct timespec){0, 10000000}, NULL);
+        }
+        CHECK(seen, "%s: no temporary appeared", names[i]);
+        kill(pid, SIGTERM);
+        int st;
+        waitpid(pid, &st, 0);
+        CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130, "%s: status %d", names[i], st);
+        CHECK(entries(dir) == 0, "%s: %d files left", names[i], entries(dir));
     }
 }

@@ -146,7 +146,7 @@ static const struct {
      "bad usage, or a bad scene: file:line:col: error: ... on stderr; nothing is written"},
     {130, "interrupted",
      "interrupted (Ctrl-C or SIGTERM), answered within a moment: a render finalises the frames "
-     "so far into a playable file; a still, stats or series writes nothing"},
+     "so far into a playable file; a still, stats, series or trace writes nothing"},
 };
 
 static const struct {
