@@ -513,3 +513,45 @@ TEST(a_signal_stops_a_trace_and_leaves_nothing)
         CHECK(entries(dir) == 0, "%s: %d files left", names[i], entries(dir));
     }
 }
+
+/* A timeline that adds boids: the .h5 holds the most boids the flock ever
+ * has, NaN for those not there yet; the .csv has a row per boid present. */
+TEST(a_count_the_timeline_changes_gives_nan_rows_until_the_boids_exist)
+{
+    const char *scene = scratch_path("grow.yaml");
+    write_file(scene, "seed: 2\nmodel: wrkspc\nworld: {width: 200, height: 150}\nflock: {count: 40}\n"
+                      "video: {width: 160, height: 120, fps: 10, ticks_per_second: 30, duration: 1s}\n"
+                      "timeline:\n  - at: 0.4s\n    set: {count: 60}\n");
+    char args[1024], err[4096];
+    const char *h5 = scratch_path("grow.h5"), *csv = scratch_path("grow.csv");
+    snprintf(args, sizeof args, "trace %s -q -o %s", scene, h5);
+    int st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "exit %d: %s", st, err);
+    snprintf(args, sizeof args, "trace %s -q -o %s", scene, csv);
+    st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "exit %d: %s", st, err);
+    hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(file >= 0, "%s", h5);
+    hsize_t cnt, dims[3] = {0};
+    double *v = read_doubles(file, "particles/flock/position/value", &cnt, dims);
+    H5Fclose(file);
+    REQUIRE(v && dims[0] == 28 && dims[1] == 60 && dims[2] == 2, "shape %llu %llu %llu",
+            (unsigned long long)dims[0], (unsigned long long)dims[1], (unsigned long long)dims[2]);
+    long nan_early = 0, nan_late = 0;
+    for (int i = 0; i < 60; i++) {
+        nan_early += isnan(v[i * 2]) != (i >= 40);
+        nan_late += isnan(v[(27 * 60 + i) * 2]);
+    }
+    CHECK(nan_early == 0 && nan_late == 0, "tick 0: %ld wrong, tick 27: %ld NaN", nan_early, nan_late);
+    size_t len;
+    char *text = test_slurp(csv, &len);
+    REQUIRE(text, "%s", csv);
+    long rows0 = 0, rows27 = 0;
+    for (char *p = strchr(text, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        rows0 += !strncmp(p + 1, "-1,scene,0,", 11);
+        rows27 += !strncmp(p + 1, "-1,scene,27,", 12);
+    }
+    CHECK(rows0 == 40 && rows27 == 60, "rows: %ld at tick 0, %ld at tick 27", rows0, rows27);
+    free(text);
+    free(v);
+}

@@ -181,7 +181,7 @@ static int trace_run_k(tracer *t, const mur_params *base, const trace_run *r, in
     memset(&a, 0, sizeof a);
     int rc = path ? mur_atomic_begin(&a, path, 0, err)
                   : mur_error_set(err, MUR_ERUN, "out of memory");
-    if (!rc && !(rc = trace_h5_open(&t->h5, a.tmp, path, t->s, t->o, r, err))) {
+    if (!rc && !(rc = trace_h5_open(&t->h5, a.tmp, path, t->s, base, t->o, r, err))) {
         t->path = path;
         rc = trace_one(t, base, r, err);
         int rc2 = trace_h5_close(t->h5, rc ? NULL : err);

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ typedef struct {
 struct trace_h5 {
     hid_t file;
     const char *path;              /* the final name, for messages */
-    int n, float32;
+    int n, float32;                /* n: the most boids the flock has at any tick */
     long t;                        /* ticks written */
     series pos, vel;
     series obs[MUR_METRIC_COUNT];
@@ -265,8 +266,24 @@ static void choose_metrics(trace_h5 *h, const mur_scene *s)
             h->metrics[h->nmetrics++] = k;
 }
 
-static int create_layout(trace_h5 *h, const mur_scene *s, const mur_trace_opts *o,
-                         const trace_run *r)
+/* The most boids a flock built on base has during the trace: its own
+ * count, or any count the timeline sets or ramps to. */
+static int max_count(const mur_scene *s, const mur_params *base)
+{
+    double n = base->count;
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
+            if (!strcmp(ch->setting->name, "count") && ch->value > n)
+                n = ch->value;
+        }
+    }
+    return (int)n;
+}
+
+static int create_layout(trace_h5 *h, const mur_scene *s, const mur_params *base,
+                         const mur_trace_opts *o, const trace_run *r)
 {
     long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
     hid_t type = h->float32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
@@ -278,7 +295,7 @@ static int create_layout(trace_h5 *h, const mur_scene *s, const mur_trace_opts *
     hid_t flock = H5Gcreate2(h->file, "particles/flock", lcpl, H5P_DEFAULT, H5P_DEFAULT);
     hid_t obs = H5Gcreate2(h->file, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Pclose(lcpl);
-    int ok = flock >= 0 && obs >= 0 && !write_box(flock, &s->params) &&
+    int ok = flock >= 0 && obs >= 0 && !write_box(flock, base) &&
              !series_create(&h->pos, flock, "position", type, (hsize_t)h->n) &&
              !series_create(&h->vel, flock, "velocity", type, (hsize_t)h->n);
     for (int k = 0; ok && k < h->nmetrics; k++)
@@ -288,7 +305,8 @@ static int create_layout(trace_h5 *h, const mur_scene *s, const mur_trace_opts *
 }
 
 int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_scene *s,
-                  const mur_trace_opts *o, const trace_run *r, mur_error *err)
+                  const mur_params *base, const mur_trace_opts *o, const trace_run *r,
+                  mur_error *err)
 {
     *out = NULL;
     /* A file whose close failed (a full disk) stays open inside HDF5, and
@@ -301,7 +319,7 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     if (!h)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     h->path = final;
-    h->n = s->params.count;
+    h->n = max_count(s, base);
     h->float32 = o->float32;
     h->file = -1;
     choose_metrics(h, s);
@@ -321,7 +339,7 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
         h->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (fapl >= 0)
         H5Pclose(fapl);
-    if (h->file < 0 || create_layout(h, s, o, r)) {
+    if (h->file < 0 || create_layout(h, s, base, o, r)) {
         int rc = h5_fail(h, err);
         trace_h5_close(h, NULL);
         return rc;
@@ -330,20 +348,22 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     return MUR_OK;
 }
 
-/* x and y of one tick interleaved as [N][2], in the file's precision. */
-static const void *interleave(trace_h5 *h, const double *x, const double *y)
+/* x and y of one tick's n boids interleaved as [N][2], in the file's
+ * precision; rows past n (boids the timeline has not added yet, or has
+ * removed) are NaN. */
+static const void *interleave(trace_h5 *h, int n, const double *x, const double *y)
 {
     if (h->float32) {
         float *b = h->buf;
         for (int i = 0; i < h->n; i++) {
-            b[2 * i] = (float)x[i];
-            b[2 * i + 1] = (float)y[i];
+            b[2 * i] = i < n ? (float)x[i] : NAN;
+            b[2 * i + 1] = i < n ? (float)y[i] : NAN;
         }
     } else {
         double *b = h->buf;
         for (int i = 0; i < h->n; i++) {
-            b[2 * i] = x[i];
-            b[2 * i + 1] = y[i];
+            b[2 * i] = i < n ? x[i] : NAN;
+            b[2 * i + 1] = i < n ? y[i] : NAN;
         }
     }
     return h->buf;
@@ -354,8 +374,9 @@ int trace_h5_tick(trace_h5 *h, long tick, double time, const mur_flock *f, mur_e
     hid_t mt = h->float32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
     hsize_t n = (hsize_t)h->n;
     errno = 0;
-    if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, mur_flock_x(f), mur_flock_y(f)), n) ||
-        series_append(&h->vel, h->t, tick, time, mt, interleave(h, mur_flock_vx(f), mur_flock_vy(f)), n))
+    int now = mur_flock_count(f) < h->n ? mur_flock_count(f) : h->n;
+    if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, now, mur_flock_x(f), mur_flock_y(f)), n) ||
+        series_append(&h->vel, h->t, tick, time, mt, interleave(h, now, mur_flock_vx(f), mur_flock_vy(f)), n))
         return h5_fail(h, err);
     if (h->nmetrics) {
         mur_metrics m;
