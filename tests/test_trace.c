@@ -555,3 +555,35 @@ TEST(a_count_the_timeline_changes_gives_nan_rows_until_the_boids_exist)
     free(text);
     free(v);
 }
+
+/* The same trace gives the same bytes, for any --threads: no modification
+ * times in the file (HDF5 stores them by default, to the second). */
+TEST(the_same_trace_gives_the_same_bytes)
+{
+    const char *scene = scene_file();
+    const char *a = scratch_path("same-a.h5"), *b = scratch_path("same-b.h5");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "trace %s -q --threads 1 -o %s", scene, a);
+    int st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "exit %d: %s", st, err);
+    snprintf(args, sizeof args, "trace %s -q --threads 2 -o %s", scene, b);
+    st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "exit %d: %s", st, err);
+    size_t la, lb;
+    char *ta = test_slurp(a, &la), *tb = test_slurp(b, &lb);
+    CHECK(ta && tb && la == lb && !memcmp(ta, tb, la), "the two files differ");
+    free(ta);
+    free(tb);
+    hid_t file = H5Fopen(a, H5F_ACC_RDONLY, H5P_DEFAULT);
+    REQUIRE(file >= 0, "%s", a);
+    static const char *const objs[] = {"particles/flock/position/value", "particles/flock/box/edges",
+                                       "parameters/scene", "observables/order/step"};
+    for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
+        H5O_info_t info;
+        memset(&info, 0, sizeof info);
+        herr_t rc = H5Oget_info_by_name2(file, objs[i], &info, H5O_INFO_TIME, H5P_DEFAULT);
+        CHECK(rc >= 0 && info.mtime == 0 && info.ctime == 0, "%s: times %lld %lld", objs[i],
+              (long long)info.mtime, (long long)info.ctime);
+    }
+    H5Fclose(file);
+}

@@ -47,6 +47,18 @@ static int h5_fail(const trace_h5 *h, mur_error *err)
 
 /* ---- attributes and fixed datasets --------------------------------------- */
 
+/* Creation properties of every dataset: no modification times, so the
+ * same trace gives the same bytes. */
+static hid_t untimed(void)
+{
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    if (pl >= 0 && H5Pset_obj_track_times(pl, 0) < 0) {
+        H5Pclose(pl);
+        return -1;
+    }
+    return pl;
+}
+
 static hid_t vlen_string_type(void)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
@@ -94,13 +106,15 @@ static int attr_numbers(hid_t loc, const char *name, hid_t ft, hid_t mt, const v
 /* A scalar string dataset (a scene's text). */
 static int dataset_string(hid_t loc, const char *name, const char *v)
 {
-    hid_t t = vlen_string_type(), sp = H5Screate(H5S_SCALAR);
-    hid_t d = t >= 0 && sp >= 0
-                  ? H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+    hid_t t = vlen_string_type(), sp = H5Screate(H5S_SCALAR), pl = untimed();
+    hid_t d = t >= 0 && sp >= 0 && pl >= 0
+                  ? H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, pl, H5P_DEFAULT)
                   : -1;
     int ok = d >= 0 && H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0;
     if (d >= 0)
         H5Dclose(d);
+    if (pl >= 0)
+        H5Pclose(pl);
     H5Sclose(sp);
     H5Tclose(t);
     return ok ? 0 : -1;
@@ -139,13 +153,15 @@ static int write_box(hid_t flock, const mur_params *p)
     hid_t box = H5Gcreate2(flock, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int ok = box >= 0 && !attr_numbers(box, "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, &dim, 0) &&
              !attr_strings(box, "boundary", p->boundary == MUR_BOUNDARY_WRAP ? periodic : none, 2);
-    hid_t sp = ok ? H5Screate_simple(1, &two, NULL) : -1;
-    hid_t d = sp >= 0 ? H5Dcreate2(box, "edges", H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT,
-                                   H5P_DEFAULT)
-                      : -1;
+    hid_t sp = ok ? H5Screate_simple(1, &two, NULL) : -1, pl = untimed();
+    hid_t d = sp >= 0 && pl >= 0
+                  ? H5Dcreate2(box, "edges", H5T_IEEE_F64LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT)
+                  : -1;
     ok = d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, edges) >= 0;
     if (d >= 0)
         H5Dclose(d);
+    if (pl >= 0)
+        H5Pclose(pl);
     if (sp >= 0)
         H5Sclose(sp);
     return close_group(box, ok);
@@ -180,7 +196,7 @@ static hid_t growing(hid_t loc, const char *name, hid_t type, int inner, hsize_t
 {
     hsize_t dims[3] = {0, n, 2}, maxd[3] = {H5S_UNLIMITED, n, 2}, chunk[3] = {along, n, 2};
     int rank = 1 + inner;
-    hid_t sp = H5Screate_simple(rank, dims, maxd), pl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t sp = H5Screate_simple(rank, dims, maxd), pl = untimed();
     hid_t d = -1;
     if (sp >= 0 && pl >= 0 && H5Pset_chunk(pl, rank, chunk) >= 0 && H5Pset_shuffle(pl) >= 0 &&
         H5Pset_deflate(pl, 1) >= 0)
