@@ -54,8 +54,9 @@ static int range_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_op
         double secs;
         if (mur_time_parse(o->every, s->tps, &secs) || !(secs > 0) || lround(secs * s->tps) < 1 ||
             secs * s->tps > 1e7)
-            return mur_cli_usage_error("--every must be ticks like 5t or a time like 0.5s (at least one tick), not '%s'",
-                                       o->every);
+            return mur_cli_usage_error(
+                "--every must be ticks like 5t or a time like 0.5s (at least one tick), not '%s'",
+                o->every);
         t->every = lround(secs * s->tps);
     }
     return 0;
@@ -70,7 +71,9 @@ static int run_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts
     if (o->run_text) {
         long v = strtol(o->run_text, &end, 10);
         if (end == o->run_text || *end || v < 0 || v >= s->runs) {
-            fprintf(stderr, "murmur: --run must be a run from 0 to %d (the scene's experiment.runs - 1), not '%s'\n",
+            fprintf(stderr,
+                    "murmur: --run must be a run from 0 to %d (the scene's experiment.runs - 1), "
+                    "not '%s'\n",
                     s->runs - 1, o->run_text);
             return 2;
         }
