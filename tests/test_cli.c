@@ -281,25 +281,27 @@ TEST(stats_series_still_remove_temporaries_of_killed_runs)
 static const struct {
     const char *name, *alias, *commands;
 } cli_options[] = {
-    {"--output", "-o", "render still stats series"},
-    {"--from", NULL, "render"},
-    {"--to", NULL, "render"},
+    {"--output", "-o", "render still stats series trace"},
+    {"--from", NULL, "render trace"},
+    {"--to", NULL, "render trace"},
     {"--at", NULL, "still"},
-    {"--condition", NULL, "render still"},
-    {"--run", NULL, "render still"},
+    {"--condition", NULL, "render still trace"},
+    {"--run", NULL, "render still trace"},
     {"--runs-out", NULL, "stats"},
-    {"--runs", NULL, "stats series"},
-    {"--ticks", NULL, "stats series"},
+    {"--every", NULL, "trace"},
+    {"--runs", NULL, "stats series trace"},
+    {"--ticks", NULL, "stats series trace"},
+    {"--float32", NULL, "trace"},
     {"--plot", NULL, "stats series"},
     {"--json", NULL, "stats"},
     {"--preset", NULL, "render"},
-    {"--threads", NULL, "render still stats series"},
-    {"--quiet", "-q", "render still stats series check presets"},
-    {"--help", "-h", "render still stats series check presets help"},
+    {"--threads", NULL, "render still stats series trace"},
+    {"--quiet", "-q", "render still stats series trace check presets"},
+    {"--help", "-h", "render still stats series trace check presets help"},
 };
 #define NCLI_OPTIONS (sizeof cli_options / sizeof cli_options[0])
-static const char *const cli_commands[] = {"render", "still",   "stats", "series",
-                                           "check",  "presets", "help"};
+static const char *const cli_commands[] = {"render", "still", "stats",   "series",
+                                           "trace",  "check", "presets", "help"};
 #define NCLI_COMMANDS (sizeof cli_commands / sizeof cli_commands[0])
 
 static int in_list(const char *word, const char *list)

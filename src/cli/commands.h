@@ -14,8 +14,10 @@ typedef struct mur_cli_opts {
     const char *from, *to, *at;
     const char *threads_text, *runs_text, *ticks_text, *plot;
     const char *preset;   /* render: x264 speed/size preset, NULL = medium */
-    const char *condition, *run_text;  /* render, still: one experiment condition and run */
+    const char *condition, *run_text;  /* render, still, trace: one experiment condition and run */
     const char *runs_out; /* stats: the per-run values as CSV */
+    const char *every;    /* trace: ticks between two traced ticks */
+    int float32;          /* trace: positions and velocities as float32 */
     int threads;          /* 0 = all cores */
     int quiet, json;
     volatile sig_atomic_t *stop;  /* the signal flag, handed to every long loop (never NULL) */
@@ -54,5 +56,6 @@ int mur_cmd_check(const mur_cli_opts *o);
 int mur_cmd_presets(const mur_cli_opts *o);
 int mur_cmd_stats(const mur_cli_opts *o);
 int mur_cmd_series(const mur_cli_opts *o);
+int mur_cmd_trace(const mur_cli_opts *o);
 
 #endif

@@ -226,5 +226,7 @@ int main(int argc, char **argv)
         return mur_cmd_stats(&o);
     if (!strcmp(cmd, "series"))
         return mur_cmd_series(&o);
+    if (!strcmp(cmd, "trace"))
+        return mur_cmd_trace(&o);
     return mur_cli_usage_error("unknown command '%s'", cmd);
 }

@@ -56,6 +56,15 @@ static const mur_usage_command commands[] = {
      "scene's video, and a column for each setting its timeline changes. With --runs R > 1, "
      "each metric is the median across the runs, with its 10th and 90th percentiles. A figure "
      "marks the timeline's events and ramps."},
+    {"trace", "SCENE", MUR_OPERAND_SCENE,
+     "every boid's position and velocity per tick, as CSV or HDF5 (H5MD)",
+     "Steps the scene's flock exactly as a render does and writes every boid's position and "
+     "velocity at each tick: .csv in long form (run,condition,tick,time,id,x,y,vx,vy, 17 "
+     "digits, so the numbers read back exactly) or .h5 in the H5MD layout (particles/flock/"
+     "position and velocity as value[T][N][2], the readout's metrics under observables/, the "
+     "scene and seed under parameters/; see docs/data.md). By default the ticks a render draws, "
+     "from the first frame's to the last frame's. --run K traces experiment run K (its derived "
+     "seed), --runs R runs 0 to R-1 (one .csv; NAME-runK.h5 each)."},
     {"check", "SCENE", MUR_OPERAND_SCENE, "validate; print the resolved settings and timeline",
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
      "preset with the scene's overrides) and the timeline as a table. The first problem stops "
@@ -79,25 +88,41 @@ static const mur_usage_option options[] = {
      "also write the numbers as .csv or .json (- is stdout)", NULL},
     {"--output", "-o", "FILE", OPT(output), "series", 1, 1, "the series as .csv (- is stdout)",
      NULL},
+    {"--output", "-o", "FILE", OPT(output), "trace", 1, 1, "the trace: .csv or .h5 (H5MD)", NULL},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
      "render only the part from T (a PNG sequence keeps the whole render's frame numbers)", "0"},
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",
      "the scene's end"},
+    {"--from", NULL, "T", OPT(from), "trace", 0, 0, "trace from the first tick at or after T",
+     "the first frame's tick"},
+    {"--to", NULL, "T", OPT(to), "trace", 0, 0, "trace only the ticks before T",
+     "the last frame's tick"},
     {"--at", NULL, "T", OPT(at), "still", 1, 0, "time of the still", NULL},
     {"--condition", NULL, "NAME", OPT(condition), "render still", 0, 0,
      "only the flock of the experiment's condition NAME, as one panel", "the scene as it is"},
     {"--run", NULL, "K", OPT(run_text), "render still", 0, 0,
      "run K of the experiment (0 .. runs - 1): its seed, the flock stats measured",
      "the scene's seed, run 0"},
+    {"--every", NULL, "T", OPT(every), "trace", 0, 0,
+     "record every T: ticks like 5t or a time like 0.5s", "1t"},
+    {"--condition", NULL, "NAME", OPT(condition), "trace", 0, 0,
+     "the experiment condition's settings", "the scene's own settings"},
+    {"--run", NULL, "K", OPT(run_text), "trace", 0, 0,
+     "experiment run K's seed (0 to experiment.runs - 1)", "the scene's seed"},
     {"--runs", NULL, "R", OPT(runs_text), "stats", 0, 0, "runs per condition",
      "the scene's experiment.runs"},
     {"--runs", NULL, "R", OPT(runs_text), "series", 0, 0, "runs for the band", "1"},
+    {"--runs", NULL, "R", OPT(runs_text), "trace", 0, 0, "trace runs 0 to R-1", NULL},
     {"--ticks", NULL, "T", OPT(ticks_text), "stats", 0, 0,
      "ticks per run: a count, or a time like 15s", "the scene's experiment.ticks"},
     {"--ticks", NULL, "T", OPT(ticks_text), "series", 0, 0,
      "ticks per run: a count, or a time like 15s", "the video's duration"},
     {"--runs-out", NULL, "FILE", OPT(runs_out), "stats", 0, 1,
      "also write every run's values as .csv: condition,run,seed,metric,value", NULL},
+    {"--ticks", NULL, "T", OPT(ticks_text), "trace", 0, 0,
+     "trace ticks --from to --from + T: a count, or a time like 15s", "to the last frame"},
+    {"--float32", NULL, NULL, OPT(float32), "trace", 0, 0,
+     ".h5: positions and velocities as float32 (half the size)", NULL},
     {"--plot", NULL, "FIG", OPT(plot), "stats series", 0, 1,
      "also draw a figure: .png (300 dpi), .pdf or .svg", NULL},
     {"--json", NULL, NULL, OPT(json), "stats", 0, 0, "print the table on stdout as JSON, not text", NULL},
@@ -107,9 +132,9 @@ static const mur_usage_option options[] = {
      "simulation threads, 1 to 256; the frames are identical for any N (1 also encodes in the "
      "drawing thread: the reference render)",
      "all cores"},
-    {"--threads", NULL, "N", OPT(threads_text), "still stats series", 0, 0,
+    {"--threads", NULL, "N", OPT(threads_text), "still stats series trace", 0, 0,
      "simulation threads, 1 to 256; the output is identical for any N", "all cores"},
-    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series check presets", 0, 0,
+    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets", 0, 0,
      "no progress bar, no \"wrote\" line", NULL},
     {"--help", "-h", NULL, MUR_USAGE_NO_FIELD, "*", 0, 0,
      "print this help and exit", NULL},
@@ -128,7 +153,7 @@ static const struct {
      "bad usage, or a bad scene: file:line:col: error: ... on stderr; nothing is written"},
     {130, "interrupted",
      "interrupted (Ctrl-C or SIGTERM), answered within a moment: a render finalises the frames "
-     "so far into a playable file; a still, stats or series writes nothing"},
+     "so far into a playable file; a still, stats, series or trace writes nothing"},
 };
 
 static const struct {
@@ -140,6 +165,7 @@ static const struct {
     {"murmur stats scenes/knockout-stats.yaml -o k.csv --plot k.pdf",
      "numbers and a figure for a paper"},
     {"murmur series scenes/noise-sweep.yaml --runs 8 -o sweep.csv", "a time series with a band"},
+    {"murmur trace scenes/knockout.yaml --every 5t -o flock.h5", "trajectories for analysis"},
     {"murmur check scenes/knockout.yaml", "what a scene resolves to"},
     {"ffprobe -v error -show_entries format_tags=comment out.mp4", "a video's provenance"},
 };

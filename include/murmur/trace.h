@@ -1,0 +1,71 @@
+/* murmur: trajectories out, every boid's position and velocity per tick,
+ * for a reader's own analysis (`murmur trace`).
+ *
+ * A trace steps one flock of a scene through its timeline exactly as a
+ * render or an experiment run does (the same settings, events, predators
+ * and warm-up) and records ticks first, first + every, ... up to last. It
+ * writes CSV in long form (run,condition,tick,time,id,x,y,vx,vy, %.17g so
+ * the numbers read back exactly) or HDF5 in the H5MD layout (docs/data.md),
+ * tick by tick, so memory stays flat however many ticks are recorded. A
+ * file appears at its name only when complete (murmur/file.h). */
+#ifndef MURMUR_TRACE_H
+#define MURMUR_TRACE_H
+
+#include <signal.h>
+
+#include "murmur/error.h"
+#include "murmur/export.h"
+#include "murmur/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The version of mur_trace_opts this header describes.
+#define MUR_TRACE_OPTS_VERSION 1
+
+/// Progress of a trace: recorded ticks done of total (over every run).
+typedef void (*mur_trace_progress)(void *ctx, long done, long total);
+
+/// What to trace. Start from MUR_TRACE_OPTS_INIT, then set fields.
+typedef struct mur_trace_opts {
+    unsigned version;             ///< MUR_TRACE_OPTS_VERSION
+    const char *path;             ///< .csv or .h5 (also .hdf5, .h5md); its extension picks the format
+    const char *condition;        ///< an experiment condition's name, or NULL: the scene's own settings
+    int run;                      ///< -1: the scene's seed (the flock a render draws); K >= 0: the
+                                  ///< seed of experiment run K, mur_rng_derive(seed, K)
+    int runs;                     ///< runs run .. run + runs - 1 (run >= 0 when runs > 1); an
+                                  ///< .h5 gets one file per run, NAME-runK.h5
+    long first, last;             ///< ticks [first, last] (from the first frame); last < 0: the
+                                  ///< tick of the scene's last frame
+    long every;                   ///< record every this many ticks, >= 1
+    int float32;                  ///< .h5: positions and velocities as float32, not float64
+    int threads;                  ///< threads stepping the flock (0: all cores; same numbers)
+    const char *scene_text;       ///< .h5: the scene file's text, stored under parameters/ (may be NULL)
+    const char *resolved;         ///< .h5: the resolved settings as text, stored too (may be NULL)
+    volatile sig_atomic_t *stop;  ///< polled every tick: non-zero ends with MUR_EINTR (may be NULL)
+    mur_trace_progress progress;  ///< called after each recorded tick (may be NULL)
+    void *progress_ctx;
+} mur_trace_opts;
+
+/// Defaults: the scene's seed and settings, every tick a render draws.
+#define MUR_TRACE_OPTS_INIT                                                                        \
+    {MUR_TRACE_OPTS_VERSION, NULL, NULL, -1, 1, 0, -1, 1, 0, 0, NULL, NULL, NULL, NULL, NULL}
+
+/// Write the trace o asks for of scene s. 0; MUR_EINPUT for a bad option
+/// (an unknown extension or condition, a run out of range, an empty range);
+/// MUR_ERUN for I/O failures ("cannot write 'PATH': REASON") or memory;
+/// MUR_EINTR when stopped. On failure nothing is left at the final name
+/// (runs already complete keep their files).
+MUR_API int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err);
+
+/// The file of run k of a trace to path: path itself when runs == 1, else
+/// "NAME-runK.EXT" for an HDF5 path (a CSV keeps every run in one file).
+/// The caller frees it; NULL when out of memory.
+MUR_API char *mur_trace_path(const char *path, int runs, int k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,174 @@
+/* `murmur trace`: every boid's position and velocity per tick, as CSV or
+ * H5MD, for a reader's own analysis. A thin caller of mur_trace_write
+ * (trace.h): it turns the options into ticks, runs and a condition, and
+ * hands the library the scene's text and resolved settings to store. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "murmur/scene.h"
+#include "murmur/trace.h"
+#include "progress.h"
+
+/* The first tick at or after the time text (a scene's time: 12s, 900t). */
+static int tick_at(const mur_scene *s, const char *text, const char *opt, long *out)
+{
+    double secs;
+    if (mur_time_parse(text, s->tps, &secs) || !(secs >= 0) || secs > MUR_SCENE_MAX_SECONDS) {
+        char fmt[96];
+        snprintf(fmt, sizeof fmt, "%s must be a time like 12s or 900t, not '%%s'", opt);
+        return mur_cli_usage_error(fmt, text);
+    }
+    *out = (long)ceil(secs * s->tps - 1e-9);
+    return 0;
+}
+
+/* --from, --to, --ticks, --every into t's ticks [first, last] and step. */
+static int range_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts *t)
+{
+    if (o->to && o->ticks_text)
+        return mur_cli_usage_error("give --to or --ticks, not both (%s)", "--ticks counts from --from");
+    if (o->from && tick_at(s, o->from, "--from", &t->first))
+        return 2;
+    if (o->to) {
+        if (tick_at(s, o->to, "--to", &t->last))
+            return 2;
+        if (--t->last < t->first)
+            return mur_cli_usage_error("--to must come after --from, not '%s'", o->to);
+    }
+    if (o->ticks_text) {
+        char *end;
+        long v = strtol(o->ticks_text, &end, 10);
+        double secs;
+        if (end != o->ticks_text && !*end && v >= 1 && v <= 10000000)
+            t->last = t->first + v;
+        else if (!mur_time_parse(o->ticks_text, s->tps, &secs) && secs > 0 && secs * s->tps <= 1e7)
+            t->last = t->first + (lround(secs * s->tps) > 0 ? lround(secs * s->tps) : 1);
+        else
+            return mur_cli_usage_error("--ticks must be a tick count or a time like 15s, not '%s'",
+                                       o->ticks_text);
+    }
+    if (o->every) {
+        double secs;
+        if (mur_time_parse(o->every, s->tps, &secs) || !(secs > 0) || lround(secs * s->tps) < 1 ||
+            secs * s->tps > 1e7)
+            return mur_cli_usage_error(
+                "--every must be ticks like 5t or a time like 0.5s (at least one tick), not '%s'",
+                o->every);
+        t->every = lround(secs * s->tps);
+    }
+    return 0;
+}
+
+/* --run K and --runs R (and --condition, checked by the library). */
+static int run_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts *t)
+{
+    if (o->run_text && o->runs_text)
+        return mur_cli_usage_error("give --run K or --runs R, not both (%s)", o->run_text);
+    char *end;
+    if (o->run_text) {
+        long v = strtol(o->run_text, &end, 10);
+        if (end == o->run_text || *end || v < 0 || v >= s->runs) {
+            fprintf(stderr,
+                    "murmur: --run must be a run from 0 to %d (the scene's experiment.runs - 1), "
+                    "not '%s'\n",
+                    s->runs - 1, o->run_text);
+            return 2;
+        }
+        t->run = (int)v;
+    }
+    if (o->runs_text) {
+        long v = strtol(o->runs_text, &end, 10);
+        if (end == o->runs_text || *end || v < 1 || v > 100000)
+            return mur_cli_usage_error("--runs must be a number from 1 to 100000, not '%s'", o->runs_text);
+        t->run = 0;
+        t->runs = (int)v;
+    }
+    return 0;
+}
+
+/* The scene file's text, or NULL (then the trace stores none). */
+static char *read_text(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = fp ? open_memstream(&text, &len) : NULL;
+    if (out) {
+        char buf[4096];
+        size_t n, total = 0;
+        while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && total < MUR_SCENE_MAX_BYTES) {
+            fwrite(buf, 1, n, out);
+            total += n;
+        }
+        fclose(out);
+    }
+    if (fp)
+        fclose(fp);
+    return text;
+}
+
+static char *resolved_text(const mur_scene *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return NULL;
+    mur_params_write(fp, s->preset->name, &s->params);
+    if (fclose(fp)) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void on_progress(void *ctx, long done, long total)
+{
+    (void)total;
+    mur_progress_update(ctx, done, NULL);
+}
+
+int mur_cmd_trace(const mur_cli_opts *o)
+{
+    mur_error err = {{0}};
+    mur_scene *s = NULL;
+    char *scene_text = NULL, *resolved = NULL;
+    const char *ext = strrchr(o->output, '.');
+    if (!ext || strchr(ext, '/') ||
+        (strcmp(ext, ".csv") && strcmp(ext, ".h5") && strcmp(ext, ".hdf5") && strcmp(ext, ".h5md")))
+        return mur_cli_usage_error("trace output must end in .csv or .h5, not '%s'", o->output);
+    int rc = mur_cli_load_scene(o->scene, &s, &err);
+    if (rc)
+        goto done;
+    mur_trace_opts t = MUR_TRACE_OPTS_INIT;
+    t.path = o->output;
+    t.condition = o->condition;
+    t.float32 = o->float32;
+    t.threads = o->threads;
+    t.stop = o->stop;
+    if (range_options(o, s, &t) || run_options(o, s, &t)) {
+        mur_scene_destroy(s);
+        return 2;
+    }
+    t.scene_text = scene_text = read_text(s->path);
+    t.resolved = resolved = resolved_text(s);
+    long last = t.last >= 0 ? t.last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
+    long total = last >= t.first ? ((last - t.first) / t.every + 1) * t.runs : 0;
+    mur_progress bar;
+    mur_progress_start(&bar, "ticks", total, o->quiet);
+    t.progress = on_progress;
+    t.progress_ctx = &bar;
+    rc = mur_trace_write(s, &t, &err);
+    mur_progress_end(&bar, rc ? 0 : total);
+    if (!rc && !o->quiet)
+        fprintf(stderr, "murmur: wrote %s (%ld ticks of %d boids, %d run%s)\n", o->output,
+                total / t.runs, s->params.count, t.runs, t.runs == 1 ? "" : "s");
+done:
+    free(scene_text);
+    free(resolved);
+    mur_scene_destroy(s);
+    return mur_cli_report(rc, &err);
+}

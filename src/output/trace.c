@@ -1,0 +1,231 @@
+/* Traces (trace.h): one flock per run stepped through the scene's timeline
+ * by mur_driver, exactly as a render's panel or an experiment's run, and
+ * every recorded tick handed to the format's writer: CSV here, H5MD in
+ * trace_h5.c. Nothing is kept between ticks but the flock, so memory does
+ * not grow with the number of ticks. */
+#include "murmur/trace.h"
+#include "murmur/alloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "murmur/file.h"
+#include "murmur/rng.h"
+#include "trace_internal.h"
+
+enum { FORMAT_CSV, FORMAT_H5 };
+
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    return dot && (!slash || dot > slash) ? dot : "";
+}
+
+static int format_of(const char *path)
+{
+    const char *ext = extension(path);
+    if (!strcmp(ext, ".csv"))
+        return FORMAT_CSV;
+    if (!strcmp(ext, ".h5") || !strcmp(ext, ".hdf5") || !strcmp(ext, ".h5md"))
+        return FORMAT_H5;
+    return -1;
+}
+
+char *mur_trace_path(const char *path, int runs, int k)
+{
+    size_t len = strlen(path);
+    char *out = mur_malloc(len + 32);
+    if (!out)
+        return NULL;
+    if (runs <= 1 || format_of(path) != FORMAT_H5) {
+        memcpy(out, path, len + 1);
+        return out;
+    }
+    const char *ext = extension(path);
+    snprintf(out, len + 32, "%.*s-run%d%s", (int)(ext - path), path, k, ext);
+    return out;
+}
+
+/* The condition's index, -1 for the scene's own settings; MUR_EINPUT
+ * naming the conditions there are when o->condition is not one. */
+static int find_condition(const mur_scene *s, const char *name, int *out, mur_error *err)
+{
+    *out = -1;
+    if (!name)
+        return MUR_OK;
+    for (int c = 0; c < s->nconditions; c++)
+        if (!strcmp(s->conditions[c].name, name)) {
+            *out = c;
+            return MUR_OK;
+        }
+    char list[512] = "";
+    for (int c = 0; c < s->nconditions; c++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", c ? ", " : "",
+                 s->conditions[c].name);
+    return mur_error_set(err, MUR_EINPUT, "no condition '%s' in %s (it has: %s)", name, s->path,
+                         list);
+}
+
+static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, mur_error *err)
+{
+    if (o->version != MUR_TRACE_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "trace options of version %u (this murmur takes %d)",
+                             o->version, MUR_TRACE_OPTS_VERSION);
+    if (!o->path || format_of(o->path) < 0)
+        return mur_error_set(err, MUR_EINPUT, "a trace is written as .csv or .h5, not '%s'",
+                             o->path ? o->path : "");
+    if (o->runs < 1 || o->runs > 100000 || o->run < -1 || (o->runs > 1 && o->run < 0))
+        return mur_error_set(err, MUR_EINPUT, "runs %d from run %d: out of range", o->runs, o->run);
+    if (o->run >= 0 && (long)o->run + o->runs > (long)s->runs && o->runs == 1)
+        return mur_error_set(err, MUR_EINPUT, "run %d is out of range: %s has runs 0 to %d",
+                             o->run, s->path, s->runs - 1);
+    if (o->every < 1)
+        return mur_error_set(err, MUR_EINPUT, "every %ld ticks: must be at least 1", o->every);
+    if (o->first < 0 || last < o->first)
+        return mur_error_set(err, MUR_EINPUT, "the ticks %ld to %ld are an empty range", o->first,
+                             last);
+    return MUR_OK;
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* A condition name as one CSV field (quoted when it holds , " or a newline). */
+static void csv_field(FILE *fp, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', fp);
+        fputc(*p, fp);
+    }
+    fputc('"', fp);
+}
+
+static int csv_tick(FILE *fp, const trace_run *r, long tick, double time, const mur_flock *f)
+{
+    int n = mur_flock_count(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%ld,%.17g,", tick, time);
+    for (int i = 0; i < n; i++) {
+        fprintf(fp, "%d,", r->run);
+        csv_field(fp, r->condition);
+        fprintf(fp, ",%s%d,%.17g,%.17g,%.17g,%.17g\n", prefix, i, x[i], y[i], vx[i], vy[i]);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+typedef struct {
+    const mur_scene *s;
+    const mur_trace_opts *o;
+    long last, done, total;
+    FILE *csv;                /* the CSV stream, or NULL */
+    trace_h5 *h5;             /* the H5MD writer, or NULL */
+    const char *path;         /* the file being written, for messages */
+} tracer;
+
+/* Step run r from tick 0 and record its ticks first, first + every, ... */
+static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_error *err)
+{
+    const mur_trace_opts *o = t->o;
+    mur_flock *f = NULL;
+    mur_driver d;
+    memset(&d, 0, sizeof d);
+    d.stop = o->stop;
+    int rc = mur_flock_create(&f, base, r->seed, err);
+    if (rc || (rc = mur_flock_set_threads(f, o->threads, err)))
+        goto fail;
+    mur_flock_set_stop(f, o->stop);
+    if ((rc = mur_driver_start(&d, t->s, f, base, err)))
+        goto fail;
+    for (long tick = o->first; tick <= t->last; tick += o->every) {
+        if (o->stop && *o->stop) {
+            rc = mur_error_set(err, MUR_EINTR, "stopped at tick %ld", tick);
+            goto fail;
+        }
+        if ((rc = mur_driver_run_to(&d, tick, err)))
+            goto fail;
+        double time = tick / t->s->tps;
+        if (t->csv && csv_tick(t->csv, r, tick, time, f)) {
+            rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", t->path, strerror(errno));
+            goto fail;
+        }
+        if (t->h5 && (rc = trace_h5_tick(t->h5, tick, time, f, err)))
+            goto fail;
+        t->done++;
+        if (o->progress)
+            o->progress(o->progress_ctx, t->done, t->total);
+    }
+fail:
+    mur_flock_destroy(f);
+    return rc;
+}
+
+/* Run k of the trace to its file: a CSV run appends to t->csv; an HDF5
+ * run is a file of its own, written atomically. */
+static int trace_run_k(tracer *t, const mur_params *base, const trace_run *r, int k, mur_error *err)
+{
+    if (t->csv)
+        return trace_one(t, base, r, err);
+    char *path = mur_trace_path(t->o->path, t->o->runs, k);
+    mur_atomic a;
+    memset(&a, 0, sizeof a);
+    int rc = path ? mur_atomic_begin(&a, path, 0, err)
+                  : mur_error_set(err, MUR_ERUN, "out of memory");
+    if (!rc && !(rc = trace_h5_open(&t->h5, a.tmp, path, t->s, base, t->o, r, err))) {
+        t->path = path;
+        rc = trace_one(t, base, r, err);
+        int rc2 = trace_h5_close(t->h5, rc ? NULL : err);
+        t->h5 = NULL;
+        rc = rc ? rc : rc2;
+    }
+    if (!rc)
+        rc = mur_atomic_commit(&a, err);
+    else
+        mur_atomic_abort(&a);
+    mur_free(path);
+    return rc;
+}
+
+int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
+{
+    long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
+    int rc = check_opts(s, o, last, err), c;
+    if (rc || (rc = find_condition(s, o->condition, &c, err)))
+        return rc;
+    mur_params base = s->params;
+    if (c >= 0)
+        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
+    tracer t = {s, o, last, 0, ((last - o->first) / o->every + 1) * o->runs, NULL, NULL, o->path};
+    mur_atomic a;
+    memset(&a, 0, sizeof a);
+    if (format_of(o->path) == FORMAT_CSV) {
+        if ((rc = mur_atomic_begin(&a, o->path, 0, err)) || !(t.csv = mur_atomic_fopen(&a, "w", err))) {
+            mur_atomic_abort(&a);
+            return rc ? rc : MUR_ERUN;
+        }
+        fputs("run,condition,tick,time,id,x,y,vx,vy\n", t.csv);
+    }
+    for (int k = 0; !rc && k < o->runs; k++) {
+        int run = o->run < 0 ? -1 : o->run + k;
+        trace_run r = {c >= 0 ? s->conditions[c].name : "scene", run,
+                       run < 0 ? s->seed : mur_rng_derive(s->seed, (uint64_t)run)};
+        rc = trace_run_k(&t, &base, &r, k, err);
+    }
+    if (t.csv) {
+        if (rc)
+            mur_atomic_abort(&a);
+        else
+            rc = mur_atomic_commit(&a, err);
+    }
+    return rc;
+}
