@@ -74,7 +74,7 @@ static cairo_status_t png_chunk(mur_meta_writer *w, const char *type, const char
  * (UTF-8, uncompressed) for the title and the whole provenance. */
 static cairo_status_t png_chunks(mur_meta_writer *w)
 {
-    const char *sw[] = {"Software", "", "murmur " MUR_VERSION_STRING};
+    const char *sw[] = {"Software", "", ("murmur " MUR_VERSION_STRING)};
     const long swl[] = {-1, 1, -1};
     cairo_status_t st = png_chunk(w, "tEXt", sw, swl, 3);
     /* iTXt: keyword, 0, compression flag 0, method 0, language "", 0,
