@@ -63,4 +63,16 @@ static inline int murmur(const char *args, char *err, size_t n)
     return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
+/* Run a shell command (a tool like pdfinfo), its output into out (n bytes,
+ * NUL-terminated); its exit status as pclose gives it. */
+static inline int run_tool_output(const char *cmd, char *out, size_t n)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t got = fread(out, 1, n - 1, p);
+    out[got] = 0;
+    return pclose(p);
+}
+
 #endif

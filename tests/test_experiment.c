@@ -696,17 +696,6 @@ TEST(plot_rejects_an_unknown_format)
 
 /* ---- provenance ------------------------------------------------------------- */
 
-/* Run a shell command, its output into out; its exit status. */
-static int run_tool_output(const char *cmd, char *out, size_t n)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t got = fread(out, 1, n - 1, p);
-    out[got] = 0;
-    return pclose(p);
-}
-
 /* The text provenance of an experiment on small_scene: version, seed,
  * path, the run asked for, the settings and the scene's own text. */
 static void check_experiment_provenance(const char *what, const char *t, const char *scene, const char *request)

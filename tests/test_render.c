@@ -1041,16 +1041,6 @@ TEST(golden_panels)
 
 /* ---- vector stills -------------------------------------------------------- */
 
-static int run(const char *cmd, char *out, size_t n)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return -1;
-    size_t got = fread(out, 1, n - 1, p);
-    out[got] = 0;
-    return pclose(p);
-}
-
 static long count_of(const char *hay, const char *needle)
 {
     long n = 0;
@@ -1089,13 +1079,13 @@ TEST(vector_stills_are_vectors_with_fonts_embedded)
 
     /* PDF: poppler reads it; one page one column wide; no images; fonts embedded */
     snprintf(cmd, sizeof cmd, "pdfinfo '%s' 2>&1", pdf);
-    CHECK(run(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
+    CHECK(run_tool_output(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
     CHECK(strstr(out, "Pages:") && strstr(out, "504 x 280"), "pdfinfo (small multiples: two columns wide): %s", out);
     snprintf(cmd, sizeof cmd, "pdfimages -list '%s' 2>&1", pdf);
-    CHECK(run(cmd, out, sizeof out) == 0, "pdfimages fails: %s", out);
+    CHECK(run_tool_output(cmd, out, sizeof out) == 0, "pdfimages fails: %s", out);
     CHECK(count_of(out, "\n") == 2, "the PDF holds images:\n%s", out);
     snprintf(cmd, sizeof cmd, "pdffonts '%s' 2>&1", pdf);
-    CHECK(run(cmd, out, sizeof out) == 0, "pdffonts fails: %s", out);
+    CHECK(run_tool_output(cmd, out, sizeof out) == 0, "pdffonts fails: %s", out);
     CHECK(strstr(out, "DejaVuSans") != NULL, "no DejaVu Sans in the PDF:\n%s", out);
     {
         /* every font line (after the two header lines) says emb yes */
@@ -1112,7 +1102,7 @@ TEST(vector_stills_are_vectors_with_fonts_embedded)
         CHECK(line > 2 && bad == 0, "fonts not embedded:\n%s", out);
     }
     snprintf(cmd, sizeof cmd, "pdftotext '%s' - 2>&1", pdf);
-    CHECK(run(cmd, out, sizeof out) == 0 && strstr(out, "no-alignment"), "panel labels not text: %s", out);
+    CHECK(run_tool_output(cmd, out, sizeof out) == 0 && strstr(out, "no-alignment"), "panel labels not text: %s", out);
 
     /* SVG: many paths, no embedded bitmap, and librsvg renders it */
     size_t len = 0;
@@ -1124,7 +1114,7 @@ TEST(vector_stills_are_vectors_with_fonts_embedded)
     CHECK(strstr(text, "504pt") != NULL, "the SVG is not two columns wide");
     free(text);
     snprintf(cmd, sizeof cmd, "rsvg-convert '%s' -o '%s/svg.png' 2>&1", svg, tmp_dir());
-    CHECK(run(cmd, out, sizeof out) == 0, "rsvg-convert fails: %s", out);
+    CHECK(run_tool_output(cmd, out, sizeof out) == 0, "rsvg-convert fails: %s", out);
 
     cairo_surface_t *p = cairo_image_surface_create_from_png(png);
     CHECK(cairo_surface_status(p) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(p) == 360,
@@ -1300,7 +1290,7 @@ TEST(pdf_still_carries_provenance_in_its_document_information)
     const char *pdf = prov_still("prov.pdf");
     char cmd[700], out[16384];
     snprintf(cmd, sizeof cmd, "pdfinfo '%s' 2>&1", pdf);
-    REQUIRE(run(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
+    REQUIRE(run_tool_output(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
     CHECK(strstr(out, "Title:           Provenance & <check>\n"), "title: %s", out);
     CHECK(strstr(out, "Creator:         murmur " MUR_VERSION_STRING "\n"), "creator: %s", out);
     CHECK(strstr(out, "Keywords:        murmur " MUR_VERSION_STRING "; scene: "), "keywords: %s", out);
@@ -1327,7 +1317,7 @@ TEST(svg_still_carries_provenance_in_a_metadata_element)
     char cmd[1300], out[4096];
     snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1 || python3 -c \"import xml.dom.minidom,sys; "
              "xml.dom.minidom.parse(sys.argv[1])\" '%s'", svg, svg);
-    CHECK(run(cmd, out, sizeof out) == 0, "the SVG is not well-formed XML: %s", out);
+    CHECK(run_tool_output(cmd, out, sizeof out) == 0, "the SVG is not well-formed XML: %s", out);
 }
 
 TEST(pdf_and_svg_stills_are_byte_reproducible_and_dated_by_source_date_epoch)
@@ -1349,7 +1339,7 @@ TEST(pdf_and_svg_stills_are_byte_reproducible_and_dated_by_source_date_epoch)
     unsetenv("SOURCE_DATE_EPOCH");
     char cmd[700], out[16384];
     snprintf(cmd, sizeof cmd, "TZ=UTC pdfinfo -isodates '%s' 2>&1", pdf);
-    REQUIRE(run(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
+    REQUIRE(run_tool_output(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
     CHECK(strstr(out, "CreationDate:    2023-11-14T22:13:20Z") && strstr(out, "ModDate:         2023-11-14T22:13:20Z"),
           "dates not from SOURCE_DATE_EPOCH: %s", out);
 }

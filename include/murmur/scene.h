@@ -136,6 +136,11 @@ MUR_API void mur_scene_destroy(mur_scene *s);
 /// timeline's captions and predators. It lives as long as the scene.
 MUR_API const mur_look *mur_scene_look(const mur_scene *s);
 
+/// The most boids a flock built on base has during the scene: base's count,
+/// or any count the timeline sets or ramps to (arrays sized for a flock's
+/// whole life, work bounds).
+MUR_API double mur_scene_max_count(const mur_scene *s, const mur_params *base);
+
 /// Number of frames of the whole video.
 MUR_API long mur_scene_frames(const mur_scene *s);
 

@@ -282,22 +282,6 @@ static void choose_metrics(trace_h5 *h, const mur_scene *s)
             h->metrics[h->nmetrics++] = k;
 }
 
-/* The most boids a flock built on base has during the trace: its own
- * count, or any count the timeline sets or ramps to. */
-static int max_count(const mur_scene *s, const mur_params *base)
-{
-    double n = base->count;
-    for (int i = 0; i < s->ncues; i++) {
-        const mur_cue *q = &s->cues[i];
-        for (int k = 0; k < q->nset + q->nramp; k++) {
-            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
-            if (!strcmp(ch->setting->name, "count") && ch->value > n)
-                n = ch->value;
-        }
-    }
-    return (int)n;
-}
-
 static int create_layout(trace_h5 *h, const mur_scene *s, const mur_params *base,
                          const mur_trace_opts *o, const trace_run *r)
 {
@@ -335,7 +319,7 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     if (!h)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     h->path = final;
-    h->n = max_count(s, base);
+    h->n = (int)mur_scene_max_count(s, base);
     h->float32 = o->float32;
     h->file = -1;
     choose_metrics(h, s);

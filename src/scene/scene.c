@@ -1340,9 +1340,7 @@ static int single_document(ctx *c, yaml_parser_t *parser)
     return rc;
 }
 
-/* The most boids a flock built on base meets during the render: its own
- * count, or any count the timeline sets or ramps to. */
-static double max_count(const mur_scene *s, const mur_params *base)
+double mur_scene_max_count(const mur_scene *s, const mur_params *base)
 {
     double n = base->count;
     for (int i = 0; i < s->ncues; i++) {
@@ -1414,9 +1412,9 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
     for (int i = 0; i < s->nconditions; i++) {
         mur_params p = s->params;
         mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
-        all_conditions += max_count(s, &p);
+        all_conditions += mur_scene_max_count(s, &p);
     }
-    boids = s->panels && s->nconditions ? all_conditions : max_count(s, &s->params);
+    boids = s->panels && s->nconditions ? all_conditions : mur_scene_max_count(s, &s->params);
     if (boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
         return fail_at(c, where, "the render needs %.0f boids x %.0f ticks = %.3g boid-ticks "
                                  "(at most %.3g): fewer boids, a shorter video or fewer ticks_per_second",
@@ -1426,7 +1424,7 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
                                                    "(at most %.3g): shorter trails or fewer boids",
                        s->look.trail_length, boids, boids * s->look.trail_length, MUR_SCENE_MAX_TRAIL_POINTS);
     if (!all_conditions)
-        all_conditions = max_count(s, &s->params);
+        all_conditions = mur_scene_max_count(s, &s->params);
     double work = (double)s->runs * (s->ticks + s->warmup) * all_conditions;
     if (work > MUR_SCENE_MAX_BOID_TICKS)
         return fail_at(c, lookup(c, root, "experiment"), "the experiment needs %d runs x %.0f ticks "

@@ -86,14 +86,7 @@ static int check_choice(const mur_scene *s, const mur_session_opts *o, mur_error
     const mur_condition *c = &s->conditions[o->condition];
     mur_params p = s->params;
     mur_scene_apply(c->set, c->nset, &p);
-    double boids = p.count;
-    for (int i = 0; i < s->ncues; i++)
-        for (int k = 0; k < s->cues[i].nset + s->cues[i].nramp; k++) {
-            const mur_cue *q = &s->cues[i];
-            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
-            if (!strcmp(ch->setting->name, "count") && ch->value > boids)
-                boids = ch->value;
-        }
+    double boids = mur_scene_max_count(s, &p);
     double ticks = s->duration * s->tps + s->warmup;
     if (boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
         return mur_error_set(err, MUR_EINPUT,
