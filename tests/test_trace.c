@@ -308,7 +308,8 @@ static const char h5py_script[] =
     "assert f['observables/order/value'].shape == (28,)\n"
     "p = f['parameters']\n"
     "assert p.attrs['seed'] == 11 and p.attrs['run'] == -1 and p.attrs['condition'] == 'scene'\n"
-    "assert b'ticks_per_second: 30' in p['scene'][()]\n"
+    "prov = p['provenance'][()]\n"
+    "assert b'ticks_per_second: 30' in prov and b'# resolved settings' in prov and b'seed: 11' in prov\n"
     "v = f['particles/flock/position/value'][13]\n"
     "w = f['particles/flock/velocity/value'][13]\n"
     "for i in range(40):\n"
@@ -577,7 +578,7 @@ TEST(the_same_trace_gives_the_same_bytes)
     hid_t file = H5Fopen(a, H5F_ACC_RDONLY, H5P_DEFAULT);
     REQUIRE(file >= 0, "%s", a);
     static const char *const objs[] = {"particles/flock/position/value", "particles/flock/box/edges",
-                                       "parameters/scene", "observables/order/step"};
+                                       "parameters/provenance", "observables/order/step"};
     for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++) {
         H5O_info_t info;
         memset(&info, 0, sizeof info);
@@ -586,4 +587,26 @@ TEST(the_same_trace_gives_the_same_bytes)
               (long long)info.mtime, (long long)info.ctime);
     }
     H5Fclose(file);
+}
+
+/* A CSV trace carries its provenance beside it, as every CSV murmur writes
+ * does; the CSV itself keeps its header as its first line. */
+TEST(a_csv_trace_has_its_provenance_beside_it)
+{
+    const char *scene = scene_file();
+    char args[1024], err[4096], side[600];
+    const char *csv = scratch_path("prov.csv");
+    snprintf(args, sizeof args, "trace %s -q --ticks 3 --condition no-cohesion --run 1 -o %s", scene, csv);
+    int st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "exit %d: %s", st, err);
+    char *table = test_slurp(csv, NULL);
+    CHECK(table && !strncmp(table, "run,condition,tick,time,id,x,y,vx,vy\n", 37), "the CSV's header moved");
+    free(table);
+    snprintf(side, sizeof side, "%s.provenance.txt", csv);
+    char *text = test_slurp(side, NULL);
+    REQUIRE(text, "no %s", side);
+    CHECK(!strncmp(text, "murmur ", 7) && strstr(text, "condition no-cohesion") &&
+              strstr(text, "# resolved settings") && strstr(text, "# scene file"),
+          "provenance: %.300s", text);
+    free(text);
 }

@@ -81,6 +81,10 @@ MUR_API int mur_atomic_commit(mur_atomic *a, mur_error *err);
 /// special file), frees and zeroes a. Safe on a zeroed a, and twice.
 MUR_API void mur_atomic_abort(mur_atomic *a);
 
+/// Write text to path atomically (mur_atomic_*): all of it or, on failure,
+/// nothing at path. For a CSV's provenance sidecar, PATH.provenance.txt.
+MUR_API int mur_file_write_text(const char *path, const char *text, mur_error *err);
+
 /// Locks folder dir for this process until mur_file_unlock_dir, through the
 /// hidden file "<dir>/.murmur.lock" (flock(2): released by the kernel when
 /// the process dies, so a dead holder never blocks). Returns its descriptor;

@@ -41,8 +41,6 @@ typedef struct mur_trace_opts {
     long every;                   ///< record every this many ticks, >= 1
     int float32;                  ///< .h5: positions and velocities as float32, not float64
     int threads;                  ///< threads stepping the flock (0: all cores; same numbers)
-    const char *scene_text;       ///< .h5: the scene file's text, stored under parameters/ (may be NULL)
-    const char *resolved;         ///< .h5: the resolved settings as text, stored too (may be NULL)
     volatile sig_atomic_t *stop;  ///< polled every tick: non-zero ends with MUR_EINTR (may be NULL)
     mur_trace_progress progress;  ///< called after each recorded tick (may be NULL)
     void *progress_ctx;
@@ -50,7 +48,7 @@ typedef struct mur_trace_opts {
 
 /// Defaults: the scene's seed and settings, every tick a render draws.
 #define MUR_TRACE_OPTS_INIT                                                                        \
-    {MUR_TRACE_OPTS_VERSION, NULL, NULL, -1, 1, 0, -1, 1, 0, 0, NULL, NULL, NULL, NULL, NULL}
+    {MUR_TRACE_OPTS_VERSION, NULL, NULL, -1, 1, 0, -1, 1, 0, 0, NULL, NULL, NULL}
 
 /// Write the trace o asks for of scene s. 0; MUR_EINPUT for a bad option
 /// (an unknown extension or condition, a run out of range, an empty range);

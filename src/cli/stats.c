@@ -300,19 +300,11 @@ static int write_sidecar(const char *csv_path, const mur_experiment *e, mur_erro
     if (!strcmp(csv_path, "-"))
         return MUR_OK;
     char *text = NULL, *path = NULL;
-    out_file of = {0};
     int rc = mur_experiment_provenance(e, 0, &text, err);
     if (!rc && !(path = mur_malloc(strlen(csv_path) + sizeof ".provenance.txt")))
         rc = mur_error_set(err, MUR_ERUN, "out of memory");
-    if (rc)
-        goto done;
-    strcat(strcpy(path, csv_path), ".provenance.txt");
-    if ((rc = out_open(&of, path, err)))
-        goto done;
-    fputs(text, of.fp);
-    rc = out_close(&of, err);
-done:
-    out_abort(&of);
+    if (!rc)
+        rc = mur_file_write_text(strcat(strcpy(path, csv_path), ".provenance.txt"), text, err);
     mur_free(path);
     mur_free(text);
     return rc;

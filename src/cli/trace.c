@@ -1,7 +1,7 @@
 /* `murmur trace`: every boid's position and velocity per tick, as CSV or
  * H5MD, for a reader's own analysis. A thin caller of mur_trace_write
  * (trace.h): it turns the options into ticks, runs and a condition, and
- * hands the library the scene's text and resolved settings to store. */
+ * leaves the provenance to the library, as every writer does. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,42 +89,6 @@ static int run_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts
     return 0;
 }
 
-/* The scene file's text, or NULL (then the trace stores none). */
-static char *read_text(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = fp ? open_memstream(&text, &len) : NULL;
-    if (out) {
-        char buf[4096];
-        size_t n, total = 0;
-        while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && total < MUR_SCENE_MAX_BYTES) {
-            fwrite(buf, 1, n, out);
-            total += n;
-        }
-        fclose(out);
-    }
-    if (fp)
-        fclose(fp);
-    return text;
-}
-
-static char *resolved_text(const mur_scene *s)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    if (!fp)
-        return NULL;
-    mur_params_write(fp, s->preset->name, &s->params);
-    if (fclose(fp)) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 static void on_progress(void *ctx, long done, long total)
 {
     (void)total;
@@ -135,7 +99,6 @@ int mur_cmd_trace(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
     mur_scene *s = NULL;
-    char *scene_text = NULL, *resolved = NULL;
     const char *ext = strrchr(o->output, '.');
     if (!ext || strchr(ext, '/') ||
         (strcmp(ext, ".csv") && strcmp(ext, ".h5") && strcmp(ext, ".hdf5") && strcmp(ext, ".h5md")))
@@ -153,8 +116,6 @@ int mur_cmd_trace(const mur_cli_opts *o)
         mur_scene_destroy(s);
         return 2;
     }
-    t.scene_text = scene_text = read_text(s->path);
-    t.resolved = resolved = resolved_text(s);
     long last = t.last >= 0 ? t.last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
     long total = last >= t.first ? ((last - t.first) / t.every + 1) * t.runs : 0;
     mur_progress bar;
@@ -167,8 +128,6 @@ int mur_cmd_trace(const mur_cli_opts *o)
         fprintf(stderr, "murmur: wrote %s (%ld ticks of %d boids, %d run%s)\n", o->output,
                 total / t.runs, s->params.count, t.runs, t.runs == 1 ? "" : "s");
 done:
-    free(scene_text);
-    free(resolved);
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);
 }

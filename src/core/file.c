@@ -260,3 +260,16 @@ void mur_file_unlock_dir(const char *dir, int fd)
     mur_free(path);
     close(fd);
 }
+
+int mur_file_write_text(const char *path, const char *text, mur_error *err)
+{
+    mur_atomic a;
+    int rc = mur_atomic_begin(&a, path, 0, err);
+    FILE *fp = rc ? NULL : mur_atomic_fopen(&a, "w", err);
+    if (!fp) {
+        mur_atomic_abort(&a);
+        return rc ? rc : MUR_ERUN;
+    }
+    fputs(text, fp);
+    return mur_atomic_commit(&a, err);
+}

@@ -170,6 +170,23 @@ fail:
     return rc;
 }
 
+/* A CSV trace's provenance beside it, PATH.provenance.txt, as every CSV
+ * murmur writes has: the CSV stays a table any reader loads unchanged. */
+static int csv_provenance(const mur_scene *s, const mur_trace_opts *o, const tracer *t,
+                          mur_error *err)
+{
+    char request[200], *text = NULL, *path = mur_malloc(strlen(o->path) + sizeof ".provenance.txt");
+    snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s; runs %d from %d",
+             o->first, t->last, o->every, o->condition ? o->condition : "scene", o->runs, o->run);
+    int rc = path ? mur_scene_provenance(s, s->seed, request, &text, err)
+                  : mur_error_set(err, MUR_ERUN, "out of memory");
+    if (!rc)
+        rc = mur_file_write_text(strcat(strcpy(path, o->path), ".provenance.txt"), text, err);
+    mur_free(text);
+    mur_free(path);
+    return rc;
+}
+
 /* Run k of the trace to its file: a CSV run appends to t->csv; an HDF5
  * run is a file of its own, written atomically. */
 static int trace_run_k(tracer *t, const mur_params *base, const trace_run *r, int k, mur_error *err)
@@ -224,8 +241,8 @@ int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
     if (t.csv) {
         if (rc)
             mur_atomic_abort(&a);
-        else
-            rc = mur_atomic_commit(&a, err);
+        else if (!(rc = mur_atomic_commit(&a, err)))
+            rc = csv_provenance(s, o, &t, err);
     }
     return rc;
 }

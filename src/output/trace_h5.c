@@ -167,8 +167,10 @@ static int write_box(hid_t flock, const mur_params *p)
     return close_group(box, ok);
 }
 
-/* parameters/: what made the file (version, seeds, run, range) and the
- * scene itself, so the trace can be remade. */
+/* parameters/: what made the file (version, seeds, run, range) and its
+ * provenance, the text every murmur output carries (mur_scene_provenance:
+ * the resolved settings and the scene file itself), so the trace can be
+ * remade. */
 static int write_parameters(hid_t file, const mur_scene *s, const mur_trace_opts *o,
                             const trace_run *r, long last)
 {
@@ -181,10 +183,13 @@ static int write_parameters(hid_t file, const mur_scene *s, const mur_trace_opts
              !attr_numbers(g, "scene_seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &s->seed, 0) &&
              !attr_numbers(g, "ticks_per_second", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->tps, 0) &&
              !attr_numbers(g, "first_last_every", H5T_STD_I64LE, H5T_NATIVE_LONG, ticks, 3);
-    if (ok && o->scene_text)
-        ok = !dataset_string(g, "scene", o->scene_text);
-    if (ok && o->resolved)
-        ok = !dataset_string(g, "resolved", o->resolved);
+    char request[160], *text = NULL;
+    snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s, run %d",
+             o->first, last, o->every, r->condition, r->run);
+    if (ok)
+        ok = mur_scene_provenance(s, r->seed, request, &text, NULL) == MUR_OK &&
+             !dataset_string(g, "provenance", text);
+    mur_free(text);
     return close_group(g, ok);
 }
 
