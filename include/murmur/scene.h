@@ -87,6 +87,9 @@ typedef struct mur_condition {
     int nset;
 } mur_condition;
 
+/// A recorded flock read by the loader (flock.replay, flock.start): opaque.
+typedef struct mur_recording mur_recording;
+
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
     char *path;                  ///< file it came from
@@ -117,6 +120,9 @@ typedef struct mur_scene {
     int metrics[8];              ///< experiment metrics (mur_metric_names indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
+    /* recorded flocks (docs/data.md), owned by the scene */
+    mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL
+    mur_recording *start;        ///< flock.start: the saved state every flock starts from, or NULL
 } mur_scene;
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
@@ -179,6 +185,7 @@ typedef struct mur_driver {
     void (*on_tick)(void *ctx, const mur_flock *f, long tick); ///< called after every tick (may be NULL)
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
+    long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
 } mur_driver;
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
