@@ -125,6 +125,20 @@ typedef struct mur_scene {
     mur_recording *start;        ///< flock.start: the saved state every flock starts from, or NULL
 } mur_scene;
 
+/// What a recorded flock holds, for `murmur check` and host programs.
+typedef struct mur_recording_info {
+    const char *path;            ///< the file, as the scene's folder and its key make it
+    long frames;                 ///< frames (replay) or 1 (a saved state)
+    long first_tick, last_tick;  ///< the ticks of the first and last frame
+    int max_boids;               ///< the most boids of a frame
+    int max_id;                  ///< the largest id of a boid
+    int has_state;               ///< a saved state with the flock's tick counter and stream
+    uint64_t flock_tick;         ///< that tick counter
+} mur_recording_info;
+
+/// Describe r (scene->replay or scene->start).
+MUR_API void mur_recording_describe(const mur_recording *r, mur_recording_info *out);
+
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
 /// message "file:line:col: error: ...") or MUR_ERUN, and *out is NULL.
 /// The caller owns *out and frees it with mur_scene_destroy.

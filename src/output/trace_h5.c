@@ -286,7 +286,7 @@ static int state_create(trace_h5 *h)
         return -1;
     h->flock_tick = growing(h->state, "flock_tick", H5T_STD_U64LE, 0, 0, 1024);
     hid_t sp = H5Screate_simple(2, dims, maxd), pl = untimed();
-    if (sp >= 0 && pl >= 0 && H5Pset_chunk(pl, 2, chunk) >= 0)
+    if (sp >= 0 && pl >= 0 && H5Pset_chunk(pl, 2, chunk) >= 0 && H5Pset_deflate(pl, 1) >= 0)
         h->stream = H5Dcreate2(h->state, "stream", H5T_STD_U64LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
     if (pl >= 0)
         H5Pclose(pl);
@@ -385,6 +385,11 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
         return mur_error_set(err, MUR_ERUN, "out of memory");
     h->path = final;
     h->n = (int)mur_scene_max_count(s, base);
+    if (s->replay) {   /* a row per id */
+        mur_recording_info in;
+        mur_recording_describe(s->replay, &in);
+        h->n = in.max_id + 1;
+    }
     h->float32 = o->float32;
     h->file = -1;
     choose_metrics(h, s);
@@ -415,20 +420,30 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
 
 /* x and y of one tick's n boids interleaved as [N][2], in the file's
  * precision; rows past n (boids the timeline has not added yet, or has
- * removed) are NaN. */
-static const void *interleave(trace_h5 *h, int n, const double *x, const double *y)
+ * removed) are NaN. A replayed flock's boid goes to the row of its id
+ * (mur_trace_write has checked that the ids fit), the rows of ids absent
+ * then NaN. */
+static const void *interleave(trace_h5 *h, int n, const double *x, const double *y, const int *ids)
 {
     if (h->float32) {
         float *b = h->buf;
         for (int i = 0; i < h->n; i++) {
-            b[2 * i] = i < n ? (float)x[i] : NAN;
-            b[2 * i + 1] = i < n ? (float)y[i] : NAN;
+            b[2 * i] = i < n && !ids ? (float)x[i] : NAN;
+            b[2 * i + 1] = i < n && !ids ? (float)y[i] : NAN;
+        }
+        for (int i = 0; ids && i < n; i++) {
+            b[2 * ids[i]] = (float)x[i];
+            b[2 * ids[i] + 1] = (float)y[i];
         }
     } else {
         double *b = h->buf;
         for (int i = 0; i < h->n; i++) {
-            b[2 * i] = i < n ? x[i] : NAN;
-            b[2 * i + 1] = i < n ? y[i] : NAN;
+            b[2 * i] = i < n && !ids ? x[i] : NAN;
+            b[2 * i + 1] = i < n && !ids ? y[i] : NAN;
+        }
+        for (int i = 0; ids && i < n; i++) {
+            b[2 * ids[i]] = x[i];
+            b[2 * ids[i] + 1] = y[i];
         }
     }
     return h->buf;
@@ -440,8 +455,8 @@ int trace_h5_tick(trace_h5 *h, long tick, double time, const mur_flock *f, mur_e
     hsize_t n = (hsize_t)h->n;
     errno = 0;
     int now = mur_flock_count(f) < h->n ? mur_flock_count(f) : h->n;
-    if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, now, mur_flock_x(f), mur_flock_y(f)), n) ||
-        series_append(&h->vel, h->t, tick, time, mt, interleave(h, now, mur_flock_vx(f), mur_flock_vy(f)), n) ||
+    if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, now, mur_flock_x(f), mur_flock_y(f), mur_flock_ids(f)), n) ||
+        series_append(&h->vel, h->t, tick, time, mt, interleave(h, now, mur_flock_vx(f), mur_flock_vy(f), mur_flock_ids(f)), n) ||
         state_append(h, f))
         return h5_fail(h, err);
     if (h->nmetrics) {

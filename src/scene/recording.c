@@ -2,6 +2,7 @@
  * worked out from positions when a file has none, and which reader a file
  * takes. */
 #include "recording.h"
+#include "murmur/scene.h"
 #include "murmur/alloc.h"
 
 #include <errno.h>
@@ -21,6 +22,21 @@ long mur_recording_frame_at(const mur_recording *r, long tick)
             hi = mid;
     }
     return lo - 1;
+}
+
+void mur_recording_describe(const mur_recording *r, mur_recording_info *out)
+{
+    out->path = r->path;
+    out->frames = r->nframes;
+    out->first_tick = r->nframes ? r->tick[0] : 0;
+    out->last_tick = r->nframes ? r->tick[r->nframes - 1] : 0;
+    out->max_boids = r->max_n;
+    out->max_id = -1;
+    for (long k = 0; k < r->nframes; k++)   /* ascending within a frame: its last */
+        if (r->first[k + 1] > r->first[k] && r->id[r->first[k + 1] - 1] > out->max_id)
+            out->max_id = r->id[r->first[k + 1] - 1];
+    out->has_state = r->has_state;
+    out->flock_tick = r->flock_tick;
 }
 
 void mur_recording_destroy(mur_recording *r)
