@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <hdf5.h>
+
 #include "cli_util.h"
 #include "harness.h"
 #include "murmur/session.h"
@@ -310,6 +312,28 @@ TEST(bad_saved_states_are_refused_naming_the_dataset)
               s ? "(loaded)" : err.msg);
         mur_scene_destroy(s);
     }
+    /* a state written by a murmur of another state format */
+    char cmd[1024], out[256];
+    snprintf(cmd, sizeof cmd, "cp %s %s", scratch_path("s240.h5"), scratch_path("future.h5"));
+    REQUIRE(run_tool_output(cmd, out, sizeof out) == 0, "cp");
+    hid_t file = H5Fopen(scratch_path("future.h5"), H5F_ACC_RDWR, H5P_DEFAULT);
+    /* (deleted and made again: HDF5 1.10 fails to rewrite it in place) */
+    hid_t g = file >= 0 ? H5Gopen2(file, "parameters/state", H5P_DEFAULT) : -1;
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t attr = g >= 0 && H5Adelete(g, "format") >= 0
+                     ? H5Acreate2(g, "format", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT)
+                     : -1;
+    int two = 2;
+    REQUIRE(attr >= 0 && H5Awrite(attr, H5T_NATIVE_INT, &two) >= 0, "rewriting the format");
+    H5Aclose(attr);
+    H5Sclose(sp);
+    H5Gclose(g);
+    H5Fclose(file);
+    mur_scene *f2 = scene_in_scratch("model: wrkspc\nworld: {width: 240, height: 160}\n"
+                                     "flock: {start: future.h5}\n", &err);
+    CHECK(!f2 && strstr(err.msg, "future.h5: error: parameters/state: a saved state of format 2; "
+                                 "this murmur reads format 1"), "%s", f2 ? "(loaded)" : err.msg);
+    mur_scene_destroy(f2);
     /* the count a state decides */
     mur_scene *s = scene_in_scratch("model: wrkspc\nworld: {width: 240, height: 160}\n"
                                     "flock: {count: 31, start: s240.h5}\n", &err);
