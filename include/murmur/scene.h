@@ -40,6 +40,7 @@ extern "C" {
 #define MUR_SCENE_MAX_BOID_TICKS 1.0e11    ///< boids x ticks of one render (all panels) or one experiment (~8 h of work)
 #define MUR_SCENE_MAX_PIXEL_FRAMES 2.0e13  ///< width x height x frames (4K at 60 fps for 10 hours fits)
 #define MUR_SCENE_MAX_TRAIL_POINTS 2.0e7   ///< boids x trail length (history the renderer keeps)
+#define MUR_SCENE_MAX_GROUPS MUR_MAX_GROUPS  ///< groups of a starting flock
 #define MUR_SCENE_MAX_TIMELINE_WORK 1.0e10 ///< (timeline entries + their changes) x ticks: settings are recomputed every tick
 
 typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
@@ -123,6 +124,9 @@ typedef struct mur_scene {
     /* recorded flocks (docs/data.md), owned by the scene */
     mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL
     mur_recording *start;        ///< flock.start: the saved state every flock starts from, or NULL
+    mur_start_group *groups;     ///< flock.start: the starting flock's shape, its groups in order (NULL: uniform)
+    mur_rgba *group_colors;      ///< each group's colour (look.boid.color: group)
+    int ngroups;
 } mur_scene;
 
 /// What a recorded flock holds, for `murmur check` and host programs.

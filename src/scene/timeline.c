@@ -282,6 +282,11 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     d->shown = -1;
     if (s->replay)   /* no warm-up (the loader refuses one): tick 0 is the recording's */
         return show_recorded(d, err);
+    if (s->ngroups) {   /* the starting flock's shape, drawn from the seed */
+        int rc = mur_flock_set_start(f, s->groups, s->ngroups, err);
+        if (rc)
+            return rc;
+    }
     if (s->start) {  /* the saved state, its tick counter and stream: the saved run goes on */
         const mur_recording *r = s->start;
         int n = (int)r->first[1];
