@@ -82,14 +82,17 @@ typedef struct mur_script_predator {
 } mur_script_predator;
 
 /// An experiment condition: a name and its overrides.
+typedef struct mur_recording mur_recording;
+
 typedef struct mur_condition {
     char *name;
     mur_change *set;
     int nset;
+    mur_recording *replay;       ///< the condition's own recorded flock (`replay:`), or NULL
 } mur_condition;
 
-/// A recorded flock read by the loader (flock.replay, flock.start): opaque.
-typedef struct mur_recording mur_recording;
+/// A recorded flock read by the loader (flock.replay, flock.start, a
+/// condition's replay) is a mur_recording, opaque (declared above).
 
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
@@ -204,10 +207,16 @@ typedef struct mur_driver {
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
     long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
+    const mur_recording *replay; ///< the recording shown instead of the model: kept by start when set
+                                 ///< before it (a condition's, mur_scene_replay_of); NULL: the scene's
 } mur_driver;
 
+/// The recording condition c's flock shows (its own `replay`, else the
+/// scene's flock.replay), or NULL when it steps the model; c < 0: the scene's.
+MUR_API const mur_recording *mur_scene_replay_of(const mur_scene *s, int c);
+
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
-/// created from base; on_tick, on_tick_ctx and stop are kept, the rest is set. 0, MUR_EINPUT
+/// created from base; on_tick, on_tick_ctx, stop and replay are kept, the rest is set. 0, MUR_EINPUT
 /// "file:line:col: error: at Ts the timeline gives ..." when overlapping ramps make the settings
 /// invalid at some time, or MUR_EINTR when *stop was seen (or the flock's own stop flag stopped a
 /// tick); after MUR_EINTR the driver and its flock are fit only for destroying.

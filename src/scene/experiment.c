@@ -76,6 +76,7 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     mur_driver d;
     memset(&d, 0, sizeof d);
     d.stop = sh->stop;   /* the warm-up and each tick answer a stop too */
+    d.replay = mur_scene_replay_of(s, e->scene_only ? -1 : c);
     int rc = mur_flock_create(&f, &base, mur_rng_derive(s->seed, (uint64_t)r), err);
     if (!rc)
         mur_flock_set_stop(f, sh->stop);

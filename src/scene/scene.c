@@ -34,6 +34,7 @@ typedef struct {
     double tps;           /* ticks per second, known before times are read */
     mur_scene *s;
     yaml_node_t *flock_node; /* the flock section, while it is read */
+    void *changes;           /* the changes list of the condition being read */
 } ctx;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -800,7 +801,10 @@ static int flock_source(ctx *c, yaml_node_t *map)
 static int replay_ok(ctx *c, yaml_node_t *root, yaml_node_t *video)
 {
     const mur_scene *s = c->s;
-    if (!s->replay)
+    int any = s->replay != NULL;
+    for (int i = 0; i < s->nconditions; i++)
+        any |= s->conditions[i].replay != NULL;
+    if (!any)
         return 0;
     if (s->warmup > 0)
         return fail_at(c, lookup(c, video, "warmup"), "a replayed flock has no warm-up: its first "
@@ -1440,6 +1444,23 @@ static int predators(ctx *c, yaml_node_t *seq)
 
 /* ---- experiment, layout -------------------------------------------------- */
 
+/* One `name: value` of a condition: a setting, or `replay`, its own
+ * recorded flock (arg: the condition). */
+static int condition_setting(ctx *c, pair *p, void *arg)
+{
+    mur_condition *q = arg;
+    if (strcmp(p->key, "replay"))
+        return one_setting(c, p, c->changes);
+    int rc = recording(c, p->v, "replay", -1, &q->replay);
+    if (rc)
+        return rc;
+    mur_recording_info in;
+    mur_recording_describe(q->replay, &in);
+    /* the condition's count is its recording's (what work bounds and a
+     * trace's rows are sized by) */
+    return add_change(c, c->changes, mur_setting_find("count"), in.max_boids);
+}
+
 static int condition_pair(ctx *c, pair *p, void *arg)
 {
     (void)arg;
@@ -1453,7 +1474,12 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
         return 0;  /* `all:` with nothing after it */
     changes ch = {NULL, 0, 0, NULL, 0};
-    int rc = settings_map(c, p->v, p->key, &ch);
+    yaml_node_t *count = lookup(c, p->v, "count"), *replay = lookup(c, p->v, "replay");
+    if (count && replay)
+        return fail_at(c, count, "a replayed flock's count is the recording's: remove 'count'");
+    c->changes = &ch;
+    int rc = each_pair(c, p->v, p->key, NULL, condition_setting, q);
+    c->changes = NULL;
     q->set = ch.list;
     q->nset = ch.n;
     if (rc)
@@ -1498,6 +1524,7 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
     for (int i = 0; i < s->nconditions; i++) {
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
+        mur_recording_destroy(s->conditions[i].replay);
     }
     mur_free(s->conditions);
     s->nconditions = 0;
@@ -1941,7 +1968,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
-    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL};
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;

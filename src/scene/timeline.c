@@ -206,7 +206,7 @@ static int stopped(const mur_driver *d, mur_error *err)
 static int show_recorded(mur_driver *d, mur_error *err)
 {
     const mur_scene *s = d->scene;
-    const mur_recording *r = s->replay;
+    const mur_recording *r = d->replay;
     long k = mur_recording_frame_at(r, d->tick);
     long a = k < 0 ? 0 : r->first[k];
     int n = k < 0 ? 0 : (int)(r->first[k + 1] - a);
@@ -231,7 +231,7 @@ static int step(mur_driver *d, mur_error *err)
     int warm = d->tick < 0;
     if (d->stop && *d->stop)
         return stopped(d, err);
-    if (s->replay) {
+    if (d->replay) {
         d->tick++;
         int rc = show_recorded(d, err);
         if (rc)
@@ -272,7 +272,9 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     void (*on_tick)(void *, const mur_flock *, long) = d->on_tick;
     void *ctx = d->on_tick_ctx;
     volatile sig_atomic_t *stop = d->stop;
+    const mur_recording *replay = d->replay ? d->replay : s->replay;
     memset(d, 0, sizeof *d);
+    d->replay = replay;
     d->on_tick = on_tick;
     d->on_tick_ctx = ctx;
     d->stop = stop;
@@ -280,7 +282,7 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     d->flock = f;
     d->base = *base;
     d->shown = -1;
-    if (s->replay)   /* no warm-up (the loader refuses one): tick 0 is the recording's */
+    if (d->replay)   /* no warm-up (the loader refuses one): tick 0 is the recording's */
         return show_recorded(d, err);
     if (s->ngroups) {   /* the starting flock's shape, drawn from the seed */
         int rc = mur_flock_set_start(f, s->groups, s->ngroups, err);
@@ -306,6 +308,11 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     }
     fire_events(d);  /* events at 0s act on the first frame */
     return MUR_OK;
+}
+
+const mur_recording *mur_scene_replay_of(const mur_scene *s, int c)
+{
+    return c >= 0 && c < s->nconditions && s->conditions[c].replay ? s->conditions[c].replay : s->replay;
 }
 
 int mur_driver_run_to(mur_driver *d, long target, mur_error *err)
