@@ -29,6 +29,17 @@ typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVE
 typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT,
                MUR_CORNER_BOTTOM_RIGHT } mur_corner;
 
+/// What a camera follows (docs/scenes.md `camera.follow`).
+typedef enum { MUR_FOLLOW_NONE, MUR_FOLLOW_BOID, MUR_FOLLOW_FLOCK, MUR_FOLLOW_PREDATOR } mur_follow;
+
+/// The camera at one time: where it looks and how close.
+typedef struct mur_camera {
+    double x, y;                 ///< centre of the view, world units (when not following)
+    double zoom;                 ///< > 0; 1: the whole world fits the frame, 2: half of it across
+    int has_target;              ///< following a predator: 1 when it is active at t
+    double tx, ty;               ///< that predator's position, world units
+} mur_camera;
+
 /// A colour, straight (not premultiplied) components in [0, 1].
 typedef struct mur_rgba {
     double r, g, b, a;
@@ -70,6 +81,12 @@ typedef struct mur_look {
     const char *(*caption_at)(const void *ctx, double t, double *alpha);
     /// Predators active at t, up to max into out; returns the count. NULL: none are drawn.
     int (*predators_at)(const void *ctx, double t, mur_predator *out, int max);
+    /* the camera (render/camera.c); all zero: the whole world, as without one */
+    mur_follow follow;           ///< what the camera keeps in the middle of the view
+    int follow_index;            ///< the boid (MUR_FOLLOW_BOID) or predator (MUR_FOLLOW_PREDATOR)
+    double follow_smooth;        ///< seconds the camera takes to settle on its target (0: locked)
+    /// The camera at t into out. NULL: no camera, the whole world fits the frame.
+    void (*camera_at)(const void *ctx, double t, mur_camera *out);
 } mur_look;
 
 #ifdef __cplusplus

@@ -89,6 +89,20 @@ MUR_API void mur_renderer_set_provenance(mur_renderer *r, const char *text);
 MUR_API int mur_renderer_trail(const mur_renderer *r, int panel, int i, const mur_params *p, double *x,
                        double *y, int max);
 
+/// What a panel shows through the look's camera (look.h `camera_at`).
+typedef struct mur_view {
+    double x, y;                  ///< world point drawn at the middle of the panel
+    double zoom;                  ///< 1: the whole world fits the panel
+} mur_view;
+
+/// The view of panel `panel` at t seconds, flock f being drawn there: the
+/// camera's centre (a following camera's, smoothed over the ticks observed)
+/// and zoom. Without a camera, the world's centre and zoom 1. Under wrap x
+/// and y lie inside the world; the world point (x, y) is drawn at the
+/// panel's middle, at zoom times the scale that fits the world.
+MUR_API void mur_renderer_view(const mur_renderer *r, int panel, const mur_flock *f, double t,
+                               mur_view *out);
+
 /// What the one-boid view (`watch` overlay) draws for a boid.
 typedef struct mur_watch_view {
     double x, y;                  ///< the boid's position, world units

@@ -116,6 +116,7 @@ void mur_bin_colour(const mur_look *lk, int bin, double rgb[3])
 
 static void panel_free(mur_panel_state *ps, int nseries)
 {
+    mur_camera_free(&ps->cam);
     mur_trails_free(&ps->trails);
     if (ps->series)
         for (int k = 0; k < nseries; k++)
@@ -370,6 +371,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
     int n = mur_flock_count(f), rc;
     mur_metrics m;
     int have = 0;
+    mur_camera_observe(r, panel, f, tick);
     for (int k = 0; k < lk->noverlays; k++) {
         const mur_overlay *o = &lk->overlays[k];
         if (o->kind != MUR_OVERLAY_PLOT)
@@ -562,7 +564,7 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     double size = lk->boid_size, w = p->width, h = p->height;
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling;   /* tiled: the next image draws it */
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
     for (int b = 0; b < nb; b++) {
         if (start[b] == start[b + 1])
@@ -652,6 +654,35 @@ static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ct
     cairo_restore(cr);
 }
 
+int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
+                   const int d[4])
+{
+    const mur_look *lk = r->look;
+    const mur_flock *f = pc->f;
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+    int rc = lk->trail_length > 0
+                 ? mur_trails_draw(r, cr, &r->panels[pc->index].trails, mur_flock_params(f), d[0], d[1], d[2], d[3])
+                 : 0;
+    if (!rc && mur_render_stopped(r))
+        rc = MUR_EINTR;
+    if (rc)
+        return rc;
+    mur_overlays_world_under(pc);
+    /* Boids a few pixels across look the same with Cairo's coarser
+     * antialiasing grid (4 x 4 samples rather than 256 x 15; compared at 8x
+     * zoom) and take half the rasterising; larger ones keep the fine grid,
+     * whose edges stay smooth. The choice depends on the look and frame
+     * size only, so a still is still a frame. */
+    double bx = lk->boid_size, by = 0;
+    cairo_user_to_device_distance(cr, &bx, &by);
+    cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
+    if (draw_boids(r, cr, f, start, nb, hypot(bx, by)))
+        return MUR_EINTR;
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+    mur_overlays_world_over(pc);
+    return 0;
+}
+
 /* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit;
  * its overlay boxes stack in st. */
 static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *f, double t,
@@ -686,37 +717,23 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         assign_bins(r, index, f, n);
     sort_by_bin(r, n, nb, start);
 
-    cairo_save(cr);
-    int d[4];
-    clip_to_world(cr, &pc, d);
-    cairo_translate(cr, pc.ox, pc.oy);
-    cairo_scale(cr, pc.scale, pc.scale);
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    int rc = lk->trail_length > 0 ? mur_trails_draw(r, cr, &r->panels[index].trails, p, d[0], d[1], d[2], d[3]) : 0;
-    if (!rc && mur_render_stopped(r))
-        rc = MUR_EINTR;
-    if (rc) {
+    mur_view view;
+    int rc;
+    if (mur_camera_view(r, index, f, t, &view)) {
+        rc = mur_camera_draw(r, cr, &pc, &view, x, y, w, h, start, nb);
+    } else {
+        cairo_save(cr);
+        int d[4];
+        clip_to_world(cr, &pc, d);
+        cairo_translate(cr, pc.ox, pc.oy);
+        cairo_scale(cr, pc.scale, pc.scale);
+        rc = mur_draw_world(r, cr, &pc, start, nb, d);
         cairo_restore(cr);
-        if (rc == MUR_EINTR)
-            return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
-        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails of %d boids", n);
     }
-    mur_overlays_world_under(&pc);
-    /* Boids a few pixels across look the same with Cairo's coarser
-     * antialiasing grid (4 x 4 samples rather than 256 x 15; compared at 8x
-     * zoom) and take half the rasterising; larger ones keep the fine grid,
-     * whose edges stay smooth. The choice depends on the look and frame
-     * size only, so a still is still a frame. */
-    double bx = lk->boid_size, by = 0;
-    cairo_user_to_device_distance(cr, &bx, &by);
-    cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
-    if (draw_boids(r, cr, f, start, nb, hypot(bx, by))) {
-        cairo_restore(cr);
+    if (rc == MUR_EINTR)
         return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
-    }
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    mur_overlays_world_over(&pc);
-    cairo_restore(cr);
+    if (rc)
+        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails of %d boids", n);
     if (outline)
         outline_panel(r, cr, &pc, u);
     mur_overlays_panel(&pc);

@@ -287,7 +287,7 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
     }
     double sx[3] = {0}, sy[3] = {0};
     int nx = 1, ny = 1;
-    if (pen->p->boundary == MUR_BOUNDARY_WRAP) {
+    if (pen->p->boundary == MUR_BOUNDARY_WRAP && !pen->r->tiling) {   /* tiled: the next image draws it */
         double w = pen->p->width, h = pen->p->height;
         if (fmin(x0, x1) < 0) sx[nx++] = w;
         if (fmax(x0, x1) > w) sx[nx++] = -w;
