@@ -72,8 +72,11 @@ typedef struct mur_scene_camera {
     double smooth;               ///< seconds to settle on a moved target (default MUR_CAMERA_SMOOTH)
 } mur_scene_camera;
 
-/// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`).
-#define MUR_CAMERA_SMOOTH 0.1
+/// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`):
+/// a boid's or a predator's path is continuous, so a tick's jostle is all there is to
+/// smooth; the largest cluster's centre jumps as boids join and leave it.
+#define MUR_CAMERA_SMOOTH 0.02
+#define MUR_CAMERA_SMOOTH_FLOCK 0.5
 
 /// One timeline entry (docs/scenes.md `timeline`); several may share a time.
 typedef struct mur_cue {

@@ -286,16 +286,29 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
     clip_pixels(cr, x0, y0, x1, y1, d);
     const int none[4] = {0, 0, 0, 0};   /* the trails' layers hold one transform: stroke afresh */
     r->tiling = wrap;
-    for (int j = j0; j <= j1 && !rc; j++)
-        for (int i = i0; i <= i1 && !rc; i++) {
-            pc->ox = mx + (i * p->width - v->x) * S;
-            pc->oy = my + (j * p->height - v->y) * S;
-            cairo_save(cr);
-            cairo_translate(cr, pc->ox, pc->oy);
-            cairo_scale(cr, S, S);
-            rc = mur_draw_world(r, cr, pc, start, nb, none);
-            cairo_restore(cr);
-        }
+    r->tile_i0 = i0;
+    r->tile_i1 = i1;
+    r->tile_j0 = j0;
+    r->tile_j1 = j1;
+    /* Layer by layer across the images, so that each lies over the one
+     * below in every image, as in the world drawn alone: one image's trails
+     * never cover a neighbour's arrows. The trails of every image go into
+     * one path per stroke (trails.c), where the joints of a trail crossing
+     * a seam overlap once, as they do inside the world: drawn once, from
+     * image 0. */
+    for (int layer = 0; layer < MUR_LAYERS && !rc; layer++) {
+        int one = layer == MUR_LAYER_TRAILS && wrap;
+        for (int j = one ? 0 : j0; j <= (one ? 0 : j1) && !rc; j++)
+            for (int i = one ? 0 : i0; i <= (one ? 0 : i1) && !rc; i++) {
+                pc->ox = mx + (i * p->width - v->x) * S;
+                pc->oy = my + (j * p->height - v->y) * S;
+                cairo_save(cr);
+                cairo_translate(cr, pc->ox, pc->oy);
+                cairo_scale(cr, S, S);
+                rc = mur_draw_world(r, cr, pc, start, nb, none, layer);
+                cairo_restore(cr);
+            }
+    }
     r->tiling = 0;
     cairo_restore(cr);
     return rc;

@@ -655,19 +655,22 @@ static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ct
 }
 
 int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
-                   const int d[4])
+                   const int d[4], int layer)
 {
     const mur_look *lk = r->look;
     const mur_flock *f = pc->f;
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    int rc = lk->trail_length > 0
+    int rc = lk->trail_length > 0 && layer <= MUR_LAYER_TRAILS
                  ? mur_trails_draw(r, cr, &r->panels[pc->index].trails, mur_flock_params(f), d[0], d[1], d[2], d[3])
                  : 0;
     if (!rc && mur_render_stopped(r))
         rc = MUR_EINTR;
-    if (rc)
+    if (rc || layer == MUR_LAYER_TRAILS)
         return rc;
-    mur_overlays_world_under(pc);
+    if (layer < 0 || layer == MUR_LAYER_UNDER)
+        mur_overlays_world_under(pc);
+    if (layer == MUR_LAYER_UNDER)
+        return 0;
     /* Boids a few pixels across look the same with Cairo's coarser
      * antialiasing grid (4 x 4 samples rather than 256 x 15; compared at 8x
      * zoom) and take half the rasterising; larger ones keep the fine grid,
@@ -676,10 +679,11 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
     double bx = lk->boid_size, by = 0;
     cairo_user_to_device_distance(cr, &bx, &by);
     cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
-    if (draw_boids(r, cr, f, start, nb, hypot(bx, by)))
+    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && draw_boids(r, cr, f, start, nb, hypot(bx, by)))
         return MUR_EINTR;
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    mur_overlays_world_over(pc);
+    if (layer < 0 || layer == MUR_LAYER_OVER)
+        mur_overlays_world_over(pc);
     return 0;
 }
 
@@ -727,7 +731,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         clip_to_world(cr, &pc, d);
         cairo_translate(cr, pc.ox, pc.oy);
         cairo_scale(cr, pc.scale, pc.scale);
-        rc = mur_draw_world(r, cr, &pc, start, nb, d);
+        rc = mur_draw_world(r, cr, &pc, start, nb, d, MUR_LAYER_ALL);
         cairo_restore(cr);
     }
     if (rc == MUR_EINTR)

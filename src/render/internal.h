@@ -130,7 +130,8 @@ struct mur_renderer {
     mur_theme theme;
     double ui_floor;         /* least UI unit, user units (vector stills: legible in print) */
     const char *provenance;  /* stored in stills (borrowed; NULL: none) */
-    int tiling;              /* drawing one periodic image of a wrapping world (camera.c): no seam copies */
+    int tiling;              /* drawing a wrapping world's periodic images (camera.c): no seam copies */
+    int tile_i0, tile_i1, tile_j0, tile_j1;  /* those images (trails draw them all in one path) */
     /* per-frame scratch, grown on demand, never shrunk */
     size_t cap;
     int *bin;                /* colour bin of each boid */
@@ -206,10 +207,12 @@ int mur_bin_count(const mur_look *lk);
 
 /* frame.c: a panel's world (trails, watch, boids, predators) on cr, which
  * holds the world transform and the clip; d: the clip in device pixels for
- * the trails' layers (all 0: no layers). 0, MUR_EINTR, or -1 when memory
- * for the trails is short. */
+ * the trails' layers (all 0: no layers); layer: one of them alone, or
+ * MUR_LAYER_ALL. 0, MUR_EINTR, or -1 when memory for the trails is short. */
+enum { MUR_LAYER_ALL = -1, MUR_LAYER_TRAILS, MUR_LAYER_UNDER, MUR_LAYER_BOIDS, MUR_LAYER_OVER,
+       MUR_LAYERS };
 int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
-                   const int d[4]);
+                   const int d[4], int layer);
 
 /* camera.c */
 void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);

@@ -265,7 +265,8 @@ static int meets(const trail_pen *pen, const mur_trails *t, int sk, int i, long 
  * the line width, so that neighbouring segments overlap instead of meeting
  * edge to edge: two antialiased edges laid on one another would leave a
  * faint notch at every tick. Under wrap a segment running past an edge is
- * drawn again from the other side. */
+ * drawn again from the other side; while the camera draws a wrapping
+ * world's periodic images (camera.c), it is drawn once in each of them. */
 static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk, int sk1, int i,
                         long k)
 {
@@ -285,9 +286,19 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
         x1 += ux * ext;
         y1 += uy * ext;
     }
+    const mur_renderer *r = pen->r;
+    if (r->tiling) {   /* every periodic image in this one path: their joints overlap once */
+        double w = pen->p->width, h = pen->p->height;
+        for (int p = r->tile_i0; p <= r->tile_i1; p++)
+            for (int q = r->tile_j0; q <= r->tile_j1; q++) {
+                cairo_move_to(cr, x0 + p * w, y0 + q * h);
+                cairo_line_to(cr, x1 + p * w, y1 + q * h);
+            }
+        return;
+    }
     double sx[3] = {0}, sy[3] = {0};
     int nx = 1, ny = 1;
-    if (pen->p->boundary == MUR_BOUNDARY_WRAP && !pen->r->tiling) {   /* tiled: the next image draws it */
+    if (pen->p->boundary == MUR_BOUNDARY_WRAP) {
         double w = pen->p->width, h = pen->p->height;
         if (fmin(x0, x1) < 0) sx[nx++] = w;
         if (fmax(x0, x1) > w) sx[nx++] = -w;

@@ -886,6 +886,8 @@ static int camera_finish(ctx *c)
     if (cam->follow == MUR_FOLLOW_PREDATOR && cam->target >= s->npredators)
         return fail_at(c, c->follow, "the camera follows predator %d, but the scene has %d%s",
                        cam->target, s->npredators, s->npredators ? " (numbered from 0)" : "");
+    if (isnan(cam->smooth))
+        cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
     if (isnan(cam->x))
         cam->x = s->params.width / 2;
     if (isnan(cam->y))
@@ -1426,7 +1428,7 @@ static int defaults(ctx *c, const char *name)
     s->look.color_mode = MUR_COLOR_FIXED;
     s->look.boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};
     s->look.trail_fade = 1;
-    s->camera = (mur_scene_camera){.x = NAN, .y = NAN, .zoom = 1, .smooth = MUR_CAMERA_SMOOTH};
+    s->camera = (mur_scene_camera){.x = NAN, .y = NAN, .zoom = 1, .smooth = NAN};
     s->runs = 25;
     s->ticks = 900;
     s->nmetrics = MUR_METRIC_COUNT;
