@@ -62,7 +62,8 @@ typedef struct mur_overlay {
 typedef struct mur_look {
     const char *name;            ///< where the look comes from, for messages (NULL: "scene")
     const char *title;           ///< title of vector stills (NULL: "murmur")
-    mur_rgba background;         ///< opaque (alpha is ignored)
+    mur_rgba background;         ///< opaque unless `transparent` (then its alpha is kept)
+    int transparent;             ///< 1: frames keep the background's alpha (translucent frames)
     mur_shape shape;
     double boid_size;            ///< world units (length of an arrow)
     mur_color_mode color_mode;

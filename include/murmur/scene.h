@@ -146,6 +146,7 @@ typedef struct mur_scene {
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
     mur_scene_camera camera;     ///< `camera` (render/camera.c draws through it)
+    int background_line, background_col; ///< where `look.background` stands (0: not given)
 } mur_scene;
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,

@@ -758,10 +758,22 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     int rc = MUR_OK;
     cairo_save(cr);
     /* Opaque background: the encoder reads ARGB32 as straight RGB, which is
-     * only right when alpha is 1 everywhere (premultiplied = straight). */
-    cairo_set_source_rgb(cr, lk->background.r, lk->background.g, lk->background.b);
-    cairo_rectangle(cr, 0, 0, r->width, r->height);
-    cairo_fill(cr);
+     * only right when alpha is 1 everywhere (premultiplied = straight). A
+     * transparent look's frames keep the background's alpha (the writer
+     * unpremultiplies them for the formats that keep it). */
+    if (lk->transparent && lk->background.a < 1) {
+        cairo_save(cr);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_set_source_rgba(cr, lk->background.r, lk->background.g, lk->background.b,
+                              fmax(lk->background.a, 0));
+        cairo_rectangle(cr, 0, 0, r->width, r->height);
+        cairo_fill(cr);
+        cairo_restore(cr);
+    } else {
+        cairo_set_source_rgb(cr, lk->background.r, lk->background.g, lk->background.b);
+        cairo_rectangle(cr, 0, 0, r->width, r->height);
+        cairo_fill(cr);
+    }
     if (r->text.layout)
         mur_text_begin(&r->text, cr);
     double W = r->width, H = r->height, U = fmax(fmin(W, H) / 100, r->ui_floor);

@@ -717,10 +717,11 @@ static int look_pair(ctx *c, pair *p, void *arg)
             return rc;
         if ((rc = colour(c, p->v, "background", &s->look.background)))
             return rc;
-        /* Frames are encoded opaque: a translucent background would be
-         * silently dropped, so it is refused. */
-        if (s->look.background.a < 1)
-            return fail_at(c, p->v, "'background' must be opaque (\"#rrggbb\" or alpha ff)");
+        /* A translucent background makes translucent frames, for the
+         * outputs that keep alpha (the command checks the output) */
+        s->look.transparent = s->look.background.a < 1;
+        s->background_line = (int)p->v->start_mark.line + 1;
+        s->background_col = (int)p->v->start_mark.column + 1;
         return 0;
     }
     if (!strcmp(p->key, "boid"))
