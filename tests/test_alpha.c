@@ -53,6 +53,10 @@ static uint8_t *decode_rgba(const char *path, int index, int *w, int *h, char *f
             snprintf(fmt, n, "%s", av_get_pix_fmt_name(fr->format));
             struct SwsContext *sws = sws_getContext(fr->width, fr->height, fr->format, fr->width,
                                                     fr->height, AV_PIX_FMT_RGBA, SWS_POINT, NULL, NULL, NULL);
+            const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);   /* what murmur tags and converts with */
+            if (sws)
+                sws_setColorspaceDetails(sws, bt709, fr->color_range == AVCOL_RANGE_JPEG, bt709, 1, 0,
+                                         1 << 16, 1 << 16);
             out = malloc((size_t)fr->width * fr->height * 4);
             uint8_t *dst[4] = {out, NULL, NULL, NULL};
             int ds[4] = {fr->width * 4, 0, 0, 0};
@@ -168,4 +172,30 @@ TEST(alpha_for_mp4_or_gif_is_refused_naming_the_line)
     snprintf(args, sizeof args, "check %s", scene);
     CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, want), "check: %s", err);
     CHECK(access(scratch_path("alpha-bad.mp4"), F_OK) != 0, "a refused render left a file");
+}
+
+/* Half-transparent red is written straight (255, 0, 0, 128), not as
+ * Cairo's premultiplied (128, 0, 0, 128): in a PNG exactly, through
+ * ProRes's YUV within a few levels. */
+TEST(translucent_colours_are_written_unpremultiplied)
+{
+    const char *scene = scratch_path("half.yaml");
+    write_file(scene, "world: {width: 160, height: 90}\n"
+                      "flock: {count: 0}\n"
+                      "video: {width: 160, height: 90, fps: 30, duration: 0.2s}\n"
+                      "look: {background: \"#ff000080\"}\n");
+    mkdir(scratch_path("half"), 0777);
+    const char *outs[2] = {"half/%03d.png", "half.mov"}, *firsts[2] = {"half/000.png", "half.mov"};
+    for (int k = 0; k < 2; k++) {
+        char args[600], err[2048], fmt[64];
+        snprintf(args, sizeof args, "render -q %s -o %s", scene, scratch_path(outs[k]));
+        CHECK(murmur(args, err, sizeof err) == 0, "%s: %s", outs[k], err);
+        int w = 0, h = 0, tol = k ? 6 : 0;
+        uint8_t *px = decode_rgba(scratch_path(firsts[k]), 0, &w, &h, fmt, sizeof fmt);
+        REQUIRE(px, "%s: cannot decode", outs[k]);
+        const uint8_t *p = px + 4 * (45 * w + 80);
+        CHECK(abs(p[0] - 255) <= tol && p[1] <= tol && p[2] <= tol && abs(p[3] - 128) <= 1,
+              "%s: %d,%d,%d,%d (want 255,0,0,128)", outs[k], p[0], p[1], p[2], p[3]);
+        free(px);
+    }
 }
