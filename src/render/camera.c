@@ -286,6 +286,10 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
     clip_pixels(cr, x0, y0, x1, y1, d);
     const int none[4] = {0, 0, 0, 0};   /* the trails' layers hold one transform: stroke afresh */
     r->tiling = wrap;
+    r->cull[0] = v->x + (x0 - mx) / S;
+    r->cull[1] = v->y + (y0 - my) / S;
+    r->cull[2] = v->x + (x1 - mx) / S;
+    r->cull[3] = v->y + (y1 - my) / S;
     r->tile_i0 = i0;
     r->tile_i1 = i1;
     r->tile_j0 = j0;
@@ -302,6 +306,8 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
             for (int i = one ? 0 : i0; i <= (one ? 0 : i1) && !rc; i++) {
                 pc->ox = mx + (i * p->width - v->x) * S;
                 pc->oy = my + (j * p->height - v->y) * S;
+                r->tile_dx = i * p->width;
+                r->tile_dy = j * p->height;
                 cairo_save(cr);
                 cairo_translate(cr, pc->ox, pc->oy);
                 cairo_scale(cr, S, S);

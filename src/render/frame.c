@@ -578,6 +578,9 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                 return MUR_EINTR;
             }
             int i = r->order[k];
+            if (r->tiling && (x[i] + r->tile_dx < r->cull[0] - size || x[i] + r->tile_dx > r->cull[2] + size ||
+                              y[i] + r->tile_dy < r->cull[1] - size || y[i] + r->tile_dy > r->cull[3] + size))
+                continue;   /* this image of it is out of the view */
             if (images >= batch) {
                 fill_bin(cr, lk, b);
                 images = 0;

@@ -132,6 +132,9 @@ struct mur_renderer {
     const char *provenance;  /* stored in stills (borrowed; NULL: none) */
     int tiling;              /* drawing a wrapping world's periodic images (camera.c): no seam copies */
     int tile_i0, tile_i1, tile_j0, tile_j1;  /* those images (trails draw them all in one path) */
+    double tile_dx, tile_dy; /* the image being drawn: its offset, world units */
+    double cull[4];          /* the view, world units (x0, y0, x1, y1): images of boids and trails
+                              * beyond it are not drawn */
     /* per-frame scratch, grown on demand, never shrunk */
     size_t cap;
     int *bin;                /* colour bin of each boid */

@@ -289,8 +289,12 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
     const mur_renderer *r = pen->r;
     if (r->tiling) {   /* every periodic image in this one path: their joints overlap once */
         double w = pen->p->width, h = pen->p->height;
+        double m = pen->width;
         for (int p = r->tile_i0; p <= r->tile_i1; p++)
             for (int q = r->tile_j0; q <= r->tile_j1; q++) {
+                if (fmax(x0, x1) + p * w < r->cull[0] - m || fmin(x0, x1) + p * w > r->cull[2] + m ||
+                    fmax(y0, y1) + q * h < r->cull[1] - m || fmin(y0, y1) + q * h > r->cull[3] + m)
+                    continue;   /* out of the view */
                 cairo_move_to(cr, x0 + p * w, y0 + q * h);
                 cairo_line_to(cr, x1 + p * w, y1 + q * h);
             }
