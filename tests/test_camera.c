@@ -305,3 +305,48 @@ TEST(bad_cameras_are_refused_with_their_place)
     snprintf(args, sizeof args, "check %s", scene);
     CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "badcam.yaml:2:25: error"), "check: %s", err);
 }
+
+/* Red pixels of a frame drawn by g at frame k. */
+static long red_pixels(rig *g, long k)
+{
+    mur_error err = {{0}};
+    const uint8_t *px;
+    int stride;
+    if (mur_driver_run_to(&g->d, mur_scene_frame_tick(g->s, k), &err) ||
+        mur_renderer_draw_image(g->r, (const mur_flock *const *)&g->f, 1, mur_scene_frame_time(g->s, k), &px,
+                                &stride, &err))
+        return -1;
+    long n = 0;
+    for (int y = 0; y < g->s->height; y++)
+        for (int x = 0; x < g->s->width; x++) {
+            const uint8_t *q = px + (size_t)y * stride + 4 * (size_t)x;   /* B, G, R, A */
+            n += q[2] > 128 && q[1] < 64 && q[0] < 64;
+        }
+    return n;
+}
+
+/* Boids grow with the zoom; `boid_size: fixed` keeps their size of zoom 1. */
+TEST(boids_follow_the_zoom_unless_their_size_is_fixed)
+{
+    static const char *base =
+        "world: {width: 200, height: 200, boundary: wrap}\n"
+        "flock: {count: 1}\n"
+        "video: {width: 400, height: 400, fps: 30, duration: 1s}\n"
+        "look: {background: \"#000000\", boid: {shape: dot, size: 10, color: \"#ff0000\"}}\n"
+        "%s\n";
+    const char *cams[3] = {"", "camera: {follow: {boid: 0}, zoom: 4}",
+                           "camera: {follow: {boid: 0}, zoom: 4, boid_size: fixed}"};
+    long n[3];
+    for (int c = 0; c < 3; c++) {
+        char y[1024];
+        snprintf(y, sizeof y, base, cams[c]);
+        rig g;
+        CHECK(rig_open(&g, y) == 0, "rig %d", c);
+        n[c] = red_pixels(&g, 10);
+        rig_close(&g);
+    }
+    CHECK(n[0] > 50, "the boid covers %ld pixels at zoom 1", n[0]);
+    CHECK(n[1] > 12 * n[0], "zoom 4: %ld pixels against %ld at zoom 1", n[1], n[0]);
+    CHECK(n[2] > n[0] * 3 / 4 && n[2] < n[0] * 5 / 4, "fixed size: %ld pixels against %ld at zoom 1", n[2],
+          n[0]);
+}

@@ -86,6 +86,7 @@ typedef struct mur_look {
     mur_follow follow;           ///< what the camera keeps in the middle of the view
     int follow_index;            ///< the boid (MUR_FOLLOW_BOID) or predator (MUR_FOLLOW_PREDATOR)
     double follow_smooth;        ///< seconds the camera takes to settle on its target (0: locked)
+    int camera_fixed_boids;      ///< 1: boids and trails keep their zoom-1 size on screen (0: they zoom)
     /// The camera at t into out. NULL: no camera, the whole world fits the frame.
     void (*camera_at)(const void *ctx, double t, mur_camera *out);
 } mur_look;

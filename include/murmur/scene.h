@@ -70,6 +70,7 @@ typedef struct mur_scene_camera {
     double x, y;                 ///< centre at time 0, world units (default: the world's centre)
     double zoom;                 ///< at time 0 (default 1)
     double smooth;               ///< seconds to settle on a moved target (default MUR_CAMERA_SMOOTH)
+    int fixed_boids;             ///< `boid_size: fixed`: boids and trails keep their zoom-1 size
 } mur_scene_camera;
 
 /// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`):

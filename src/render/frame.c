@@ -563,7 +563,7 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     const mur_params *p = mur_flock_params(f);
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    double size = lk->boid_size, w = p->width, h = p->height;
+    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, w = p->width, h = p->height;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling;   /* tiled: the next image draws it */
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
     for (int b = 0; b < nb; b++) {
@@ -679,7 +679,7 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
      * zoom) and take half the rasterising; larger ones keep the fine grid,
      * whose edges stay smooth. The choice depends on the look and frame
      * size only, so a still is still a frame. */
-    double bx = lk->boid_size, by = 0;
+    double bx = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, by = 0;
     cairo_user_to_device_distance(cr, &bx, &by);
     cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
     if ((layer < 0 || layer == MUR_LAYER_BOIDS) && draw_boids(r, cr, f, start, nb, hypot(bx, by)))

@@ -133,6 +133,8 @@ struct mur_renderer {
     int tiling;              /* drawing a wrapping world's periodic images (camera.c): no seam copies */
     int tile_i0, tile_i1, tile_j0, tile_j1;  /* those images (trails draw them all in one path) */
     double tile_dx, tile_dy; /* the image being drawn: its offset, world units */
+    double size_scale;       /* boids' and trails' size over the look's (camera.c: 1 / zoom for
+                              * `boid_size: fixed`; 0 is taken as 1) */
     double cull[4];          /* the view, world units (x0, y0, x1, y1): images of boids and trails
                               * beyond it are not drawn */
     /* per-frame scratch, grown on demand, never shrunk */

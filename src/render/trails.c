@@ -550,7 +550,8 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
     if (t->filled < 2 || len < 1)
         return 0;
     long now = t->tick[t->head];
-    trail_pen pen = {.r = r, .p = p, .width = fmax(lk->boid_size * 0.16, 0.05)};
+    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;   /* camera.c */
+    trail_pen pen = {.r = r, .p = p, .width = fmax(size * 0.16, 0.05)};
     cairo_save(cr);
     int rc = 0;
     if (!lk->trail_fade) {

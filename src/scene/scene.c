@@ -754,7 +754,7 @@ static int look_pair(ctx *c, pair *p, void *arg)
 
 /* ---- camera -------------------------------------------------------------- */
 
-static const char *const camera_keys[] = {"center", "zoom", "follow", "smooth", NULL};
+static const char *const camera_keys[] = {"center", "zoom", "follow", "smooth", "boid_size", NULL};
 static const char *const follow_keys[] = {"boid", "predator", NULL};
 /* what a timeline's set and ramp may change besides the flock's settings */
 static const char *const camera_set_keys[] = {"camera.zoom", "camera.center", "camera.x", "camera.y",
@@ -818,6 +818,10 @@ static int camera_pair(ctx *c, pair *p, void *arg)
         return number(c, p->v, "zoom", ZOOM_MIN, ZOOM_MAX, &cam->zoom);
     if (!strcmp(p->key, "smooth"))
         return time_value(c, p->v, "smooth", 0, 60, &cam->smooth);
+    if (!strcmp(p->key, "boid_size")) {
+        static const char *const sizes[] = {"zoom", "fixed", NULL};
+        return choice(c, p->v, "boid_size", sizes, &cam->fixed_boids);
+    }
     if (p->v->type == YAML_SCALAR_NODE) {
         static const char *const kinds_[] = {"flock", NULL};
         int k;
@@ -1759,6 +1763,7 @@ static int fill_look(ctx *c)
         lk->follow = s->camera.follow;
         lk->follow_index = s->camera.target;
         lk->follow_smooth = s->camera.smooth;
+        lk->camera_fixed_boids = s->camera.fixed_boids;
         lk->camera_at = look_camera;
     }
     return 0;
