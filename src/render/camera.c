@@ -286,6 +286,7 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
     clip_pixels(cr, x0, y0, x1, y1, d);
     const int none[4] = {0, 0, 0, 0};   /* the trails' layers hold one transform: stroke afresh */
     r->tiling = wrap;
+    r->size_scale = r->look->camera_fixed_boids ? 1 / v->zoom : 1;
     r->cull[0] = v->x + (x0 - mx) / S;
     r->cull[1] = v->y + (y0 - my) / S;
     r->cull[2] = v->x + (x1 - mx) / S;
@@ -316,6 +317,7 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
             }
     }
     r->tiling = 0;
+    r->size_scale = 0;
     cairo_restore(cr);
     return rc;
 }
