@@ -350,3 +350,29 @@ TEST(boids_follow_the_zoom_unless_their_size_is_fixed)
     CHECK(n[2] > n[0] * 3 / 4 && n[2] < n[0] * 5 / 4, "fixed size: %ld pixels against %ld at zoom 1", n[2],
           n[0]);
 }
+
+/* The following camera depends on the ticks run, not on the frames drawn:
+ * frame 75 drawn alone (a still) is frame 75 of a render, byte for byte. */
+TEST(a_still_sees_the_camera_of_its_frame_in_a_render)
+{
+    mur_scene *s = scene_of("seed: 3\n"
+                            "world: {width: 480, height: 320, boundary: wrap}\n"
+                            "flock: {count: 160, noise: 0.1}\n"
+                            "video: {width: 320, height: 180, fps: 30, duration: 3s}\n"
+                            "look: {trails: {length: 15}}\n"
+                            "camera: {follow: flock, zoom: 2.5}\n");
+    REQUIRE(s, "scene");
+    mur_session *a = NULL, *b = NULL;
+    mur_error err = {{0}};
+    CHECK(mur_session_create(&a, s, NULL, &err) == 0 && mur_session_create(&b, s, NULL, &err) == 0, "%s",
+          err.msg);
+    const uint8_t *pa = NULL, *pb = NULL;
+    int sa = 0, sb = 0;
+    for (long k = 0; k <= 75; k++)
+        CHECK(mur_session_frame(a, k, &pa, &sa, &err) == 0, "%s", err.msg);
+    CHECK(mur_session_frame(b, 75, &pb, &sb, &err) == 0, "%s", err.msg);
+    CHECK(pa && pb && sa == sb && memcmp(pa, pb, (size_t)sa * 180) == 0, "frame 75 differs");
+    mur_session_destroy(a);
+    mur_session_destroy(b);
+    mur_scene_destroy(s);
+}
