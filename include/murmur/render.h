@@ -59,7 +59,8 @@ MUR_API int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *con
                       double t, mur_error *err);
 
 /// Draw into the renderer's own ARGB32 image surface (premultiplied,
-/// native-endian, opaque). *pixels stays valid until the next draw or destroy.
+/// native-endian, opaque unless the look is `transparent`). *pixels stays valid until the
+/// next draw or destroy.
 MUR_API int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                             const uint8_t **pixels, int *stride, mur_error *err);
 
