@@ -274,6 +274,7 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
         if (!(x1 > x0 && y1 > y0))
             return 0;
     }
+    double keep[3] = {pc->ox, pc->oy, pc->scale};   /* the world's fit, for the panel's outline */
     pc->scale = S;
     int i0 = 0, i1 = 0, j0 = 0, j1 = 0, rc = 0;
     if (wrap) {
@@ -318,6 +319,13 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
     }
     r->tiling = 0;
     r->size_scale = 0;
+    pc->ox = keep[0];
+    pc->oy = keep[1];
+    pc->scale = keep[2];
+    pc->view[0] = x0;
+    pc->view[1] = y0;
+    pc->view[2] = x1 - x0;
+    pc->view[3] = y1 - y0;
     cairo_restore(cr);
     return rc;
 }

@@ -649,7 +649,10 @@ static void clip_to_world(cairo_t *cr, const mur_panel_ctx *pc, int d[4])
 static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ctx *pc, double u)
 {
     cairo_save(cr);
-    cairo_rectangle(cr, pc->ox, pc->oy, pc->ww * pc->scale, pc->wh * pc->scale);
+    if (pc->view[2] > 0)   /* a camera's view */
+        cairo_rectangle(cr, pc->view[0], pc->view[1], pc->view[2], pc->view[3]);
+    else
+        cairo_rectangle(cr, pc->ox, pc->oy, pc->ww * pc->scale, pc->wh * pc->scale);
     cairo_set_line_width(cr, fmax(0.12 * u, 0.5));
     const double *l = r->theme.line;
     cairo_set_source_rgba(cr, l[0], l[1], l[2], l[3] * 0.5);

@@ -157,6 +157,8 @@ typedef struct mur_panel_ctx {
     double t;                /* seconds of video */
     double ox, oy, scale;    /* world -> user space */
     double ww, wh;           /* world size */
+    double view[4];          /* the rectangle the world is drawn in (x, y, w, h; camera.c): 0 x 0:
+                              * the world's own, (ox, oy) and ww x wh times scale */
     double u;                /* UI unit of this panel (user units) */
     int have_metrics;
     mur_metrics metrics;
