@@ -376,3 +376,60 @@ TEST(a_still_sees_the_camera_of_its_frame_in_a_render)
     mur_session_destroy(b);
     mur_scene_destroy(s);
 }
+
+/* Largest change of the camera's per-frame motion over a render of g's
+ * scene, pixels per frame per frame: a jump of the target shows as a
+ * spike, a glide does not. */
+static double worst_jerk(rig *g)
+{
+    mur_error err = {{0}};
+    const mur_params *p = mur_flock_params(g->f);
+    double fit = fmin(g->s->width / p->width, g->s->height / p->height), worst = 0;
+    double px = 0, py = 0, vx = 0, vy = 0;
+    long frames = mur_scene_frames(g->s);
+    for (long k = 0; k < frames; k++) {
+        if (mur_driver_run_to(&g->d, mur_scene_frame_tick(g->s, k), &err))
+            return -1;
+        mur_view v;
+        mur_renderer_view(g->r, 0, g->f, mur_scene_frame_time(g->s, k), &v);
+        double dx = 0, dy = 0;
+        if (k)
+            mur_params_offset(p, px, py, v.x, v.y, &dx, &dy);
+        dx *= fit * v.zoom;
+        dy *= fit * v.zoom;
+        if (k > 1)
+            worst = fmax(worst, hypot(dx - vx, dy - vy));
+        vx = dx;
+        vy = dy;
+        px = v.x;
+        py = v.y;
+    }
+    return worst;
+}
+
+/* Following the flock: the largest cluster's centre jumps whenever boids
+ * join or leave it, or another cluster becomes the largest (locked to it,
+ * smooth: 0, the camera leaps across the world from one frame to the
+ * next); the default spring turns that into a pan whose speed changes by
+ * a twentieth of that at most from one frame to the next. */
+TEST(following_the_flock_glides_where_its_centre_jumps)
+{
+    static const char *base = "seed: 4\n"
+                              "world: {width: 600, height: 400, boundary: wrap}\n"
+                              "flock: {count: 220, noise: 0.05}\n"
+                              "video: {width: 640, height: 360, fps: 30, duration: 12s}\n"
+                              "camera: {follow: flock, zoom: 2%s}\n";
+    char y[512];
+    rig g;
+    snprintf(y, sizeof y, base, ", smooth: 0");
+    CHECK(rig_open(&g, y) == 0, "rig");
+    double locked = worst_jerk(&g);
+    rig_close(&g);
+    snprintf(y, sizeof y, base, "");
+    CHECK(rig_open(&g, y) == 0, "rig");
+    double smooth = worst_jerk(&g);
+    rig_close(&g);
+    CHECK(locked > 20, "locked to the cluster the camera jerked at most %.2f px: no jump to smooth", locked);
+    CHECK(smooth < locked / 20, "the following camera's motion changed by %.2f px in one frame (locked: %.2f)",
+          smooth, locked);
+}

@@ -77,7 +77,7 @@ typedef struct mur_scene_camera {
 /// a boid's or a predator's path is continuous, so a tick's jostle is all there is to
 /// smooth; the largest cluster's centre jumps as boids join and leave it.
 #define MUR_CAMERA_SMOOTH 0.02
-#define MUR_CAMERA_SMOOTH_FLOCK 0.5
+#define MUR_CAMERA_SMOOTH_FLOCK 1.0
 
 /// One timeline entry (docs/scenes.md `timeline`); several may share a time.
 typedef struct mur_cue {

@@ -9,14 +9,15 @@
  * pixel.
  *
  * Following. A camera that follows a boid, the largest cluster or a
- * predator is moved by a critically damped alpha-beta filter of its
- * target (the fading-memory filter: alpha = 1 - theta^2, beta = (1 -
- * theta)^2, theta = exp(-1 / (smooth x ticks per second))), advanced once
- * per observed tick. It carries a velocity, so a target flying straight is
- * held at the centre with no lag, while a jump (the largest cluster
- * changing, a reset) becomes a glide without overshoot; `smooth: 0` locks
- * the camera to its target. The filter's state depends only on the ticks
- * observed, so a still at T sees the camera of frame T of a render.
+ * predator is pulled to its target by a critically damped spring that
+ * also matches the target's velocity: the camera's error e from the target
+ * obeys e'' + 2w e' + w^2 e = 0, w = 4 / smooth, integrated exactly over
+ * each observed tick. A target flying straight is held at the centre with
+ * no lag (a turning one lags by its acceleration / w^2), while a jump (the
+ * largest cluster changing, a reset) becomes a pan whose velocity never
+ * jumps and that never overshoots; `smooth: 0` locks the camera to its
+ * target. The state depends only on the ticks observed, so a still at T
+ * sees the camera of frame T of a render.
  *
  * Wrapping worlds. The view may hold any part of the plane: a periodic
  * world is drawn as its images side by side, each image the world's own
@@ -149,20 +150,29 @@ void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tic
         return;
     }
     cs->tick = tick;
-    double qx = cs->px + cs->vx, qy = cs->py + cs->vy;   /* predicted */
     if (!have) {   /* nothing to follow now: hold still where it is */
         cs->vx = cs->vy = 0;
         return;
     }
-    double dx = c[0] - qx, dy = c[1] - qy;
-    if (wrap)   /* the target's image nearest the prediction */
-        mur_params_offset(p, qx, qy, c[0], c[1], &dx, &dy);
-    double theta = lk->follow_smooth > 0 ? exp(-1 / (lk->follow_smooth * lk->tps)) : 0;
-    double alpha = 1 - theta * theta, beta = (1 - theta) * (1 - theta);
-    cs->px = qx + alpha * dx;
-    cs->py = qy + alpha * dy;
-    cs->vx += beta * dx;
-    cs->vy += beta * dy;
+    /* The error from where the target was a tick ago (c - v: it moved at
+     * v over the tick), then one tick of the spring, exactly. */
+    double ex, ey;
+    mur_params_offset(p, c[0] - v[0], c[1] - v[1], cs->px, cs->py, &ex, &ey);
+    double w = lk->follow_smooth > 0 ? 4 / (lk->follow_smooth * lk->tps) : 0;   /* per tick */
+    double evx = cs->vx - v[0], evy = cs->vy - v[1];
+    if (w > 0 && w < 50) {
+        double k = exp(-w), ax = evx + w * ex, ay = evy + w * ey;
+        ex = (ex + ax) * k;
+        ey = (ey + ay) * k;
+        evx = (evx - w * ax) * k;
+        evy = (evy - w * ay) * k;
+    } else {   /* smooth: 0 (or shorter than a tick): locked to the target */
+        ex = ey = evx = evy = 0;
+    }
+    cs->px = c[0] + ex;
+    cs->py = c[1] + ey;
+    cs->vx = v[0] + evx;
+    cs->vy = v[1] + evy;
     if (wrap) {
         cs->px = wrap_into(cs->px, p->width);
         cs->py = wrap_into(cs->py, p->height);

@@ -65,8 +65,8 @@ typedef struct mur_series {
     int stride;        /* sample every stride-th tick: about 240 per window */
 } mur_series;
 
-/* A following camera's filtered centre (camera.c): a critically damped
- * alpha-beta filter of its target, advanced once per observed tick. */
+/* A following camera's centre (camera.c): a critically damped spring
+ * pulled to its target, advanced once per observed tick. */
 typedef struct mur_cam_state {
     int init;                /* a tick has been observed */
     long tick;               /* the last one */
