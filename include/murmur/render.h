@@ -101,7 +101,7 @@ typedef struct mur_view {
 /// and zoom. Without a camera, the world's centre and zoom 1. Under wrap x
 /// and y lie inside the world; the world point (x, y) is drawn at the
 /// panel's middle, at zoom times the scale that fits the world.
-MUR_API void mur_renderer_view(const mur_renderer *r, int panel, const mur_flock *f, double t,
+MUR_API void mur_renderer_view(mur_renderer *r, int panel, const mur_flock *f, double t,
                                mur_view *out);
 
 /// What the one-boid view (`watch` overlay) draws for a boid.

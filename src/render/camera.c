@@ -179,14 +179,14 @@ void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tic
     }
 }
 
-void mur_renderer_view(const mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out)
+void mur_renderer_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out)
 {
     if (panel < 0 || panel >= r->npanels)
         panel = 0;
     mur_camera_view(r, panel, f, t, out);
 }
 
-int mur_camera_view(const mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out)
+int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out)
 {
     const mur_look *lk = r->look;
     const mur_params *p = mur_flock_params(f);
@@ -208,7 +208,7 @@ int mur_camera_view(const mur_renderer *r, int panel, const mur_flock *f, double
         if (cs->init) {
             out->x = cs->px;
             out->y = cs->py;
-        } else if (target((mur_renderer *)r, panel, f, t, c, v)) {   /* before the first tick */
+        } else if (target(r, panel, f, t, c, v)) {   /* before the first tick */
             out->x = c[0];
             out->y = c[1];
         }

@@ -226,7 +226,7 @@ void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tic
 void mur_camera_free(mur_cam_state *c);
 /* The view of panel pc->index at pc->t: 1 when it is not the whole world
  * (then draw through mur_camera_draw), 0 for the identity camera. */
-int mur_camera_view(const mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out);
+int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out);
 /* Draw pc's world through view v into the panel rectangle (x, y, w, h):
  * what mur_draw_world returns. */
 int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view *v, double x,
