@@ -53,6 +53,33 @@ typedef struct mur_change {
     double value;                ///< target value (enums: the choice index)
 } mur_change;
 
+/// Camera values the timeline sets and ramps (`camera.zoom`, `camera.x`, `camera.y`).
+typedef enum { MUR_CAMERA_ZOOM, MUR_CAMERA_X, MUR_CAMERA_Y } mur_camera_key;
+
+/// One `camera.*` change of a `set` or `ramp` (camera.center is two: x and y).
+typedef struct mur_camera_change {
+    mur_camera_key key;
+    int ramp;                    ///< 0 set, 1 ramp (over the cue's `over` with its `ease`)
+    double value;
+} mur_camera_change;
+
+/// The scene's `camera` (docs/scenes.md); `given` 0: none, the whole world.
+typedef struct mur_scene_camera {
+    int given;                   ///< the scene has `camera:` or a timeline `camera.*` change
+    mur_follow follow;           ///< what it follows
+    int target;                  ///< the boid or predator followed
+    double x, y;                 ///< centre at time 0, world units (default: the world's centre)
+    double zoom;                 ///< at time 0 (default 1)
+    double smooth;               ///< seconds to settle on a moved target (default MUR_CAMERA_SMOOTH)
+    int fixed_boids;             ///< `boid_size: fixed`: boids and trails keep their zoom-1 size
+} mur_scene_camera;
+
+/// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`):
+/// a boid's or a predator's path is continuous, so a tick's jostle is all there is to
+/// smooth; the largest cluster's centre jumps as boids join and leave it.
+#define MUR_CAMERA_SMOOTH 0.02
+#define MUR_CAMERA_SMOOTH_FLOCK 1.0
+
 /// One timeline entry (docs/scenes.md `timeline`); several may share a time.
 typedef struct mur_cue {
     double at;                   ///< seconds of video
@@ -67,6 +94,8 @@ typedef struct mur_cue {
     double caption_for;          ///< seconds the caption shows
     mur_event event;
     int col;                     ///< column of the entry in the scene file (for messages)
+    mur_camera_change *camera;   ///< `camera.*` keys of its set and ramp, in file order
+    int ncamera;
 } mur_cue;
 
 /// A scripted predator or attractor (docs/scenes.md `predators`).
@@ -130,6 +159,8 @@ typedef struct mur_scene {
     mur_start_group *groups;     ///< flock.start: the starting flock's shape, its groups in order (NULL: uniform)
     mur_rgba *group_colors;      ///< each group's colour (look.boid.color: group)
     int ngroups;
+    mur_scene_camera camera;     ///< `camera` (render/camera.c draws through it)
+    int background_line, background_col; ///< where `look.background` stands (0: not given)
 } mur_scene;
 
 /// What a recorded flock holds, for `murmur check` and host programs.
@@ -183,6 +214,11 @@ MUR_API int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *o
 
 /// Caption showing at t and its opacity in [0, 1] (fades in and out), or NULL.
 MUR_API const char *mur_scene_caption_at(const mur_scene *s, double t, double *alpha);
+
+/// The camera at t seconds of video: the scene's `camera` with the
+/// timeline's `camera.*` sets and ramps applied (zoom ramps geometrically,
+/// so a zoom from 1 to 4 looks as fast at its start as at its end).
+MUR_API void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out);
 
 /// Whether the flock is frozen at t (freeze/unfreeze events before or at t).
 MUR_API int mur_scene_frozen_at(const mur_scene *s, double t);

@@ -11,6 +11,8 @@
  *   (libavfilter's palettegen and paletteuse), for slides and web pages;
  * - DIR/%05d.png: an image sequence, one PNG per frame numbered by the
  *   pattern, with the provenance in a text file beside them.
+ * Translucent frames (opts.alpha) keep their alpha in .mov (ProRes 4444),
+ * .webm (VP9 with an alpha channel) and PNGs (RGBA), unpremultiplied.
  * A video is written under a temporary name beside the final one and renamed
  * by mur_video_close only when complete; each PNG of a sequence likewise.
  *
@@ -53,6 +55,9 @@ typedef struct mur_video_opts {
                           ///< 0 = encode in the caller's thread during mur_video_write
     const char *encoder;  ///< libavcodec encoder to use instead of the format's; NULL = the
                           ///< format's (for tests of a missing encoder)
+    int alpha;            ///< 1: frames are translucent and keep their alpha: .mov becomes
+                          ///< ProRes 4444 (yuva444p10le), .webm VP9 with alpha (yuva420p),
+                          ///< PNGs RGBA; other formats are refused (mur_video_check_alpha)
 } mur_video_opts;
 
 /// A mur_video_opts of this version, every other field zero.
@@ -64,6 +69,10 @@ typedef struct mur_video mur_video;
 /// one frame number in the file name); else MUR_EINPUT with err saying why
 /// and listing the formats. Touches no file: for checking a scene at load.
 MUR_API int mur_video_check_path(const char *path, mur_error *err);
+
+/// 0 when the format path names keeps an alpha channel (.mov, .webm, a PNG
+/// sequence); else MUR_EINPUT with err saying which formats do.
+MUR_API int mur_video_check_alpha(const char *path, mur_error *err);
 
 /// Open an encoder and a temporary output file. On failure returns MUR_EINPUT
 /// (bad options) or MUR_ERUN (missing encoder, unwritable directory) with err

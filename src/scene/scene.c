@@ -35,6 +35,7 @@ typedef struct {
     mur_scene *s;
     yaml_node_t *flock_node; /* the flock section, while it is read */
     void *changes;           /* the changes list of the condition being read */
+    yaml_node_t *follow;  /* camera.follow, checked once predators are known */
 } ctx;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -364,6 +365,7 @@ typedef struct {
     int n, cap;
     mur_params *p;      /* params to write when list is NULL */
     int ramp;           /* only numeric settings may ramp */
+    mur_cue *cue;       /* a timeline entry's: camera.* keys go to its camera list */
 } changes;
 
 static int add_change(ctx *c, changes *ch, const mur_setting *s, double v)
@@ -448,11 +450,15 @@ static int triple(ctx *c, const yaml_node_t *n, const char *key, const char *con
     return 0;
 }
 
+static int camera_change(ctx *c, pair *p, changes *ch);
+
 /* One `name: value` of a flock, set, ramp or condition. */
 static int one_setting(ctx *c, pair *p, void *arg)
 {
     changes *ch = arg;
     int rc;
+    if (!strncmp(p->key, "camera.", 7))
+        return camera_change(c, p, ch);
     if (strcmp(p->key, "perception") == 0) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ||
             (rc = setting_value(c, p->v, mur_setting_find("alignment_radius"), ch)))
@@ -1033,10 +1039,11 @@ static int look_pair(ctx *c, pair *p, void *arg)
             return rc;
         if ((rc = colour(c, p->v, "background", &s->look.background)))
             return rc;
-        /* Frames are encoded opaque: a translucent background would be
-         * silently dropped, so it is refused. */
-        if (s->look.background.a < 1)
-            return fail_at(c, p->v, "'background' must be opaque (\"#rrggbb\" or alpha ff)");
+        /* A translucent background makes translucent frames, for the
+         * outputs that keep alpha (the command checks the output) */
+        s->look.transparent = s->look.background.a < 1;
+        s->background_line = (int)p->v->start_mark.line + 1;
+        s->background_col = (int)p->v->start_mark.column + 1;
         return 0;
     }
     if (!strcmp(p->key, "boid"))
@@ -1064,6 +1071,154 @@ static int look_pair(ctx *c, pair *p, void *arg)
             return rc;
         s->look.noverlays++;
     }
+    return 0;
+}
+
+/* ---- camera -------------------------------------------------------------- */
+
+static const char *const camera_keys[] = {"center", "zoom", "follow", "smooth", "boid_size", NULL};
+static const char *const follow_keys[] = {"boid", "predator", NULL};
+/* what a timeline's set and ramp may change besides the flock's settings */
+static const char *const camera_set_keys[] = {"camera.zoom", "camera.center", "camera.x", "camera.y",
+                                              NULL};
+#define CAMERA_FAR 1e6     /* world units a camera's centre may lie from the origin */
+#define ZOOM_MIN 0.1
+#define ZOOM_MAX 100
+
+/* [x, y] in world units into xy. */
+static int camera_point(ctx *c, yaml_node_t *n, const char *key, double xy[2])
+{
+    int rc = need_type(c, n, YAML_SEQUENCE_NODE, key);
+    if (rc)
+        return rc;
+    if (n->data.sequence.items.top - n->data.sequence.items.start != 2)
+        return fail_at(c, n, "'%s' is a point [x, y] in world units", key);
+    for (int k = 0; k < 2; k++) {
+        yaml_node_t *item = node(c, n->data.sequence.items.start[k]);
+        if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) ||
+            (rc = number(c, item, key, -CAMERA_FAR, CAMERA_FAR, &xy[k])))
+            return rc;
+    }
+    return 0;
+}
+
+static int follow_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene_camera *cam = arg;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "boid")) {
+        cam->follow = MUR_FOLLOW_BOID;
+        /* world and flock are read before the camera, so the count is known */
+        int n = c->s->params.count;
+        if ((rc = integer(c, p->v, "boid", 0, MUR_MAX_BOIDS, &cam->target)))
+            return rc;
+        if (cam->target >= n)
+            return fail_at(c, p->v, "the camera follows boid %d, but the flock has %d (boids 0 to %d)",
+                           cam->target, n, n - 1);
+        return 0;
+    }
+    cam->follow = MUR_FOLLOW_PREDATOR;   /* its index is checked in camera_finish */
+    c->follow = p->v;
+    return integer(c, p->v, "predator", 0, MUR_SCENE_MAX_ENTRIES, &cam->target);
+}
+
+static int camera_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene_camera *cam = arg;
+    int rc;
+    if (!strcmp(p->key, "center")) {
+        double xy[2];
+        if ((rc = camera_point(c, p->v, "center", xy)))
+            return rc;
+        cam->x = xy[0];
+        cam->y = xy[1];
+        return 0;
+    }
+    if (!strcmp(p->key, "zoom"))
+        return number(c, p->v, "zoom", ZOOM_MIN, ZOOM_MAX, &cam->zoom);
+    if (!strcmp(p->key, "smooth"))
+        return time_value(c, p->v, "smooth", 0, 60, &cam->smooth);
+    if (!strcmp(p->key, "boid_size")) {
+        static const char *const sizes[] = {"zoom", "fixed", NULL};
+        return choice(c, p->v, "boid_size", sizes, &cam->fixed_boids);
+    }
+    if (p->v->type == YAML_SCALAR_NODE) {
+        static const char *const kinds_[] = {"flock", NULL};
+        int k;
+        if ((rc = choice(c, p->v, "follow", kinds_, &k)))
+            return rc;
+        cam->follow = MUR_FOLLOW_FLOCK;
+        return 0;
+    }
+    if (p->v->type == YAML_MAPPING_NODE && p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start != 1)
+        return fail_at(c, p->v, "'follow' is flock, {boid: N} or {predator: K}");
+    return each_pair(c, p->v, "follow", follow_keys, follow_pair, cam);
+}
+
+static int camera_section(ctx *c, yaml_node_t *map)
+{
+    c->s->camera.given = 1;
+    return each_pair(c, map, "camera", camera_keys, camera_pair, &c->s->camera);
+}
+
+/* A `camera.*` key of a timeline entry's set or ramp. */
+static int camera_change(ctx *c, pair *p, changes *ch)
+{
+    int which = -1, rc;
+    for (int k = 0; camera_set_keys[k]; k++)
+        if (!strcmp(camera_set_keys[k], p->key))
+            which = k;
+    if (which < 0)
+        return unknown(c, p->k, "camera setting", p->key, camera_set_keys);
+    if (!ch->cue)
+        return fail_at(c, p->k, "'%s' belongs in a timeline entry's set or ramp (the scene's "
+                                "camera: section gives its start)", p->key);
+    mur_cue *q = ch->cue;
+    mur_camera_change add[2];
+    int nadd = 1;
+    if (which == 1) {   /* center: x and y */
+        double xy[2];
+        if ((rc = camera_point(c, p->v, p->key, xy)))
+            return rc;
+        add[0] = (mur_camera_change){MUR_CAMERA_X, ch->ramp, xy[0]};
+        add[1] = (mur_camera_change){MUR_CAMERA_Y, ch->ramp, xy[1]};
+        nadd = 2;
+    } else {
+        double v;
+        int zoom = which == 0;
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ||
+            (rc = number(c, p->v, p->key, zoom ? ZOOM_MIN : -CAMERA_FAR, zoom ? ZOOM_MAX : CAMERA_FAR, &v)))
+            return rc;
+        add[0] = (mur_camera_change){zoom ? MUR_CAMERA_ZOOM : which == 2 ? MUR_CAMERA_X : MUR_CAMERA_Y,
+                                     ch->ramp, v};
+    }
+    mur_camera_change *l = mur_realloc(q->camera, (size_t)(q->ncamera + nadd) * sizeof *l);
+    if (!l)
+        return oom(c);
+    q->camera = l;
+    for (int k = 0; k < nadd; k++)
+        q->camera[q->ncamera++] = add[k];
+    c->s->camera.given = 1;
+    return 0;
+}
+
+/* Once every key is read: the predator followed exists, and an unset
+ * centre is the world's. */
+static int camera_finish(ctx *c)
+{
+    mur_scene *s = c->s;
+    mur_scene_camera *cam = &s->camera;
+    if (cam->follow == MUR_FOLLOW_PREDATOR && cam->target >= s->npredators)
+        return fail_at(c, c->follow, "the camera follows predator %d, but the scene has %d%s",
+                       cam->target, s->npredators, s->npredators ? " (numbered from 0)" : "");
+    if (isnan(cam->smooth))
+        cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
+    if (isnan(cam->x))
+        cam->x = s->params.width / 2;
+    if (isnan(cam->y))
+        cam->y = s->params.height / 2;
     return 0;
 }
 
@@ -1100,7 +1255,7 @@ static int cue_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "set") || !strcmp(p->key, "ramp")) {
         int ramp = p->key[0] == 'r';
         changes ch = {ramp ? q->ramp : q->set, ramp ? q->nramp : q->nset,
-                      ramp ? q->nramp : q->nset, NULL, ramp};
+                      ramp ? q->nramp : q->nset, NULL, ramp, q};
         rc = settings_map(c, p->v, p->key, &ch);
         if (ramp) {
             q->ramp = ch.list;
@@ -1145,6 +1300,7 @@ static void free_cue(mur_cue *q)
     mur_free(q->set);
     mur_free(q->ramp);
     mur_free(q->caption);
+    mur_free(q->camera);
 }
 
 /* Every setting is range-checked where it is written, but some rules tie
@@ -1211,11 +1367,14 @@ static int timeline(ctx *c, yaml_node_t *seq)
             return rc;
         if (q->at < 0)
             return fail_at(c, item, "timeline entry needs 'at' (a time like 10s)");
-        if (q->nramp && !(q->over > 0))
+        int ramps = q->nramp;
+        for (int k = 0; k < q->ncamera; k++)
+            ramps += q->camera[k].ramp;
+        if (ramps && !(q->over > 0))
             return fail_at(c, a.ramp_node, "'ramp' needs 'over' (a duration > 0)");
-        if (!q->nramp && a.over_node)
+        if (!ramps && a.over_node)
             return fail_at(c, a.over_node, "'over' belongs to a 'ramp'");
-        if (!q->nset && !q->nramp && !q->caption && !q->event)
+        if (!q->nset && !q->nramp && !q->ncamera && !q->caption && !q->event)
             return fail_at(c, item, "timeline entry does nothing: give set, ramp, caption or event");
     }
     /* Sort by time; entries at one time keep file order (line, then column,
@@ -1473,7 +1632,7 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     s->nconditions++;
     if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
         return 0;  /* `all:` with nothing after it */
-    changes ch = {NULL, 0, 0, NULL, 0};
+    changes ch = {NULL, 0, 0, NULL, 0, NULL};
     yaml_node_t *count = lookup(c, p->v, "count"), *replay = lookup(c, p->v, "replay");
     if (count && replay)
         return fail_at(c, count, "a replayed flock's count is the recording's: remove 'count'");
@@ -1569,13 +1728,13 @@ static int top_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(k, "model"))
         return 0;  /* read first, in load() */
     if (!strcmp(k, "world")) {
-        changes ch = {NULL, 0, -1, &s->params, 0};
+        changes ch = {NULL, 0, -1, &s->params, 0, NULL};
         if ((rc = each_pair(c, p->v, "world", world_keys, world_pair, &ch)))
             return rc;
         return params_ok(c, &s->params, p->v);
     }
     if (!strcmp(k, "flock")) {
-        changes ch = {NULL, 0, -1, &s->params, 0};
+        changes ch = {NULL, 0, -1, &s->params, 0, NULL};
         c->flock_node = p->v;
         if ((rc = each_pair(c, p->v, "flock", NULL, flock_pair, &ch)) || (rc = flock_source(c, p->v)))
             return rc;
@@ -1591,6 +1750,8 @@ static int top_pair(ctx *c, pair *p, void *arg)
         return predators(c, p->v);
     if (!strcmp(k, "experiment"))
         return each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s);
+    if (!strcmp(k, "camera"))
+        return camera_section(c, p->v);
     return each_pair(c, p->v, "layout", layout_keys, layout_pair, s);
 }
 
@@ -1618,6 +1779,7 @@ static int defaults(ctx *c, const char *name)
     s->look.color_mode = MUR_COLOR_FIXED;
     s->look.boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};
     s->look.trail_fade = 1;
+    s->camera = (mur_scene_camera){.x = NAN, .y = NAN, .zoom = 1, .smooth = NAN};
     s->runs = 25;
     s->ticks = 900;
     s->nmetrics = MUR_METRIC_COUNT;
@@ -1637,7 +1799,7 @@ static int defaults(ctx *c, const char *name)
 
 static const char *const top_keys[] = {"title", "seed", "model", "world", "flock", "video",
                                        "look", "timeline", "predators", "experiment", "layout",
-                                       NULL};
+                                       "camera", NULL};
 
 /* Unknown and repeated top-level keys, in one linear pass before anything
  * is read (a file of 100000 repeated keys must not cost n^2). */
@@ -1782,7 +1944,7 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
      * with the entries and their changes. */
     double changes = s->ncues;
     for (int i = 0; i < s->ncues; i++)
-        changes += s->cues[i].nset + s->cues[i].nramp;
+        changes += s->cues[i].nset + s->cues[i].nramp + s->cues[i].ncamera;
     if (changes * ticks > MUR_SCENE_MAX_TIMELINE_WORK)
         return fail_at(c, lookup(c, root, "timeline"), "the timeline's %.0f entries and changes, evaluated "
                        "for each of %.0f ticks, are %.3g steps (at most %.3g): fewer entries or a shorter video",
@@ -1796,6 +1958,8 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
                 return fail_at(c, lookup(c, root, "experiment"), "condition '%s' sets count, which "
                                "the start's groups decide", s->conditions[i].name);
     if (!lookup(c, root, "predators") && (rc = preset_predator(c)))
+        return rc;
+    if ((rc = camera_finish(c)))
         return rc;
     /* Each check walks the timeline once per entry (and twice more per
      * ramp): bounded so a hostile file cannot make loading itself slow;
@@ -1918,6 +2082,11 @@ static int look_predators(const void *ctx, double t, mur_predator *out, int max)
     return mur_scene_predators_at(ctx, t, out, max);
 }
 
+static void look_camera(const void *ctx, double t, mur_camera *out)
+{
+    mur_scene_camera_at(ctx, t, out);
+}
+
 /* What the look borrows from the rest of the scene, once it is all read:
  * the title, ticks per second, a panel per condition (the layout's) and
  * their names, captions and predators when the timeline has any (none:
@@ -1945,6 +2114,13 @@ static int fill_look(ctx *c)
     lk->predators_at = s->npredators ? look_predators : NULL;
     lk->group_colors = s->group_colors;
     lk->ngroups = s->ngroups;
+    if (s->camera.given) {
+        lk->follow = s->camera.follow;
+        lk->follow_index = s->camera.target;
+        lk->follow_smooth = s->camera.smooth;
+        lk->camera_fixed_boids = s->camera.fixed_boids;
+        lk->camera_at = look_camera;
+    }
     return 0;
 }
 
@@ -1968,7 +2144,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
-    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL};
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL, NULL};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
@@ -2092,6 +2268,8 @@ static const struct {
     {"predators[].", predator_keys},
     {"experiment.", exp_keys},
     {"layout.", layout_keys},
+    {"camera.", camera_keys},
+    {"camera.follow.", follow_keys},
 };
 
 int mur_scene_key_at(int i, char *buf, size_t size)

@@ -250,7 +250,12 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
     const mur_scene *s = ss->scene;
     mur_video_opts vo = {.version = MUR_VIDEO_OPTS_VERSION, .path = o->path, .width = s->width, .height = s->height,
                          .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
-                         .first_number = first, .queue = o->queue, .metadata = o->metadata};
+                         .first_number = first, .queue = o->queue, .metadata = o->metadata,
+                         .alpha = ss->look.transparent};
+    mur_error why;
+    if (vo.alpha && mur_video_check_alpha(o->path, &why))   /* the line that asked for alpha */
+        return mur_error_set(err, MUR_EINPUT, "%s:%d:%d: error: %s", s->path, s->background_line,
+                             s->background_col, why.msg);
     if (fabs(s->fps - vo.fps) > 1e-9)
         return mur_error_set(err, MUR_EINPUT,
                              "%s: error: video.fps must be a whole number for video output", s->path);
