@@ -285,7 +285,7 @@ static const struct {
     {"--from", NULL, "render trace"},
     {"--to", NULL, "render trace"},
     {"--at", NULL, "still"},
-    {"--condition", NULL, "render still trace"},
+    {"--condition", NULL, "render still trace series"},
     {"--run", NULL, "render still trace"},
     {"--runs-out", NULL, "stats"},
     {"--every", NULL, "trace"},

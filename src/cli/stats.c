@@ -421,7 +421,11 @@ static void series_csv(FILE *fp, const mur_experiment *e)
 {
     const mur_setting *swept[MAX_SWEPT];
     int nswept = mur_experiment_swept(e, swept, MAX_SWEPT);
-    int runs = mur_experiment_runs(e);
+    int runs = mur_experiment_runs(e), nc = mur_experiment_conditions(e);
+    /* One condition keeps the table it always had; several stack their
+     * rows, condition by condition, under a leading `condition` column. */
+    if (nc > 1)
+        fputs("condition,", fp);
     fputs("tick", fp);
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         fprintf(fp, ",%s", mur_metric_name(k));
@@ -433,8 +437,13 @@ static void series_csv(FILE *fp, const mur_experiment *e)
     for (int j = 0; j < nswept; j++)
         fprintf(fp, ",%s", swept[j]->name);
     fputc('\n', fp);
+    for (int c = 0; c < nc; c++)
     for (long t = 0; t <= mur_experiment_ticks(e); t++) {
-        const mur_metrics *m = mur_experiment_metrics(e, 0, 0, t);
+        const mur_metrics *m = mur_experiment_metrics(e, c, 0, t);
+        if (nc > 1) {
+            put_csv_text(fp, mur_experiment_condition_name(e, c));
+            fputc(',', fp);
+        }
         fprintf(fp, "%ld", t);
         for (int k = 0; k < MUR_METRIC_COUNT; k++) {
             fputc(',', fp);
@@ -443,7 +452,7 @@ static void series_csv(FILE *fp, const mur_experiment *e)
         fprintf(fp, ",%s", mur_state_name(mur_state_classify(m->order, m->milling)));
         for (int k = 0; k < MUR_METRIC_COUNT && runs > 1; k++) {
             mur_summary sm;
-            mur_experiment_summary(e, 0, t, k, &sm);
+            mur_experiment_summary(e, c, t, k, &sm);
             double v[3] = {sm.median, sm.p10, sm.p90};
             for (int q = 0; q < 3; q++) {
                 fputc(',', fp);
@@ -452,7 +461,7 @@ static void series_csv(FILE *fp, const mur_experiment *e)
         }
         mur_params p;
         if (nswept)
-            mur_experiment_params_at(e, 0, t, &p);
+            mur_experiment_params_at(e, c, t, &p);
         for (int j = 0; j < nswept; j++) {
             fputc(',', fp);
             if (swept[j]->type == MUR_SETTING_ENUM)
@@ -487,19 +496,25 @@ int mur_cmd_series(const mur_cli_opts *o)
         return 2;
     def.threads = o->threads;
     def.stop = o->stop;
+    /* Every condition of the experiment (or the one --condition names); a
+     * scene whose only condition changes nothing runs as it always did,
+     * as "scene". */
+    def.condition = o->condition;
+    def.scene_only = !o->condition && s->nconditions == 1 && s->conditions[0].nset == 0;
+    long total = (long)def.runs * (def.scene_only || o->condition ? 1 : s->nconditions);
     mur_progress bar;
-    mur_progress_start(&bar, "runs", def.runs, o->quiet);
+    mur_progress_start(&bar, "runs", total, o->quiet);
     def.progress = on_progress;
     def.progress_ctx = &bar;
-    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, def.runs, &err);
+    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, total, &err);
     if (rc || (rc = out_open(&of, o->output, &err)))
         goto done;
     series_csv(of.fp, e);
     if ((rc = out_close(&of, &err)) || (rc = write_sidecar(o->output, e, &err)))
         goto done;
     if (!o->quiet && strcmp(o->output, "-"))
-        fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s)\n", o->output, def.ticks, def.runs,
-                def.runs == 1 ? "" : "s");
+        fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s%s)\n", o->output, def.ticks, def.runs,
+                def.runs == 1 ? "" : "s", mur_experiment_conditions(e) > 1 ? " per condition" : "");
     if ((rc = write_plot(o, mur_plot_series, e, s, &err)))
         goto done;
 done:

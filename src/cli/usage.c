@@ -54,8 +54,9 @@ static const mur_usage_command commands[] = {
      "one row per tick along the timeline, with a 10-90% band across runs when R > 1",
      "Writes tick,order,nearest,neighbours,clusters,largest,milling,state for every tick of the "
      "scene's video, and a column for each setting its timeline changes. With --runs R > 1, "
-     "each metric is the median across the runs, with its 10th and 90th percentiles. A figure "
-     "marks the timeline's events and ramps."},
+     "each metric is the median across the runs, with its 10th and 90th percentiles. Every "
+     "condition of the experiment runs, its rows under a leading condition column (none "
+     "when there is one). A figure marks the timeline's events and ramps."},
     {"trace", "SCENE", MUR_OPERAND_SCENE,
      "every boid's position and velocity per tick, as CSV or HDF5 (H5MD)",
      "Steps the scene's flock exactly as a render does and writes every boid's position and "
@@ -107,6 +108,8 @@ static const mur_usage_option options[] = {
      "record every T: ticks like 5t or a time like 0.5s", "1t"},
     {"--condition", NULL, "NAME", OPT(condition), "trace", 0, 0,
      "the experiment condition's settings", "the scene's own settings"},
+    {"--condition", NULL, "NAME", OPT(condition), "series", 0, 0,
+     "only the experiment condition NAME", "every condition, one band each"},
     {"--run", NULL, "K", OPT(run_text), "trace", 0, 0,
      "experiment run K's seed (0 to experiment.runs - 1)", "the scene's seed"},
     {"--runs", NULL, "R", OPT(runs_text), "stats", 0, 0, "runs per condition",

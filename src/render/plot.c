@@ -35,6 +35,7 @@
 #define GAP 5.0
 #define MAX_SWEPT 4       /* setting panels drawn; more would crowd the metrics */
 #define MAX_POINTS 4000   /* points drawn per line of a series */
+#define MAX_KEYED 16      /* conditions named in a series legend; more are said as a count */
 
 typedef struct {
     double r, g, b;
@@ -51,6 +52,19 @@ static const rgb palette[7] = {
     {0x33 / 255.0, 0x33 / 255.0, 0x33 / 255.0},  /* near black */
 };
 static const rgb ink = {0.15, 0.15, 0.15};
+
+/* Condition c's colour in every figure: the palette's, in condition order. */
+static rgb condition_colour(const mur_experiment *e, int c)
+{
+    (void)e;
+    return palette[c % 7];
+}
+
+/* Condition c's name as a figure shows it. */
+static const char *condition_label(const mur_experiment *e, int c)
+{
+    return mur_experiment_condition_name(e, c);
+}
 static const rgb grey = {0.55, 0.55, 0.55};
 static const rgb grid = {0.88, 0.88, 0.88};
 
@@ -647,17 +661,22 @@ typedef struct {
     const mur_setting *swept[MAX_SWEPT];
     int nswept;                      /* setting panels, above the metrics */
     int loop;                        /* draw the loop panel */
-    track *tr;                       /* metrics, settings, then order and milling for the state */
+    int nc;                          /* conditions, one band each */
+    int per;                         /* tracks per condition: n + nswept + 2 */
+    track *tr;                       /* per condition: metrics, settings, then order and milling for the state */
     double *ts;                      /* time of each sample, seconds */
     long *tick_of;                   /* tick of each sample */
     cue_mark *cues;
     int ncues;
 } series;
 
+/* State strips under the panels: one per condition. */
+static int strips(const series *sr) { return sr->nc; }
+
 /* Where a series figure's parts go, top to bottom: legend, cue labels,
  * setting panels, metric panels, state strip, time axis, loop panel. */
 typedef struct {
-    key keys[8];
+    key keys[8 + MAX_KEYED];
     int nkeys;
     double cue_y, top, state_y, loop_y, H;
 } series_layout;
@@ -673,13 +692,15 @@ static void series_gather(series *sr, double *buf)
     const long ticks = sr->ticks, stride = sr->stride, last = sr->last;
     size_t len = (size_t)last + 1;
     int ntracks = n + nswept + 2;
-    track *tr = sr->tr;
     for (long j = 0; j <= last; j++) {
         sr->tick_of[j] = j * stride < ticks ? j * stride : ticks;
         sr->ts[j] = sr->tick_of[j] / sr->s->tps;
     }
+    for (int c = 0; c < sr->nc; c++) {
+    track *tr = sr->tr + c * ntracks;
+    double *cbuf = buf + len * 3 * (size_t)ntracks * (size_t)c;
     for (int i = 0; i < ntracks; i++) {
-        tr[i].mid = buf + len * 3 * i;
+        tr[i].mid = cbuf + len * 3 * i;
         int k = i < n ? sr->metrics[i] : i == n + nswept ? mur_metric_find("order")
                                         : i == n + nswept + 1 ? mur_metric_find("milling") : -1;
         if (k >= 0 && runs > 1) {
@@ -689,17 +710,18 @@ static void series_gather(series *sr, double *buf)
         for (long j = 0; j <= last; j++) {
             long t = sr->tick_of[j];
             if (k < 0) {
-                tr[i].mid[j] = mur_experiment_setting_at(e, 0, sr->swept[i - n], t);
+                tr[i].mid[j] = mur_experiment_setting_at(e, c, sr->swept[i - n], t);
             } else if (runs > 1) {
                 mur_summary sm;
-                mur_experiment_summary(e, 0, t, k, &sm);
+                mur_experiment_summary(e, c, t, k, &sm);
                 tr[i].mid[j] = sm.median;
                 tr[i].lo[j] = sm.p10;
                 tr[i].hi[j] = sm.p90;
             } else {
-                tr[i].mid[j] = mur_metrics_value(mur_experiment_metrics(e, 0, 0, t), k);
+                tr[i].mid[j] = mur_metrics_value(mur_experiment_metrics(e, c, 0, t), k);
             }
         }
+    }
     }
 }
 
@@ -742,14 +764,15 @@ static void series_cues(series *sr)
 static int series_keys(const series *sr, key *keys)
 {
     int nkeys = 0;
-    keys[nkeys] = (key){KEY_LINE, palette[0], "", 0};
+    rgb first = sr->nc > 1 ? ink : palette[0];   /* several conditions: the keys below give the colours */
+    keys[nkeys] = (key){KEY_LINE, first, "", 0};
     if (sr->runs > 1)
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "median of %d runs", sr->runs);
     else
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "one run (seed %llu)",
                  (unsigned long long)sr->s->seed);
     if (sr->runs > 1)
-        keys[nkeys++] = (key){KEY_BAND, palette[0], "10\xe2\x80\x93" "90% of runs", 0};
+        keys[nkeys++] = (key){KEY_BAND, first, "10\xe2\x80\x93" "90% of runs", 0};
     if (sr->ncues)
         keys[nkeys++] = (key){KEY_DASH, grey, "timeline cue", 0};
     static const mur_state states[4] = {MUR_STATE_POLARIZED, MUR_STATE_MILLING, MUR_STATE_SWARM,
@@ -757,6 +780,13 @@ static int series_keys(const series *sr, key *keys)
     for (int i = 0; i < 4; i++) {
         keys[nkeys] = (key){KEY_BOX, state_colour(states[i]), "", i == 0};
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "%s", mur_state_name(states[i]));
+    }
+    for (int c = 0; sr->nc > 1 && c < sr->nc && c < MAX_KEYED; c++) {
+        keys[nkeys] = (key){KEY_LINE, condition_colour(sr->e, c), "", c == 0};
+        if (c == MAX_KEYED - 1 && sr->nc > MAX_KEYED)
+            snprintf(keys[nkeys++].label, sizeof keys[0].label, "and %d more", sr->nc - c);
+        else
+            snprintf(keys[nkeys++].label, sizeof keys[0].label, "%s", condition_label(sr->e, c));
     }
     return nkeys;
 }
@@ -780,7 +810,7 @@ static void series_place(series *sr, series_layout *lo)
     lo->top = y;
     y += sr->nswept * (TITLE_H + SET_H + GAP) + sr->n * (TITLE_H + PANEL_H + GAP);
     lo->state_y = y + 1;
-    y = lo->state_y + STATE_H + AXIS_H;
+    y = lo->state_y + STATE_H * strips(sr) + AXIS_H;
     lo->loop_y = y + 8;
     if (sr->loop)
         y = lo->loop_y + TITLE_H + LOOP_H + AXIS_H;
@@ -796,13 +826,17 @@ static double draw_series_panel(figure *f, const series *sr, int i, double y, do
     const long last = sr->last;
     int is_set = i < nswept;
     const track *t = is_set ? &sr->tr[n + i] : &sr->tr[i - nswept];
+    double vmax = -INFINITY;
+    for (int c = 0; c < sr->nc; c++)
+        vmax = fmax(vmax, track_max(t + c * sr->per, last));
     int k = is_set ? -1 : sr->metrics[i - nswept];
     panel p = {L, y + TITLE_H, PW, is_set ? SET_H : PANEL_H, 0, sr->tmax, 0, 1};
-    double vmax = track_max(t, last), y_step;
+    double y_step;
     if (is_set) {
         double vmin = INFINITY;
-        for (long j = 0; j <= last; j++)
-            vmin = fmin(vmin, t->mid[j]);
+        for (int c = 0; c < sr->nc; c++)
+            for (long j = 0; j <= last; j++)
+                vmin = fmin(vmin, t[c * sr->per].mid[j]);
         /* A setting's panel shows its own extremes, labelled exactly. */
         p.y0 = fmin(0, vmin);
         p.y1 = vmax > p.y0 ? vmax : p.y0 + 1;
@@ -823,7 +857,9 @@ static double draw_series_panel(figure *f, const series *sr, int i, double y, do
             known++;
         text(f, p.x - 2.5, py(&p, v), known > v ? sr->swept[i]->choices[v] : "?", TICK_SIZE, 1, 0.5, 0, ink);
     }
-    draw_track(f, &p, t, sr->ts, last, is_set ? grey : palette[0]);
+    for (int c = 0; c < sr->nc; c++)
+        draw_track(f, &p, t + c * sr->per, sr->ts, last,
+                   sr->nc > 1 ? condition_colour(sr->e, c) : is_set ? grey : palette[0]);
     return TITLE_H + p.h + GAP;
 }
 
@@ -834,8 +870,9 @@ static void draw_state_strip(figure *f, const series *sr, double state_y, double
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     const double tmax = sr->tmax, *ts = sr->ts;
     const long last = sr->last;
-    panel sp = {L, state_y, PW, STATE_H, 0, tmax, 0, 1};
-    const track *to = &sr->tr[sr->n + sr->nswept], *tm = &sr->tr[sr->n + sr->nswept + 1];
+    for (int c = 0; c < sr->nc; c++) {
+    panel sp = {L, state_y + c * STATE_H, PW, STATE_H, 0, tmax, 0, 1};
+    const track *to = &sr->tr[c * sr->per + sr->n + sr->nswept], *tm = to + 1;
     for (long a = 0; a <= last;) {
         mur_state st = mur_state_classify(to->mid[a], tm->mid[a]);
         long b = a + 1;
@@ -844,14 +881,22 @@ static void draw_state_strip(figure *f, const series *sr, double state_y, double
         rgb c = state_colour(st);
         cairo_set_source_rgb(f->cr, c.r, c.g, c.b);
         double x0 = px(&sp, ts[a]), x1 = px(&sp, b <= last ? ts[b] : tmax);
-        cairo_rectangle(f->cr, x0, sp.y, fmax(x1 - x0, 0.05), sp.h);
+        cairo_rectangle(f->cr, x0, sp.y, fmax(x1 - x0, 0.05), sp.h - (sr->nc > 1 ? 0.5 : 0));
         cairo_fill(f->cr);
         a = b;
     }
-    text(f, L - 2.5, state_y + STATE_H / 2, "state", TICK_SIZE, 1, 0.5, 0, ink);
-    panel axis = {L, state_y - 1, PW, STATE_H + 1, 0, tmax, 0, 1};
+    if (sr->nc > 1) {  /* whose strip: a square of the condition's colour */
+        rgb cc = condition_colour(sr->e, c);
+        cairo_set_source_rgb(f->cr, cc.r, cc.g, cc.b);
+        cairo_rectangle(f->cr, L - 4.5, sp.y + 1, 3, STATE_H - 2);
+        cairo_fill(f->cr);
+    }
+    }
+    double sh = STATE_H * strips(sr);
+    text(f, L - (sr->nc > 1 ? 6 : 2.5), state_y + sh / 2, "state", TICK_SIZE, 1, 0.5, 0, ink);
+    panel axis = {L, state_y - 1, PW, sh + 1, 0, tmax, 0, 1};
     draw_axes(f, &axis, 1, x_step, 0);
-    text(f, L + PW / 2, state_y + STATE_H + 11, "time (s)", TEXT_SIZE, 0.5, 0, 0, ink);
+    text(f, L + PW / 2, state_y + sh + 11, "time (s)", TEXT_SIZE, 0.5, 0, 0, ink);
 }
 
 /* Draws the keys for the directions the sweep sx has (rising, falling,
@@ -927,11 +972,13 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
     sr.nswept = mur_experiment_swept(e, sr.swept, MAX_SWEPT);
     /* A hysteresis loop needs one numeric setting to put on the x axis,
      * and a sweep of it (series_sweeps, once its values are known). */
-    sr.loop = sr.nswept == 1 && sr.swept[0]->type == MUR_SETTING_REAL;
+    sr.nc = mur_experiment_conditions(e);
+    sr.per = n + sr.nswept + 2;
+    sr.loop = sr.nswept == 1 && sr.swept[0]->type == MUR_SETTING_REAL && sr.nc == 1;
     figure f = {0};
     int rc = MUR_OK;
     size_t len = (size_t)sr.last + 1;
-    int ntracks = n + sr.nswept + 2;  /* metrics, settings, then order and milling for the state */
+    int ntracks = sr.per * sr.nc;  /* per condition: metrics, settings, then order and milling for the state */
     sr.tr = mur_calloc((size_t)ntracks, sizeof *sr.tr);
     double *buf = mur_calloc(len * 3 * (size_t)ntracks, sizeof *buf);
     sr.cues = mur_calloc((size_t)sr.s->ncues + 1, sizeof *sr.cues);
