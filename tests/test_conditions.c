@@ -40,6 +40,8 @@ static char *rows_of(const char *csv, const char *first)
     return out;
 }
 
+static int starts(const char *text, const char *head) { return !strncmp(text, head, strlen(head)); }
+
 static const char two_conditions[] =
     "seed: 5\nmodel: wrkspc\nflock: {count: 40}\nvideo: {duration: 1s}\n"
     "experiment:\n  conditions:\n    all: {}\n    deaf: {alignment: 0, cohesion: 0}\n";
@@ -139,4 +141,122 @@ TEST(the_library_runs_one_named_condition)
     mur_experiment_destroy(one);
     mur_experiment_destroy(both);
     mur_scene_destroy(s);
+}
+
+/* ---- sweeps -------------------------------------------------------------- */
+
+static const char *value_of(const mur_condition *q, const char *setting, double *v)
+{
+    for (int i = 0; i < q->nset; i++)
+        if (!strcmp(q->set[i].setting->name, setting)) {
+            *v = q->set[i].value;
+            return setting;
+        }
+    return NULL;
+}
+
+TEST(a_sweep_makes_the_product_of_its_values)
+{
+    mur_error err = {{0}};
+    mur_scene *s = parse("flock: {count: 20}\nexperiment:\n"
+                         "  sweep: {noise: {linspace: [0, 0.3, 4]}, alignment: {values: [0.5, 1]}}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    REQUIRE(s->nconditions == 8, "%d conditions, want 4 x 2", s->nconditions);
+    CHECK(s->nsweep == 2 && !strcmp(s->sweep[0]->name, "noise") && !strcmp(s->sweep[1]->name, "alignment") &&
+              s->sweep_dim[0] == 0 && s->sweep_dim[1] == 1,
+          "swept settings");
+    /* noise varies slowest; each grid point exactly once */
+    for (int c = 0; c < 8; c++) {
+        double noise = -1, ali = -1;
+        CHECK(value_of(&s->conditions[c], "noise", &noise) && value_of(&s->conditions[c], "alignment", &ali),
+              "condition %d lacks a swept setting", c);
+        CHECK(fabs(noise - 0.1 * (c / 2)) < 1e-12 && ali == (c % 2 ? 1 : 0.5), "condition %d: noise %g alignment %g",
+              c, noise, ali);
+    }
+    CHECK(!strcmp(s->conditions[0].name, "noise=0,alignment=0.5") &&
+              !strcmp(s->conditions[3].name, "noise=0.1,alignment=1") &&
+              !strcmp(s->conditions[7].name, "noise=0.3,alignment=1"),
+          "names: %s %s %s", s->conditions[0].name, s->conditions[3].name, s->conditions[7].name);
+    mur_scene_destroy(s);
+
+    s = parse("flock: {count: 20}\nexperiment:\n  sweep:\n    noise: {range: [0, 0.3, 0.1]}\n"
+              "    coupled: {alignment: [0.5, 1, 2], cohesion: {logspace: [0.01, 1, 3]}}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    REQUIRE(s->nconditions == 12, "%d conditions, want 4 x 3 (range includes its stop; coupled is one axis)",
+            s->nconditions);
+    CHECK(s->nsweep == 3 && s->sweep_dim[1] == 1 && s->sweep_dim[2] == 1 && s->sweep_log[2] && !s->sweep_log[0],
+          "coupled settings share a dimension");
+    static const double ali[3] = {0.5, 1, 2}, coh[3] = {0.01, 0.1, 1};
+    for (int c = 0; c < 12; c++) {
+        double a = -1, h = -1, noise = -1;
+        value_of(&s->conditions[c], "alignment", &a);
+        value_of(&s->conditions[c], "cohesion", &h);
+        value_of(&s->conditions[c], "noise", &noise);
+        CHECK(a == ali[c % 3] && fabs(h - coh[c % 3]) < 1e-15 && fabs(noise - 0.1 * (c / 3)) < 1e-12,
+              "condition %d (%s): alignment %g cohesion %.17g noise %g", c, s->conditions[c].name, a, h, noise);
+    }
+    mur_scene_destroy(s);
+}
+
+TEST(bad_sweeps_are_refused_with_their_line)
+{
+    static const struct {
+        const char *sweep, *says;
+    } bad[] = {
+        {"{noise: {values: []}}", "zero values"},
+        {"{noise: {linspace: [0, 0.3, 0]}}", "zero values"},
+        {"{noise: {range: [0.3, 0, 0.1]}}", "zero values"},
+        {"{cohesion: {logspace: [0, 1, 3]}}", "above 0"},
+        {"{cohesion: {logspace: [1, -1, 3]}}", "above 0"},
+        {"{noise: {linspace: [0, 0.3, 40]}, alignment: {linspace: [0, 1, 40]}}", "at most 1024"},
+        {"{noise: {linspace: [0, 0.3, 2000]}}", "at most 1024"},
+        {"{nois: [0, 1]}", "'nois'"},
+        {"{noise: {linspace: [0, 0.3]}}", "three numbers"},
+        {"{noise: {values: [0.1, 0.1]}}", "twice"},
+        {"{noise: {steps: [0, 1]}}", "unknown key 'steps'"},
+        {"{coupled: {alignment: [1, 2], cohesion: [1]}}", "as many values"},
+        {"{alignment: {values: [-1]}}", "out of range"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "flock: {count: 20}\nexperiment:\n  sweep: %s\n", bad[i].sweep);
+        mur_error err = {{0}};
+        mur_scene *s = parse(text, &err);
+        CHECK(!s && !strncmp(err.msg, "t.yaml:3:", 9) && strstr(err.msg, bad[i].says),
+              "sweep %s: %s", bad[i].sweep, s ? "(loaded)" : err.msg);
+        mur_scene_destroy(s);
+    }
+    mur_error err = {{0}};
+    mur_scene *s = parse("experiment:\n  conditions: {a: {}}\n  sweep: {noise: [0, 1]}\n", &err);
+    CHECK(!s && strstr(err.msg, "t.yaml:3:3: error:") && strstr(err.msg, "not both"), "sweep and conditions: %s",
+          s ? "(loaded)" : err.msg);
+    mur_scene_destroy(s);
+    /* the exit status through the command */
+    const char *path = scratch_path("badsweep.yaml");
+    write_file(path, "flock: {count: 20}\nexperiment:\n  sweep: {noise: {logspace: [0, 0.3, 4]}}\n");
+    char args[512], msg[2048];
+    snprintf(args, sizeof args, "stats %s -q", path);
+    CHECK(murmur(args, msg, sizeof msg) == 2 && strstr(msg, "badsweep.yaml:3:"), "exit status: %s", msg);
+}
+
+TEST(stats_outputs_have_a_column_per_swept_setting)
+{
+    const char *path = scratch_path("sweep.yaml");
+    write_file(path, "seed: 2\nflock: {count: 20}\nexperiment:\n  runs: 2\n  ticks: 10\n  metrics: [order]\n"
+                     "  sweep: {noise: [0, 0.2], alignment_mode: [heading, relative]}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q -o %s --runs-out %s", path, scratch_path("sweep.csv"),
+             scratch_path("sweep-runs.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char *csv = test_slurp(scratch_path("sweep.csv"), NULL), *runs = test_slurp(scratch_path("sweep-runs.csv"), NULL);
+    REQUIRE(csv && runs, "no CSV");
+    CHECK(starts(csv, "condition,noise,alignment_mode,metric,median,p10,p90,mean,runs,ticks\n"
+                      "\"noise=0,alignment_mode=heading\",0,heading,order,"),
+          "stats CSV: %.140s", csv);
+    CHECK(strstr(csv, "\n\"noise=0.2,alignment_mode=relative\",0.2,relative,order,"), "last grid point: %s", csv);
+    CHECK(starts(runs, "condition,noise,alignment_mode,run,seed,metric,value\n"
+                       "\"noise=0,alignment_mode=heading\",0,heading,0,2,order,"),
+          "runs CSV: %.140s", runs);
+    free(csv);
+    free(runs);
 }

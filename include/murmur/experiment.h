@@ -73,6 +73,10 @@ MUR_API int mur_experiment_run(mur_experiment **out, const mur_scene *s, const m
 /// MUR_EINPUT in err ("'NAME' is not a condition of PATH: 'a', 'b', ...").
 MUR_API int mur_experiment_find_condition(const mur_scene *s, const char *name, mur_error *err);
 
+/// Value of setting st in condition c of e: the condition's own (a sweep's
+/// grid point, say), else the scene's flock setting. Choices give their index.
+MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, const mur_setting *st);
+
 /// Free an experiment; NULL is fine.
 MUR_API void mur_experiment_destroy(mur_experiment *e);
 

@@ -41,6 +41,8 @@ extern "C" {
 #define MUR_SCENE_MAX_PIXEL_FRAMES 2.0e13  ///< width x height x frames (4K at 60 fps for 10 hours fits)
 #define MUR_SCENE_MAX_TRAIL_POINTS 2.0e7   ///< boids x trail length (history the renderer keeps)
 #define MUR_SCENE_MAX_TIMELINE_WORK 1.0e10 ///< (timeline entries + their changes) x ticks: settings are recomputed every tick
+#define MUR_SCENE_MAX_SWEEP 8              ///< settings one experiment.sweep varies (coupled ones included)
+#define MUR_SCENE_MAX_GRID 1024            ///< conditions one experiment.sweep makes (the product of its values)
 
 typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
 typedef enum { MUR_EVENT_NONE, MUR_EVENT_SCATTER, MUR_EVENT_RESET, MUR_EVENT_FREEZE,
@@ -117,6 +119,11 @@ typedef struct mur_scene {
     int metrics[8];              ///< experiment metrics (mur_metric_names indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
+    /* experiment.sweep, expanded into `conditions` when loading (docs/scenes.md) */
+    const mur_setting *sweep[MUR_SCENE_MAX_SWEEP]; ///< the settings it varies, in the order written: one output column each
+    int sweep_dim[MUR_SCENE_MAX_SWEEP];  ///< the grid dimension of each (settings under `coupled` share one); dimension 0 varies slowest
+    int sweep_log[MUR_SCENE_MAX_SWEEP];  ///< 1: its values came from `logspace` (a figure's log axis)
+    int nsweep;                  ///< 0: no sweep
 } mur_scene;
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,

@@ -182,15 +182,50 @@ static void put_json_text(FILE *fp, const char *s)
 
 /* ---- stats --------------------------------------------------------------- */
 
+/* Value v of setting st: a choice by its name (quoted in JSON), a number
+ * as put_number writes it. */
+static void put_setting(FILE *fp, const mur_setting *st, double v, int json)
+{
+    if (st->type == MUR_SETTING_ENUM)
+        fprintf(fp, json ? "\"%s\"" : "%s", st->choices[(int)v]);
+    else
+        put_number(fp, v, json);
+}
+
+/* A sweep's columns (docs/data.md): the name of each swept setting, after
+ * the condition's, in the header ... */
+static void sweep_header(FILE *fp, const mur_scene *s)
+{
+    for (int j = 0; j < s->nsweep; j++)
+        fprintf(fp, ",%s", s->sweep[j]->name);
+}
+
+/* ... and condition c's value of each, in a row (json: "name": value). */
+static void sweep_values(FILE *fp, const mur_experiment *e, int c, int json)
+{
+    const mur_scene *s = mur_experiment_scene(e);
+    for (int j = 0; j < s->nsweep && mur_experiment_condition(e, c); j++) {
+        const mur_setting *st = s->sweep[j];
+        double v = mur_experiment_condition_value(e, c, st);
+        fputs(json ? ", \"" : ",", fp);
+        if (json)
+            fprintf(fp, "%s\": ", st->name);
+        put_setting(fp, st, v, json);
+    }
+}
+
 static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 {
     long ticks = mur_experiment_ticks(e);
-    fputs("condition,metric,median,p10,p90,mean,runs,ticks\n", fp);
+    fputs("condition", fp);
+    sweep_header(fp, s);
+    fputs(",metric,median,p10,p90,mean,runs,ticks\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int i = 0; i < s->nmetrics; i++) {
             mur_summary m;
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             put_csv_text(fp, mur_experiment_condition_name(e, c));
+            sweep_values(fp, e, c, 0);
             fprintf(fp, ",%s,", mur_metric_name(s->metrics[i]));
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
@@ -208,12 +243,15 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 {
     long ticks = mur_experiment_ticks(e);
-    fputs("condition,run,seed,metric,value\n", fp);
+    fputs("condition", fp);
+    sweep_header(fp, s);
+    fputs(",run,seed,metric,value\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int r = 0; r < mur_experiment_runs(e); r++) {
             const mur_metrics *m = mur_experiment_metrics(e, c, r, ticks);
             for (int i = 0; i < s->nmetrics; i++) {
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
+                sweep_values(fp, e, c, 0);
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
                         mur_metric_name(s->metrics[i]));
                 double v = mur_metrics_value(m, s->metrics[i]);
@@ -256,6 +294,7 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, co
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             fprintf(fp, "%s\n  {\"condition\": ", sep);
             put_json_text(fp, mur_experiment_condition_name(e, c));
+            sweep_values(fp, e, c, 1);
             fprintf(fp, ", \"metric\": \"%s\"", mur_metric_name(s->metrics[i]));
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
@@ -417,6 +456,15 @@ done:
 
 /* ---- series -------------------------------------------------------------- */
 
+/* Whether the timeline changes st (it then has its own column, per tick). */
+static int series_timed(const mur_setting *st, const mur_setting *const *swept, int nswept)
+{
+    for (int j = 0; j < nswept; j++)
+        if (swept[j] == st)
+            return 1;
+    return 0;
+}
+
 static void series_csv(FILE *fp, const mur_experiment *e)
 {
     const mur_setting *swept[MAX_SWEPT];
@@ -426,6 +474,13 @@ static void series_csv(FILE *fp, const mur_experiment *e)
      * rows, condition by condition, under a leading `condition` column. */
     if (nc > 1)
         fputs("condition,", fp);
+    const mur_scene *s = mur_experiment_scene(e);
+    int sweep_cols = s->nsweep && mur_experiment_condition(e, 0);
+    if (sweep_cols) {   /* a sweep's values, where the timeline's own columns do not give them */
+        for (int j = 0; j < s->nsweep; j++)
+            if (!series_timed(s->sweep[j], swept, nswept))
+                fprintf(fp, "%s,", s->sweep[j]->name);
+    }
     fputs("tick", fp);
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         fprintf(fp, ",%s", mur_metric_name(k));
@@ -444,6 +499,11 @@ static void series_csv(FILE *fp, const mur_experiment *e)
             put_csv_text(fp, mur_experiment_condition_name(e, c));
             fputc(',', fp);
         }
+        for (int j = 0; sweep_cols && j < s->nsweep; j++)
+            if (!series_timed(s->sweep[j], swept, nswept)) {
+                put_setting(fp, s->sweep[j], mur_experiment_condition_value(e, c, s->sweep[j]), 0);
+                fputc(',', fp);
+            }
         fprintf(fp, "%ld", t);
         for (int k = 0; k < MUR_METRIC_COUNT; k++) {
             fputc(',', fp);

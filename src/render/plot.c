@@ -1120,6 +1120,215 @@ static void draw_condition_names(figure *f, const mur_experiment *e, double base
     }
 }
 
+/* ---- sweeps --------------------------------------------------------------- */
+
+/* A sweep figure: each metric against the sweep's first setting (x), one
+ * line per combination of the other settings' values (a group), the
+ * median through the grid points with the 10-90% band across runs behind
+ * it. A setting from `logspace` gets a log axis. */
+typedef struct {
+    const mur_experiment *e;
+    const mur_scene *s;
+    int nc, ngroups;
+    int *group;        /* [condition]: its line */
+    int *order;        /* conditions sorted by group, then x */
+    double *x;         /* [condition]: position on the x axis (log10 for a log axis) */
+    int log;
+} sweep_fig;
+
+/* Whether conditions a and b hold the same values of every setting but x's. */
+static int same_group(const sweep_fig *sf, int a, int b)
+{
+    for (int j = 0; j < sf->s->nsweep; j++)
+        if (sf->s->sweep_dim[j] != 0 &&
+            mur_experiment_condition_value(sf->e, a, sf->s->sweep[j]) !=
+                mur_experiment_condition_value(sf->e, b, sf->s->sweep[j]))
+            return 0;
+    return 1;
+}
+
+/* Leaves every condition's group, x and the drawing order. */
+static void sweep_groups(sweep_fig *sf)
+{
+    for (int c = 0; c < sf->nc; c++) {
+        double v = mur_experiment_condition_value(sf->e, c, sf->s->sweep[0]);
+        sf->x[c] = sf->log ? log10(v) : v;
+        sf->group[c] = -1;
+        for (int d = 0; d < c && sf->group[c] < 0; d++)
+            if (same_group(sf, c, d))
+                sf->group[c] = sf->group[d];
+        if (sf->group[c] < 0)
+            sf->group[c] = sf->ngroups++;
+    }
+    int k = 0;
+    for (int g = 0; g < sf->ngroups; g++) {
+        int start = k;
+        for (int c = 0; c < sf->nc; c++)
+            if (sf->group[c] == g) {   /* insertion by x: values may be written in any order */
+                int i = k++;
+                while (i > start && sf->x[sf->order[i - 1]] > sf->x[c]) {
+                    sf->order[i] = sf->order[i - 1];
+                    i--;
+                }
+                sf->order[i] = c;
+            }
+    }
+}
+
+/* The legend text of group g: the other settings' values ("alignment = 1"). */
+static void group_label(const sweep_fig *sf, int g, char *buf, size_t n)
+{
+    int c = 0;
+    while (sf->group[c] != g)
+        c++;
+    size_t len = 0;
+    buf[0] = 0;
+    for (int j = 0; j < sf->s->nsweep && len < n; j++) {
+        const mur_setting *st = sf->s->sweep[j];
+        if (sf->s->sweep_dim[j] == 0)
+            continue;
+        double v = mur_experiment_condition_value(sf->e, c, st);
+        if (st->type == MUR_SETTING_ENUM)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s = %s", len ? ", " : "", st->name, st->choices[(int)v]);
+        else
+            len += (size_t)snprintf(buf + len, n - len, "%s%s = %g", len ? ", " : "", st->name, v);
+    }
+}
+
+/* x ticks of a sweep axis: nice steps, or each decade on a log axis. */
+static void sweep_x_axis(figure *f, const panel *p, int log, int label)
+{
+    cairo_t *cr = f->cr;
+    char buf[32];
+    double step = log ? 1 : nice_step(p->x1 - p->x0, 5);
+    int dec = log ? 0 : axis_decimals(ceil(p->x0 / step - 1e-9) * step, p->x1, step);
+    cairo_set_source_rgb(cr, ink.r, ink.g, ink.b);
+    cairo_set_line_width(cr, 0.5);
+    for (double v = ceil(p->x0 / step - 1e-9) * step; v <= p->x1 + step * 1e-6; v += step) {
+        double x = px(p, v);
+        cairo_move_to(cr, x, p->y + p->h);
+        cairo_line_to(cr, x, p->y + p->h + 2);
+        cairo_stroke(cr);
+        if (!label)
+            continue;
+        if (log)
+            snprintf(buf, sizeof buf, "%g", pow(10, round(v)));
+        else
+            tick_label(buf, sizeof buf, v, step, dec);
+        text(f, x, p->y + p->h + 2.5, buf, TICK_SIZE, 0.5, 0, 0, ink);
+    }
+}
+
+/* One metric's panel of a sweep figure, its title line at y. */
+static void draw_sweep_panel(figure *f, const sweep_fig *sf, const mur_summary *sum, int n, int i, int k,
+                             double y, double x0, double x1, int label_x)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    panel p = {L, y + TITLE_H, PW, PANEL_H, x0, x1, 0, 1};
+    double vmax = -INFINITY;
+    for (int c = 0; c < sf->nc; c++)
+        if (isfinite(sum[c * n + i].p90))
+            vmax = fmax(vmax, sum[c * n + i].p90);
+    double y_step = y_range(&p, k, vmax);
+    text(f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
+    draw_axes(f, &p, 0, 0, y_step);
+    sweep_x_axis(f, &p, sf->log, label_x);
+    cairo_t *cr = f->cr;
+    for (int a = 0; a < sf->nc;) {
+        int g = sf->group[sf->order[a]], b = a;
+        while (b < sf->nc && sf->group[sf->order[b]] == g)
+            b++;
+        rgb col = palette[g % 7];
+        cairo_new_path(cr);   /* the band: p90 out, p10 back */
+        for (int j = a; j < b; j++)
+            cairo_line_to(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].p90));
+        for (int j = b - 1; j >= a; j--)
+            cairo_line_to(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].p10));
+        cairo_close_path(cr);
+        cairo_set_source_rgba(cr, col.r, col.g, col.b, 0.2);
+        cairo_fill(cr);
+        cairo_new_path(cr);
+        for (int j = a; j < b; j++)
+            cairo_line_to(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].median));
+        cairo_set_source_rgb(cr, col.r, col.g, col.b);
+        cairo_set_line_width(cr, 0.8);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        cairo_stroke(cr);
+        for (int j = a; j < b; j++) {
+            cairo_arc(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].median), 1.3, 0, 2 * MUR_PI);
+            cairo_fill(cr);
+        }
+        a = b;
+    }
+}
+
+/* The stats figure of a sweep (mur_plot_stats calls it): sum holds every
+ * condition's summaries, [c * n + i]. */
+static int plot_sweep(const char *path, const mur_experiment *e, const mur_summary *sum, const int *metrics,
+                      int n, mur_error *err)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    sweep_fig sf = {e, mur_experiment_scene(e), mur_experiment_conditions(e), 0, NULL, NULL, NULL, 0};
+    sf.log = sf.s->sweep_log[0];
+    sf.group = mur_calloc((size_t)sf.nc, sizeof *sf.group);
+    sf.order = mur_calloc((size_t)sf.nc, sizeof *sf.order);
+    sf.x = mur_calloc((size_t)sf.nc, sizeof *sf.x);
+    key *keys = mur_calloc((size_t)sf.nc + 2, sizeof *keys);
+    figure f = {0};
+    int rc = MUR_OK;
+    if (!sf.group || !sf.order || !sf.x || !keys) {
+        rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
+        goto done;
+    }
+    sweep_groups(&sf);
+    keys[0] = (key){KEY_LINE, ink, "median", 0};
+    keys[1] = (key){KEY_BAND, ink, "", 0};
+    snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", mur_experiment_runs(e));
+    int nkeys = 2;
+    for (int g = 0; sf.ngroups > 1 && g < sf.ngroups && g < MAX_KEYED; g++) {
+        keys[nkeys] = (key){KEY_LINE, palette[g % 7], "", g == 0};
+        group_label(&sf, g, keys[nkeys++].label, sizeof keys[0].label);
+    }
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (int c = 0; c < sf.nc; c++) {
+        xmin = fmin(xmin, sf.x[c]);
+        xmax = fmax(xmax, sf.x[c]);
+    }
+    if (sf.log) {
+        xmin = floor(xmin + 1e-9);
+        xmax = fmax(ceil(xmax - 1e-9), xmin + 1);
+    } else {
+        double xs = nice_step(fmax(xmax - xmin, 1e-9), 5);
+        xmin = floor(xmin / xs + 1e-9) * xs;
+        xmax = fmax(ceil(xmax / xs - 1e-9) * xs, xmin + xs);
+    }
+    figure probe;
+    probe_open(&probe);
+    double legend_h = draw_legend(&probe, keys, nkeys, L, 0, PW, 0);
+    probe_close(&probe);
+    double top = 4 + legend_h + 3;
+    double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + AXIS_H + 4);
+    if ((rc = fig_begin(&f, path, e, W, H, err)))
+        goto done;
+    draw_legend(&f, keys, nkeys, L, 4, PW, 1);
+    double y = top;
+    for (int i = 0; i < n; i++) {
+        draw_sweep_panel(&f, &sf, sum, n, i, metrics[i], y, xmin, xmax, i == n - 1);
+        y += TITLE_H + PANEL_H + GAP;
+    }
+    char xl[96];
+    snprintf(xl, sizeof xl, "%s%s", sf.s->sweep[0]->name, sf.log ? " (log scale)" : "");
+    text(&f, L + PW / 2, y - GAP + 11, xl, TEXT_SIZE, 0.5, 0, 0, ink);
+    rc = fig_end(&f, err);
+done:
+    fig_abort(&f);
+    mur_free(sf.group);
+    mur_free(sf.order);
+    mur_free(sf.x);
+    mur_free(keys);
+    return rc;
+}
+
 int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
                    mur_error *err)
 {
@@ -1138,6 +1347,12 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     for (int c = 0; c < nc; c++)
         for (int i = 0; i < n; i++)
             mur_experiment_summary(e, c, ticks, metrics[i], &sum[c * n + i]);
+    const mur_scene *s = mur_experiment_scene(e);
+    if (s->nsweep && mur_experiment_condition(e, 0) && nc == s->nconditions) {
+        rc = plot_sweep(path, e, sum, metrics, n, err);   /* a grid: the metrics against the sweep */
+        mur_free(sum);
+        return rc;
+    }
 
     key keys[3] = {{KEY_DOT, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);

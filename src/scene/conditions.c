@@ -23,3 +23,12 @@ int mur_experiment_find_condition(const mur_scene *s, const char *name, mur_erro
     mur_error_set(err, MUR_EINPUT, "--condition '%s' is not a condition of %s: %s", name, s->path, list);
     return -1;
 }
+
+double mur_experiment_condition_value(const mur_experiment *e, int c, const mur_setting *st)
+{
+    const mur_condition *q = mur_experiment_condition(e, c);
+    for (int i = q ? q->nset - 1 : -1; i >= 0; i--)   /* the last change of st wins, as applied */
+        if (q->set[i].setting == st)
+            return q->set[i].value;
+    return mur_setting_get(st, &mur_experiment_scene(e)->params);
+}

@@ -22,6 +22,7 @@
 
 #include "guard.h"
 #include "murmur/metrics.h"
+#include "sweep.h"
 
 #define WALK_BUDGET 200000  /* node visits per file */
 
@@ -1171,7 +1172,14 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
         }
         return 0;
     }
+    if (!strcmp(p->key, "sweep")) {
+        if (s->nconditions)
+            return fail_at(c, p->k, "'sweep' makes the conditions: give 'sweep' or 'conditions', not both");
+        return mur_sweep_load(s, c->doc, p->v, c->name, c->err);
+    }
     /* conditions */
+    if (s->nsweep)
+        return fail_at(c, p->k, "'sweep' makes the conditions: give 'sweep' or 'conditions', not both");
     if ((rc = need_type(c, p->v, YAML_MAPPING_NODE, p->key)))
         return rc;
     long n = p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start;
@@ -1201,7 +1209,7 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
                                          "duration", "warmup", "output", "quality", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", NULL};
 static const char *const layout_keys[] = {"panels", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
