@@ -293,6 +293,7 @@ static const struct {
     {"--ticks", NULL, "stats series trace"},
     {"--float32", NULL, "trace"},
     {"--plot", NULL, "stats series"},
+    {"--plot-effects", NULL, "stats"},
     {"--json", NULL, "stats"},
     {"--preset", NULL, "render"},
     {"--threads", NULL, "render still stats series trace"},

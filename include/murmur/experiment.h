@@ -77,6 +77,19 @@ MUR_API int mur_experiment_find_condition(const mur_scene *s, const char *name, 
 /// grid point, say), else the scene's flock setting. Choices give their index.
 MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, const mur_setting *st);
 
+/// Level of the paired effects' confidence intervals, percent.
+#define MUR_EFFECT_LEVEL 95.0
+
+/// The paired effect of metric k (mur_metric_names order) in condition c
+/// against condition base, at the last tick: the median of the run-by-run
+/// differences (c's run r minus base's run r) and its MUR_EFFECT_LEVEL%
+/// percentile-bootstrap interval (MUR_BOOTSTRAP_RESAMPLES resamples,
+/// seeded from the scene's seed, both conditions' names and k: the same
+/// bits for any thread count, and for c = base exactly 0 in [0, 0]).
+/// 0, or MUR_ERUN when out of memory.
+MUR_API int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_effect *out,
+                                  mur_error *err);
+
 /// Free an experiment; NULL is fine.
 MUR_API void mur_experiment_destroy(mur_experiment *e);
 

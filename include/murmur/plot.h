@@ -48,6 +48,15 @@ MUR_API int mur_plot_series(const char *path, const mur_experiment *e, const int
 MUR_API int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
                    mur_error *err);
 
+/// A figure of paired effects: one panel per metric of metrics[0..n), each
+/// condition but the baseline (mur_experiment_scene(e)->baseline) as its
+/// effect's median (dot) with its 95% interval (bar with caps), beside a
+/// line at zero; eff[c * n + i] is condition c's effect on metric i
+/// (mur_experiment_effect). 0, MUR_EINPUT (bad extension, one condition
+/// only) or MUR_ERUN (I/O).
+MUR_API int mur_plot_effects(const char *path, const mur_experiment *e, const int *metrics, int n,
+                             const mur_effect *eff, mur_error *err);
+
 #ifdef __cplusplus
 }
 #endif

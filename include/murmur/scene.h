@@ -124,6 +124,8 @@ typedef struct mur_scene {
     int sweep_dim[MUR_SCENE_MAX_SWEEP];  ///< the grid dimension of each (settings under `coupled` share one); dimension 0 varies slowest
     int sweep_log[MUR_SCENE_MAX_SWEEP];  ///< 1: its values came from `logspace` (a figure's log axis)
     int nsweep;                  ///< 0: no sweep
+    int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
+    int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
 } mur_scene;
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,

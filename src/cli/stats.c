@@ -214,12 +214,50 @@ static void sweep_values(FILE *fp, const mur_experiment *e, int c, int json)
     }
 }
 
-static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
+/* Paired effects (docs/data.md#paired-effects): every condition's, per
+ * metric, against the baseline, [c * nmetrics + i]. */
+static int effects_of(const mur_experiment *e, const mur_scene *s, mur_effect **out, mur_error *err)
+{
+    int nc = mur_experiment_conditions(e), rc = MUR_OK;
+    *out = mur_calloc((size_t)nc * (size_t)s->nmetrics, sizeof **out);
+    if (!*out)
+        return mur_error_set(err, MUR_ERUN, "out of memory for paired effects");
+    for (int c = 0; c < nc && !rc; c++)
+        for (int i = 0; i < s->nmetrics && !rc; i++)
+            rc = mur_experiment_effect(e, c, s->baseline, s->metrics[i], &(*out)[c * s->nmetrics + i], err);
+    return rc;
+}
+
+/* A row's effect columns: baseline,effect_median,ci_low,ci_high (JSON:
+ * the same keys). */
+static void put_effect(FILE *fp, const mur_experiment *e, const mur_effect *f, int json)
+{
+    const char *base = mur_experiment_condition_name(e, mur_experiment_scene(e)->baseline);
+    const double v[3] = {f->median, f->ci_low, f->ci_high};
+    static const char *const keys[3] = {"effect_median", "ci_low", "ci_high"};
+    if (json) {
+        fputs(", \"baseline\": ", fp);
+        put_json_text(fp, base);
+    } else {
+        fputc(',', fp);
+        put_csv_text(fp, base);
+    }
+    for (int k = 0; k < 3; k++) {
+        if (json)
+            fprintf(fp, ", \"%s\": ", keys[k]);
+        else
+            fputc(',', fp);
+        put_number(fp, v[k], json);
+    }
+}
+
+static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff)
 {
     long ticks = mur_experiment_ticks(e);
     fputs("condition", fp);
     sweep_header(fp, s);
-    fputs(",metric,median,p10,p90,mean,runs,ticks\n", fp);
+    fputs(",metric,median,p10,p90,mean,runs,ticks", fp);
+    fputs(eff ? ",baseline,effect_median,ci_low,ci_high\n" : "\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int i = 0; i < s->nmetrics; i++) {
             mur_summary m;
@@ -232,7 +270,10 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 put_number(fp, v[k], 0);
                 fputc(',', fp);
             }
-            fprintf(fp, "%d,%ld\n", m.n, ticks);
+            fprintf(fp, "%d,%ld", m.n, ticks);
+            if (eff)
+                put_effect(fp, e, &eff[c * s->nmetrics + i], 0);
+            fputc('\n', fp);
         }
 }
 
@@ -282,7 +323,8 @@ static int write_csv(const mur_cli_opts *o, const char *path,
 }
 
 /* {"provenance": {...}, "rows": [one object per condition and metric]} */
-static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov)
+static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov,
+                       const mur_effect *eff)
 {
     static const char *const keys[4] = {"median", "p10", "p90", "mean"};
     long ticks = mur_experiment_ticks(e);
@@ -301,13 +343,16 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, co
                 fprintf(fp, ", \"%s\": ", keys[k]);
                 put_number(fp, v[k], 1);
             }
-            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld}", m.n, ticks);
+            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld", m.n, ticks);
+            if (eff)
+                put_effect(fp, e, &eff[c * s->nmetrics + i], 1);
+            fputc('}', fp);
             sep = ",";
         }
     fputs("\n]}\n", fp);
 }
 
-static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
+static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff)
 {
     long ticks = mur_experiment_ticks(e);
     int w = 9;
@@ -318,15 +363,23 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
     fprintf(fp, "%s: %d condition%s x %d runs, values after %ld ticks\n",
             s->title ? s->title : s->path, mur_experiment_conditions(e),
             mur_experiment_conditions(e) == 1 ? "" : "s", mur_experiment_runs(e), ticks);
-    fprintf(fp, "%-*s  %-10s %10s %10s %10s %10s\n", w, "condition", "metric", "median", "p10",
+    fprintf(fp, "%-*s  %-10s %10s %10s %10s %10s", w, "condition", "metric", "median", "p10",
             "p90", "mean");
+    if (eff)
+        fprintf(fp, "  %10s %21s", "effect", "95% CI");
+    fputc('\n', fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++) {
         for (int i = 0; i < s->nmetrics; i++) {
             mur_summary m;
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
-            fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g\n", w,
+            fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g", w,
                     i == 0 ? mur_experiment_condition_name(e, c) : "",
                     mur_metric_name(s->metrics[i]), m.median, m.p10, m.p90, m.mean);
+            if (eff) {
+                const mur_effect *f = &eff[c * s->nmetrics + i];
+                fprintf(fp, "  %10.4g [%9.4g, %9.4g]", f->median, f->ci_low, f->ci_high);
+            }
+            fputc('\n', fp);
         }
     }
 }
@@ -397,6 +450,8 @@ int mur_cmd_stats(const mur_cli_opts *o)
     mur_experiment *e = NULL;
     out_file of = {0};
     char *prov = NULL;
+    mur_effect *eff = NULL;
+    const mur_effect *cols = NULL;   /* eff when the tables carry it */
     int json = 0;
     mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
     if (o->output) {
@@ -408,6 +463,8 @@ int mur_cmd_stats(const mur_cli_opts *o)
     }
     if (o->runs_out && strcmp(extension(o->runs_out), ".csv"))
         return mur_cli_usage_error("--runs-out must end in .csv, not '%s'", o->runs_out);
+    if (o->plot_effects && !mur_plot_format_ok(o->plot_effects))
+        return mur_cli_usage_error("--plot-effects must end in .png, .pdf or .svg, not '%s'", o->plot_effects);
     int rc = load(o, &def, &s, &err);
     if (rc)
         goto done;
@@ -425,17 +482,22 @@ int mur_cmd_stats(const mur_cli_opts *o)
         goto done;
     if ((o->json || json) && (rc = mur_experiment_provenance(e, 1, &prov, &err)))
         goto done;
+    /* Paired effects when the scene names its baseline (tables of scenes
+     * without one keep their columns), or for their figure. */
+    if ((s->baseline_named || o->plot_effects) && (rc = effects_of(e, s, &eff, &err)))
+        goto done;
+    cols = s->baseline_named ? eff : NULL;
     if (o->json)
-        stats_json(stdout, e, s, prov);
+        stats_json(stdout, e, s, prov, cols);
     else
-        stats_table(stdout, e, s);
+        stats_table(stdout, e, s, cols);
     if (o->output) {
         if ((rc = out_open(&of, o->output, &err)))
             goto done;
         if (json)
-            stats_json(of.fp, e, s, prov);
+            stats_json(of.fp, e, s, prov, cols);
         else
-            stats_csv(of.fp, e, s);
+            stats_csv(of.fp, e, s, cols);
         if ((rc = out_close(&of, &err)) || (!json && (rc = write_sidecar(o->output, e, &err))))
             goto done;
         if (!o->quiet && strcmp(o->output, "-"))
@@ -446,7 +508,15 @@ int mur_cmd_stats(const mur_cli_opts *o)
         goto done;
     if ((rc = write_plot(o, mur_plot_stats, e, s, &err)))
         goto done;
+    if (o->plot_effects) {
+        ensure_out_dir(o->plot_effects);
+        if ((rc = mur_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, &err)))
+            goto done;
+        if (!o->quiet)
+            fprintf(stderr, "murmur: wrote %s\n", o->plot_effects);
+    }
 done:
+    mur_free(eff);
     mur_free(prov);
     out_abort(&of);
     mur_experiment_destroy(e);

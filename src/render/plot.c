@@ -361,7 +361,7 @@ static void draw_axes(figure *f, const panel *p, int label_x, double x_step, dou
 
 /* ---- legend -------------------------------------------------------------- */
 
-enum { KEY_LINE, KEY_BAND, KEY_BOX, KEY_DOT, KEY_BAR, KEY_DIAMOND, KEY_DASH };
+enum { KEY_LINE, KEY_BAND, KEY_BOX, KEY_DOT, KEY_BAR, KEY_DIAMOND, KEY_DASH, KEY_RING, KEY_CAPPED };
 
 typedef struct {
     int kind;
@@ -369,6 +369,33 @@ typedef struct {
     char label[64];
     int brk;        /* start a new row with this key */
 } key;
+
+/* An open median marker: a ring, so a line through it (its interval, its
+ * range) stays visible however short. */
+static void ring(cairo_t *cr, double x, double y, rgb c)
+{
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x, y, 2.0, 0, 2 * MUR_PI);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    cairo_set_line_width(cr, 0.8);
+    cairo_stroke(cr);
+}
+
+/* A vertical interval from y0 to y1 at x with caps at its ends, in the
+ * current colour. */
+static void capped(cairo_t *cr, double x, double y0, double y1)
+{
+    cairo_set_line_width(cr, 0.8);
+    cairo_move_to(cr, x, y0);
+    cairo_line_to(cr, x, y1);
+    cairo_move_to(cr, x - 2, y0);
+    cairo_line_to(cr, x + 2, y0);
+    cairo_move_to(cr, x - 2, y1);
+    cairo_line_to(cr, x + 2, y1);
+    cairo_stroke(cr);
+}
 
 static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
 {
@@ -408,6 +435,12 @@ static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
         cairo_move_to(cr, x + 5, y - 3.5);
         cairo_line_to(cr, x + 5, y + 3.5);
         cairo_stroke(cr);
+        break;
+    case KEY_RING:
+        ring(cr, x + 5, y, k->c);
+        break;
+    case KEY_CAPPED:
+        capped(cr, x + 5, y - 3.5, y + 3.5);
         break;
     case KEY_DIAMOND:
         cairo_move_to(cr, x + 5, y - 2.2);
@@ -1379,4 +1412,109 @@ done:
     fig_abort(&f);
     mur_free(sum);
     return rc;
+}
+
+/* ---- paired effects -------------------------------------------------------- */
+
+/* y range of an effects panel: zero and every interval, in nice steps. */
+static double effect_range(panel *p, const mur_effect *eff, int nc, int n, int i, int base)
+{
+    double lo = 0, hi = 0;
+    for (int c = 0; c < nc; c++) {
+        const mur_effect *f = &eff[c * n + i];
+        if (c == base)
+            continue;
+        if (isfinite(f->ci_low))
+            lo = fmin(lo, f->ci_low);
+        if (isfinite(f->ci_high))
+            hi = fmax(hi, f->ci_high);
+    }
+    double step = nice_step(hi - lo > 0 ? hi - lo : 1, 3);
+    p->y0 = floor(lo / step + 1e-9) * step;
+    p->y1 = fmax(ceil(hi / step - 1e-9) * step, p->y0 + step);
+    return step;
+}
+
+/* One metric's effects panel, its title line at y: a dashed line at zero,
+ * and per condition (slot s, the baseline skipped) its interval and median. */
+static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_effect *eff, int n, int i, int k,
+                               double y, int base)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const int nc = mur_experiment_conditions(e);
+    panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc - 1, 0, 1};
+    double step = effect_range(&p, eff, nc, n, i, base);
+    char title[160];
+    snprintf(title, sizeof title, "%s: change against %s", metric_title(k), condition_label(e, base));
+    text(f, L, y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    draw_axes(f, &p, 0, 0, step);
+    cairo_t *cr = f->cr;
+    double dash[2] = {1.5, 1.2};
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_set_line_width(cr, 0.5);
+    cairo_set_source_rgb(cr, grey.r, grey.g, grey.b);
+    cairo_move_to(cr, p.x, py(&p, 0));
+    cairo_line_to(cr, p.x + p.w, py(&p, 0));
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    for (int c = 0, slot = 0; c < nc; c++) {
+        if (c == base)
+            continue;
+        const mur_effect *ef = &eff[c * n + i];
+        double x = px(&p, slot++ + 0.5);
+        rgb col = condition_colour(e, c);
+        /* the ring first, the interval over it: a narrow interval still shows */
+        if (isfinite(ef->median))
+            ring(cr, x, py(&p, ef->median), col);
+        cairo_set_source_rgb(cr, col.r, col.g, col.b);
+        if (isfinite(ef->ci_low) && isfinite(ef->ci_high))
+            capped(cr, x, py(&p, ef->ci_low), py(&p, ef->ci_high));
+    }
+}
+
+int mur_plot_effects(const char *path, const mur_experiment *e, const int *metrics, int n,
+                     const mur_effect *eff, mur_error *err)
+{
+    if (format_of(path) == FMT_NONE)
+        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
+    const int nc = mur_experiment_conditions(e), base = mur_experiment_scene(e)->baseline;
+    if (n < 1 || nc < 2)
+        return mur_error_set(err, MUR_EINPUT, "an effects figure needs two conditions or more and a metric");
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    key keys[2] = {{KEY_RING, ink, "", 0}, {KEY_CAPPED, ink, "", 0}};
+    snprintf(keys[0].label, sizeof keys[0].label, "median of %d paired differences", mur_experiment_runs(e));
+    snprintf(keys[1].label, sizeof keys[1].label, "%g%% bootstrap interval", MUR_EFFECT_LEVEL);
+    /* Condition names under the last panel, as the stats figure sets them. */
+    figure probe;
+    probe_open(&probe);
+    double widest = 0, slot = PW / (nc - 1);
+    for (int c = 0; c < nc; c++)
+        if (c != base)
+            widest = fmax(widest, text_width(&probe, condition_label(e, c), TEXT_SIZE));
+    double legend_h = draw_legend(&probe, keys, 2, L, 0, PW, 0);
+    probe_close(&probe);
+    int turned = widest > slot - 3;
+    double label_h = turned ? widest * sin(LABEL_TURN) + 10 : 11;
+    double top = 4 + legend_h + 3;
+    double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + label_h + 4);
+    figure f = {0};
+    int rc = fig_begin(&f, path, e, W, H, err);
+    if (rc)
+        return rc;
+    draw_legend(&f, keys, 2, L, 4, PW, 1);
+    double y = top;
+    for (int i = 0; i < n; i++) {
+        draw_effects_panel(&f, e, eff, n, i, metrics[i], y, base);
+        y += TITLE_H + PANEL_H + GAP;
+    }
+    for (int c = 0, s = 0; c < nc; c++) {
+        if (c == base)
+            continue;
+        double x = L + slot * (s++ + 0.5);
+        if (turned)
+            text(&f, x + 2, y - GAP + 2.5, condition_label(e, c), TEXT_SIZE, 1, 0, -LABEL_TURN, ink);
+        else
+            text(&f, x, y - GAP + 2.5, condition_label(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+    }
+    return fig_end(&f, err);
 }

@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "guard.h"
+#include "murmur/experiment.h"
 #include "murmur/metrics.h"
 #include "sweep.h"
 
@@ -33,6 +34,7 @@ typedef struct {
     long budget;
     double tps;           /* ticks per second, known before times are read */
     mur_scene *s;
+    yaml_node_t *baseline; /* experiment.baseline, resolved once the conditions are read */
 } ctx;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -1172,6 +1174,10 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
         }
         return 0;
     }
+    if (!strcmp(p->key, "baseline")) {
+        c->baseline = p->v;
+        return need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    }
     if (!strcmp(p->key, "sweep")) {
         if (s->nconditions)
             return fail_at(c, p->k, "'sweep' makes the conditions: give 'sweep' or 'conditions', not both");
@@ -1204,12 +1210,31 @@ static int layout_pair(ctx *c, pair *p, void *arg)
     return rc ? rc : choice(c, p->v, "panels", panels, &s->panels);
 }
 
+/* experiment.baseline: the condition it names, among those just read. */
+static int baseline(ctx *c)
+{
+    mur_scene *s = c->s;
+    const char *name = scalar(c->baseline);
+    for (int i = 0; i < s->nconditions; i++)
+        if (!strcmp(s->conditions[i].name, name)) {
+            s->baseline = i;
+            s->baseline_named = 1;
+            return 0;
+        }
+    if (!s->nconditions)
+        return fail_at(c, c->baseline, "'baseline' names a condition to compare with, and there are none: "
+                                        "give 'conditions' or a 'sweep'");
+    mur_error e;
+    mur_experiment_find_condition(s, name, &e);
+    return fail_at(c, c->baseline, "baseline '%s' %s", name, strstr(e.msg, "is not a condition"));
+}
+
 /* ---- the document ------------------------------------------------------- */
 
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
                                          "duration", "warmup", "output", "quality", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", "baseline", NULL};
 static const char *const layout_keys[] = {"panels", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
@@ -1251,8 +1276,11 @@ static int top_pair(ctx *c, pair *p, void *arg)
         return timeline(c, p->v);
     if (!strcmp(k, "predators"))
         return predators(c, p->v);
-    if (!strcmp(k, "experiment"))
-        return each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s);
+    if (!strcmp(k, "experiment")) {
+        if ((rc = each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s)))
+            return rc;
+        return c->baseline ? baseline(c) : 0;
+    }
     return each_pair(c, p->v, "layout", layout_keys, layout_pair, s);
 }
 
@@ -1621,7 +1649,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
-    ctx c = {name, &doc, err, WALK_BUDGET, 60, s};
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
