@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "harness.h"
 #include "murmur/experiment.h"
+#include "murmur/session.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -259,4 +260,91 @@ TEST(stats_outputs_have_a_column_per_swept_setting)
           "runs CSV: %.140s", runs);
     free(csv);
     free(runs);
+}
+
+/* ---- how conditions look: label, colour, columns --------------------------- */
+
+TEST(conditions_take_a_label_and_a_colour_and_panels_take_columns)
+{
+    mur_error err = {{0}};
+    mur_scene *s = parse("flock: {count: 20}\nexperiment:\n  conditions:\n"
+                         "    all: {label: \"all rules\", colour: \"#ff00ff\"}\n"
+                         "    deaf: {alignment: 0}\n    blind: {cohesion: 0, label: blind}\n"
+                         "    none: {separation: 0}\n"
+                         "layout: {panels: conditions, columns: 4}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    CHECK(s->conditions[0].label && !strcmp(s->conditions[0].label, "all rules") && s->conditions[0].has_colour &&
+              s->conditions[0].colour.r == 1 && s->conditions[0].colour.g == 0 && s->conditions[0].colour.b == 1,
+          "label and colour of all");
+    CHECK(!s->conditions[1].label && !s->conditions[1].has_colour && s->conditions[1].nset == 1,
+          "deaf has neither, and its one setting");
+    CHECK(s->conditions[2].nset == 1, "a label is not a setting");
+    const mur_look *lk = mur_scene_look(s);
+    CHECK(lk->columns == 4 && lk->panels == 4 && !strcmp(lk->labels[0], "all rules") && !strcmp(lk->labels[1], "deaf"),
+          "look: %d columns, labels %s %s", lk->columns, lk->labels[0], lk->labels[1]);
+    mur_scene_destroy(s);
+    static const struct {
+        const char *text, *says;
+    } bad[] = {
+        {"experiment: {conditions: {a: {colour: red}}}\n", "t.yaml:1:39: error:"},
+        {"experiment: {conditions: {a: {label: [x]}}}\n", "t.yaml:1:38: error:"},
+        {"experiment: {conditions: {a: {colour: \"#ff00ff\"}}}\nlayout: {columns: 0}\n", "t.yaml:2:19: error:"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        s = parse(bad[i].text, &err);
+        CHECK(!s && strstr(err.msg, bad[i].says), "%s: %s", bad[i].text, s ? "(loaded)" : err.msg);
+        mur_scene_destroy(s);
+    }
+}
+
+/* Four panels in four columns: separators at a quarter and three quarters
+ * of the width, where a 2 x 2 grid (the default) has none. */
+TEST(panels_are_laid_out_in_the_columns_asked_for)
+{
+    static const char *const scenes[2] = {
+        "seed: 1\nflock: {count: 10}\nvideo: {width: 400, height: 200}\n"
+        "experiment: {conditions: {a: {}, b: {}, c: {}, d: {}}}\nlayout: {panels: conditions, columns: 4}\n",
+        "seed: 1\nflock: {count: 10}\nvideo: {width: 400, height: 200}\n"
+        "experiment: {conditions: {a: {}, b: {}, c: {}, d: {}}}\nlayout: {panels: conditions}\n"};
+    int lined[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        mur_error err = {{0}};
+        mur_scene *s = parse(scenes[k], &err);
+        REQUIRE(s, "%s", err.msg);
+        mur_session *ss = NULL;
+        const uint8_t *px = NULL;
+        int stride = 0;
+        REQUIRE(mur_session_create(&ss, s, NULL, &err) == 0 && mur_session_frame(ss, 0, &px, &stride, &err) == 0,
+                "%s", err.msg);
+        /* rows where x = 100 (and x = 300) differs from the background at x = 2 of that row */
+        for (int y = 0; y < 200; y++) {
+            const uint32_t *row = (const uint32_t *)(const void *)(px + (size_t)y * (size_t)stride);
+            lined[k] += row[100] != row[2] && row[300] != row[2];
+        }
+        mur_session_destroy(ss);
+        mur_scene_destroy(s);
+    }
+    CHECK(lined[0] > 180, "columns: 4 draws no separator at a quarter (%d rows)", lined[0]);
+    CHECK(lined[1] < 40, "the 2 x 2 grid has a line at a quarter (%d rows)", lined[1]);
+}
+
+/* The stats figure: units on the axes, R_coh with its index set lower
+ * (pdftotext reads "R coh", never the underscore), labels for names. */
+TEST(the_stats_figure_says_units_subscripts_and_labels)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s", scratch_path("labels.yaml"));
+    write_file(path, "seed: 2\nflock: {count: 20}\nexperiment:\n  runs: 3\n  ticks: 10\n"
+                     "  metrics: [nearest, neighbours]\n"
+                     "  conditions: {all: {label: \"all rules\"}, deaf: {alignment: 0, colour: \"#ff00ff\"}}\n");
+    char args[1024], err[4096], out[8192];
+    snprintf(args, sizeof args, "stats %s -q --plot %s", path, scratch_path("labels.pdf"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "pdftotext '%s' - 2>&1", scratch_path("labels.pdf"));
+    REQUIRE(run_tool_output(cmd, out, sizeof out) == 0, "pdftotext: %s", out);
+    CHECK(strstr(out, "nearest-neighbour distance (world units)"), "no unit on the distance: %s", out);
+    CHECK(strstr(out, "within R") && strstr(out, "coh (boids)") && !strstr(out, "R_coh"),
+          "R_coh not set with its index: %s", out);
+    CHECK(strstr(out, "all rules") && strstr(out, "deaf"), "labels: %s", out);
 }

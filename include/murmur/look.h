@@ -70,6 +70,7 @@ typedef struct mur_look {
     const char *(*caption_at)(const void *ctx, double t, double *alpha);
     /// Predators active at t, up to max into out; returns the count. NULL: none are drawn.
     int (*predators_at)(const void *ctx, double t, mur_predator *out, int max);
+    int columns;                 ///< panels per row (0: up to three side by side, else a grid as square as possible)
 } mur_look;
 
 #ifdef __cplusplus

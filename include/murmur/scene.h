@@ -87,6 +87,9 @@ typedef struct mur_condition {
     char *name;
     mur_change *set;
     int nset;
+    char *label;                 ///< `label:` its name in figures and panels (NULL: the name)
+    mur_rgba colour;             ///< `colour:` its colour in figures (when has_colour)
+    int has_colour;
 } mur_condition;
 
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
@@ -126,6 +129,7 @@ typedef struct mur_scene {
     int nsweep;                  ///< 0: no sweep
     int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
     int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
+    int columns;                 ///< layout.columns: panels per row (0: automatic)
 } mur_scene;
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,

@@ -14,6 +14,7 @@
 #include "murmur/plot.h"
 #include "murmur/alloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -53,17 +54,21 @@ static const rgb palette[7] = {
 };
 static const rgb ink = {0.15, 0.15, 0.15};
 
-/* Condition c's colour in every figure: the palette's, in condition order. */
+/* Condition c's colour in every figure: the scene's `colour:`, else the
+ * palette's, in condition order. */
 static rgb condition_colour(const mur_experiment *e, int c)
 {
-    (void)e;
+    const mur_condition *q = mur_experiment_condition(e, c);
+    if (q && q->has_colour)
+        return (rgb){q->colour.r, q->colour.g, q->colour.b};
     return palette[c % 7];
 }
 
-/* Condition c's name as a figure shows it. */
+/* Condition c's name as a figure shows it: its `label:`, else its name. */
 static const char *condition_label(const mur_experiment *e, int c)
 {
-    return mur_experiment_condition_name(e, c);
+    const mur_condition *q = mur_experiment_condition(e, c);
+    return q && q->label ? q->label : mur_experiment_condition_name(e, c);
 }
 static const rgb grey = {0.55, 0.55, 0.55};
 static const rgb grid = {0.88, 0.88, 0.88};
@@ -226,6 +231,53 @@ static double text_width(figure *f, const char *s, double size)
     return w;
 }
 
+/* s as Pango markup for text of size pt: <, > and & escaped, and a
+ * one-letter symbol with an index, "R_coh" (a letter standing alone, an
+ * underscore, letters), set as R with "coh" lowered and smaller. A
+ * setting's name ("alignment_radius") stays as it is. The index's size is
+ * absolute: Pango's <sub> scales from the context's default font, not
+ * the layout's, and comes out larger than the text. */
+static void title_markup(const char *s, double size, char *out, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; s[i] && len + 16 < n; i++) {
+        int lone = isalpha((unsigned char)s[i]) && (i == 0 || !isalnum((unsigned char)s[i - 1])) &&
+                   s[i + 1] == '_' && isalpha((unsigned char)s[i + 2]);
+        if (lone) {
+            size_t j = i + 2;
+            len += (size_t)snprintf(out + len, n - len, "%c<span size=\"%ld\" rise=\"%ld\">", s[i],
+                                    lround(size * 0.7 * PANGO_SCALE), -lround(size * 0.22 * PANGO_SCALE));
+            while (isalnum((unsigned char)s[j]) && len + 12 < n)
+                out[len++] = s[j++];
+            len += (size_t)snprintf(out + len, n - len, "</span>");
+            i = j - 1;
+        } else if (s[i] == '<' || s[i] == '>' || s[i] == '&') {
+            len += (size_t)snprintf(out + len, n - len, "%s", s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" : "&amp;");
+        } else {
+            out[len++] = s[i];
+        }
+    }
+    out[len < n ? len : n - 1] = 0;
+}
+
+/* A title or an axis label: as text(), with title_markup's subscripts. */
+static void title(figure *f, double x, double y, const char *s, double size, double ax, double ay, double angle,
+                  rgb c)
+{
+    char m[1024];
+    title_markup(s, size, m, sizeof m);
+    cairo_t *cr = f->cr;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rotate(cr, angle);
+    double w, h;
+    mur_text_begin(&f->text, cr);
+    mur_text_set_markup_left(&f->text, m, size);
+    mur_text_size(&f->text, &w, &h);
+    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
+    cairo_restore(cr);
+}
+
 /* Draw s with its logical box's point (ax, ay) (fractions: 0 = left/top,
  * 1 = right/bottom) at (x, y), turned by angle radians about that point. */
 static void text(figure *f, double x, double y, const char *s, double size, double ax, double ay,
@@ -300,6 +352,18 @@ static const char *metric_title(int k)
 {
     const mur_metric_info *m = mur_metric_info_at(k);
     return m ? m->title : "?";
+}
+
+/* A metric panel's heading: its title and, where it has one the title does
+ * not already say, its unit ("nearest-neighbour distance (world units)"). */
+static const char *metric_heading(int k, char *buf, size_t n)
+{
+    const mur_metric_info *m = mur_metric_info_at(k);
+    if (m && m->unit[0] && !strstr(m->title, m->unit))
+        snprintf(buf, n, "%s (%s)", m->title, m->unit);
+    else
+        snprintf(buf, n, "%s", metric_title(k));
+    return buf;
 }
 
 /* y range [0, top] for values up to vmax; returns the tick step. */
@@ -397,6 +461,25 @@ static void capped(cairo_t *cr, double x, double y0, double y1)
     cairo_stroke(cr);
 }
 
+/* A 10-90% range from y0 to y1 at x: a pale band with a thin line of the
+ * full colour down its middle, which shows through a ring on top of it. */
+static void range_bar(cairo_t *cr, double x, double y0, double y1, rgb c)
+{
+    if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
+        y0 += 0.3;
+        y1 -= 0.3;
+    }
+    cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.3);
+    cairo_rectangle(cr, x - 2.2, y1, 4.4, y0 - y1);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    cairo_set_line_width(cr, 0.7);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    cairo_move_to(cr, x, y0);
+    cairo_line_to(cr, x, y1);
+    cairo_stroke(cr);
+}
+
 static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
 {
     cairo_set_source_rgb(cr, k->c.r, k->c.g, k->c.b);
@@ -431,10 +514,7 @@ static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
         cairo_fill(cr);
         break;
     case KEY_BAR:
-        cairo_set_line_width(cr, 2.0);
-        cairo_move_to(cr, x + 5, y - 3.5);
-        cairo_line_to(cr, x + 5, y + 3.5);
-        cairo_stroke(cr);
+        range_bar(cr, x + 5, y + 3.5, y - 3.5, k->c);
         break;
     case KEY_RING:
         ring(cr, x + 5, y, k->c);
@@ -877,9 +957,11 @@ static double draw_series_panel(figure *f, const series *sr, int i, double y, do
     } else {
         y_step = y_range(&p, k, vmax);
     }
-    char title[96];
-    snprintf(title, sizeof title, "%s", is_set ? sr->swept[i]->name : metric_title(k));
-    text(f, L, y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    char head[160];
+    if (is_set)
+        text(f, L, y + TITLE_H - 1, sr->swept[i]->name, TEXT_SIZE, 0, 1, 0, ink);
+    else
+        title(f, L, y + TITLE_H - 1, metric_heading(k, head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
     draw_cues(f, sr->cues, sr->ncues, &p);
     int choices = is_set && sr->swept[i]->type == MUR_SETTING_ENUM;
     draw_axes(f, &p, 0, x_step, choices ? 0 : y_step);
@@ -975,9 +1057,10 @@ static void draw_loop_panel(figure *f, const series *sr, double loop_y)
     panel p = {L, loop_y + TITLE_H, PW, LOOP_H, floor(xmin / xs + 1e-9) * xs, 0, 0, 1};
     p.x1 = fmax(ceil(xmax / xs - 1e-9) * xs, p.x0 + xs);
     double y_step = y_range(&p, sr->metrics[0], track_max(&(track){lt->mid, NULL, NULL}, last));
-    char title[128];
-    snprintf(title, sizeof title, "%s against %s", metric_title(sr->metrics[0]), sr->swept[0]->name);
-    text(f, L, loop_y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    char head[160], line[240];
+    snprintf(line, sizeof line, "%s against %s", metric_heading(sr->metrics[0], head, sizeof head),
+             sr->swept[0]->name);
+    title(f, L, loop_y + TITLE_H - 1, line, TEXT_SIZE, 0, 1, 0, ink);
     draw_axes(f, &p, 1, xs, y_step);
     draw_loop(f, &p, sx, lt, last);
     text(f, L + PW / 2, p.y + p.h + 11, sr->swept[0]->name, TEXT_SIZE, 0.5, 0, 0, ink);
@@ -1068,7 +1151,7 @@ static double stats_measure(const mur_experiment *e, const key *keys, double *le
     probe_open(&probe);
     double slot = PW / nc, widest = 0;
     for (int c = 0; c < nc; c++)
-        widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
+        widest = fmax(widest, text_width(&probe, condition_label(e, c), TEXT_SIZE));
     *legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
     probe_close(&probe);
     const double angle = LABEL_TURN;
@@ -1085,27 +1168,20 @@ static void draw_condition(cairo_t *cr, const panel *p, const mur_summary *m, rg
     cairo_move_to(cr, x, p->y + p->h);
     cairo_line_to(cr, x, p->y + p->h + 2);
     cairo_stroke(cr);
-    cairo_set_source_rgb(cr, col.r, col.g, col.b);
-    if (isfinite(m->p10) && isfinite(m->p90)) {
-        cairo_set_line_width(cr, 2.0);
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-        double y0 = py(p, m->p10), y1 = py(p, m->p90);
-        if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
-            y0 += 0.3;
-            y1 -= 0.3;
-        }
-        cairo_move_to(cr, x, y0);
-        cairo_line_to(cr, x, y1);
-        cairo_stroke(cr);
-    }
-    if (isfinite(m->median)) {
-        /* a white ring keeps the dot visible on its own bar */
-        cairo_arc(cr, x, py(p, m->median), 2.4, 0, 2 * MUR_PI);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_fill(cr);
-        cairo_arc(cr, x, py(p, m->median), 1.8, 0, 2 * MUR_PI);
+    /* The median as a ring over its range, and the range's middle line
+     * drawn again over the ring: a range narrower than the marker still
+     * shows (a filled dot used to hide it). */
+    int range = isfinite(m->p10) && isfinite(m->p90);
+    if (range)
+        range_bar(cr, x, py(p, m->p10), py(p, m->p90), col);
+    if (isfinite(m->median))
+        ring(cr, x, py(p, m->median), col);
+    if (range && isfinite(m->median)) {
         cairo_set_source_rgb(cr, col.r, col.g, col.b);
-        cairo_fill(cr);
+        cairo_set_line_width(cr, 0.7);
+        cairo_move_to(cr, x, fmax(py(p, m->p10), py(p, m->p90) + 0.3));
+        cairo_line_to(cr, x, fmin(py(p, m->p90), py(p, m->p10) - 0.3));
+        cairo_stroke(cr);
     }
     if (isfinite(m->mean)) {
         key d = {KEY_DIAMOND, col, "", 0};
@@ -1115,8 +1191,8 @@ static void draw_condition(cairo_t *cr, const panel *p, const mur_summary *m, rg
 
 /* Draws metric i's panel (metric k) with its title line at y: one mark per
  * condition from sum[c * n + i], and the note (if any) at the right. */
-static void draw_stats_panel(figure *f, const mur_summary *sum, int nc, int n, int i, int k,
-                             double y, const char *note)
+static void draw_stats_panel(figure *f, const mur_experiment *e, const mur_summary *sum, int nc, int n, int i,
+                             int k, double y, const char *note)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc, 0, 1};
@@ -1129,12 +1205,13 @@ static void draw_stats_panel(figure *f, const mur_summary *sum, int nc, int n, i
                 vmax = fmax(vmax, v[q]);
     }
     double y_step = y_range(&p, k, vmax);
-    text(f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
+    char head[160];
+    title(f, L, y + TITLE_H - 1, metric_heading(k, head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
     if (note)
         text(f, L + PW, y + TITLE_H - 1, note, TICK_SIZE, 1, 1, 0, grey);
     draw_axes(f, &p, 0, 0, y_step);
     for (int c = 0; c < nc; c++)
-        draw_condition(f->cr, &p, &sum[c * n + i], palette[c % 7], px(&p, c + 0.5));
+        draw_condition(f->cr, &p, &sum[c * n + i], condition_colour(e, c), px(&p, c + 0.5));
 }
 
 /* Draws the condition names hanging from base, level or turned. */
@@ -1147,9 +1224,9 @@ static void draw_condition_names(figure *f, const mur_experiment *e, double base
     for (int c = 0; c < nc; c++) {
         double x = L + slot * (c + 0.5);
         if (turned)
-            text(f, x + 2, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 1, 0, -angle, ink);
+            text(f, x + 2, base, condition_label(e, c), TEXT_SIZE, 1, 0, -angle, ink);
         else
-            text(f, x, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+            text(f, x, base, condition_label(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
     }
 }
 
@@ -1263,7 +1340,8 @@ static void draw_sweep_panel(figure *f, const sweep_fig *sf, const mur_summary *
         if (isfinite(sum[c * n + i].p90))
             vmax = fmax(vmax, sum[c * n + i].p90);
     double y_step = y_range(&p, k, vmax);
-    text(f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
+    char head[160];
+    title(f, L, y + TITLE_H - 1, metric_heading(k, head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
     draw_axes(f, &p, 0, 0, y_step);
     sweep_x_axis(f, &p, sf->log, label_x);
     cairo_t *cr = f->cr;
@@ -1387,7 +1465,7 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
         return rc;
     }
 
-    key keys[3] = {{KEY_DOT, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
+    key keys[3] = {{KEY_RING, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
     char note[64];
     snprintf(note, sizeof note, "after %ld ticks", ticks);
@@ -1402,7 +1480,7 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     draw_legend(&f, keys, 3, L, 4, PW, 1);
     double y = top;
     for (int i = 0; i < n; i++) {
-        draw_stats_panel(&f, sum, nc, n, i, metrics[i], y, i == 0 ? note : NULL);
+        draw_stats_panel(&f, e, sum, nc, n, i, metrics[i], y, i == 0 ? note : NULL);
         y += TITLE_H + PANEL_H + GAP;
     }
     /* Condition names under the last panel. */
@@ -1444,9 +1522,10 @@ static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_eff
     const int nc = mur_experiment_conditions(e);
     panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc - 1, 0, 1};
     double step = effect_range(&p, eff, nc, n, i, base);
-    char title[160];
-    snprintf(title, sizeof title, "%s: change against %s", metric_title(k), condition_label(e, base));
-    text(f, L, y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    char head[160], line[320];
+    snprintf(line, sizeof line, "%s: change against %s", metric_heading(k, head, sizeof head),
+             condition_label(e, base));
+    title(f, L, y + TITLE_H - 1, line, TEXT_SIZE, 0, 1, 0, ink);
     draw_axes(f, &p, 0, 0, step);
     cairo_t *cr = f->cr;
     double dash[2] = {1.5, 1.2};

@@ -1125,6 +1125,25 @@ static int predators(ctx *c, yaml_node_t *seq)
 
 /* ---- experiment, layout -------------------------------------------------- */
 
+/* A condition's own keys, label and colour, beside the flock settings it
+ * changes. */
+typedef struct {
+    changes ch;
+    mur_condition *q;
+} condition_keys;
+
+static int condition_key(ctx *c, pair *p, void *arg)
+{
+    condition_keys *a = arg;
+    if (!strcmp(p->key, "label"))
+        return text(c, p->v, "label", MUR_SCENE_MAX_NAME, &a->q->label);
+    if (!strcmp(p->key, "colour")) {
+        a->q->has_colour = 1;
+        return colour(c, p->v, "colour", &a->q->colour);
+    }
+    return one_setting(c, p, &a->ch);
+}
+
 static int condition_pair(ctx *c, pair *p, void *arg)
 {
     (void)arg;
@@ -1137,10 +1156,10 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     s->nconditions++;
     if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
         return 0;  /* `all:` with nothing after it */
-    changes ch = {NULL, 0, 0, NULL, 0};
-    int rc = settings_map(c, p->v, p->key, &ch);
-    q->set = ch.list;
-    q->nset = ch.n;
+    condition_keys ck = {{NULL, 0, 0, NULL, 0}, q};
+    int rc = each_pair(c, p->v, p->key, NULL, condition_key, &ck);
+    q->set = ck.ch.list;
+    q->nset = ck.ch.n;
     if (rc)
         return rc;
     mur_params pp = s->params;
@@ -1194,6 +1213,7 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
     for (int i = 0; i < s->nconditions; i++) {
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
+        mur_free(s->conditions[i].label);
     }
     mur_free(s->conditions);
     s->nconditions = 0;
@@ -1207,6 +1227,8 @@ static int layout_pair(ctx *c, pair *p, void *arg)
     mur_scene *s = arg;
     static const char *const panels[] = {"none", "conditions", NULL};
     int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (!rc && !strcmp(p->key, "columns"))
+        return integer(c, p->v, "columns", 1, 64, &s->columns);
     return rc ? rc : choice(c, p->v, "panels", panels, &s->panels);
 }
 
@@ -1235,7 +1257,7 @@ static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_se
                                          "duration", "warmup", "output", "quality", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
 static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", "baseline", NULL};
-static const char *const layout_keys[] = {"panels", NULL};
+static const char *const layout_keys[] = {"panels", "columns", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
 {
@@ -1618,9 +1640,10 @@ static int fill_look(ctx *c)
         if (!labels)
             return oom(c);
         for (int i = 0; i < lk->panels; i++)
-            labels[i] = s->conditions[i].name;
+            labels[i] = s->conditions[i].label ? s->conditions[i].label : s->conditions[i].name;
         lk->labels = labels;
     }
+    lk->columns = s->columns;
     lk->ctx = s;
     for (int i = 0; i < s->ncues && !lk->caption_at; i++)
         if (s->cues[i].caption)
@@ -1727,6 +1750,7 @@ void mur_scene_destroy(mur_scene *s)
     for (int i = 0; i < s->nconditions; i++) {
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
+        mur_free(s->conditions[i].label);
     }
     mur_free(s->conditions);
     mur_free(s);
