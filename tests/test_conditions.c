@@ -174,6 +174,9 @@ TEST(a_sweep_makes_the_product_of_its_values)
         CHECK(fabs(noise - 0.1 * (c / 2)) < 1e-12 && ali == (c % 2 ? 1 : 0.5), "condition %d: noise %g alignment %g",
               c, noise, ali);
     }
+    double tenth = -1;
+    value_of(&s->conditions[2], "noise", &tenth);
+    CHECK(tenth == 0.1, "linspace's second value is %.17g, not the 0.1 a scene writes", tenth);
     CHECK(!strcmp(s->conditions[0].name, "noise=0,alignment=0.5") &&
               !strcmp(s->conditions[3].name, "noise=0.1,alignment=1") &&
               !strcmp(s->conditions[7].name, "noise=0.3,alignment=1"),
@@ -260,6 +263,13 @@ TEST(stats_outputs_have_a_column_per_swept_setting)
           "runs CSV: %.140s", runs);
     free(csv);
     free(runs);
+    snprintf(args, sizeof args, "series %s --ticks 3 -q -o %s", path, scratch_path("sweep-series.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    csv = test_slurp(scratch_path("sweep-series.csv"), NULL);
+    CHECK(csv && starts(csv, "condition,noise,alignment_mode,tick,order,") &&
+              strstr(csv, "\n\"noise=0.2,alignment_mode=relative\",0.2,relative,3,"),
+          "series CSV: %.200s", csv ? csv : "");
+    free(csv);
 }
 
 /* ---- how conditions look: label, colour, columns --------------------------- */

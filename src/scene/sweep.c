@@ -164,6 +164,12 @@ static int read_spaced(rd *r, const char *kind, const yaml_node_t *list, axis *a
                  : a->log ? x[0] * pow(x[1] / x[0], t) : x[0] + (x[1] - x[0]) * t;
         if (i == a->n - 1 && strcmp(kind, "range"))
             v = x[1];   /* the last value is the end exactly, not within rounding */
+        /* 12 significant digits: linspace's 0.3 * 2/12 is 0.049999999999999996,
+         * and the 0.05 a scene would write (and the name says) is another
+         * flock; rounded, a grid point is exactly the scene a user writes. */
+        char text[32];
+        snprintf(text, sizeof text, "%.12g", v);
+        v = strtod(text, NULL);
         a->v[i] = v;
         int rc = in_range(r, list, a->st, v);
         if (rc)
