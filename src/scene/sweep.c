@@ -155,7 +155,7 @@ static int read_spaced(rd *r, const char *kind, const yaml_node_t *list, axis *a
     if (count < 1)
         return fail(r, list, "a sweep of zero values: '%s' [%.10g, %.10g, %.10g] gives none", kind, x[0], x[1], x[2]);
     if (count > MUR_SCENE_MAX_GRID)
-        return fail(r, list, "'%s' gives %.0f values; at most %d", kind, count, MUR_SCENE_MAX_GRID);
+        return fail(r, list, "'%s' gives %.6g values; at most %d", kind, count, MUR_SCENE_MAX_GRID);
     a->n = (int)count;
     a->log = !strcmp(kind, "logspace");
     for (int i = 0; i < a->n; i++) {
@@ -336,7 +336,7 @@ int mur_sweep_load(mur_scene *s, yaml_document_t *doc, yaml_node_t *n, const cha
                 break;
             }
     if (!rc && product > MUR_SCENE_MAX_GRID)
-        rc = fail(&r, n, "the sweep makes %.0f conditions (the product of its values); at most %d",
+        rc = fail(&r, n, "the sweep makes %.6g conditions (the product of its values); at most %d",
                   product, MUR_SCENE_MAX_GRID);
     if (!rc && !(s->conditions = mur_calloc((size_t)product, sizeof *s->conditions)))
         rc = mur_error_set(err, MUR_ERUN, "%s: out of memory", file);
