@@ -354,6 +354,20 @@ static const char *metric_title(int k)
     return m ? m->title : "?";
 }
 
+/* A setting as an axis names it: its name and the unit its help line
+ * gives ("cohesion_radius (world units)"); a weight or a share has none. */
+static const char *setting_heading(const mur_setting *st, char *buf, size_t n)
+{
+    const char *unit = strstr(st->help, "units/tick") ? "world units per tick"
+                     : strstr(st->help, "world units") ? "world units"
+                     : strstr(st->help, "degrees") ? "degrees" : NULL;
+    if (unit)
+        snprintf(buf, n, "%s (%s)", st->name, unit);
+    else
+        snprintf(buf, n, "%s", st->name);
+    return buf;
+}
+
 /* A metric panel's heading: its title and, where it has one the title does
  * not already say, its unit ("nearest-neighbour distance (world units)"). */
 static const char *metric_heading(int k, char *buf, size_t n)
@@ -959,7 +973,7 @@ static double draw_series_panel(figure *f, const series *sr, int i, double y, do
     }
     char head[160];
     if (is_set)
-        text(f, L, y + TITLE_H - 1, sr->swept[i]->name, TEXT_SIZE, 0, 1, 0, ink);
+        text(f, L, y + TITLE_H - 1, setting_heading(sr->swept[i], head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
     else
         title(f, L, y + TITLE_H - 1, metric_heading(k, head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
     draw_cues(f, sr->cues, sr->ncues, &p);
@@ -1427,8 +1441,8 @@ static int plot_sweep(const char *path, const mur_experiment *e, const mur_summa
         draw_sweep_panel(&f, &sf, sum, n, i, metrics[i], y, xmin, xmax, i == n - 1);
         y += TITLE_H + PANEL_H + GAP;
     }
-    char xl[96];
-    snprintf(xl, sizeof xl, "%s%s", sf.s->sweep[0]->name, sf.log ? " (log scale)" : "");
+    char xl[160], head[128];
+    snprintf(xl, sizeof xl, "%s%s", setting_heading(sf.s->sweep[0], head, sizeof head), sf.log ? ", log scale" : "");
     text(&f, L + PW / 2, y - GAP + 11, xl, TEXT_SIZE, 0.5, 0, 0, ink);
     rc = fig_end(&f, err);
 done:
