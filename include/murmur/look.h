@@ -93,6 +93,7 @@ typedef struct mur_look {
     int camera_fixed_boids;      ///< 1: boids and trails keep their zoom-1 size on screen (0: they zoom)
     /// The camera at t into out. NULL: no camera, the whole world fits the frame.
     void (*camera_at)(const void *ctx, double t, mur_camera *out);
+    int columns;                 ///< panels per row (0: up to three side by side, else a grid as square as possible)
 } mur_look;
 
 #ifdef __cplusplus

@@ -42,6 +42,8 @@ extern "C" {
 #define MUR_SCENE_MAX_TRAIL_POINTS 2.0e7   ///< boids x trail length (history the renderer keeps)
 #define MUR_SCENE_MAX_GROUPS MUR_MAX_GROUPS  ///< groups of a starting flock
 #define MUR_SCENE_MAX_TIMELINE_WORK 1.0e10 ///< (timeline entries + their changes) x ticks: settings are recomputed every tick
+#define MUR_SCENE_MAX_SWEEP 8              ///< settings one experiment.sweep varies (coupled ones included)
+#define MUR_SCENE_MAX_GRID 1024            ///< conditions one experiment.sweep makes (the product of its values)
 
 typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
 typedef enum { MUR_EVENT_NONE, MUR_EVENT_SCATTER, MUR_EVENT_RESET, MUR_EVENT_FREEZE,
@@ -118,6 +120,9 @@ typedef struct mur_condition {
     mur_change *set;
     int nset;
     mur_recording *replay;       ///< the condition's own recorded flock (`replay:`), or NULL
+    char *label;                 ///< `label:` its name in figures and panels (NULL: the name)
+    mur_rgba colour;             ///< `colour:` its colour in figures (when has_colour)
+    int has_colour;
 } mur_condition;
 
 /// A recorded flock read by the loader (flock.replay, flock.start, a
@@ -161,6 +166,14 @@ typedef struct mur_scene {
     int ngroups;
     mur_scene_camera camera;     ///< `camera` (render/camera.c draws through it)
     int background_line, background_col; ///< where `look.background` stands (0: not given)
+    /* experiment.sweep, expanded into `conditions` when loading (docs/scenes.md) */
+    const mur_setting *sweep[MUR_SCENE_MAX_SWEEP]; ///< the settings it varies, in the order written: one output column each
+    int sweep_dim[MUR_SCENE_MAX_SWEEP];  ///< the grid dimension of each (settings under `coupled` share one); dimension 0 varies slowest
+    int sweep_log[MUR_SCENE_MAX_SWEEP];  ///< 1: its values came from `logspace` (a figure's log axis)
+    int nsweep;                  ///< 0: no sweep
+    int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
+    int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
+    int columns;                 ///< layout.columns: panels per row (0: automatic)
 } mur_scene;
 
 /// What a recorded flock holds, for `murmur check` and host programs.

@@ -804,9 +804,10 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     if (n == 1) {
         rc = draw_panel(r, cr, 0, flocks[0], t, 0, 0, W, H, U, &frame, 0, err);
     } else {
-        /* Panels: side by side up to three, else a grid as square as possible;
-         * each under its condition's name. */
-        int cols = n <= 3 ? n : (int)ceil(sqrt((double)n));
+        /* Panels: the look's columns, else side by side up to three, else a
+         * grid as square as possible; each under its condition's name. */
+        int cols = lk->columns > 0 ? (lk->columns < n ? lk->columns : n)
+                 : n <= 3 ? n : (int)ceil(sqrt((double)n));
         int rows = (n + cols - 1) / cols;
         double pw = W / cols, ph = H / rows;
         double u = fmax(fmax(fmin(pw, ph) / 100, 0.6 * U), r->ui_floor), strip = 4.6 * u, pad = 1.2 * u;

@@ -186,6 +186,8 @@ void mur_text_begin(mur_text *t, cairo_t *cr);
  * or (left) flush left. */
 void mur_text_set(mur_text *t, const char *s, double size, int bold, double wrap);
 void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double wrap);
+/* Left-aligned Pango markup (<sub>, <i>, escaped &amp; &lt;), one line. */
+void mur_text_set_markup_left(mur_text *t, const char *markup, double size);
 void mur_text_size(mur_text *t, double *w, double *h);
 /* Draw the current layout with its top-left corner at (x, y). */
 void mur_text_draw(mur_text *t, cairo_t *cr, double x, double y, const double rgb[3], double alpha);

@@ -21,8 +21,10 @@
 #include <yaml.h>
 
 #include "guard.h"
+#include "murmur/experiment.h"
 #include "recording.h"
 #include "murmur/metrics.h"
+#include "sweep.h"
 
 #define WALK_BUDGET 200000  /* node visits per file */
 
@@ -34,8 +36,8 @@ typedef struct {
     double tps;           /* ticks per second, known before times are read */
     mur_scene *s;
     yaml_node_t *flock_node; /* the flock section, while it is read */
-    void *changes;           /* the changes list of the condition being read */
     yaml_node_t *follow;  /* camera.follow, checked once predators are known */
+    yaml_node_t *baseline; /* experiment.baseline, resolved once the conditions are read */
 } ctx;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -1603,21 +1605,32 @@ static int predators(ctx *c, yaml_node_t *seq)
 
 /* ---- experiment, layout -------------------------------------------------- */
 
-/* One `name: value` of a condition: a setting, or `replay`, its own
- * recorded flock (arg: the condition). */
-static int condition_setting(ctx *c, pair *p, void *arg)
+/* A condition's own keys, label, colour and replay, beside the flock
+ * settings it changes. */
+typedef struct {
+    changes ch;
+    mur_condition *q;
+} condition_keys;
+
+static int condition_key(ctx *c, pair *p, void *arg)
 {
-    mur_condition *q = arg;
+    condition_keys *a = arg;
+    if (!strcmp(p->key, "label"))
+        return text(c, p->v, "label", MUR_SCENE_MAX_NAME, &a->q->label);
+    if (!strcmp(p->key, "colour")) {
+        a->q->has_colour = 1;
+        return colour(c, p->v, "colour", &a->q->colour);
+    }
     if (strcmp(p->key, "replay"))
-        return one_setting(c, p, c->changes);
-    int rc = recording(c, p->v, "replay", -1, &q->replay);
+        return one_setting(c, p, &a->ch);
+    int rc = recording(c, p->v, "replay", -1, &a->q->replay);
     if (rc)
         return rc;
     mur_recording_info in;
-    mur_recording_describe(q->replay, &in);
+    mur_recording_describe(a->q->replay, &in);
     /* the condition's count is its recording's (what work bounds and a
      * trace's rows are sized by) */
-    return add_change(c, c->changes, mur_setting_find("count"), in.max_boids);
+    return add_change(c, &a->ch, mur_setting_find("count"), in.max_boids);
 }
 
 static int condition_pair(ctx *c, pair *p, void *arg)
@@ -1632,15 +1645,13 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     s->nconditions++;
     if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
         return 0;  /* `all:` with nothing after it */
-    changes ch = {NULL, 0, 0, NULL, 0, NULL};
     yaml_node_t *count = lookup(c, p->v, "count"), *replay = lookup(c, p->v, "replay");
     if (count && replay)
         return fail_at(c, count, "a replayed flock's count is the recording's: remove 'count'");
-    c->changes = &ch;
-    int rc = each_pair(c, p->v, p->key, NULL, condition_setting, q);
-    c->changes = NULL;
-    q->set = ch.list;
-    q->nset = ch.n;
+    condition_keys ck = {{NULL, 0, 0, NULL, 0, NULL}, q};
+    int rc = each_pair(c, p->v, p->key, NULL, condition_key, &ck);
+    q->set = ck.ch.list;
+    q->nset = ck.ch.n;
     if (rc)
         return rc;
     mur_params pp = s->params;
@@ -1674,7 +1685,18 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
         }
         return 0;
     }
+    if (!strcmp(p->key, "baseline")) {
+        c->baseline = p->v;
+        return need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    }
+    if (!strcmp(p->key, "sweep")) {
+        if (s->nconditions)
+            return fail_at(c, p->k, "'sweep' makes the conditions: give 'sweep' or 'conditions', not both");
+        return mur_sweep_load(s, c->doc, p->v, c->name, c->err);
+    }
     /* conditions */
+    if (s->nsweep)
+        return fail_at(c, p->k, "'sweep' makes the conditions: give 'sweep' or 'conditions', not both");
     if ((rc = need_type(c, p->v, YAML_MAPPING_NODE, p->key)))
         return rc;
     long n = p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start;
@@ -1684,6 +1706,7 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
         mur_recording_destroy(s->conditions[i].replay);
+        mur_free(s->conditions[i].label);
     }
     mur_free(s->conditions);
     s->nconditions = 0;
@@ -1697,7 +1720,28 @@ static int layout_pair(ctx *c, pair *p, void *arg)
     mur_scene *s = arg;
     static const char *const panels[] = {"none", "conditions", NULL};
     int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (!rc && !strcmp(p->key, "columns"))
+        return integer(c, p->v, "columns", 1, 64, &s->columns);
     return rc ? rc : choice(c, p->v, "panels", panels, &s->panels);
+}
+
+/* experiment.baseline: the condition it names, among those just read. */
+static int baseline(ctx *c)
+{
+    mur_scene *s = c->s;
+    const char *name = scalar(c->baseline);
+    for (int i = 0; i < s->nconditions; i++)
+        if (!strcmp(s->conditions[i].name, name)) {
+            s->baseline = i;
+            s->baseline_named = 1;
+            return 0;
+        }
+    if (!s->nconditions)
+        return fail_at(c, c->baseline, "'baseline' names a condition to compare with, and there are none: "
+                                        "give 'conditions' or a 'sweep'");
+    mur_error e;
+    mur_experiment_find_condition(s, name, &e);
+    return fail_at(c, c->baseline, "baseline '%s' %s", name, strstr(e.msg, "is not a condition"));
 }
 
 /* ---- the document ------------------------------------------------------- */
@@ -1705,8 +1749,8 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
                                          "duration", "warmup", "output", "quality", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
-static const char *const layout_keys[] = {"panels", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", "baseline", NULL};
+static const char *const layout_keys[] = {"panels", "columns", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
 {
@@ -1748,8 +1792,11 @@ static int top_pair(ctx *c, pair *p, void *arg)
         return timeline(c, p->v);
     if (!strcmp(k, "predators"))
         return predators(c, p->v);
-    if (!strcmp(k, "experiment"))
-        return each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s);
+    if (!strcmp(k, "experiment")) {
+        if ((rc = each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s)))
+            return rc;
+        return c->baseline ? baseline(c) : 0;
+    }
     if (!strcmp(k, "camera"))
         return camera_section(c, p->v);
     return each_pair(c, p->v, "layout", layout_keys, layout_pair, s);
@@ -2104,9 +2151,10 @@ static int fill_look(ctx *c)
         if (!labels)
             return oom(c);
         for (int i = 0; i < lk->panels; i++)
-            labels[i] = s->conditions[i].name;
+            labels[i] = s->conditions[i].label ? s->conditions[i].label : s->conditions[i].name;
         lk->labels = labels;
     }
+    lk->columns = s->columns;
     lk->ctx = s;
     for (int i = 0; i < s->ncues && !lk->caption_at; i++)
         if (s->cues[i].caption)
@@ -2222,6 +2270,7 @@ void mur_scene_destroy(mur_scene *s)
     for (int i = 0; i < s->nconditions; i++) {
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
+        mur_free(s->conditions[i].label);
     }
     mur_free(s->conditions);
     mur_recording_destroy(s->replay);
