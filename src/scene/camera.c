@@ -9,19 +9,7 @@
 #include <string.h>
 
 #include "murmur/scene.h"
-
-static double ease(mur_ease e, double u)
-{
-    if (u <= 0)
-        return 0;
-    if (u >= 1)
-        return 1;
-    switch (e) {
-    case MUR_EASE_STEP: return 0;   /* holds until the ramp ends, then jumps */
-    case MUR_EASE_LINEAR: return u;
-    default: return u * u * (3 - 2 * u);
-    }
-}
+#include "ease.h"
 
 /* Value k of the camera (MUR_CAMERA_*) in v[3]. */
 static void put(double v[3], const mur_camera_change *ch, double u)
@@ -41,7 +29,7 @@ void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
     double v[3] = {sc->zoom, sc->x, sc->y};
     for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
         const mur_cue *q = &s->cues[i];
-        double u = q->over > 0 ? ease(q->ease, (t - q->at) / q->over) : 1;
+        double u = q->over > 0 ? mur_ease_at(q->ease, (t - q->at) / q->over) : 1;
         for (int k = 0; k < q->ncamera; k++)   /* sets first, then ramps from there */
             if (!q->camera[k].ramp)
                 put(v, &q->camera[k], 1);

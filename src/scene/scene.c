@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "guard.h"
+#include "yamlnode.h"
 #include "murmur/experiment.h"
 #include "recording.h"
 #include "murmur/metrics.h"
@@ -42,21 +43,27 @@ typedef struct {
 
 /* ---- errors ------------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static int fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...)
+int mur_yaml_fail(mur_error *err, const char *file, const yaml_node_t *n, const char *fmt, va_list ap)
 {
     char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     if (n)
-        return mur_error_set(c->err, MUR_EINPUT, "%s:%lu:%lu: error: %s", c->name,
+        return mur_error_set(err, MUR_EINPUT, "%s:%lu:%lu: error: %s", file,
                              (unsigned long)n->start_mark.line + 1,
                              (unsigned long)n->start_mark.column + 1, msg);
     /* Whole-file problems (empty, too large) point at its start: every
      * scene error names file:line:col, and editors jump there. */
-    return mur_error_set(c->err, MUR_EINPUT, "%s:1:1: error: %s", c->name, msg);
+    return mur_error_set(err, MUR_EINPUT, "%s:1:1: error: %s", file, msg);
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = mur_yaml_fail(c->err, c->name, n, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 static int oom(ctx *c) { return mur_error_set(c->err, MUR_ERUN, "%s: out of memory", c->name); }
@@ -121,10 +128,7 @@ static yaml_node_t *node(ctx *c, int id)
     return yaml_document_get_node(c->doc, id);
 }
 
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
+static const char *scalar(const yaml_node_t *n) { return mur_yaml_scalar(n); }
 
 static int need_type(ctx *c, const yaml_node_t *n, yaml_node_type_t t, const char *key)
 {

@@ -15,6 +15,7 @@
  * MUR_SCENE_MAX_GRID values per setting and conditions in all. */
 #include "sweep.h"
 #include "murmur/alloc.h"
+#include "yamlnode.h"
 
 #include <errno.h>
 #include <math.h>
@@ -42,19 +43,14 @@ typedef struct {
 __attribute__((format(printf, 3, 4)))
 static int fail(rd *r, const yaml_node_t *n, const char *fmt, ...)
 {
-    char msg[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = mur_yaml_fail(r->err, r->file, n, fmt, ap);
     va_end(ap);
-    return mur_error_set(r->err, MUR_EINPUT, "%s:%lu:%lu: error: %s", r->file,
-                         (unsigned long)n->start_mark.line + 1, (unsigned long)n->start_mark.column + 1, msg);
+    return rc;
 }
 
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
+static const char *scalar(const yaml_node_t *n) { return mur_yaml_scalar(n); }
 
 static yaml_node_t *item(rd *r, const yaml_node_t *seq, int i)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "murmur/scene.h"
+#include "ease.h"
 #include "recording.h"
 
 #define CAPTION_FADE 0.4  /* seconds of fade in and out */
@@ -20,26 +21,13 @@ void mur_scene_apply(const mur_change *set, int n, mur_params *p)
         mur_setting_put(set[i].setting, p, set[i].value);
 }
 
-static double ease(mur_ease e, double u)
-{
-    if (u <= 0)
-        return 0;
-    if (u >= 1)
-        return 1;
-    switch (e) {
-    case MUR_EASE_STEP: return 0;   /* holds until the ramp ends, then jumps */
-    case MUR_EASE_LINEAR: return u;
-    default: return u * u * (3 - 2 * u);
-    }
-}
-
 void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, mur_params *out)
 {
     *out = *base;
     for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
         const mur_cue *q = &s->cues[i];
         mur_scene_apply(q->set, q->nset, out);
-        double u = ease(q->ease, (t - q->at) / q->over);
+        double u = mur_ease_at(q->ease, (t - q->at) / q->over);
         for (int k = 0; k < q->nramp; k++) {
             const mur_setting *st = q->ramp[k].setting;
             /* Written as a blend so the end of a ramp is its target exactly
