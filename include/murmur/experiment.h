@@ -24,6 +24,7 @@
 #include "murmur/metrics.h"
 #include "murmur/scene.h"
 #include "murmur/stats.h"
+#include "murmur/twin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,6 +94,22 @@ MUR_API const mur_scene *mur_experiment_scene(const mur_experiment *e);
 /// Metrics of condition c, run r after `tick` ticks. tick is 0..ticks when
 /// every tick was kept, else it must be ticks.
 MUR_API const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r, long tick);
+
+/// A twin experiment's record (scene experiment.twin) of condition c, run r
+/// after `tick` ticks (0..ticks, kept every tick whether or not the
+/// metrics are); NULL when the scene has no twin.
+MUR_API const mur_twin_record *mur_experiment_twin(const mur_experiment *e, int c, int r, long tick);
+
+/// What run r of condition c's divergence series gives (doubling time,
+/// ticks to each size); NULL when the scene has no twin.
+MUR_API const mur_twin_result *mur_experiment_twin_result(const mur_experiment *e, int c, int r);
+
+/// Twin metric k (mur_twin_metric_name) of condition c across all runs,
+/// censored runs counted (mur_summary_censored); *censored gets their
+/// number. The scene must have a twin. Uses scratch inside e, as
+/// mur_experiment_summary.
+MUR_API void mur_experiment_twin_summary(const mur_experiment *e, int c, int k, mur_summary *out,
+                                         int *censored);
 
 /// Settings the scene's timeline changes (`set` or `ramp`), in order of first
 /// appearance, each once; writes up to max of them to out and returns how many.

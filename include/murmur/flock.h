@@ -104,6 +104,11 @@ MUR_API void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n)
 MUR_API int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
                         const double *vx, const double *vy, mur_error *err);
 
+/// Move every boid i by (dx[i], dy[i]) world units (arrays of count), folded
+/// back into a wrapping world; velocities, the tick and the PRNG are kept,
+/// so the flock steps on exactly as it would have from there (a twin's start).
+MUR_API void mur_flock_displace(mur_flock *f, const double *dx, const double *dy);
+
 /// Back to the initial state drawn at creation (count as in the current params).
 MUR_API void mur_flock_reset(mur_flock *f);
 

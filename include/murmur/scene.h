@@ -87,6 +87,19 @@ typedef struct mur_condition {
     int nset;
 } mur_condition;
 
+/// How an experiment's twin starts (docs/scenes.md `experiment.twin`).
+typedef enum { MUR_TWIN_NONE, MUR_TWIN_SHIFT, MUR_TWIN_PERTURB } mur_twin_kind;
+
+/// `experiment.twin`: each run paired with a twin started from the same
+/// flock moved by a shift (a change a wrapping world cannot notice) or
+/// nudged by a tiny displacement.
+typedef struct mur_twin_spec {
+    mur_twin_kind kind;          ///< none (no twins), shift or perturb
+    int half_box;                ///< shift: half the world's width and height (else shift[])
+    double shift[2];             ///< shift: world units
+    double perturb;              ///< perturb: each boid moved this far, world units, in a random direction
+} mur_twin_spec;
+
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
     char *path;                  ///< file it came from
@@ -117,6 +130,7 @@ typedef struct mur_scene {
     int metrics[8];              ///< experiment metrics (mur_metric_names indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
+    mur_twin_spec twin;          ///< experiment.twin (kind MUR_TWIN_NONE when absent)
 } mur_scene;
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
@@ -179,10 +193,11 @@ typedef struct mur_driver {
     void (*on_tick)(void *ctx, const mur_flock *f, long tick); ///< called after every tick (may be NULL)
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
+    double predator_shift[2];    ///< added to every predator's position (a shifted twin's predators move with it; kept by start)
 } mur_driver;
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
-/// created from base; on_tick, on_tick_ctx and stop are kept, the rest is set. 0, MUR_EINPUT
+/// created from base; on_tick, on_tick_ctx, stop and predator_shift are kept, the rest is set. 0, MUR_EINPUT
 /// "file:line:col: error: at Ts the timeline gives ..." when overlapping ramps make the settings
 /// invalid at some time, or MUR_EINTR when *stop was seen (or the flock's own stop flag stopped a
 /// tick); after MUR_EINTR the driver and its flock are fit only for destroying.

@@ -54,6 +54,15 @@ typedef struct mur_summary {
 /// makes every field NaN (a metric that failed must not pass for a number).
 MUR_API void mur_summary_compute(mur_summary *out, double *values, int n);
 
+/// Summary of n times to an event (ticks), +inf for a run in which the
+/// event never happened (censored at the run's end; counted, not dropped).
+/// With one censoring time for every run this is the Kaplan-Meier
+/// estimate: each percentile is the type 7 percentile of all n values
+/// where it falls among the observed ones, and NaN (unknown: later than
+/// the runs lasted) where it needs a censored value. The mean is NaN when
+/// any run is censored. Sorts `values`; *censored gets their number.
+MUR_API void mur_summary_censored(mur_summary *out, double *values, int n, int *censored);
+
 #ifdef __cplusplus
 }
 #endif

@@ -182,22 +182,47 @@ static void put_json_text(FILE *fp, const char *s)
 
 /* ---- stats --------------------------------------------------------------- */
 
+/* Rows a twin experiment adds after each condition's metrics: the
+ * doubling time and the ticks to each size (docs/data.md), with a count
+ * of censored runs; none for other scenes, whose tables keep their
+ * columns. */
+static int extra_rows(const mur_experiment *e)
+{
+    return mur_experiment_scene(e)->twin.kind != MUR_TWIN_NONE ? MUR_TWIN_METRIC_COUNT : 0;
+}
+
+/* Extra row k of condition c: its metric's name, summary and censored runs. */
+static const char *extra_row(const mur_experiment *e, int c, int k, mur_summary *m, int *censored)
+{
+    mur_experiment_twin_summary(e, c, k, m, censored);
+    return mur_twin_metric_name(k);
+}
+
 static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 {
     long ticks = mur_experiment_ticks(e);
-    fputs("condition,metric,median,p10,p90,mean,runs,ticks\n", fp);
+    int extra = extra_rows(e);
+    fputs(extra ? "condition,metric,median,p10,p90,mean,runs,ticks,censored\n"
+                : "condition,metric,median,p10,p90,mean,runs,ticks\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
-        for (int i = 0; i < s->nmetrics; i++) {
+        for (int i = 0; i < s->nmetrics + extra; i++) {
             mur_summary m;
-            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            int censored = 0;
+            const char *name = i < s->nmetrics ? mur_metric_name(s->metrics[i])
+                                               : extra_row(e, c, i - s->nmetrics, &m, &censored);
+            if (i < s->nmetrics)
+                mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             put_csv_text(fp, mur_experiment_condition_name(e, c));
-            fprintf(fp, ",%s,", mur_metric_name(s->metrics[i]));
+            fprintf(fp, ",%s,", name);
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 put_number(fp, v[k], 0);
                 fputc(',', fp);
             }
-            fprintf(fp, "%d,%ld\n", m.n, ticks);
+            fprintf(fp, "%d,%ld", m.n, ticks);
+            if (extra)
+                fprintf(fp, ",%d", censored);
+            fputc('\n', fp);
         }
 }
 
@@ -219,6 +244,18 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 double v = mur_metrics_value(m, s->metrics[i]);
                 if (isfinite(v))
                     fprintf(fp, "%.17g", v);
+                fputc('\n', fp);
+            }
+            /* a twin's numbers; a censored run's is "inf": it never got there */
+            const mur_twin_result *tr = mur_experiment_twin_result(e, c, r);
+            for (int k = 0; tr && k < MUR_TWIN_METRIC_COUNT; k++) {
+                put_csv_text(fp, mur_experiment_condition_name(e, c));
+                fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
+                        mur_twin_metric_name(k));
+                if (isinf(tr->value[k]))
+                    fputs("inf", fp);
+                else if (isfinite(tr->value[k]))
+                    fprintf(fp, "%.17g", tr->value[k]);
                 fputc('\n', fp);
             }
         }
@@ -250,19 +287,27 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, co
     long ticks = mur_experiment_ticks(e);
     const char *sep = "";
     fprintf(fp, "{\"provenance\": %s,\n \"rows\": [", prov);
+    int extra = extra_rows(e);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
-        for (int i = 0; i < s->nmetrics; i++) {
+        for (int i = 0; i < s->nmetrics + extra; i++) {
             mur_summary m;
-            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            int censored = 0;
+            const char *name = i < s->nmetrics ? mur_metric_name(s->metrics[i])
+                                               : extra_row(e, c, i - s->nmetrics, &m, &censored);
+            if (i < s->nmetrics)
+                mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             fprintf(fp, "%s\n  {\"condition\": ", sep);
             put_json_text(fp, mur_experiment_condition_name(e, c));
-            fprintf(fp, ", \"metric\": \"%s\"", mur_metric_name(s->metrics[i]));
+            fprintf(fp, ", \"metric\": \"%s\"", name);
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 fprintf(fp, ", \"%s\": ", keys[k]);
                 put_number(fp, v[k], 1);
             }
-            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld}", m.n, ticks);
+            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld", m.n, ticks);
+            if (extra)
+                fprintf(fp, ", \"censored\": %d", censored);
+            fputc('}', fp);
             sep = ",";
         }
     fputs("\n]}\n", fp);
@@ -279,15 +324,22 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
     fprintf(fp, "%s: %d condition%s x %d runs, values after %ld ticks\n",
             s->title ? s->title : s->path, mur_experiment_conditions(e),
             mur_experiment_conditions(e) == 1 ? "" : "s", mur_experiment_runs(e), ticks);
-    fprintf(fp, "%-*s  %-10s %10s %10s %10s %10s\n", w, "condition", "metric", "median", "p10",
+    int mw = extra_rows(e) ? 13 : 10;   /* ticks_to_1e-9 */
+    fprintf(fp, "%-*s  %-*s %10s %10s %10s %10s\n", w, "condition", mw, "metric", "median", "p10",
             "p90", "mean");
     for (int c = 0; c < mur_experiment_conditions(e); c++) {
-        for (int i = 0; i < s->nmetrics; i++) {
+        for (int i = 0; i < s->nmetrics + extra_rows(e); i++) {
             mur_summary m;
-            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
-            fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g\n", w,
-                    i == 0 ? mur_experiment_condition_name(e, c) : "",
-                    mur_metric_name(s->metrics[i]), m.median, m.p10, m.p90, m.mean);
+            int censored = 0;
+            const char *name = i < s->nmetrics ? mur_metric_name(s->metrics[i])
+                                               : extra_row(e, c, i - s->nmetrics, &m, &censored);
+            if (i < s->nmetrics)
+                mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            fprintf(fp, "%-*s  %-*s %10.4g %10.4g %10.4g %10.4g", w,
+                    i == 0 ? mur_experiment_condition_name(e, c) : "", mw, name, m.median, m.p10, m.p90, m.mean);
+            if (censored)
+                fprintf(fp, "  (%d of %d runs censored)", censored, m.n);
+            fputc('\n', fp);
         }
     }
 }
@@ -417,6 +469,46 @@ done:
 
 /* ---- series -------------------------------------------------------------- */
 
+/* A twin experiment's series columns (docs/data.md), after the others:
+ * run 0's divergence (RMS and largest, world units) and the twin's order,
+ * then with several runs each one's median and 10-90% band. */
+static const char *const twin_cols[3] = {"divergence_rms", "divergence_max", "twin_order"};
+
+static double twin_value(const mur_twin_record *w, int k)
+{
+    return k == 0 ? w->divergence.rms : k == 1 ? w->divergence.max : w->twin_order;
+}
+
+static void twin_header(FILE *fp, int runs)
+{
+    for (int k = 0; k < 3; k++)
+        fprintf(fp, ",%s", twin_cols[k]);
+    for (int k = 0; k < 3 && runs > 1; k++)
+        fprintf(fp, ",%s_median,%s_p10,%s_p90", twin_cols[k], twin_cols[k], twin_cols[k]);
+}
+
+static void twin_columns(FILE *fp, const mur_experiment *e, long t)
+{
+    int runs = mur_experiment_runs(e);
+    for (int k = 0; k < 3; k++) {
+        fputc(',', fp);
+        put_number(fp, twin_value(mur_experiment_twin(e, 0, 0, t), k), 0);
+    }
+    double *v = runs > 1 ? mur_malloc((size_t)runs * sizeof *v) : NULL;
+    for (int k = 0; k < 3 && v; k++) {
+        for (int r = 0; r < runs; r++)
+            v[r] = twin_value(mur_experiment_twin(e, 0, r, t), k);
+        mur_summary sm;
+        mur_summary_compute(&sm, v, runs);
+        double q[3] = {sm.median, sm.p10, sm.p90};
+        for (int j = 0; j < 3; j++) {
+            fputc(',', fp);
+            put_number(fp, q[j], 0);
+        }
+    }
+    mur_free(v);
+}
+
 static void series_csv(FILE *fp, const mur_experiment *e)
 {
     const mur_setting *swept[MAX_SWEPT];
@@ -432,6 +524,9 @@ static void series_csv(FILE *fp, const mur_experiment *e)
                     mur_metric_name(k));
     for (int j = 0; j < nswept; j++)
         fprintf(fp, ",%s", swept[j]->name);
+    int twin = mur_experiment_twin(e, 0, 0, 0) != NULL;
+    if (twin)
+        twin_header(fp, runs);
     fputc('\n', fp);
     for (long t = 0; t <= mur_experiment_ticks(e); t++) {
         const mur_metrics *m = mur_experiment_metrics(e, 0, 0, t);
@@ -460,6 +555,8 @@ static void series_csv(FILE *fp, const mur_experiment *e)
             else
                 put_number(fp, mur_setting_get(swept[j], &p), 0);
         }
+        if (twin)
+            twin_columns(fp, e, t);
         fputc('\n', fp);
     }
 }

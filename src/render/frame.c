@@ -223,6 +223,15 @@ void mur_renderer_destroy(mur_renderer *r)
     mur_free(r);
 }
 
+void mur_renderer_set_ghost(mur_renderer *r, int panel, const mur_flock *ghost, double dx, double dy)
+{
+    if (panel < 0 || panel >= r->npanels)
+        return;
+    r->panels[panel].ghost = ghost;
+    r->panels[panel].ghost_shift[0] = dx;
+    r->panels[panel].ghost_shift[1] = dy;
+}
+
 void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
 {
     r->stop = stop;
@@ -458,6 +467,11 @@ static void boid_path(cairo_t *cr, mur_shape shape, double size, double x, doubl
         cairo_line_to(cr, x - ux * h * 0.45, y - uy * h * 0.45);   /* the notch */
     cairo_line_to(cr, x - ux * h - px * h * 0.6, y - uy * h - py * h * 0.6);
     cairo_close_path(cr);
+}
+
+void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy)
+{
+    boid_path(cr, shape, size, x, y, ux, uy);
 }
 
 /* Bin of u in [0, 1) among nb; NaN (never from the core) goes to bin 0
@@ -715,6 +729,10 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
     }
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+    if (mur_ghost_draw(r, cr, index)) {
+        cairo_restore(cr);
+        return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
+    }
     mur_overlays_world_over(&pc);
     cairo_restore(cr);
     if (outline)

@@ -32,6 +32,8 @@ struct mur_experiment {
     int every_tick;
     long stride;          /* recorded ticks per run: ticks + 1, or 1 */
     mur_metrics *m;       /* [(condition * runs + run) * stride + recorded tick] */
+    mur_twin_record *tw;  /* twins: [(condition * runs + run) * (ticks + 1) + tick], else NULL */
+    mur_twin_result *twr; /* twins: [condition * runs + run] */
     double *scratch;      /* runs values, for summaries */
 };
 
@@ -61,6 +63,28 @@ static int measure(mur_metrics_ctx *mc, const mur_flock *f, mur_metrics *out, mu
     return rc == MUR_ERUN ? mur_error_set(err, MUR_ERUN, "out of memory computing metrics") : rc;
 }
 
+/* A tick of a twin run: the divergence and the twin's order. */
+static void twin_record(const mur_twin *t, const mur_flock *f, mur_twin_record *out)
+{
+    mur_twin_measure(t, f, &out->divergence);
+    out->twin_order = mur_metrics_order(mur_flock_count(t->flock), mur_flock_vx(t->flock),
+                                        mur_flock_vy(t->flock));
+}
+
+/* A twin run's result, from its RMS divergence series. */
+static int twin_result(mur_experiment *e, long job, const mur_twin_record *tw, mur_error *err)
+{
+    long n = e->ticks + 1;
+    double *rms = mur_malloc((size_t)n * sizeof *rms);
+    if (!rms)
+        return mur_error_set(err, MUR_ERUN, "out of memory for a divergence series of %ld ticks", n);
+    for (long t = 0; t < n; t++)
+        rms[t] = tw[t].divergence.rms;
+    mur_twin_result_compute(rms, n, &e->twr[job]);
+    mur_free(rms);
+    return MUR_OK;
+}
+
 /* One run: condition c, run r, from tick 0 to e->ticks through the
  * timeline. Leaves the recorded metrics in their slots. */
 static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
@@ -76,26 +100,38 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     mur_driver d;
     memset(&d, 0, sizeof d);
     d.stop = sh->stop;   /* the warm-up and each tick answer a stop too */
-    int rc = mur_flock_create(&f, &base, mur_rng_derive(s->seed, (uint64_t)r), err);
+    mur_twin twin = {0};
+    mur_twin_record *tw = e->tw ? e->tw + job * (e->ticks + 1) : NULL;
+    uint64_t seed = mur_rng_derive(s->seed, (uint64_t)r);
+    int rc = mur_flock_create(&f, &base, seed, err);
     if (!rc)
         mur_flock_set_stop(f, sh->stop);
     if (rc || (rc = mur_driver_start(&d, s, f, &base, err)))
         goto fail;
+    if (tw && (rc = mur_twin_start(&twin, s, &base, seed, 1, sh->stop, err)))
+        goto fail;
     if (e->every_tick && (rc = measure(mc, f, &out[0], err)))
         goto fail;
+    if (tw)
+        twin_record(&twin, f, &tw[0]);
     for (long t = 1; t <= e->ticks; t++) {
         if (stopped(sh)) {
             rc = MUR_EINTR;
             goto fail;
         }
-        if ((rc = mur_driver_run_to(&d, t, err)))
+        if ((rc = mur_driver_run_to(&d, t, err)) || (tw && (rc = mur_twin_run_to(&twin, t, err))))
             goto fail;
         if (e->every_tick && (rc = measure(mc, f, &out[t], err)))
             goto fail;
+        if (tw)
+            twin_record(&twin, f, &tw[t]);
     }
     if (!e->every_tick)
         rc = measure(mc, f, &out[0], err);
+    if (!rc && tw)
+        rc = twin_result(e, job, tw, err);
 fail:
+    mur_twin_free(&twin);
     mur_flock_destroy(f);
     return rc;
 }
@@ -228,6 +264,8 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
     /* In doubles, and checked in floating point so the product cannot
      * overflow before it is compared. */
     double values = (double)nconditions * runs * stride * (double)(sizeof(mur_metrics) / sizeof(double));
+    if (s->twin.kind != MUR_TWIN_NONE)   /* a twin's record of every tick */
+        values += (double)nconditions * runs * ((double)ticks + 1) * (double)(sizeof(mur_twin_record) / sizeof(double));
     if (values > (double)MUR_EXPERIMENT_MAX_VALUES)
         return mur_error_set(err, MUR_EINPUT,
                              "%d conditions x %d runs x %ld ticks is too much to keep (%.0f MiB, at most %ld): "
@@ -246,6 +284,8 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
         boids += p.count;
     }
     double work = boids * runs * ((double)ticks + s->warmup);
+    if (s->twin.kind != MUR_TWIN_NONE)
+        work *= 2;   /* each run and its twin */
     if (work > MUR_SCENE_MAX_BOID_TICKS)
         return mur_error_set(err, MUR_EINPUT,
                              "%d runs x %.0f ticks (warm-up included) x %.0f boids (all conditions) = %.3g "
@@ -265,7 +305,11 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
     e->m = mur_calloc(nm, sizeof *e->m);
     e->scratch = mur_calloc((size_t)runs, sizeof *e->scratch);
     int rc;
-    if (!e->m || !e->scratch) {
+    if (s->twin.kind != MUR_TWIN_NONE) {
+        e->tw = mur_calloc((size_t)nconditions * (size_t)runs * (size_t)(ticks + 1), sizeof *e->tw);
+        e->twr = mur_calloc((size_t)nconditions * (size_t)runs, sizeof *e->twr);
+    }
+    if (!e->m || !e->scratch || (s->twin.kind != MUR_TWIN_NONE && (!e->tw || !e->twr))) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory for %zu metric records", nm);
         goto fail;
     }
@@ -284,6 +328,8 @@ void mur_experiment_destroy(mur_experiment *e)
         return;
     mur_free(e->m);
     mur_free(e->scratch);
+    mur_free(e->tw);
+    mur_free(e->twr);
     mur_free(e);
 }
 
@@ -309,11 +355,28 @@ const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r,
     return &e->m[((long)c * e->runs + r) * e->stride + slot];
 }
 
+const mur_twin_record *mur_experiment_twin(const mur_experiment *e, int c, int r, long tick)
+{
+    return e->tw ? &e->tw[((long)c * e->runs + r) * (e->ticks + 1) + tick] : NULL;
+}
+
+const mur_twin_result *mur_experiment_twin_result(const mur_experiment *e, int c, int r)
+{
+    return e->twr ? &e->twr[(long)c * e->runs + r] : NULL;
+}
+
 void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out)
 {
     for (int r = 0; r < e->runs; r++)
         e->scratch[r] = mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k);
     mur_summary_compute(out, e->scratch, e->runs);
+}
+
+void mur_experiment_twin_summary(const mur_experiment *e, int c, int k, mur_summary *out, int *censored)
+{
+    for (int r = 0; r < e->runs; r++)
+        e->scratch[r] = mur_experiment_twin_result(e, c, r)->value[k];
+    mur_summary_censored(out, e->scratch, e->runs, censored);
 }
 
 int mur_experiment_swept(const mur_experiment *e, const mur_setting **out, int max)

@@ -1145,6 +1145,48 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     return params_ok(c, &pp, p->v);
 }
 
+/* experiment.twin: `shift: half-box`, `shift: [dx, dy]` or `perturb: D`. */
+static int twin_pair(ctx *c, pair *p, void *arg)
+{
+    mur_twin_spec *tw = arg;
+    int rc;
+    if (!strcmp(p->key, "perturb")) {
+        tw->kind = MUR_TWIN_PERTURB;
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, "perturb")))
+            return rc;
+        return number(c, p->v, "perturb", 1e-15, 100, &tw->perturb);
+    }
+    tw->kind = MUR_TWIN_SHIFT;
+    const char *v = scalar(p->v);
+    if (v && !strcmp(v, "half-box")) {
+        tw->half_box = 1;
+        return 0;
+    }
+    long n = p->v->type == YAML_SEQUENCE_NODE ? p->v->data.sequence.items.top - p->v->data.sequence.items.start : 0;
+    if (n != 2)
+        return fail_at(c, p->v, "'shift' must be half-box or [dx, dy] in world units");
+    for (int k = 0; k < 2; k++)
+        if ((rc = number(c, node(c, p->v->data.sequence.items.start[k]), "shift", -MUR_MAX_WORLD, MUR_MAX_WORLD,
+                         &tw->shift[k])))
+            return rc;
+    return 0;
+}
+
+static const char *const twin_keys[] = {"shift", "perturb", NULL};
+
+static int twin_map(ctx *c, yaml_node_t *map, mur_twin_spec *tw)
+{
+    *tw = (mur_twin_spec){0};
+    int rc = each_pair(c, map, "twin", twin_keys, twin_pair, tw);
+    if (rc)
+        return rc;
+    if (lookup(c, map, "shift") && lookup(c, map, "perturb"))
+        return fail_at(c, map, "'twin' takes 'shift' or 'perturb', not both");
+    if (tw->kind == MUR_TWIN_NONE)
+        return fail_at(c, map, "'twin' needs 'shift' (half-box or [dx, dy]) or 'perturb'");
+    return 0;
+}
+
 static int experiment_pair(ctx *c, pair *p, void *arg)
 {
     mur_scene *s = arg;
@@ -1159,6 +1201,8 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
             return rc;
         return integer(c, p->v, "ticks", 1, 10000000, &s->ticks);
     }
+    if (!strcmp(p->key, "twin"))
+        return twin_map(c, p->v, &s->twin);
     if (!strcmp(p->key, "metrics")) {
         if ((rc = need_type(c, p->v, YAML_SEQUENCE_NODE, p->key)))
             return rc;
@@ -1201,7 +1245,7 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
                                          "duration", "warmup", "output", "quality", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "twin", NULL};
 static const char *const layout_keys[] = {"panels", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
@@ -1382,6 +1426,44 @@ static int preset_predator(ctx *c)
     return 0;
 }
 
+/* A twin is the same boids moved: a timeline that resets the flock or
+ * changes its count would give the twin boids that are not the first
+ * flock's moved (a reset draws the unmoved start again), and a shift only
+ * leaves the dynamics unchanged on a torus. */
+static int twin_ok(ctx *c, yaml_node_t *root)
+{
+    mur_scene *s = c->s;
+    if (s->twin.kind == MUR_TWIN_NONE)
+        return 0;
+    yaml_node_t *where = lookup(c, lookup(c, root, "experiment"), "twin");
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        if (q->event == MUR_EVENT_RESET)
+            return fail_at(c, where, "a twin cannot follow a timeline with a reset (line %d): the twin "
+                                     "would restart unmoved", q->line);
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
+            if (!strcmp(ch->setting->name, "count"))
+                return fail_at(c, where, "a twin needs a fixed boid count; the timeline changes it (line %d)",
+                               q->line);
+            if (s->twin.kind == MUR_TWIN_SHIFT && !strcmp(ch->setting->name, "boundary") &&
+                ch->value != MUR_BOUNDARY_WRAP)
+                return fail_at(c, where, "a shifted twin needs a wrapping world; the timeline sets "
+                                         "another boundary (line %d): use perturb", q->line);
+        }
+    }
+    for (int i = -1; i < s->nconditions && s->twin.kind == MUR_TWIN_SHIFT; i++) {
+        mur_params p = s->params;
+        if (i >= 0)
+            mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
+        if (p.boundary != MUR_BOUNDARY_WRAP)
+            return fail_at(c, where, "a shifted twin needs a wrapping world (boundary: wrap)%s%s: "
+                                     "on walls a shift changes the flock; use perturb",
+                           i >= 0 ? "; condition " : "", i >= 0 ? s->conditions[i].name : "");
+    }
+    return 0;
+}
+
 /* Checks on the scene as a whole, after every key is read: limits on the
  * total work it asks for (each value may be in range while their product
  * would keep a machine busy for weeks), checked before anything is
@@ -1415,6 +1497,10 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
         all_conditions += mur_scene_max_count(s, &p);
     }
     boids = s->panels && s->nconditions ? all_conditions : mur_scene_max_count(s, &s->params);
+    if (s->twin.kind != MUR_TWIN_NONE) {   /* every flock has its twin */
+        boids *= 2;
+        all_conditions *= 2;
+    }
     if (boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
         return fail_at(c, where, "the render needs %.0f boids x %.0f ticks = %.3g boid-ticks "
                                  "(at most %.3g): fewer boids, a shorter video or fewer ticks_per_second",
@@ -1459,7 +1545,7 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
             if ((rc = timeline_valid(c, &p, s->conditions[i].name)))
                 return rc;
         }
-    return 0;
+    return twin_ok(c, root);
 }
 
 /* Enters with the parser set on the source; leaves the one document of the
@@ -1724,6 +1810,7 @@ static const struct {
     {"timeline[].caption.", caption_keys},
     {"predators[].", predator_keys},
     {"experiment.", exp_keys},
+    {"experiment.twin.", twin_keys},
     {"layout.", layout_keys},
 };
 
