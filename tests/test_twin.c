@@ -3,6 +3,7 @@
  * a twin's predators move with it, the growth fit and the censored
  * summary against hand-made series, the stats and series outputs, bad
  * input, and the ghost a render draws. */
+#include <cairo.h>
 #include <math.h>
 #include <unistd.h>
 
@@ -197,6 +198,33 @@ TEST(stats_reports_the_doubling_time_and_ticks_to_each_size)
     /* the doubling time's median is a positive number */
     const char *dt = strstr(text, "all,doubling_time,");
     CHECK(dt && atof(dt + strlen("all,doubling_time,")) > 0, "doubling time row: %.60s", dt ? dt : "");
+    free(text);
+}
+
+TEST(stats_plot_of_a_twin_draws_the_divergence_figure)
+{
+    char args[1024], err[4096];
+    const char *png = scratch_path("twin.png"), *pdf = scratch_path("twin.pdf");
+    snprintf(args, sizeof args, "stats %s -q --plot %s", chaos_small(), png);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "stats --plot failed: %s", err);
+    snprintf(args, sizeof args, "stats %s -q --plot %s", chaos_small(), pdf);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "stats --plot failed: %s", err);
+    cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+    REQUIRE(cairo_surface_status(img) == CAIRO_STATUS_SUCCESS, "not a PNG");
+    /* the twin's figure is the divergence's: the condition's blue line is there */
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+    int stride = cairo_image_surface_get_stride(img);
+    const unsigned char *px = cairo_image_surface_get_data(img);
+    long blue = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const unsigned char *q = px + (size_t)y * stride + 4 * (size_t)x;   /* B G R A */
+            blue += q[0] > 150 && q[2] < 60 && q[1] > 80 && q[1] < 140;
+        }
+    CHECK(blue > 1000, "%ld blue pixels in a %dx%d figure", blue, w, h);
+    cairo_surface_destroy(img);
+    char *text = test_slurp(pdf, NULL);
+    CHECK(text && !strncmp(text, "%PDF", 4), "not a PDF");
     free(text);
 }
 

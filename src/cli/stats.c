@@ -378,6 +378,14 @@ static int write_plot(const mur_cli_opts *o, plot_fn draw, const mur_experiment 
     return rc;
 }
 
+/* A twin experiment's --plot: the divergence against ticks (plot.h). */
+static int twin_plot(const char *path, const mur_experiment *e, const int *metrics, int n, mur_error *err)
+{
+    (void)metrics;
+    (void)n;
+    return mur_plot_divergence(path, e, err);
+}
+
 /* What stats and series share before they run: the --plot name, --runs,
  * the scene. Usage errors are printed here (err stays empty) and give
  * MUR_EINPUT; a scene error is left in err for the caller to report. */
@@ -457,7 +465,7 @@ int mur_cmd_stats(const mur_cli_opts *o)
     if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, &err)) ||
                         (rc = write_sidecar(o->runs_out, e, &err))))
         goto done;
-    if ((rc = write_plot(o, mur_plot_stats, e, s, &err)))
+    if ((rc = write_plot(o, extra_rows(e) ? twin_plot : mur_plot_stats, e, s, &err)))
         goto done;
 done:
     mur_free(prov);
