@@ -100,6 +100,23 @@ typedef struct mur_twin_spec {
     double perturb;              ///< perturb: each boid moved this far, world units, in a random direction
 } mur_twin_spec;
 
+/// `experiment.measure`: what value of a run a summary takes.
+typedef struct mur_measure {
+    long window;                 ///< 0: the value at the last tick; else the mean over the last `window` ticks
+    long every;                  ///< within the window, a sample every this many ticks, ending at the last (>= 1)
+} mur_measure;
+
+/// Comparisons of `experiment.until`.
+typedef enum { MUR_UNTIL_GT, MUR_UNTIL_GE, MUR_UNTIL_LT, MUR_UNTIL_LE } mur_until_op;
+
+/// One entry of `experiment.until`: a time-to-event metric, the first tick
+/// at which `metric op value` holds.
+typedef struct mur_until {
+    int metric;                  ///< mur_metric_names index
+    mur_until_op op;
+    double value;
+} mur_until;
+
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
     char *path;                  ///< file it came from
@@ -131,6 +148,9 @@ typedef struct mur_scene {
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
     mur_twin_spec twin;          ///< experiment.twin (kind MUR_TWIN_NONE when absent)
+    mur_measure measure;         ///< experiment.measure (window 0: at the last tick)
+    mur_until until[8];          ///< experiment.until, in file order
+    int nuntil;
 } mur_scene;
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,

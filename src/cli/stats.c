@@ -186,16 +186,29 @@ static void put_json_text(FILE *fp, const char *s)
  * doubling time and the ticks to each size (docs/data.md), with a count
  * of censored runs; none for other scenes, whose tables keep their
  * columns. */
-static int extra_rows(const mur_experiment *e)
+static int twin_rows(const mur_experiment *e)
 {
     return mur_experiment_scene(e)->twin.kind != MUR_TWIN_NONE ? MUR_TWIN_METRIC_COUNT : 0;
 }
 
-/* Extra row k of condition c: its metric's name, summary and censored runs. */
+static int extra_rows(const mur_experiment *e)
+{
+    return twin_rows(e) + mur_experiment_scene(e)->nuntil;
+}
+
+/* Extra row k of condition c: its metric's name, summary and censored
+ * runs; the twin's, then each `until` as time_to_<metric> (ticks). */
 static const char *extra_row(const mur_experiment *e, int c, int k, mur_summary *m, int *censored)
 {
-    mur_experiment_twin_summary(e, c, k, m, censored);
-    return mur_twin_metric_name(k);
+    static _Thread_local char name[48];
+    if (k < twin_rows(e)) {
+        mur_experiment_twin_summary(e, c, k, m, censored);
+        return mur_twin_metric_name(k);
+    }
+    k -= twin_rows(e);
+    mur_experiment_until_summary(e, c, k, m, censored);
+    snprintf(name, sizeof name, "time_to_%s", mur_metric_name(mur_experiment_scene(e)->until[k].metric));
+    return name;
 }
 
 static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
@@ -232,30 +245,33 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
  * exactly, so a reader recomputes the summary's numbers bit for bit. */
 static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 {
-    long ticks = mur_experiment_ticks(e);
     fputs("condition,run,seed,metric,value\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int r = 0; r < mur_experiment_runs(e); r++) {
-            const mur_metrics *m = mur_experiment_metrics(e, c, r, ticks);
             for (int i = 0; i < s->nmetrics; i++) {
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
                         mur_metric_name(s->metrics[i]));
-                double v = mur_metrics_value(m, s->metrics[i]);
+                double v = mur_experiment_value(e, c, r, s->metrics[i]);
                 if (isfinite(v))
                     fprintf(fp, "%.17g", v);
                 fputc('\n', fp);
             }
-            /* a twin's numbers; a censored run's is "inf": it never got there */
+            /* a twin's numbers and the times to each `until`; a censored
+             * run's is "inf": it never got there */
             const mur_twin_result *tr = mur_experiment_twin_result(e, c, r);
-            for (int k = 0; tr && k < MUR_TWIN_METRIC_COUNT; k++) {
+            int ntwin = tr ? MUR_TWIN_METRIC_COUNT : 0;
+            for (int k = 0; k < ntwin + s->nuntil; k++) {
+                char name[48];
+                double v = k < ntwin ? tr->value[k] : mur_experiment_until(e, c, r, k - ntwin);
+                snprintf(name, sizeof name, "%s%s", k < ntwin ? "" : "time_to_",
+                         k < ntwin ? mur_twin_metric_name(k) : mur_metric_name(s->until[k - ntwin].metric));
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
-                fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
-                        mur_twin_metric_name(k));
-                if (isinf(tr->value[k]))
+                fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r), name);
+                if (isinf(v))
                     fputs("inf", fp);
-                else if (isfinite(tr->value[k]))
-                    fprintf(fp, "%.17g", tr->value[k]);
+                else if (isfinite(v))
+                    fprintf(fp, "%.17g", v);
                 fputc('\n', fp);
             }
         }
@@ -321,10 +337,20 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
         int l = (int)strlen(mur_experiment_condition_name(e, c));
         w = l > w ? l : w;
     }
-    fprintf(fp, "%s: %d condition%s x %d runs, values after %ld ticks\n",
-            s->title ? s->title : s->path, mur_experiment_conditions(e),
-            mur_experiment_conditions(e) == 1 ? "" : "s", mur_experiment_runs(e), ticks);
-    int mw = extra_rows(e) ? 13 : 10;   /* ticks_to_1e-9 */
+    char when[96];
+    if (s->measure.window)
+        snprintf(when, sizeof when, "means of the last %ld ticks (every %ld) of %ld", s->measure.window,
+                 s->measure.every, ticks);
+    else
+        snprintf(when, sizeof when, "values after %ld ticks", ticks);
+    fprintf(fp, "%s: %d condition%s x %d runs, %s\n", s->title ? s->title : s->path,
+            mur_experiment_conditions(e), mur_experiment_conditions(e) == 1 ? "" : "s",
+            mur_experiment_runs(e), when);
+    int mw = twin_rows(e) ? 13 : 10;   /* ticks_to_1e-9 */
+    for (int k = 0; k < s->nuntil; k++) {
+        int l = 8 + (int)strlen(mur_metric_name(s->until[k].metric));   /* time_to_<metric> */
+        mw = l > mw ? l : mw;
+    }
     fprintf(fp, "%-*s  %-*s %10s %10s %10s %10s\n", w, "condition", mw, "metric", "median", "p10",
             "p90", "mean");
     for (int c = 0; c < mur_experiment_conditions(e); c++) {
@@ -335,8 +361,16 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
                                                : extra_row(e, c, i - s->nmetrics, &m, &censored);
             if (i < s->nmetrics)
                 mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
-            fprintf(fp, "%-*s  %-*s %10.4g %10.4g %10.4g %10.4g", w,
-                    i == 0 ? mur_experiment_condition_name(e, c) : "", mw, name, m.median, m.p10, m.p90, m.mean);
+            fprintf(fp, "%-*s  %-*s", w, i == 0 ? mur_experiment_condition_name(e, c) : "", mw, name);
+            double v[4] = {m.median, m.p10, m.p90, m.mean};
+            for (int k = 0; k < 4; k++) {
+                char beyond[24];   /* a time needing censored runs: later than the runs lasted */
+                snprintf(beyond, sizeof beyond, ">%ld", ticks);
+                if (censored && isnan(v[k]))
+                    fprintf(fp, " %10s", beyond);
+                else
+                    fprintf(fp, " %10.4g", v[k]);
+            }
             if (censored)
                 fprintf(fp, "  (%d of %d runs censored)", censored, m.n);
             fputc('\n', fp);

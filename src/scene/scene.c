@@ -1187,6 +1187,86 @@ static int twin_map(ctx *c, yaml_node_t *map, mur_twin_spec *tw)
     return 0;
 }
 
+/* A duration in whole ticks (`100t`, or seconds at ticks_per_second). */
+static int ticks_value(ctx *c, const yaml_node_t *n, const char *key, long *out)
+{
+    double secs;
+    int rc = need_type(c, n, YAML_SCALAR_NODE, key);
+    if (rc || (rc = time_value(c, n, key, 0, 1e7 / c->tps, &secs)))
+        return rc;
+    *out = lround(secs * c->tps);
+    if (*out < 1)
+        return fail_at(c, n, "'%s' must be at least one tick", key);
+    return 0;
+}
+
+/* experiment.measure: `at: last`, or `window: 100t` with `every: 10t`. */
+static int measure_pair(ctx *c, pair *p, void *arg)
+{
+    mur_measure *m = arg;
+    if (!strcmp(p->key, "at")) {
+        static const char *const at[] = {"last", NULL};
+        int which;
+        int rc = need_type(c, p->v, YAML_SCALAR_NODE, "at");
+        return rc ? rc : choice(c, p->v, "at", at, &which);
+    }
+    return ticks_value(c, p->v, p->key, !strcmp(p->key, "window") ? &m->window : &m->every);
+}
+
+static const char *const measure_keys[] = {"at", "window", "every", NULL};
+
+static int measure_map(ctx *c, yaml_node_t *map, mur_measure *m)
+{
+    *m = (mur_measure){0, 1};
+    int rc = each_pair(c, map, "measure", measure_keys, measure_pair, m);
+    if (rc)
+        return rc;
+    if (lookup(c, map, "at") && lookup(c, map, "window"))
+        return fail_at(c, map, "'measure' takes 'at: last' or a 'window', not both");
+    if (lookup(c, map, "every") && !m->window)
+        return fail_at(c, lookup(c, map, "every"), "'every' samples a 'window': give one");
+    if (m->window && m->every > m->window)
+        return fail_at(c, lookup(c, map, "every"), "'every' (%ld ticks) is longer than the window (%ld ticks)",
+                       m->every, m->window);
+    return 0;
+}
+
+/* experiment.until: metric: "> 0.9" (>, >=, <, <=), each metric once. */
+static int until_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    static const char *const ops[] = {">=", "<=", ">", "<"};
+    static const mur_until_op codes[] = {MUR_UNTIL_GE, MUR_UNTIL_LE, MUR_UNTIL_GT, MUR_UNTIL_LT};
+    mur_until *u = &s->until[s->nuntil];
+    int rc = metric_name(c, p->k, "until", &u->metric);
+    if (rc || (rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+        return rc;
+    const char *v = scalar(p->v);
+    while (*v == ' ')
+        v++;
+    int op = 0;
+    while (op < 4 && strncmp(v, ops[op], strlen(ops[op])))
+        op++;
+    if (op == 4 || parse_double(v + strlen(ops[op]), &u->value))
+        return fail_at(c, p->v, "'until.%s' must be a comparison like \"> 0.9\" (>, >=, <, <=), not '%s'",
+                       p->key, scalar(p->v));
+    u->op = codes[op];
+    s->nuntil++;
+    return 0;
+}
+
+static int until_map(ctx *c, yaml_node_t *map, mur_scene *s)
+{
+    s->nuntil = 0;
+    int rc = need_type(c, map, YAML_MAPPING_NODE, "until");
+    if (rc)
+        return rc;
+    long n = map->data.mapping.pairs.top - map->data.mapping.pairs.start;
+    if (n < 1 || n > MUR_METRIC_COUNT)
+        return fail_at(c, map, "'until' needs 1 to %d metrics, each with a comparison", MUR_METRIC_COUNT);
+    return each_pair(c, map, "until", NULL, until_pair, s);
+}
+
 static int experiment_pair(ctx *c, pair *p, void *arg)
 {
     mur_scene *s = arg;
@@ -1203,6 +1283,10 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
     }
     if (!strcmp(p->key, "twin"))
         return twin_map(c, p->v, &s->twin);
+    if (!strcmp(p->key, "measure"))
+        return measure_map(c, p->v, &s->measure);
+    if (!strcmp(p->key, "until"))
+        return until_map(c, p->v, s);
     if (!strcmp(p->key, "metrics")) {
         if ((rc = need_type(c, p->v, YAML_SEQUENCE_NODE, p->key)))
             return rc;
@@ -1245,7 +1329,7 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
                                          "duration", "warmup", "output", "quality", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "twin", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "twin", "measure", "until", NULL};
 static const char *const layout_keys[] = {"panels", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
@@ -1318,6 +1402,7 @@ static int defaults(ctx *c, const char *name)
     s->look.trail_fade = 1;
     s->runs = 25;
     s->ticks = 900;
+    s->measure.every = 1;
     s->nmetrics = MUR_METRIC_COUNT;
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         s->metrics[k] = k;
@@ -1545,7 +1630,13 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
             if ((rc = timeline_valid(c, &p, s->conditions[i].name)))
                 return rc;
         }
-    return twin_ok(c, root);
+    if ((rc = twin_ok(c, root)))
+        return rc;
+    yaml_node_t *window = lookup(c, lookup(c, lookup(c, root, "experiment"), "measure"), "window");
+    if (s->measure.window > (long)s->ticks + 1)
+        return fail_at(c, window, "the window (%ld ticks) is longer than the experiment's %d ticks",
+                       s->measure.window, s->ticks);
+    return 0;
 }
 
 /* Enters with the parser set on the source; leaves the one document of the
@@ -1811,6 +1902,7 @@ static const struct {
     {"predators[].", predator_keys},
     {"experiment.", exp_keys},
     {"experiment.twin.", twin_keys},
+    {"experiment.measure.", measure_keys},
     {"layout.", layout_keys},
 };
 
