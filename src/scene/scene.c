@@ -1582,20 +1582,18 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
         all_conditions += mur_scene_max_count(s, &p);
     }
     boids = s->panels && s->nconditions ? all_conditions : mur_scene_max_count(s, &s->params);
-    if (s->twin.kind != MUR_TWIN_NONE) {   /* every flock has its twin */
-        boids *= 2;
-        all_conditions *= 2;
-    }
-    if (boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
+    double flocks = s->twin.kind != MUR_TWIN_NONE ? 2 : 1;   /* every flock has its twin */
+    if (flocks * boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
         return fail_at(c, where, "the render needs %.0f boids x %.0f ticks = %.3g boid-ticks "
                                  "(at most %.3g): fewer boids, a shorter video or fewer ticks_per_second",
-                       boids, ticks, boids * ticks, MUR_SCENE_MAX_BOID_TICKS);
+                       flocks * boids, ticks, flocks * boids * ticks, MUR_SCENE_MAX_BOID_TICKS);
     if (boids * s->look.trail_length > MUR_SCENE_MAX_TRAIL_POINTS)
         return fail_at(c, lookup(c, root, "look"), "trails of %d ticks for %.0f boids are %.3g points "
                                                    "(at most %.3g): shorter trails or fewer boids",
                        s->look.trail_length, boids, boids * s->look.trail_length, MUR_SCENE_MAX_TRAIL_POINTS);
     if (!all_conditions)
         all_conditions = mur_scene_max_count(s, &s->params);
+    all_conditions *= flocks;
     double work = (double)s->runs * (s->ticks + s->warmup) * all_conditions;
     if (work > MUR_SCENE_MAX_BOID_TICKS)
         return fail_at(c, lookup(c, root, "experiment"), "the experiment needs %d runs x %.0f ticks "
