@@ -200,7 +200,7 @@ static int extra_rows(const mur_experiment *e)
  * runs; the twin's, then each `until` as time_to_<metric> (ticks). */
 static const char *extra_row(const mur_experiment *e, int c, int k, mur_summary *m, int *censored)
 {
-    static _Thread_local char name[48];
+    static char name[48];   /* the CLI is one thread; each row is printed before the next is asked for */
     if (k < twin_rows(e)) {
         mur_experiment_twin_summary(e, c, k, m, censored);
         return mur_twin_metric_name(k);

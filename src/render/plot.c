@@ -1264,7 +1264,7 @@ int mur_plot_divergence(const char *path, const mur_experiment *e, mur_error *er
         doubling[c] = m.median;
         keys[nkeys] = (key){KEY_LINE, palette[c], "", 0};
         if (isfinite(m.median))
-            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sdoubling time %.3g ticks",
+            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sdoubling time %.3g ticks (median of runs)",
                      nc > 1 ? mur_experiment_condition_name(e, c) : "", nc > 1 ? ": " : "", m.median);
         else
             snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sno doubling time",
@@ -1273,7 +1273,7 @@ int mur_plot_divergence(const char *path, const mur_experiment *e, mur_error *er
     }
     keys[nkeys] = (key){KEY_BAND, ink, "", 1};
     snprintf(keys[nkeys++].label, sizeof keys[0].label, "median, 10\xe2\x80\x93" "90%% of %d runs", runs);
-    keys[nkeys] = (key){KEY_LINE, grey, "fitted slope (median doubling time)", 0};
+    keys[nkeys] = (key){KEY_LINE, grey, "dashed: the fitted slope, over the fitted range", 0};
     nkeys++;
     figure probe;
     probe_open(&probe);
