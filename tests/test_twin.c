@@ -98,6 +98,25 @@ TEST(zero_shift_twin_stays_exactly_zero_for_1000_ticks)
     mur_scene_destroy(s);
 }
 
+/* The twin starts from the scene's own start (flock.start, applied by the
+ * driver), not from a uniform flock of the same seed. */
+TEST(a_twin_starts_from_the_scenes_shaped_start)
+{
+    mur_scene *s = scene_of("seed: 7\nmodel: wrkspc\n"
+                            "world: {width: 480, height: 320, boundary: wrap}\n"
+                            "flock: {count: 160, start: {disc: {center: [100, 100], radius: 30}}}\n"
+                            "video: {width: 240, height: 160, duration: 1s}\n"
+                            "experiment: {runs: 2, ticks: 20, twin: {shift: half-box}, metrics: [order]}\n");
+    REQUIRE(s, "scene");
+    mur_experiment *e = run(s, 0);
+    REQUIRE(e, "experiment");
+    for (int r = 0; r < 2; r++)
+        CHECK(mur_experiment_twin(e, 0, r, 20)->divergence.max < 1e-9, "run %d: %g apart after 20 ticks", r,
+              mur_experiment_twin(e, 0, r, 20)->divergence.max);
+    mur_experiment_destroy(e);
+    mur_scene_destroy(s);
+}
+
 /* A predator fixed in the world would meet the shifted twin elsewhere:
  * the twin's predators move with it, so the pair still starts as one. */
 TEST(a_shifted_twins_predators_move_with_it)
@@ -264,7 +283,9 @@ TEST(twin_bad_input_exits_2_naming_the_line)
          "fixed boid count"},
         {"timeline:\n  - at: 1s\n    event: reset\nexperiment:\n  twin: {perturb: 1e-9}\n", ":5:9:", "reset"},
         {"experiment:\n  twin: {shfit: half-box}\n", ":2:10:", "did you mean 'shift'"},
+        {"flock: {replay: twin-tracks.csv}\nexperiment:\n  twin: {perturb: 1e-9}\n", ":3:9:", "no twin"},
     };
+    write_file(scratch_path("twin-tracks.csv"), "frame,id,x,y\n0,0,10,10\n0,1,20,20\n1,0,11,10\n1,1,21,20\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *path = scratch_path("bad-twin.yaml");
         write_file(path, cases[i].yaml);

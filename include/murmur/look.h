@@ -22,7 +22,8 @@ extern "C" {
 
 typedef enum { MUR_SHAPE_ARROW, MUR_SHAPE_TRIANGLE, MUR_SHAPE_DOT } mur_shape;
 typedef enum {
-    MUR_COLOR_FIXED, MUR_COLOR_HEADING, MUR_COLOR_SPEED, MUR_COLOR_NEIGHBOURS, MUR_COLOR_CLUSTER
+    MUR_COLOR_FIXED, MUR_COLOR_HEADING, MUR_COLOR_SPEED, MUR_COLOR_NEIGHBOURS, MUR_COLOR_CLUSTER,
+    MUR_COLOR_GROUP
 } mur_color_mode;
 typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVERLAY_PARAMS,
                MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE } mur_overlay_kind;
@@ -70,6 +71,9 @@ typedef struct mur_look {
     const char *(*caption_at)(const void *ctx, double t, double *alpha);
     /// Predators active at t, up to max into out; returns the count. NULL: none are drawn.
     int (*predators_at)(const void *ctx, double t, mur_predator *out, int max);
+    /* colour by group (MUR_COLOR_GROUP): the starting flock's groups */
+    const mur_rgba *group_colors;  ///< group k's colour; boids in no group take boid_color
+    int ngroups;                   ///< at most MUR_MAX_GROUPS
 } mur_look;
 
 #ifdef __cplusplus

@@ -40,6 +40,7 @@ extern "C" {
 #define MUR_SCENE_MAX_BOID_TICKS 1.0e11    ///< boids x ticks of one render (all panels) or one experiment (~8 h of work)
 #define MUR_SCENE_MAX_PIXEL_FRAMES 2.0e13  ///< width x height x frames (4K at 60 fps for 10 hours fits)
 #define MUR_SCENE_MAX_TRAIL_POINTS 2.0e7   ///< boids x trail length (history the renderer keeps)
+#define MUR_SCENE_MAX_GROUPS MUR_MAX_GROUPS  ///< groups of a starting flock
 #define MUR_SCENE_MAX_TIMELINE_WORK 1.0e10 ///< (timeline entries + their changes) x ticks: settings are recomputed every tick
 
 typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
@@ -117,6 +118,9 @@ typedef struct mur_until {
     double value;
 } mur_until;
 
+/// A recorded flock read by the loader (flock.replay, flock.start): opaque.
+typedef struct mur_recording mur_recording;
+
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
     char *path;                  ///< file it came from
@@ -151,7 +155,27 @@ typedef struct mur_scene {
     mur_measure measure;         ///< experiment.measure (window 0: at the last tick)
     mur_until until[8];          ///< experiment.until, in file order
     int nuntil;
+    /* recorded flocks (docs/data.md), owned by the scene */
+    mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL
+    mur_recording *start;        ///< flock.start: the saved state every flock starts from, or NULL
+    mur_start_group *groups;     ///< flock.start: the starting flock's shape, its groups in order (NULL: uniform)
+    mur_rgba *group_colors;      ///< each group's colour (look.boid.color: group)
+    int ngroups;
 } mur_scene;
+
+/// What a recorded flock holds, for `murmur check` and host programs.
+typedef struct mur_recording_info {
+    const char *path;            ///< the file, as the scene's folder and its key make it
+    long frames;                 ///< frames (replay) or 1 (a saved state)
+    long first_tick, last_tick;  ///< the ticks of the first and last frame
+    int max_boids;               ///< the most boids of a frame
+    int max_id;                  ///< the largest id of a boid
+    int has_state;               ///< a saved state with the flock's tick counter and stream
+    uint64_t flock_tick;         ///< that tick counter
+} mur_recording_info;
+
+/// Describe r (scene->replay or scene->start).
+MUR_API void mur_recording_describe(const mur_recording *r, mur_recording_info *out);
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
 /// message "file:line:col: error: ...") or MUR_ERUN, and *out is NULL.
@@ -214,6 +238,7 @@ typedef struct mur_driver {
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
     double predator_shift[2];    ///< added to every predator's position (a shifted twin's predators move with it; kept by start)
+    long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
 } mur_driver;
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been

@@ -70,6 +70,7 @@ int mur_bin_count(const mur_look *lk)
     case MUR_COLOR_SPEED: return SPEED_BINS;
     case MUR_COLOR_NEIGHBOURS: return NEIGHBOUR_BINS;
     case MUR_COLOR_CLUSTER: return CLUSTER_COLOURS + 1;
+    case MUR_COLOR_GROUP: return lk->ngroups + 1;
     default: return 1;
     }
 }
@@ -93,6 +94,14 @@ static void bin_colour(const mur_look *lk, int bin, double rgb[3])
         }
         memcpy(rgb, cluster_palette[bin - 1], sizeof cluster_palette[0]);
         return;
+    case MUR_COLOR_GROUP:
+        if (bin < lk->ngroups) {
+            rgb[0] = lk->group_colors[bin].r;
+            rgb[1] = lk->group_colors[bin].g;
+            rgb[2] = lk->group_colors[bin].b;
+            return;
+        }
+        __attribute__((fallthrough));   /* a boid in no group: the boid colour */
     default:
         rgb[0] = lk->boid_color.r;
         rgb[1] = lk->boid_color.g;
@@ -133,7 +142,9 @@ static int look_ok(const mur_look *lk, mur_error *err)
     const char *bad = NULL;
     if (lk->panels < 1)
         bad = "panels (at least 1)";
-    else if ((unsigned)lk->shape > MUR_SHAPE_DOT || (unsigned)lk->color_mode > MUR_COLOR_CLUSTER)
+    else if ((unsigned)lk->shape > MUR_SHAPE_DOT || (unsigned)lk->color_mode > MUR_COLOR_GROUP ||
+             (lk->color_mode == MUR_COLOR_GROUP && (lk->ngroups < 0 || lk->ngroups > MUR_MAX_GROUPS ||
+                                                     (lk->ngroups && !lk->group_colors))))
         bad = "shape or colour mode";
     else if (!(lk->boid_size > 0) || lk->trail_length < 0 || !(lk->tps > 0))
         bad = "boid size, trail length or ticks per second";
@@ -524,6 +535,12 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
         const mur_panel_state *ps = &r->panels[panel];
         match_clusters(r, mur_metrics_cluster_of(ps->mx), n, ps->cid, ps->ncid, r->ids);
         bins_of_ids(r, n);
+        return;
+    }
+    case MUR_COLOR_GROUP: {
+        const unsigned char *g = mur_flock_groups(f);
+        for (int i = 0; i < n; i++)
+            r->bin[i] = g && g[i] < lk->ngroups ? g[i] : lk->ngroups;
         return;
     }
     default:

@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "guard.h"
+#include "recording.h"
 #include "murmur/metrics.h"
 
 #define WALK_BUDGET 200000  /* node visits per file */
@@ -32,6 +33,7 @@ typedef struct {
     long budget;
     double tps;           /* ticks per second, known before times are read */
     mur_scene *s;
+    yaml_node_t *flock_node; /* the flock section, while it is read */
 } ctx;
 
 /* ---- errors ------------------------------------------------------------- */
@@ -167,7 +169,7 @@ static int each_pair(ctx *c, yaml_node_t *map, const char *what, const char *con
             if (!ok)
                 return unknown(c, p.k, "key", p.key, allowed);
         }
-        if ((rc = fn(c, &p, arg)))
+        if (fn && (rc = fn(c, &p, arg)))
             return rc;
     }
     return 0;
@@ -508,6 +510,322 @@ static int params_ok(ctx *c, const mur_params *p, const yaml_node_t *where)
 
 /* ---- sections ------------------------------------------------------------ */
 
+/* ---- recorded flocks: flock.replay, flock.start ------------------------- */
+
+static const char *const source_keys[] = {"replay", "start", NULL};
+static const char *const start_keys[] = {"file", "tick", NULL};
+static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock);
+
+/* A path in the scene, relative to the scene file's folder (a scene and
+ * its recordings travel together); NULL when out of memory. */
+static char *beside_scene(const char *scene, const char *path)
+{
+    const char *slash = strrchr(scene, '/');
+    size_t dir = path[0] == '/' || !slash ? 0 : (size_t)(slash - scene) + 1;
+    char *out = mur_malloc(dir + strlen(path) + 1);
+    if (out) {
+        memcpy(out, scene, dir);
+        strcpy(out + dir, path);
+    }
+    return out;
+}
+
+/* Read the recording n names; errors in the file name the file (and its
+ * line or dataset), a file that cannot be read the scene's line. */
+static int recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out)
+{
+    char *written = NULL;
+    int rc = text(c, n, key, MUR_SCENE_MAX_PATH, &written);
+    if (rc)
+        return rc;
+    char *path = beside_scene(c->name, written);
+    mur_free(written);
+    if (!path)
+        return oom(c);
+    char why[160];
+    if (mur_recording_file_ok(path, why, sizeof why)) {
+        rc = fail_at(c, n, "'%s' %s", path, why);
+    } else {
+        mur_error e;
+        if (!strcmp(key, "replay"))
+            rc = mur_recording_replay(out, path, path, &c->s->params, &e);
+        else
+            rc = mur_recording_start(out, path, path, tick, &c->s->params, &e);
+        if (rc)
+            mur_error_set(c->err, rc, "%s", e.msg);
+    }
+    mur_free(path);
+    return rc;
+}
+
+/* ---- the starting flock's shape: flock.start -------------------------------- */
+
+static const char *const region_names[] = {"uniform", "disc", "box", "ring", NULL};
+static const char *const disc_keys[] = {"center", "radius", NULL};
+static const char *const ring_keys[] = {"center", "radius", "width", NULL};
+static const char *const box_keys[] = {"x", "y", "width", "height", NULL};
+static const char *const shape_keys[] = {"uniform", "disc", "box", "ring", "heading", "spread", "speed", NULL};
+static const char *const groups_key[] = {"groups", NULL};
+static const char *const group_keys[] = {"count", "uniform", "disc", "box", "ring", "heading", "spread",
+                                         "speed", "color", NULL};
+
+/* [x, y] in the world. */
+static int point(ctx *c, yaml_node_t *n, const char *key, double *x, double *y)
+{
+    yaml_node_t *a = NULL, *b = NULL;
+    if (n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.top - n->data.sequence.items.start == 2) {
+        a = node(c, n->data.sequence.items.start[0]);
+        b = node(c, n->data.sequence.items.start[1]);
+    }
+    if (!a || !b)
+        return fail_at(c, n, "'%s' is a point [x, y]", key);
+    int rc = number(c, a, key, -MUR_MAX_WORLD, MUR_MAX_WORLD, x);
+    return rc ? rc : number(c, b, key, -MUR_MAX_WORLD, MUR_MAX_WORLD, y);
+}
+
+/* The region of a group: one of uniform, disc, box, ring (the first found),
+ * inside the world. where: the group's node, for messages. */
+static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
+{
+    const mur_params *p = &c->s->params;
+    yaml_node_t *v = NULL, *seen = NULL;
+    int kind = -1, rc;
+    for (int k = 0; region_names[k]; k++)
+        if ((v = lookup(c, map, region_names[k]))) {
+            if (seen)
+                return fail_at(c, v, "a group has one region (uniform, disc, box or ring)");
+            seen = v;
+            kind = k;
+        }
+    g->region = kind < 0 ? MUR_REGION_UNIFORM : (mur_region)kind;
+    v = seen;
+    double big = 2 * MUR_MAX_WORLD;
+    if (kind == MUR_REGION_DISC || kind == MUR_REGION_RING) {
+        yaml_node_t *cn, *rn, *wn;
+        if ((rc = each_pair(c, v, region_names[kind], kind == MUR_REGION_DISC ? disc_keys : ring_keys,
+                            NULL, NULL)))
+            return rc;
+        if (!(cn = lookup(c, v, "center")) || !(rn = lookup(c, v, "radius")))
+            return fail_at(c, v, "a %s needs a center [x, y] and a radius", region_names[kind]);
+        if ((rc = point(c, cn, "center", &g->cx, &g->cy)) || (rc = number(c, rn, "radius", 1e-9, big, &g->radius)))
+            return rc;
+        g->band = g->radius / 5;
+        if ((wn = lookup(c, v, "width")) && (rc = number(c, wn, "width", 1e-9, 2 * g->radius, &g->band)))
+            return rc;
+        double r = g->radius + (kind == MUR_REGION_RING ? g->band / 2 : 0);
+        if (g->cx - r < 0 || g->cy - r < 0 || g->cx + r > p->width || g->cy + r > p->height)
+            return fail_at(c, v, "the %s reaches outside the world (0 to %g, 0 to %g)", region_names[kind],
+                           p->width, p->height);
+    } else if (kind == MUR_REGION_BOX) {
+        if ((rc = each_pair(c, v, "box", box_keys, NULL, NULL)))
+            return rc;
+        yaml_node_t *n[4];
+        double *out[4] = {&g->x, &g->y, &g->w, &g->h};
+        for (int k = 0; k < 4; k++) {
+            if (!(n[k] = lookup(c, v, box_keys[k])))
+                return fail_at(c, v, "a box needs x, y, width and height");
+            if ((rc = number(c, n[k], box_keys[k], k < 2 ? -big : 1e-9, big, out[k])))
+                return rc;
+        }
+        if (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height)
+            return fail_at(c, v, "the box reaches outside the world (0 to %g, 0 to %g)", p->width, p->height);
+    } else if (v && !(v->type == YAML_SCALAR_NODE && !*scalar(v)) &&
+               !(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.start == v->data.mapping.pairs.top))
+        return fail_at(c, v, "'uniform' takes nothing ({} or an empty value)");
+    return 0;
+}
+
+/* heading, spread and speed of a group (a shape or a group's mapping). */
+static int motion(ctx *c, yaml_node_t *map, mur_start_group *g)
+{
+    yaml_node_t *h = lookup(c, map, "heading"), *sp = lookup(c, map, "spread"), *v = lookup(c, map, "speed");
+    int rc;
+    g->heading_random = 1;
+    g->speed_min = g->speed_max = -1;
+    if (h && !(h->type == YAML_SCALAR_NODE && !strcmp(scalar(h), "random"))) {
+        if ((rc = number(c, h, "heading", -360, 360, &g->heading)))
+            return rc;
+        g->heading_random = 0;
+    }
+    if (sp && g->heading_random)
+        return fail_at(c, sp, "'spread' is around a heading: give the group a heading in degrees");
+    if (sp && (rc = number(c, sp, "spread", 0, 360, &g->spread)))
+        return rc;
+    if (!v)
+        return 0;
+    if (v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.top - v->data.sequence.items.start == 2) {
+        if ((rc = number(c, node(c, v->data.sequence.items.start[0]), "speed", 0, 10000, &g->speed_min)) ||
+            (rc = number(c, node(c, v->data.sequence.items.start[1]), "speed", 0, 10000, &g->speed_max)))
+            return rc;
+        if (g->speed_min > g->speed_max)
+            return fail_at(c, v, "'speed' [min, max] with min above max");
+        return 0;
+    }
+    if ((rc = number(c, v, "speed", 0, 10000, &g->speed_min)))
+        return rc;
+    g->speed_max = g->speed_min;
+    return 0;
+}
+
+static int add_group(ctx *c, yaml_node_t *map, int count, mur_rgba col_in)
+{
+    mur_scene *s = c->s;
+    if (s->ngroups == MUR_SCENE_MAX_GROUPS)
+        return fail_at(c, map, "more than %d groups", MUR_SCENE_MAX_GROUPS);
+    mur_start_group *g = mur_realloc(s->groups, (size_t)(s->ngroups + 1) * sizeof *g);
+    mur_rgba *col = g ? mur_realloc(s->group_colors, (size_t)(s->ngroups + 1) * sizeof *col) : NULL;
+    if (g)
+        s->groups = g;
+    if (!col)
+        return oom(c);
+    s->group_colors = col;
+    g = &s->groups[s->ngroups];
+    memset(g, 0, sizeof *g);
+    g->count = count;
+    col[s->ngroups] = col_in;
+    s->ngroups++;
+    int rc = region(c, map, g);
+    return rc ? rc : motion(c, map, g);
+}
+
+/* The palette groups are drawn in when they name no colour. */
+static mur_rgba group_palette(int k)
+{
+    static const unsigned rgb[] = {0x7cf29c, 0xf2a65a, 0x5ab8f2, 0xf25a8a, 0xd9e05a, 0xb07cf2, 0x5af2e0, 0xf2f2f2};
+    unsigned v = rgb[k % 8];
+    return (mur_rgba){(v >> 16) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0, 1};
+}
+
+/* flock.start: {groups: [...]} */
+static int groups(ctx *c, yaml_node_t *seq, yaml_node_t *count)
+{
+    if (seq->type != YAML_SEQUENCE_NODE || seq->data.sequence.items.top == seq->data.sequence.items.start)
+        return fail_at(c, seq, "'groups' is a list of groups, each with a count and a region");
+    double total = 0;
+    int rc;
+    for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
+        yaml_node_t *g = node(c, *it), *n, *cl;
+        int k = 0;
+        mur_rgba col = group_palette(c->s->ngroups);
+        if ((rc = each_pair(c, g, "group", group_keys, NULL, NULL)))
+            return rc;
+        if (!(n = lookup(c, g, "count")))
+            return fail_at(c, g, "a group needs a count");
+        if ((rc = integer(c, n, "count", 0, MUR_MAX_BOIDS, &k)))
+            return rc;
+        if ((cl = lookup(c, g, "color")) && (rc = colour(c, cl, "color", &col)))
+            return rc;
+        total += k;
+        if (total > MUR_MAX_BOIDS)
+            return fail_at(c, n, "the groups hold %.0f boids (at most %d)", total, MUR_MAX_BOIDS);
+        if ((rc = add_group(c, g, k, col)))
+            return rc;
+    }
+    if (count && c->s->params.count != (int)total)
+        return fail_at(c, count, "the start's groups hold %.0f boids: remove 'count' or make it %.0f",
+                       total, total);
+    c->s->params.count = (int)total;
+    return 0;
+}
+
+/* flock.start: FILE, uniform, {file: FILE, tick: N}, a shape, or groups */
+static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock)
+{
+    if (v->type == YAML_SCALAR_NODE && !strcmp(scalar(v), "uniform"))
+        return 0;
+    if (v->type != YAML_MAPPING_NODE)
+        return recording(c, v, "start", -1, &c->s->start);
+    int rc;
+    yaml_node_t *file = lookup(c, v, "file"), *tick = lookup(c, v, "tick"), *gs = lookup(c, v, "groups");
+    if (gs) {
+        return (rc = each_pair(c, v, "start", groups_key, NULL, NULL)) ? rc
+                                                                       : groups(c, gs, lookup(c, flock, "count"));
+    }
+    if (!file && !tick) {   /* one shape for the whole flock */
+        if ((rc = each_pair(c, v, "start", shape_keys, NULL, NULL)))
+            return rc;
+        return add_group(c, v, -1, group_palette(0));   /* its count: the flock's, once read */
+    }
+    if ((rc = each_pair(c, v, "start", start_keys, NULL, NULL)))
+        return rc;
+    int t = -1;
+    if (!file)
+        return fail_at(c, v, "'start' needs a 'file' (a saved state from `murmur trace --at`)");
+    if (tick && (rc = integer(c, tick, "tick", 0, MUR_SCENE_MAX_TICKS, &t)))
+        return rc;
+    return recording(c, file, "start", t, &c->s->start);
+}
+
+/* The flock section: settings, and where the boids come from. */
+static int flock_pair(ctx *c, pair *p, void *arg)
+{
+    if (!strcmp(p->key, "replay"))
+        return recording(c, p->v, "replay", -1, &c->s->replay);
+    if (!strcmp(p->key, "start")) {
+        changes *ch = arg;
+        (void)ch;
+        return start_state(c, p->v, c->flock_node);
+    }
+    return one_setting(c, p, arg);
+}
+
+/* After the flock section: a recording decides the count (the most boids
+ * of any frame, or the saved state's), and replay and start exclude each
+ * other. */
+static int flock_source(ctx *c, yaml_node_t *map)
+{
+    mur_scene *s = c->s;
+    yaml_node_t *count = lookup(c, map, "count");
+    const mur_recording *r = s->replay ? s->replay : s->start;
+    if (s->ngroups && s->replay)
+        return fail_at(c, lookup(c, map, "start"), "a replayed flock follows its recording: it has no start");
+    if (s->ngroups == 1 && s->groups[0].count < 0)
+        s->groups[0].count = s->params.count;
+    if (s->replay && s->start)
+        return fail_at(c, lookup(c, map, "start"), "a flock replays a recording or starts from a "
+                                                   "saved state, not both");
+    if (!r)
+        return 0;
+    int n = s->replay ? r->max_n : (int)(r->first[1] - r->first[0]);
+    if (count && (s->replay || s->params.count != n))
+        return fail_at(c, count, s->replay ? "a replayed flock's count is the recording's: remove 'count'"
+                                           : "the saved state holds %d boids: remove 'count' or make it %d",
+                       n, n);
+    s->params.count = n;
+    return 0;
+}
+
+/* What a replayed flock cannot do: it follows its recording, so nothing
+ * may step it, move it or change its count. */
+static int replay_ok(ctx *c, yaml_node_t *root, yaml_node_t *video)
+{
+    const mur_scene *s = c->s;
+    if (!s->replay)
+        return 0;
+    if (s->warmup > 0)
+        return fail_at(c, lookup(c, video, "warmup"), "a replayed flock has no warm-up: its first "
+                                                      "frame is the recording's");
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        mur_error e;
+        if (q->event != MUR_EVENT_NONE)
+            return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: a replayed flock follows its "
+                                 "recording: event '%s' cannot act on it", c->name, q->line,
+                                 q->col > 0 ? q->col : 1, mur_event_name(q->event));
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
+            if (!strcmp(ch->setting->name, "count"))
+                return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: a replayed flock's count "
+                                     "is the recording's: the timeline cannot set it", c->name,
+                                     q->line, q->col > 0 ? q->col : 1);
+        }
+        (void)e;
+    }
+    (void)root;
+    return 0;
+}
+
+
 static int world_pair(ctx *c, pair *p, void *arg)
 {
     changes *ch = arg;
@@ -560,7 +878,7 @@ static int video_pair(ctx *c, pair *p, void *arg)
 }
 
 static const char *const shape_names[] = {"arrow", "triangle", "dot", NULL};
-static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", NULL};
+static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", "group", NULL};
 
 static int boid_pair(ctx *c, pair *p, void *arg)
 {
@@ -1359,7 +1677,8 @@ static int top_pair(ctx *c, pair *p, void *arg)
     }
     if (!strcmp(k, "flock")) {
         changes ch = {NULL, 0, -1, &s->params, 0};
-        if ((rc = settings_map(c, p->v, "flock", &ch)))
+        c->flock_node = p->v;
+        if ((rc = each_pair(c, p->v, "flock", NULL, flock_pair, &ch)) || (rc = flock_source(c, p->v)))
             return rc;
         return params_ok(c, &s->params, p->v);
     }
@@ -1521,6 +1840,8 @@ static int twin_ok(ctx *c, yaml_node_t *root)
     if (s->twin.kind == MUR_TWIN_NONE)
         return 0;
     yaml_node_t *where = lookup(c, lookup(c, root, "experiment"), "twin");
+    if (s->replay)
+        return fail_at(c, where, "a replayed flock is shown, not stepped: it has no twin");
     for (int i = 0; i < s->ncues; i++) {
         const mur_cue *q = &s->cues[i];
         if (q->event == MUR_EVENT_RESET)
@@ -1611,6 +1932,13 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
                        "for each of %.0f ticks, are %.3g steps (at most %.3g): fewer entries or a shorter video",
                        changes, ticks, changes * ticks, MUR_SCENE_MAX_TIMELINE_WORK);
     int rc;
+    if ((rc = replay_ok(c, root, video)))
+        return rc;
+    for (int i = 0; s->ngroups && i < s->nconditions; i++)
+        for (int k = 0; k < s->conditions[i].nset; k++)
+            if (!strcmp(s->conditions[i].set[k].setting->name, "count"))
+                return fail_at(c, lookup(c, root, "experiment"), "condition '%s' sets count, which "
+                               "the start's groups decide", s->conditions[i].name);
     if (!lookup(c, root, "predators") && (rc = preset_predator(c)))
         return rc;
     /* Each check walks the timeline once per entry (and twice more per
@@ -1765,6 +2093,8 @@ static int fill_look(ctx *c)
         if (s->cues[i].caption)
             lk->caption_at = look_caption;
     lk->predators_at = s->npredators ? look_predators : NULL;
+    lk->group_colors = s->group_colors;
+    lk->ngroups = s->ngroups;
     return 0;
 }
 
@@ -1788,7 +2118,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
-    ctx c = {name, &doc, err, WALK_BUDGET, 60, s};
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
@@ -1868,6 +2198,10 @@ void mur_scene_destroy(mur_scene *s)
         mur_free(s->conditions[i].set);
     }
     mur_free(s->conditions);
+    mur_recording_destroy(s->replay);
+    mur_recording_destroy(s->start);
+    mur_free(s->groups);
+    mur_free(s->group_colors);
     mur_free(s);
 }
 
@@ -1887,6 +2221,14 @@ static const struct {
     {"", top_keys},
     {"world.", world_keys},
     {"flock.", NULL},
+    {"flock.", source_keys},
+    {"flock.start.", start_keys},
+    {"flock.start.", shape_keys},
+    {"flock.start.", groups_key},
+    {"flock.start.groups[].", group_keys},
+    {"flock.start.disc.", disc_keys},
+    {"flock.start.ring.", ring_keys},
+    {"flock.start.box.", box_keys},
     {"flock.gains.", rule_names},
     {"video.", video_keys},
     {"look.", look_keys},
