@@ -24,6 +24,7 @@
 #include "murmur/metrics.h"
 #include "murmur/scene.h"
 #include "murmur/stats.h"
+#include "murmur/twin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +119,37 @@ MUR_API const mur_scene *mur_experiment_scene(const mur_experiment *e);
 /// every tick was kept, else it must be ticks.
 MUR_API const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r, long tick);
 
+/// A twin experiment's record (scene experiment.twin) of condition c, run r
+/// after `tick` ticks (0..ticks, kept every tick whether or not the
+/// metrics are); NULL when the scene has no twin.
+MUR_API const mur_twin_record *mur_experiment_twin(const mur_experiment *e, int c, int r, long tick);
+
+/// What run r of condition c's divergence series gives (doubling time,
+/// ticks to each size); NULL when the scene has no twin.
+MUR_API const mur_twin_result *mur_experiment_twin_result(const mur_experiment *e, int c, int r);
+
+/// Twin metric k (mur_twin_metric_name) of condition c across all runs,
+/// censored runs counted (mur_summary_censored); *censored gets their
+/// number. The scene must have a twin. Uses scratch inside e, as
+/// mur_experiment_summary.
+MUR_API void mur_experiment_twin_summary(const mur_experiment *e, int c, int k, mur_summary *out,
+                                         int *censored);
+
+/// The value of metric k that run r of condition c gives a summary (the
+/// scene's experiment.measure): the value at the last tick, or the mean of
+/// the samples of the final window.
+MUR_API double mur_experiment_value(const mur_experiment *e, int c, int r, int k);
+
+/// The first tick (0..ticks) at which the scene's experiment.until entry i
+/// held in run r of condition c, or +inf when it never did (censored). The
+/// scene must have that entry.
+MUR_API double mur_experiment_until(const mur_experiment *e, int c, int r, int i);
+
+/// until entry i of condition c across all runs, censored runs counted
+/// (mur_summary_censored). Scratch as mur_experiment_summary.
+MUR_API void mur_experiment_until_summary(const mur_experiment *e, int c, int i, mur_summary *out,
+                                          int *censored);
+
 /// Settings the scene's timeline changes (`set` or `ramp`), in order of first
 /// appearance, each once; writes up to max of them to out and returns how many.
 MUR_API int mur_experiment_swept(const mur_experiment *e, const mur_setting **out, int max);
@@ -130,7 +162,8 @@ MUR_API void mur_experiment_params_at(const mur_experiment *e, int c, long tick,
 MUR_API double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setting *st, long tick);
 
 /// Metric k (mur_metric_names order) of condition c across all runs after
-/// `tick` ticks. Uses scratch inside e: not for concurrent calls on one e.
+/// `tick` ticks (at the last tick of a summary, not a series, the value
+/// experiment.measure asks for: mur_experiment_value). Uses scratch inside e: not for concurrent calls on one e.
 MUR_API void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);
 
 /// The provenance of a file made from e (mur_scene_provenance of its scene),

@@ -122,6 +122,11 @@ MUR_API void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n)
 MUR_API int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
                         const double *vx, const double *vy, mur_error *err);
 
+/// Move every boid i by (dx[i], dy[i]) world units (arrays of count), folded
+/// back into a wrapping world; velocities, the tick and the PRNG are kept,
+/// so the flock steps on exactly as it would have from there (a twin's start).
+MUR_API void mur_flock_displace(mur_flock *f, const double *dx, const double *dy);
+
 /// Show a recorded frame (a replay): n boids with ids[i] (ascending; NULL:
 /// boid i is id i) and their state, in place of a step: like set_state, but
 /// the tick is kept. The ids are copied; mur_flock_ids returns them until the

@@ -2,7 +2,8 @@
  *
  * libmurmur renders flocking simulations: scenes (scene.h) drive a flock
  * (flock.h, presets.h, rng.h) whose state is measured (metrics.h,
- * stats.h, experiment.h), drawn with Cairo as a look says (look.h, render.h,
+ * stats.h, experiment.h; twins and their divergence: twin.h,
+ * divergence.h), drawn with Cairo as a look says (look.h, render.h,
  * plot.h) and encoded (video.h); a session (session.h) runs the whole loop
  * from a scene to frames, stills and videos.
  * Link with `murmur::murmur` (CMake) or `pkg-config --cflags --libs murmur`. */
@@ -19,6 +20,8 @@
 #include "murmur/stats.h"
 #include "murmur/look.h"
 #include "murmur/scene.h"
+#include "murmur/divergence.h"
+#include "murmur/twin.h"
 #include "murmur/experiment.h"
 #include "murmur/render.h"
 #include "murmur/plot.h"

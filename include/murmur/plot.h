@@ -56,6 +56,13 @@ MUR_API int mur_plot_stats(const char *path, const mur_experiment *e, const int 
 /// only) or MUR_ERUN (I/O).
 MUR_API int mur_plot_effects(const char *path, const mur_experiment *e, const int *metrics, int n,
                              const mur_effect *eff, mur_error *err);
+/// A twin experiment's figure (scene experiment.twin): the RMS divergence
+/// between the twins against ticks on a log axis, each condition's median
+/// across runs with its 10-90% band, its fitted slope (the runs' median
+/// doubling time, drawn dashed over the fitted range) and dotted lines at
+/// the sizes of the ticks_to_ rows. Up to 7 conditions are drawn.
+/// 0, MUR_EINPUT (bad extension, or no twin) or MUR_ERUN (I/O).
+MUR_API int mur_plot_divergence(const char *path, const mur_experiment *e, mur_error *err);
 
 #ifdef __cplusplus
 }

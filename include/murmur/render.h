@@ -53,6 +53,14 @@ MUR_API void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
 /// is kept and returned by the next draw.
 MUR_API void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
 
+/// Draw `ghost` in outline over panel `panel`'s flock in every frame from
+/// now on (a twin of experiment.twin: the same flock moved, or nudged),
+/// each boid moved back by (dx, dy) world units first, so a twin that has
+/// not diverged covers its original exactly. The flock is borrowed and must
+/// outlive the draws; NULL: no ghost.
+MUR_API void mur_renderer_set_ghost(mur_renderer *r, int panel, const mur_flock *ghost, double dx,
+                                    double dy);
+
 /// Draw the frame at t seconds of video onto cr, covering (0,0)-(width,height)
 /// in cr's user space: one flock per panel (n = look->panels).
 MUR_API int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,

@@ -125,6 +125,36 @@ typedef struct mur_condition {
     int has_colour;
 } mur_condition;
 
+/// How an experiment's twin starts (docs/scenes.md `experiment.twin`).
+typedef enum { MUR_TWIN_NONE, MUR_TWIN_SHIFT, MUR_TWIN_PERTURB } mur_twin_kind;
+
+/// `experiment.twin`: each run paired with a twin started from the same
+/// flock moved by a shift (a change a wrapping world cannot notice) or
+/// nudged by a tiny displacement.
+typedef struct mur_twin_spec {
+    mur_twin_kind kind;          ///< none (no twins), shift or perturb
+    int half_box;                ///< shift: half the world's width and height (else shift[])
+    double shift[2];             ///< shift: world units
+    double perturb;              ///< perturb: each boid moved this far, world units, in a random direction
+} mur_twin_spec;
+
+/// `experiment.measure`: what value of a run a summary takes.
+typedef struct mur_measure {
+    long window;                 ///< 0: the value at the last tick; else the mean over the last `window` ticks
+    long every;                  ///< within the window, a sample every this many ticks, ending at the last (>= 1)
+} mur_measure;
+
+/// Comparisons of `experiment.until`.
+typedef enum { MUR_UNTIL_GT, MUR_UNTIL_GE, MUR_UNTIL_LT, MUR_UNTIL_LE } mur_until_op;
+
+/// One entry of `experiment.until`: a time-to-event metric, the first tick
+/// at which `metric op value` holds.
+typedef struct mur_until {
+    int metric;                  ///< mur_metric_names index
+    mur_until_op op;
+    double value;
+} mur_until;
+
 /// A recorded flock read by the loader (flock.replay, flock.start, a
 /// condition's replay) is a mur_recording, opaque (declared above).
 
@@ -158,6 +188,10 @@ typedef struct mur_scene {
     int metrics[8];              ///< experiment metrics (mur_metric_names indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
+    mur_twin_spec twin;          ///< experiment.twin (kind MUR_TWIN_NONE when absent)
+    mur_measure measure;         ///< experiment.measure (window 0: at the last tick)
+    mur_until until[8];          ///< experiment.until, in file order
+    int nuntil;
     /* recorded flocks (docs/data.md), owned by the scene */
     mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL
     mur_recording *start;        ///< flock.start: the saved state every flock starts from, or NULL
@@ -255,6 +289,7 @@ typedef struct mur_driver {
     void (*on_tick)(void *ctx, const mur_flock *f, long tick); ///< called after every tick (may be NULL)
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
+    double predator_shift[2];    ///< added to every predator's position (a shifted twin's predators move with it; kept by start)
     long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
     const mur_recording *replay; ///< the recording shown instead of the model: kept by start when set
                                  ///< before it (a condition's, mur_scene_replay_of); NULL: the scene's
@@ -265,7 +300,7 @@ typedef struct mur_driver {
 MUR_API const mur_recording *mur_scene_replay_of(const mur_scene *s, int c);
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
-/// created from base; on_tick, on_tick_ctx, stop and replay are kept, the rest is set. 0, MUR_EINPUT
+/// created from base; on_tick, on_tick_ctx, stop, replay and predator_shift are kept, the rest is set. 0, MUR_EINPUT
 /// "file:line:col: error: at Ts the timeline gives ..." when overlapping ramps make the settings
 /// invalid at some time, or MUR_EINTR when *stop was seen (or the flock's own stop flag stopped a
 /// tick); after MUR_EINTR the driver and its flock are fit only for destroying.

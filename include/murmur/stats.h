@@ -78,6 +78,14 @@ typedef struct mur_effect {
 /// makes every field NaN. d is not changed. 0, or MUR_ERUN when out of memory.
 MUR_API int mur_effect_compute(mur_effect *out, const double *d, int n, double level, int resamples,
                                uint64_t seed);
+/// Summary of n times to an event (ticks), +inf for a run in which the
+/// event never happened (censored at the run's end; counted, not dropped).
+/// With one censoring time for every run this is the Kaplan-Meier
+/// estimate: each percentile is the type 7 percentile of all n values
+/// where it falls among the observed ones, and NaN (unknown: later than
+/// the runs lasted) where it needs a censored value. The mean is NaN when
+/// any run is censored. Sorts `values`; *censored gets their number.
+MUR_API void mur_summary_censored(mur_summary *out, double *values, int n, int *censored);
 
 #ifdef __cplusplus
 }

@@ -248,6 +248,28 @@ static void print_look(const mur_scene *s)
     printf("\n");
 }
 
+/* experiment.twin, measure and until, as the experiment will run them. */
+static void print_measures(const mur_scene *s)
+{
+    static const char *const ops[] = {">", ">=", "<", "<="};
+    if (s->nconditions > 1 || s->conditions[0].nset)
+        printf("  (every condition)");   /* under the conditions listed above */
+    else
+        printf("experiment: %d runs x %d ticks", s->runs, s->ticks);
+    if (s->twin.kind == MUR_TWIN_PERTURB)
+        printf("; twin: each boid moved %g world units in a random direction", s->twin.perturb);
+    else if (s->twin.kind == MUR_TWIN_SHIFT && s->twin.half_box)
+        printf("; twin: moved by half the box (%g, %g)", s->params.width / 2, s->params.height / 2);
+    else if (s->twin.kind == MUR_TWIN_SHIFT)
+        printf("; twin: moved by (%g, %g)", s->twin.shift[0], s->twin.shift[1]);
+    if (s->measure.window)
+        printf("; measured: mean of the last %ld ticks, every %ld", s->measure.window, s->measure.every);
+    for (int i = 0; i < s->nuntil; i++)
+        printf("%s time_to_%s (%s %g)", i ? "," : "; until:", mur_metric_name(s->until[i].metric),
+               ops[s->until[i].op], s->until[i].value);
+    printf("\n");
+}
+
 int mur_cmd_check(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
@@ -300,6 +322,8 @@ int mur_cmd_check(const mur_cli_opts *o)
             printf("\n");
         }
     }
+    if (s->twin.kind != MUR_TWIN_NONE || s->measure.window || s->nuntil)
+        print_measures(s);
     mur_scene_destroy(s);
     return 0;
 }

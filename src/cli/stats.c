@@ -229,11 +229,12 @@ static int effects_of(const mur_experiment *e, const mur_scene *s, mur_effect **
 }
 
 /* A row's effect columns: baseline,effect_median,ci_low,ci_high (JSON:
- * the same keys). */
+ * the same keys). f NULL: a row without an effect (a twin's or an
+ * `until`'s), its values empty. */
 static void put_effect(FILE *fp, const mur_experiment *e, const mur_effect *f, int json)
 {
     const char *base = mur_experiment_condition_name(e, mur_experiment_scene(e)->baseline);
-    const double v[3] = {f->median, f->ci_low, f->ci_high};
+    const double v[3] = {f ? f->median : NAN, f ? f->ci_low : NAN, f ? f->ci_high : NAN};
     static const char *const keys[3] = {"effect_median", "ci_low", "ci_high"};
     if (json) {
         fputs(", \"baseline\": ", fp);
@@ -251,28 +252,65 @@ static void put_effect(FILE *fp, const mur_experiment *e, const mur_effect *f, i
     }
 }
 
+/* Rows a twin experiment adds after each condition's metrics: the
+ * doubling time and the ticks to each size (docs/data.md), with a count
+ * of censored runs; none for other scenes, whose tables keep their
+ * columns. */
+static int twin_rows(const mur_experiment *e)
+{
+    return mur_experiment_scene(e)->twin.kind != MUR_TWIN_NONE ? MUR_TWIN_METRIC_COUNT : 0;
+}
+
+static int extra_rows(const mur_experiment *e)
+{
+    return twin_rows(e) + mur_experiment_scene(e)->nuntil;
+}
+
+/* Extra row k of condition c: its metric's name, summary and censored
+ * runs; the twin's, then each `until` as time_to_<metric> (ticks). */
+static const char *extra_row(const mur_experiment *e, int c, int k, mur_summary *m, int *censored)
+{
+    static char name[48];   /* the CLI is one thread; each row is printed before the next is asked for */
+    if (k < twin_rows(e)) {
+        mur_experiment_twin_summary(e, c, k, m, censored);
+        return mur_twin_metric_name(k);
+    }
+    k -= twin_rows(e);
+    mur_experiment_until_summary(e, c, k, m, censored);
+    snprintf(name, sizeof name, "time_to_%s", mur_metric_name(mur_experiment_scene(e)->until[k].metric));
+    return name;
+}
+
 static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff)
 {
     long ticks = mur_experiment_ticks(e);
+    int extra = extra_rows(e);
     fputs("condition", fp);
     sweep_header(fp, s);
     fputs(",metric,median,p10,p90,mean,runs,ticks", fp);
+    fputs(extra ? ",censored" : "", fp);
     fputs(eff ? ",baseline,effect_median,ci_low,ci_high\n" : "\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
-        for (int i = 0; i < s->nmetrics; i++) {
+        for (int i = 0; i < s->nmetrics + extra; i++) {
             mur_summary m;
-            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            int censored = 0;
+            const char *name = i < s->nmetrics ? mur_metric_name(s->metrics[i])
+                                               : extra_row(e, c, i - s->nmetrics, &m, &censored);
+            if (i < s->nmetrics)
+                mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             put_csv_text(fp, mur_experiment_condition_name(e, c));
             sweep_values(fp, e, c, 0);
-            fprintf(fp, ",%s,", mur_metric_name(s->metrics[i]));
+            fprintf(fp, ",%s,", name);
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 put_number(fp, v[k], 0);
                 fputc(',', fp);
             }
             fprintf(fp, "%d,%ld", m.n, ticks);
+            if (extra)
+                fprintf(fp, ",%d", censored);
             if (eff)
-                put_effect(fp, e, &eff[c * s->nmetrics + i], 0);
+                put_effect(fp, e, i < s->nmetrics ? &eff[c * s->nmetrics + i] : NULL, 0);
             fputc('\n', fp);
         }
 }
@@ -283,20 +321,35 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s, con
  * exactly, so a reader recomputes the summary's numbers bit for bit. */
 static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 {
-    long ticks = mur_experiment_ticks(e);
     fputs("condition", fp);
     sweep_header(fp, s);
     fputs(",run,seed,metric,value\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int r = 0; r < mur_experiment_runs(e); r++) {
-            const mur_metrics *m = mur_experiment_metrics(e, c, r, ticks);
             for (int i = 0; i < s->nmetrics; i++) {
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
                 sweep_values(fp, e, c, 0);
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
                         mur_metric_name(s->metrics[i]));
-                double v = mur_metrics_value(m, s->metrics[i]);
+                double v = mur_experiment_value(e, c, r, s->metrics[i]);
                 if (isfinite(v))
+                    fprintf(fp, "%.17g", v);
+                fputc('\n', fp);
+            }
+            /* a twin's numbers and the times to each `until`; a censored
+             * run's is "inf": it never got there */
+            const mur_twin_result *tr = mur_experiment_twin_result(e, c, r);
+            int ntwin = tr ? MUR_TWIN_METRIC_COUNT : 0;
+            for (int k = 0; k < ntwin + s->nuntil; k++) {
+                char name[48];
+                double v = k < ntwin ? tr->value[k] : mur_experiment_until(e, c, r, k - ntwin);
+                snprintf(name, sizeof name, "%s%s", k < ntwin ? "" : "time_to_",
+                         k < ntwin ? mur_twin_metric_name(k) : mur_metric_name(s->until[k - ntwin].metric));
+                put_csv_text(fp, mur_experiment_condition_name(e, c));
+                fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r), name);
+                if (isinf(v))
+                    fputs("inf", fp);
+                else if (isfinite(v))
                     fprintf(fp, "%.17g", v);
                 fputc('\n', fp);
             }
@@ -330,21 +383,28 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, co
     long ticks = mur_experiment_ticks(e);
     const char *sep = "";
     fprintf(fp, "{\"provenance\": %s,\n \"rows\": [", prov);
+    int extra = extra_rows(e);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
-        for (int i = 0; i < s->nmetrics; i++) {
+        for (int i = 0; i < s->nmetrics + extra; i++) {
             mur_summary m;
-            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            int censored = 0;
+            const char *name = i < s->nmetrics ? mur_metric_name(s->metrics[i])
+                                               : extra_row(e, c, i - s->nmetrics, &m, &censored);
+            if (i < s->nmetrics)
+                mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             fprintf(fp, "%s\n  {\"condition\": ", sep);
             put_json_text(fp, mur_experiment_condition_name(e, c));
             sweep_values(fp, e, c, 1);
-            fprintf(fp, ", \"metric\": \"%s\"", mur_metric_name(s->metrics[i]));
+            fprintf(fp, ", \"metric\": \"%s\"", name);
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 fprintf(fp, ", \"%s\": ", keys[k]);
                 put_number(fp, v[k], 1);
             }
             fprintf(fp, ", \"runs\": %d, \"ticks\": %ld", m.n, ticks);
-            if (eff)
+            if (extra)
+                fprintf(fp, ", \"censored\": %d", censored);
+            if (eff && i < s->nmetrics)
                 put_effect(fp, e, &eff[c * s->nmetrics + i], 1);
             fputc('}', fp);
             sep = ",";
@@ -360,22 +420,46 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s, c
         int l = (int)strlen(mur_experiment_condition_name(e, c));
         w = l > w ? l : w;
     }
-    fprintf(fp, "%s: %d condition%s x %d runs, values after %ld ticks\n",
-            s->title ? s->title : s->path, mur_experiment_conditions(e),
-            mur_experiment_conditions(e) == 1 ? "" : "s", mur_experiment_runs(e), ticks);
-    fprintf(fp, "%-*s  %-10s %10s %10s %10s %10s", w, "condition", "metric", "median", "p10",
+    char when[96];
+    if (s->measure.window)
+        snprintf(when, sizeof when, "means of the last %ld ticks (every %ld) of %ld", s->measure.window,
+                 s->measure.every, ticks);
+    else
+        snprintf(when, sizeof when, "values after %ld ticks", ticks);
+    fprintf(fp, "%s: %d condition%s x %d runs, %s\n", s->title ? s->title : s->path,
+            mur_experiment_conditions(e), mur_experiment_conditions(e) == 1 ? "" : "s",
+            mur_experiment_runs(e), when);
+    int mw = twin_rows(e) ? 13 : 10;   /* ticks_to_1e-9 */
+    for (int k = 0; k < s->nuntil; k++) {
+        int l = 8 + (int)strlen(mur_metric_name(s->until[k].metric));   /* time_to_<metric> */
+        mw = l > mw ? l : mw;
+    }
+    fprintf(fp, "%-*s  %-*s %10s %10s %10s %10s", w, "condition", mw, "metric", "median", "p10",
             "p90", "mean");
     if (eff)
         fprintf(fp, "  %10s %21s", "effect", "95% CI");
     fputc('\n', fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++) {
-        for (int i = 0; i < s->nmetrics; i++) {
+        for (int i = 0; i < s->nmetrics + extra_rows(e); i++) {
             mur_summary m;
-            mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
-            fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g", w,
-                    i == 0 ? mur_experiment_condition_name(e, c) : "",
-                    mur_metric_name(s->metrics[i]), m.median, m.p10, m.p90, m.mean);
-            if (eff) {
+            int censored = 0;
+            const char *name = i < s->nmetrics ? mur_metric_name(s->metrics[i])
+                                               : extra_row(e, c, i - s->nmetrics, &m, &censored);
+            if (i < s->nmetrics)
+                mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
+            fprintf(fp, "%-*s  %-*s", w, i == 0 ? mur_experiment_condition_name(e, c) : "", mw, name);
+            double v[4] = {m.median, m.p10, m.p90, m.mean};
+            for (int k = 0; k < 4; k++) {
+                char beyond[24];   /* a time needing censored runs: later than the runs lasted */
+                snprintf(beyond, sizeof beyond, ">%ld", ticks);
+                if (censored && isnan(v[k]))
+                    fprintf(fp, " %10s", beyond);
+                else
+                    fprintf(fp, " %10.4g", v[k]);
+            }
+            if (censored)
+                fprintf(fp, "  (%d of %d runs censored)", censored, m.n);
+            if (eff && i < s->nmetrics) {
                 const mur_effect *f = &eff[c * s->nmetrics + i];
                 fprintf(fp, "  %10.4g [%9.4g, %9.4g]", f->median, f->ci_low, f->ci_high);
             }
@@ -416,6 +500,14 @@ static int write_plot(const mur_cli_opts *o, plot_fn draw, const mur_experiment 
     if (!rc && !o->quiet)
         fprintf(stderr, "murmur: wrote %s\n", o->plot);
     return rc;
+}
+
+/* A twin experiment's --plot: the divergence against ticks (plot.h). */
+static int twin_plot(const char *path, const mur_experiment *e, const int *metrics, int n, mur_error *err)
+{
+    (void)metrics;
+    (void)n;
+    return mur_plot_divergence(path, e, err);
 }
 
 /* What stats and series share before they run: the --plot name, --runs,
@@ -506,7 +598,7 @@ int mur_cmd_stats(const mur_cli_opts *o)
     if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, &err)) ||
                         (rc = write_sidecar(o->runs_out, e, &err))))
         goto done;
-    if ((rc = write_plot(o, mur_plot_stats, e, s, &err)))
+    if ((rc = write_plot(o, extra_rows(e) ? twin_plot : mur_plot_stats, e, s, &err)))
         goto done;
     if (o->plot_effects) {
         ensure_out_dir(o->plot_effects);
@@ -535,6 +627,47 @@ static int series_timed(const mur_setting *st, const mur_setting *const *swept, 
     return 0;
 }
 
+/* A twin experiment's series columns (docs/data.md), after the others:
+ * run 0's divergence (RMS and largest, world units) and the twin's order
+ * (of the condition of the row),
+ * then with several runs each one's median and 10-90% band. */
+static const char *const twin_cols[3] = {"divergence_rms", "divergence_max", "twin_order"};
+
+static double twin_value(const mur_twin_record *w, int k)
+{
+    return k == 0 ? w->divergence.rms : k == 1 ? w->divergence.max : w->twin_order;
+}
+
+static void twin_header(FILE *fp, int runs)
+{
+    for (int k = 0; k < 3; k++)
+        fprintf(fp, ",%s", twin_cols[k]);
+    for (int k = 0; k < 3 && runs > 1; k++)
+        fprintf(fp, ",%s_median,%s_p10,%s_p90", twin_cols[k], twin_cols[k], twin_cols[k]);
+}
+
+static void twin_columns(FILE *fp, const mur_experiment *e, int c, long t)
+{
+    int runs = mur_experiment_runs(e);
+    for (int k = 0; k < 3; k++) {
+        fputc(',', fp);
+        put_number(fp, twin_value(mur_experiment_twin(e, c, 0, t), k), 0);
+    }
+    double *v = runs > 1 ? mur_malloc((size_t)runs * sizeof *v) : NULL;
+    for (int k = 0; k < 3 && v; k++) {
+        for (int r = 0; r < runs; r++)
+            v[r] = twin_value(mur_experiment_twin(e, c, r, t), k);
+        mur_summary sm;
+        mur_summary_compute(&sm, v, runs);
+        double q[3] = {sm.median, sm.p10, sm.p90};
+        for (int j = 0; j < 3; j++) {
+            fputc(',', fp);
+            put_number(fp, q[j], 0);
+        }
+    }
+    mur_free(v);
+}
+
 static void series_csv(FILE *fp, const mur_experiment *e)
 {
     const mur_setting *swept[MAX_SWEPT];
@@ -561,6 +694,9 @@ static void series_csv(FILE *fp, const mur_experiment *e)
                     mur_metric_name(k));
     for (int j = 0; j < nswept; j++)
         fprintf(fp, ",%s", swept[j]->name);
+    int twin = mur_experiment_twin(e, 0, 0, 0) != NULL;
+    if (twin)
+        twin_header(fp, runs);
     fputc('\n', fp);
     for (int c = 0; c < nc; c++)
     for (long t = 0; t <= mur_experiment_ticks(e); t++) {
@@ -599,6 +735,8 @@ static void series_csv(FILE *fp, const mur_experiment *e)
             else
                 put_number(fp, mur_setting_get(swept[j], &p), 0);
         }
+        if (twin)
+            twin_columns(fp, e, c, t);
         fputc('\n', fp);
     }
 }

@@ -411,6 +411,16 @@ int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
     return MUR_OK;
 }
 
+void mur_flock_displace(mur_flock *f, const double *dx, const double *dy)
+{
+    for (int i = 0; i < f->n; i++) {
+        f->x[i] += dx[i];
+        f->y[i] += dy[i];
+    }
+    fold_into_world(f);
+    f->grid_ok = 0;
+}
+
 int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const double *x, const double *y,
                         const double *vx, const double *vy, mur_error *err)
 {

@@ -235,6 +235,15 @@ void mur_renderer_destroy(mur_renderer *r)
     mur_free(r);
 }
 
+void mur_renderer_set_ghost(mur_renderer *r, int panel, const mur_flock *ghost, double dx, double dy)
+{
+    if (panel < 0 || panel >= r->npanels)
+        return;
+    r->panels[panel].ghost = ghost;
+    r->panels[panel].ghost_shift[0] = dx;
+    r->panels[panel].ghost_shift[1] = dy;
+}
+
 void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
 {
     r->stop = stop;
@@ -473,6 +482,11 @@ static void boid_path(cairo_t *cr, mur_shape shape, double size, double x, doubl
     cairo_close_path(cr);
 }
 
+void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy)
+{
+    boid_path(cr, shape, size, x, y, ux, uy);
+}
+
 /* Bin of u in [0, 1) among nb; NaN (never from the core) goes to bin 0
  * rather than into an undefined conversion. */
 static int unit_bin(double u, int nb)
@@ -705,6 +719,9 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
     if ((layer < 0 || layer == MUR_LAYER_BOIDS) && draw_boids(r, cr, f, start, nb, hypot(bx, by)))
         return MUR_EINTR;
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+    /* a twin's ghost over its boids (nothing when the panel has none) */
+    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && mur_ghost_draw(r, cr, pc->index))
+        return MUR_EINTR;
     if (layer < 0 || layer == MUR_LAYER_OVER)
         mur_overlays_world_over(pc);
     return 0;

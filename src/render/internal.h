@@ -87,6 +87,8 @@ typedef struct mur_panel_state {
     int ncid;                /* boids cid covers */
     size_t cid_cap;
     mur_metrics_ctx *mx;     /* scratch for observe and draw */
+    const mur_flock *ghost;  /* a twin drawn in outline over the flock (borrowed; NULL: none) */
+    double ghost_shift[2];   /* moved back by this before it is drawn */
 } mur_panel_state;
 
 /* Text through Pango with a font map of its own, hinting off so that a
@@ -214,6 +216,8 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
 
 /* frame.c: colours shared with overlays and trails */
 void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
+/* Add one boid's shape to cr's path, world units: centre (x, y), unit heading (ux, uy). */
+void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy);
 /* Colour bins of the look's colour mode (1 for a fixed colour). */
 int mur_bin_count(const mur_look *lk);
 
@@ -236,6 +240,9 @@ int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mu
  * what mur_draw_world returns. */
 int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view *v, double x,
                     double y, double w, double h, const int *start, int nb);
+/* ghost.c: panel `panel`'s ghost, if any, in outline on cr (world
+ * transform set); 0 or MUR_EINTR. */
+int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel);
 
 /* overlays.c */
 void mur_series_free(mur_series *s);

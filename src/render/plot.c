@@ -1611,3 +1611,210 @@ int mur_plot_effects(const char *path, const mur_experiment *e, const int *metri
     }
     return fig_end(&f, err);
 }
+
+/* ---- twins: the divergence ------------------------------------------------ */
+
+#define DIV_PANEL_H 120.0   /* the divergence panel: six decades and more need room */
+
+/* "10" and the exponent k in superscript digits (UTF-8), for a log axis. */
+static void power_label(char *buf, size_t n, int k)
+{
+    static const char *const sup[10] = {"\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
+                                        "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8",
+                                        "\xe2\x81\xb9"};
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", k < 0 ? -k : k);
+    size_t len = (size_t)snprintf(buf, n, "10%s", k < 0 ? "\xe2\x81\xbb" : "");
+    for (const char *d = digits; *d && len < n; d++)
+        len += (size_t)snprintf(buf + len, n - len, "%s", sup[*d - '0']);
+}
+
+/* The median and 10-90% band of log10 divergence_rms across runs for
+ * condition c, every stride-th tick (last = the count of points - 1), into
+ * t (lo, mid, hi); a zero divergence is drawn at the axis' floor. */
+static void divergence_track(const mur_experiment *e, int c, long stride, long last, double floor_log,
+                             track *t, double *scratch)
+{
+    const int runs = mur_experiment_runs(e);
+    const long ticks = mur_experiment_ticks(e);
+    for (long k = 0; k <= last; k++) {
+        long tick = k * stride < ticks ? k * stride : ticks;
+        for (int r = 0; r < runs; r++)
+            scratch[r] = mur_experiment_twin(e, c, r, tick)->divergence.rms;
+        mur_summary m;
+        mur_summary_compute(&m, scratch, runs);
+        double v[3] = {m.p10, m.median, m.p90}, *out[3] = {t->lo, t->mid, t->hi};
+        for (int q = 0; q < 3; q++)
+            out[q][k] = v[q] > 0 ? fmax(log10(v[q]), floor_log) : floor_log;
+    }
+}
+
+/* Dotted lines at the sizes the ticks_to_ rows report, labelled at the right. */
+static void draw_sizes(figure *f, const panel *p)
+{
+    cairo_t *cr = f->cr;
+    double dash[2] = {1, 1.5};
+    for (int k = 1; k < MUR_TWIN_METRIC_COUNT; k++) {
+        double v = log10(mur_twin_size(k));
+        if (v < p->y0 || v > p->y1)
+            continue;
+        cairo_set_dash(cr, dash, 2, 0);
+        cairo_set_source_rgb(cr, grey.r, grey.g, grey.b);
+        cairo_set_line_width(cr, 0.4);
+        cairo_move_to(cr, p->x, py(p, v));
+        cairo_line_to(cr, p->x + p->w, py(p, v));
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        /* the size as its row names it: 1e-9, 1e-5, 1 */
+        const char *name = mur_twin_metric_name(k) + strlen("ticks_to_");
+        text(f, p->x + p->w - 1, py(p, v) - 0.5, name, TICK_SIZE, 1, 1, 0, grey);
+    }
+}
+
+/* The fitted growth of condition c: the slope of its runs' median
+ * doubling time, through the median curve's own fit at the middle of its
+ * range, drawn dashed over that range. 0 when there is nothing to draw. */
+static int draw_fit(figure *f, const panel *p, const mur_experiment *e, int c, const double *median_rms,
+                    rgb col, double *doubling)
+{
+    mur_summary m;
+    int censored;
+    mur_experiment_twin_summary(e, c, 0, &m, &censored);
+    *doubling = m.median;
+    mur_growth g;
+    mur_growth_fit(median_rms, mur_experiment_ticks(e) + 1, &g);
+    if (!isfinite(m.median) || g.first < 0)
+        return 0;
+    double rate = log(2.0) / m.median, tm = 0.5 * (double)(g.first + g.last);
+    double ym = g.log_d0 + g.rate * tm;   /* ln D of the median's fit at tm */
+    cairo_t *cr = f->cr;
+    double dash[2] = {3, 1.5};
+    cairo_save(cr);
+    cairo_rectangle(cr, p->x, p->y, p->w, p->h);
+    cairo_clip(cr);
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_set_line_width(cr, 0.9);
+    cairo_set_source_rgb(cr, col.r * 0.6, col.g * 0.6, col.b * 0.6);
+    for (int end = 0; end < 2; end++) {
+        double t = end ? (double)g.last : (double)g.first;
+        double y = (ym + rate * (t - tm)) / log(10.0);
+        if (end)
+            cairo_line_to(cr, px(p, t), py(p, y));
+        else
+            cairo_move_to(cr, px(p, t), py(p, y));
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+    return 1;
+}
+
+int mur_plot_divergence(const char *path, const mur_experiment *e, mur_error *err)
+{
+    if (format_of(path) == FMT_NONE)
+        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
+    if (!mur_experiment_twin(e, 0, 0, 0))
+        return mur_error_set(err, MUR_EINPUT, "a divergence figure needs an experiment with a twin");
+    const int nc = mur_experiment_conditions(e) < 7 ? mur_experiment_conditions(e) : 7;
+    const int runs = mur_experiment_runs(e);
+    const long ticks = mur_experiment_ticks(e), stride = (ticks + MAX_POINTS - 1) / MAX_POINTS;
+    const long last = (ticks + stride - 1) / stride;
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    figure f = {0};
+    int rc = MUR_OK;
+    size_t len = (size_t)last + 1;
+    double *buf = mur_calloc(len * 4 * (size_t)nc + (size_t)runs + (size_t)ticks + 1, sizeof *buf);
+    key *keys = mur_calloc((size_t)nc + 2, sizeof *keys);
+    if (!buf || !keys) {
+        rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
+        goto done;
+    }
+    double *ts = buf, *scratch = buf + len * 3 * (size_t)nc + len, *median = scratch + runs;
+    for (long k = 0; k <= last; k++)
+        ts[k] = (double)(k * stride < ticks ? k * stride : ticks);
+    /* The axis: whole decades from the smallest p10 (at least 1e-16) to the largest p90. */
+    double lo = 1e300, hi = 0;
+    for (int c = 0; c < nc; c++)
+        for (long t = 0; t <= ticks; t++)
+            for (int r = 0; r < runs; r++) {
+                double d = mur_experiment_twin(e, c, r, t)->divergence.rms;
+                if (d > 0 && d < lo)
+                    lo = d;
+                if (d > hi)
+                    hi = d;
+            }
+    if (!(hi > 0))
+        lo = 1e-16, hi = 1;
+    panel p = {L, 0, PW, DIV_PANEL_H, 0, (double)ticks, floor(log10(fmax(lo, 1e-16))), ceil(log10(hi))};
+    if (p.y1 <= p.y0)
+        p.y1 = p.y0 + 1;
+    /* The legend: one line per condition with its doubling time, the band, the fit. */
+    double doubling[8];
+    int nkeys = 0;
+    for (int c = 0; c < nc; c++) {
+        mur_summary m;
+        int censored;
+        mur_experiment_twin_summary(e, c, 0, &m, &censored);
+        doubling[c] = m.median;
+        keys[nkeys] = (key){KEY_LINE, palette[c], "", 0};
+        if (isfinite(m.median))
+            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sdoubling time %.3g ticks (median of runs)",
+                     nc > 1 ? mur_experiment_condition_name(e, c) : "", nc > 1 ? ": " : "", m.median);
+        else
+            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sno doubling time",
+                     nc > 1 ? mur_experiment_condition_name(e, c) : "", nc > 1 ? ": " : "");
+        nkeys++;
+    }
+    keys[nkeys] = (key){KEY_BAND, ink, "", 1};
+    snprintf(keys[nkeys++].label, sizeof keys[0].label, "median, 10\xe2\x80\x93" "90%% of %d runs", runs);
+    keys[nkeys] = (key){KEY_LINE, grey, "dashed: the fitted slope, over the fitted range", 0};
+    nkeys++;
+    figure probe;
+    probe_open(&probe);
+    double legend_h = draw_legend(&probe, keys, nkeys, L, 0, PW, 0);
+    probe_close(&probe);
+    p.y = 4 + legend_h + 3 + TITLE_H;
+    double H = ceil(p.y + p.h + 22);
+    if ((rc = fig_begin(&f, path, e, W, H, err)))
+        goto done;
+    draw_legend(&f, keys, nkeys, L, 4, PW, 1);
+    text(&f, L, p.y - 1, "divergence between twins, RMS (world units, log scale)", TEXT_SIZE, 0, 1, 0, ink);
+    /* decades: grid and labels, every one when they fit, else every other */
+    int every = (p.y1 - p.y0) > 10 ? 2 : 1;
+    for (int k = (int)p.y0; k <= (int)p.y1; k++) {
+        cairo_set_source_rgb(f.cr, grid.r, grid.g, grid.b);
+        cairo_set_line_width(f.cr, 0.4);
+        cairo_move_to(f.cr, p.x, py(&p, k));
+        cairo_line_to(f.cr, p.x + p.w, py(&p, k));
+        cairo_stroke(f.cr);
+        if ((k - (int)p.y0) % every == 0) {
+            char lab[32];
+            power_label(lab, sizeof lab, k);
+            text(&f, p.x - 2.5, py(&p, k), lab, TICK_SIZE, 1, 0.5, 0, ink);
+        }
+    }
+    draw_axes(&f, &p, 1, nice_step((double)ticks, 6), 0);
+    text(&f, L + PW / 2, p.y + p.h + 11, "ticks", TEXT_SIZE, 0.5, 0, 0, ink);
+    draw_sizes(&f, &p);
+    for (int c = 0; c < nc; c++) {
+        track t;   /* after ts, three arrays of len per condition */
+        t.mid = buf + len * (1 + 3 * (size_t)c);
+        t.lo = t.mid + len;
+        t.hi = t.lo + len;
+        divergence_track(e, c, stride, last, p.y0, &t, scratch);
+        draw_track(&f, &p, &t, ts, last, palette[c]);
+        for (long tk = 0; tk <= ticks; tk++) {   /* the median at every tick, for its fit */
+            for (int r = 0; r < runs; r++)
+                scratch[r] = mur_experiment_twin(e, c, r, tk)->divergence.rms;
+            mur_summary m;
+            mur_summary_compute(&m, scratch, runs);
+            median[tk] = m.median;
+        }
+        draw_fit(&f, &p, e, c, median, palette[c], &doubling[c]);
+    }
+    rc = fig_end(&f, err);
+done:
+    fig_abort(&f);
+    mur_free(buf);
+    mur_free(keys);
+    return rc;
+}

@@ -33,6 +33,11 @@ struct mur_experiment {
     int every_tick;
     long stride;          /* recorded ticks per run: ticks + 1, or 1 */
     mur_metrics *m;       /* [(condition * runs + run) * stride + recorded tick] */
+    mur_twin_record *tw;  /* twins: [(condition * runs + run) * (ticks + 1) + tick], else NULL */
+    mur_twin_result *twr; /* twins: [condition * runs + run] */
+    double *window;       /* measure.window: [(condition * runs + run) * MUR_METRIC_COUNT + metric] means, else NULL */
+    long samples;         /* ticks sampled in the window */
+    double *until;        /* until: [(condition * runs + run) * nuntil + i] first tick it holds, +inf if never; else NULL */
     double *scratch;      /* runs values, for summaries */
 };
 
@@ -62,6 +67,66 @@ static int measure(mur_metrics_ctx *mc, const mur_flock *f, mur_metrics *out, mu
     return rc == MUR_ERUN ? mur_error_set(err, MUR_ERUN, "out of memory computing metrics") : rc;
 }
 
+/* A tick of a twin run: the divergence and the twin's order. */
+static void twin_record(const mur_twin *t, const mur_flock *f, mur_twin_record *out)
+{
+    mur_twin_measure(t, f, &out->divergence);
+    out->twin_order = mur_metrics_order(mur_flock_count(t->flock), mur_flock_vx(t->flock),
+                                        mur_flock_vy(t->flock));
+}
+
+/* A twin run's result, from its RMS divergence series. */
+static int twin_result(mur_experiment *e, long job, const mur_twin_record *tw, mur_error *err)
+{
+    long n = e->ticks + 1;
+    double *rms = mur_malloc((size_t)n * sizeof *rms);
+    if (!rms)
+        return mur_error_set(err, MUR_ERUN, "out of memory for a divergence series of %ld ticks", n);
+    for (long t = 0; t < n; t++)
+        rms[t] = tw[t].divergence.rms;
+    mur_twin_result_compute(rms, n, &e->twr[job]);
+    mur_free(rms);
+    return MUR_OK;
+}
+
+/* Whether v meets u's comparison (NaN never does). */
+static int until_met(const mur_until *u, double v)
+{
+    switch (u->op) {
+    case MUR_UNTIL_GT: return v > u->value;
+    case MUR_UNTIL_GE: return v >= u->value;
+    case MUR_UNTIL_LT: return v < u->value;
+    default: return v <= u->value;
+    }
+}
+
+/* Job `job` at tick t: keeps the metrics a series keeps (every tick) or a
+ * summary does (the last tick's), adds a sample of the measure window to
+ * the job's means, and records the first tick each `until` holds. Metrics
+ * are computed only at the ticks that need them. */
+static int observe(mur_experiment *e, mur_metrics_ctx *mc, const mur_flock *f, long job, long t, mur_error *err)
+{
+    const mur_scene *s = e->scene;
+    const long T = e->ticks, window = s->measure.window;
+    int sample = window && t > T - window && (T - t) % s->measure.every == 0;
+    double *until = e->until ? e->until + job * s->nuntil : NULL;
+    int pending = 0;
+    for (int i = 0; until && i < s->nuntil; i++)
+        pending |= isinf(until[i]);
+    if (!e->every_tick && t < T && !sample && !pending)
+        return MUR_OK;
+    mur_metrics *m = e->m + job * e->stride + (e->every_tick ? t : 0);
+    int rc = measure(mc, f, m, err);
+    if (rc)
+        return rc;
+    for (int k = 0; sample && k < MUR_METRIC_COUNT; k++)   /* summed in tick order; run_job divides */
+        e->window[job * MUR_METRIC_COUNT + k] += mur_metrics_value(m, k);
+    for (int i = 0; until && i < s->nuntil; i++)
+        if (isinf(until[i]) && until_met(&s->until[i], mur_metrics_value(m, s->until[i].metric)))
+            until[i] = (double)t;
+    return MUR_OK;
+}
+
 /* One run: condition c, run r, from tick 0 to e->ticks through the
  * timeline. Leaves the recorded metrics in their slots. */
 static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
@@ -72,32 +137,39 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     mur_params base = s->params;
     if (!e->scene_only)
         mur_scene_apply(s->conditions[e->first + c].set, s->conditions[e->first + c].nset, &base);
-    mur_metrics *out = e->m + job * e->stride;
     mur_flock *f = NULL;
     mur_driver d;
     memset(&d, 0, sizeof d);
     d.stop = sh->stop;   /* the warm-up and each tick answer a stop too */
-    d.replay = mur_scene_replay_of(s, e->scene_only ? -1 : c);
-    int rc = mur_flock_create(&f, &base, mur_rng_derive(s->seed, (uint64_t)r), err);
+    d.replay = mur_scene_replay_of(s, e->scene_only ? -1 : e->first + c);
+    mur_twin twin = {0};
+    mur_twin_record *tw = e->tw ? e->tw + job * (e->ticks + 1) : NULL;
+    uint64_t seed = mur_rng_derive(s->seed, (uint64_t)r);
+    int rc = mur_flock_create(&f, &base, seed, err);
     if (!rc)
         mur_flock_set_stop(f, sh->stop);
     if (rc || (rc = mur_driver_start(&d, s, f, &base, err)))
         goto fail;
-    if (e->every_tick && (rc = measure(mc, f, &out[0], err)))
+    if (tw && (rc = mur_twin_start(&twin, s, &base, seed, 1, sh->stop, err)))
         goto fail;
-    for (long t = 1; t <= e->ticks; t++) {
-        if (stopped(sh)) {
+    for (long t = 0; t <= e->ticks; t++) {
+        if (t > 0 && stopped(sh)) {
             rc = MUR_EINTR;
             goto fail;
         }
-        if ((rc = mur_driver_run_to(&d, t, err)))
+        if (t > 0 && ((rc = mur_driver_run_to(&d, t, err)) || (tw && (rc = mur_twin_run_to(&twin, t, err)))))
             goto fail;
-        if (e->every_tick && (rc = measure(mc, f, &out[t], err)))
+        if ((rc = observe(e, mc, f, job, t, err)))
             goto fail;
+        if (tw)
+            twin_record(&twin, f, &tw[t]);
     }
-    if (!e->every_tick)
-        rc = measure(mc, f, &out[0], err);
+    for (int k = 0; e->window && k < MUR_METRIC_COUNT; k++)
+        e->window[job * MUR_METRIC_COUNT + k] /= (double)e->samples;
+    if (!rc && tw)
+        rc = twin_result(e, job, tw, err);
 fail:
+    mur_twin_free(&twin);
     mur_flock_destroy(f);
     return rc;
 }
@@ -225,6 +297,9 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
         return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, 10000000]", ticks);
     if (def->threads < 0 || def->threads > 256)
         return mur_error_set(err, MUR_EINPUT, "threads = %d is out of range [0, 256]", def->threads);
+    if (s->measure.window > ticks + 1)
+        return mur_error_set(err, MUR_EINPUT, "measure.window of %ld ticks is longer than the run's %ld ticks",
+                             s->measure.window, ticks);
     const char *only = def->version >= 2 ? def->condition : NULL;
     int first = 0;
     if (only && (first = mur_experiment_find_condition(s, only, err)) < 0)
@@ -235,6 +310,8 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
     /* In doubles, and checked in floating point so the product cannot
      * overflow before it is compared. */
     double values = (double)nconditions * runs * stride * (double)(sizeof(mur_metrics) / sizeof(double));
+    if (s->twin.kind != MUR_TWIN_NONE)   /* a twin's record of every tick */
+        values += (double)nconditions * runs * ((double)ticks + 1) * (double)(sizeof(mur_twin_record) / sizeof(double));
     if (values > (double)MUR_EXPERIMENT_MAX_VALUES)
         return mur_error_set(err, MUR_EINPUT,
                              "%d conditions x %d runs x %ld ticks is too much to keep (%.0f MiB, at most %ld): "
@@ -253,6 +330,8 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
         boids += p.count;
     }
     double work = boids * runs * ((double)ticks + s->warmup);
+    if (s->twin.kind != MUR_TWIN_NONE)
+        work *= 2;   /* each run and its twin */
     if (work > MUR_SCENE_MAX_BOID_TICKS)
         return mur_error_set(err, MUR_EINPUT,
                              "%d runs x %.0f ticks (warm-up included) x %.0f boids (all conditions) = %.3g "
@@ -273,7 +352,20 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
     e->m = mur_calloc(nm, sizeof *e->m);
     e->scratch = mur_calloc((size_t)runs, sizeof *e->scratch);
     int rc;
-    if (!e->m || !e->scratch) {
+    if (s->twin.kind != MUR_TWIN_NONE) {
+        e->tw = mur_calloc((size_t)nconditions * (size_t)runs * (size_t)(ticks + 1), sizeof *e->tw);
+        e->twr = mur_calloc((size_t)nconditions * (size_t)runs, sizeof *e->twr);
+    }
+    size_t njobs = (size_t)nconditions * (size_t)runs;
+    if (s->measure.window) {
+        e->samples = (s->measure.window - 1) / s->measure.every + 1;
+        e->window = mur_calloc(njobs * MUR_METRIC_COUNT, sizeof *e->window);
+    }
+    if (s->nuntil && (e->until = mur_calloc(njobs * (size_t)s->nuntil, sizeof *e->until)))
+        for (size_t i = 0; i < njobs * (size_t)s->nuntil; i++)
+            e->until[i] = INFINITY;
+    if (!e->m || !e->scratch || (s->twin.kind != MUR_TWIN_NONE && (!e->tw || !e->twr)) ||
+        (s->measure.window && !e->window) || (s->nuntil && !e->until)) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory for %zu metric records", nm);
         goto fail;
     }
@@ -292,6 +384,10 @@ void mur_experiment_destroy(mur_experiment *e)
         return;
     mur_free(e->m);
     mur_free(e->scratch);
+    mur_free(e->tw);
+    mur_free(e->twr);
+    mur_free(e->window);
+    mur_free(e->until);
     mur_free(e);
 }
 
@@ -317,11 +413,49 @@ const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r,
     return &e->m[((long)c * e->runs + r) * e->stride + slot];
 }
 
+const mur_twin_record *mur_experiment_twin(const mur_experiment *e, int c, int r, long tick)
+{
+    return e->tw ? &e->tw[((long)c * e->runs + r) * (e->ticks + 1) + tick] : NULL;
+}
+
+const mur_twin_result *mur_experiment_twin_result(const mur_experiment *e, int c, int r)
+{
+    return e->twr ? &e->twr[(long)c * e->runs + r] : NULL;
+}
+
 void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out)
 {
+    int measured = !e->every_tick && tick == e->ticks;   /* a summary's own tick: measure.window applies */
     for (int r = 0; r < e->runs; r++)
-        e->scratch[r] = mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k);
+        e->scratch[r] = measured ? mur_experiment_value(e, c, r, k)
+                                 : mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k);
     mur_summary_compute(out, e->scratch, e->runs);
+}
+
+double mur_experiment_value(const mur_experiment *e, int c, int r, int k)
+{
+    if (e->window)
+        return e->window[((long)c * e->runs + r) * MUR_METRIC_COUNT + k];
+    return mur_metrics_value(mur_experiment_metrics(e, c, r, e->ticks), k);
+}
+
+double mur_experiment_until(const mur_experiment *e, int c, int r, int i)
+{
+    return e->until[((long)c * e->runs + r) * e->scene->nuntil + i];
+}
+
+void mur_experiment_until_summary(const mur_experiment *e, int c, int i, mur_summary *out, int *censored)
+{
+    for (int r = 0; r < e->runs; r++)
+        e->scratch[r] = mur_experiment_until(e, c, r, i);
+    mur_summary_censored(out, e->scratch, e->runs, censored);
+}
+
+void mur_experiment_twin_summary(const mur_experiment *e, int c, int k, mur_summary *out, int *censored)
+{
+    for (int r = 0; r < e->runs; r++)
+        e->scratch[r] = mur_experiment_twin_result(e, c, r)->value[k];
+    mur_summary_censored(out, e->scratch, e->runs, censored);
 }
 
 int mur_experiment_swept(const mur_experiment *e, const mur_setting **out, int max)

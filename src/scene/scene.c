@@ -1663,6 +1663,128 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     return params_ok(c, &pp, p->v);
 }
 
+/* experiment.twin: `shift: half-box`, `shift: [dx, dy]` or `perturb: D`. */
+static int twin_pair(ctx *c, pair *p, void *arg)
+{
+    mur_twin_spec *tw = arg;
+    int rc;
+    if (!strcmp(p->key, "perturb")) {
+        tw->kind = MUR_TWIN_PERTURB;
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, "perturb")))
+            return rc;
+        return number(c, p->v, "perturb", 1e-15, 100, &tw->perturb);
+    }
+    tw->kind = MUR_TWIN_SHIFT;
+    const char *v = scalar(p->v);
+    if (v && !strcmp(v, "half-box")) {
+        tw->half_box = 1;
+        return 0;
+    }
+    long n = p->v->type == YAML_SEQUENCE_NODE ? p->v->data.sequence.items.top - p->v->data.sequence.items.start : 0;
+    if (n != 2)
+        return fail_at(c, p->v, "'shift' must be half-box or [dx, dy] in world units");
+    for (int k = 0; k < 2; k++)
+        if ((rc = number(c, node(c, p->v->data.sequence.items.start[k]), "shift", -MUR_MAX_WORLD, MUR_MAX_WORLD,
+                         &tw->shift[k])))
+            return rc;
+    return 0;
+}
+
+static const char *const twin_keys[] = {"shift", "perturb", NULL};
+
+static int twin_map(ctx *c, yaml_node_t *map, mur_twin_spec *tw)
+{
+    *tw = (mur_twin_spec){0};
+    int rc = each_pair(c, map, "twin", twin_keys, twin_pair, tw);
+    if (rc)
+        return rc;
+    if (lookup(c, map, "shift") && lookup(c, map, "perturb"))
+        return fail_at(c, map, "'twin' takes 'shift' or 'perturb', not both");
+    if (tw->kind == MUR_TWIN_NONE)
+        return fail_at(c, map, "'twin' needs 'shift' (half-box or [dx, dy]) or 'perturb'");
+    return 0;
+}
+
+/* A duration in whole ticks (`100t`, or seconds at ticks_per_second). */
+static int ticks_value(ctx *c, const yaml_node_t *n, const char *key, long *out)
+{
+    double secs;
+    int rc = need_type(c, n, YAML_SCALAR_NODE, key);
+    if (rc || (rc = time_value(c, n, key, 0, 1e7 / c->tps, &secs)))
+        return rc;
+    *out = lround(secs * c->tps);
+    if (*out < 1)
+        return fail_at(c, n, "'%s' must be at least one tick", key);
+    return 0;
+}
+
+/* experiment.measure: `at: last`, or `window: 100t` with `every: 10t`. */
+static int measure_pair(ctx *c, pair *p, void *arg)
+{
+    mur_measure *m = arg;
+    if (!strcmp(p->key, "at")) {
+        static const char *const at[] = {"last", NULL};
+        int which;
+        int rc = need_type(c, p->v, YAML_SCALAR_NODE, "at");
+        return rc ? rc : choice(c, p->v, "at", at, &which);
+    }
+    return ticks_value(c, p->v, p->key, !strcmp(p->key, "window") ? &m->window : &m->every);
+}
+
+static const char *const measure_keys[] = {"at", "window", "every", NULL};
+
+static int measure_map(ctx *c, yaml_node_t *map, mur_measure *m)
+{
+    *m = (mur_measure){0, 1};
+    int rc = each_pair(c, map, "measure", measure_keys, measure_pair, m);
+    if (rc)
+        return rc;
+    if (lookup(c, map, "at") && lookup(c, map, "window"))
+        return fail_at(c, map, "'measure' takes 'at: last' or a 'window', not both");
+    if (lookup(c, map, "every") && !m->window)
+        return fail_at(c, lookup(c, map, "every"), "'every' samples a 'window': give one");
+    if (m->window && m->every > m->window)
+        return fail_at(c, lookup(c, map, "every"), "'every' (%ld ticks) is longer than the window (%ld ticks)",
+                       m->every, m->window);
+    return 0;
+}
+
+/* experiment.until: metric: "> 0.9" (>, >=, <, <=), each metric once. */
+static int until_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene *s = arg;
+    static const char *const ops[] = {">=", "<=", ">", "<"};
+    static const mur_until_op codes[] = {MUR_UNTIL_GE, MUR_UNTIL_LE, MUR_UNTIL_GT, MUR_UNTIL_LT};
+    mur_until *u = &s->until[s->nuntil];
+    int rc = metric_name(c, p->k, "until", &u->metric);
+    if (rc || (rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+        return rc;
+    const char *v = scalar(p->v);
+    while (*v == ' ')
+        v++;
+    int op = 0;
+    while (op < 4 && strncmp(v, ops[op], strlen(ops[op])))
+        op++;
+    if (op == 4 || parse_double(v + strlen(ops[op]), &u->value))
+        return fail_at(c, p->v, "'until.%s' must be a comparison like \"> 0.9\" (>, >=, <, <=), not '%s'",
+                       p->key, scalar(p->v));
+    u->op = codes[op];
+    s->nuntil++;
+    return 0;
+}
+
+static int until_map(ctx *c, yaml_node_t *map, mur_scene *s)
+{
+    s->nuntil = 0;
+    int rc = need_type(c, map, YAML_MAPPING_NODE, "until");
+    if (rc)
+        return rc;
+    long n = map->data.mapping.pairs.top - map->data.mapping.pairs.start;
+    if (n < 1 || n > MUR_METRIC_COUNT)
+        return fail_at(c, map, "'until' needs 1 to %d metrics, each with a comparison", MUR_METRIC_COUNT);
+    return each_pair(c, map, "until", NULL, until_pair, s);
+}
+
 static int experiment_pair(ctx *c, pair *p, void *arg)
 {
     mur_scene *s = arg;
@@ -1677,6 +1799,12 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
             return rc;
         return integer(c, p->v, "ticks", 1, 10000000, &s->ticks);
     }
+    if (!strcmp(p->key, "twin"))
+        return twin_map(c, p->v, &s->twin);
+    if (!strcmp(p->key, "measure"))
+        return measure_map(c, p->v, &s->measure);
+    if (!strcmp(p->key, "until"))
+        return until_map(c, p->v, s);
     if (!strcmp(p->key, "metrics")) {
         if ((rc = need_type(c, p->v, YAML_SEQUENCE_NODE, p->key)))
             return rc;
@@ -1753,7 +1881,8 @@ static int baseline(ctx *c)
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
                                          "duration", "warmup", "output", "quality", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", "baseline", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", "baseline", "twin",
+                                       "measure", "until", NULL};
 static const char *const layout_keys[] = {"panels", "columns", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
@@ -1833,6 +1962,7 @@ static int defaults(ctx *c, const char *name)
     s->camera = (mur_scene_camera){.x = NAN, .y = NAN, .zoom = 1, .smooth = NAN};
     s->runs = 25;
     s->ticks = 900;
+    s->measure.every = 1;
     s->nmetrics = MUR_METRIC_COUNT;
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         s->metrics[k] = k;
@@ -1941,6 +2071,46 @@ static int preset_predator(ctx *c)
     return 0;
 }
 
+/* A twin is the same boids moved: a timeline that resets the flock or
+ * changes its count would give the twin boids that are not the first
+ * flock's moved (a reset draws the unmoved start again), and a shift only
+ * leaves the dynamics unchanged on a torus. */
+static int twin_ok(ctx *c, yaml_node_t *root)
+{
+    mur_scene *s = c->s;
+    if (s->twin.kind == MUR_TWIN_NONE)
+        return 0;
+    yaml_node_t *where = lookup(c, lookup(c, root, "experiment"), "twin");
+    if (s->replay)
+        return fail_at(c, where, "a replayed flock is shown, not stepped: it has no twin");
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        if (q->event == MUR_EVENT_RESET)
+            return fail_at(c, where, "a twin cannot follow a timeline with a reset (line %d): the twin "
+                                     "would restart unmoved", q->line);
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
+            if (!strcmp(ch->setting->name, "count"))
+                return fail_at(c, where, "a twin needs a fixed boid count; the timeline changes it (line %d)",
+                               q->line);
+            if (s->twin.kind == MUR_TWIN_SHIFT && !strcmp(ch->setting->name, "boundary") &&
+                ch->value != MUR_BOUNDARY_WRAP)
+                return fail_at(c, where, "a shifted twin needs a wrapping world; the timeline sets "
+                                         "another boundary (line %d): use perturb", q->line);
+        }
+    }
+    for (int i = -1; i < s->nconditions && s->twin.kind == MUR_TWIN_SHIFT; i++) {
+        mur_params p = s->params;
+        if (i >= 0)
+            mur_scene_apply(s->conditions[i].set, s->conditions[i].nset, &p);
+        if (p.boundary != MUR_BOUNDARY_WRAP)
+            return fail_at(c, where, "a shifted twin needs a wrapping world (boundary: wrap)%s%s: "
+                                     "on walls a shift changes the flock; use perturb",
+                           i >= 0 ? "; condition " : "", i >= 0 ? s->conditions[i].name : "");
+    }
+    return 0;
+}
+
 /* Checks on the scene as a whole, after every key is read: limits on the
  * total work it asks for (each value may be in range while their product
  * would keep a machine busy for weeks), checked before anything is
@@ -1974,16 +2144,18 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
         all_conditions += mur_scene_max_count(s, &p);
     }
     boids = s->panels && s->nconditions ? all_conditions : mur_scene_max_count(s, &s->params);
-    if (boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
+    double flocks = s->twin.kind != MUR_TWIN_NONE ? 2 : 1;   /* every flock has its twin */
+    if (flocks * boids * ticks > MUR_SCENE_MAX_BOID_TICKS)
         return fail_at(c, where, "the render needs %.0f boids x %.0f ticks = %.3g boid-ticks "
                                  "(at most %.3g): fewer boids, a shorter video or fewer ticks_per_second",
-                       boids, ticks, boids * ticks, MUR_SCENE_MAX_BOID_TICKS);
+                       flocks * boids, ticks, flocks * boids * ticks, MUR_SCENE_MAX_BOID_TICKS);
     if (boids * s->look.trail_length > MUR_SCENE_MAX_TRAIL_POINTS)
         return fail_at(c, lookup(c, root, "look"), "trails of %d ticks for %.0f boids are %.3g points "
                                                    "(at most %.3g): shorter trails or fewer boids",
                        s->look.trail_length, boids, boids * s->look.trail_length, MUR_SCENE_MAX_TRAIL_POINTS);
     if (!all_conditions)
         all_conditions = mur_scene_max_count(s, &s->params);
+    all_conditions *= flocks;
     double work = (double)s->runs * (s->ticks + s->warmup) * all_conditions;
     if (work > MUR_SCENE_MAX_BOID_TICKS)
         return fail_at(c, lookup(c, root, "experiment"), "the experiment needs %d runs x %.0f ticks "
@@ -2027,6 +2199,12 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
             if ((rc = timeline_valid(c, &p, s->conditions[i].name)))
                 return rc;
         }
+    if ((rc = twin_ok(c, root)))
+        return rc;
+    yaml_node_t *window = lookup(c, lookup(c, lookup(c, root, "experiment"), "measure"), "window");
+    if (s->measure.window > (long)s->ticks + 1)
+        return fail_at(c, window, "the window (%ld ticks) is longer than the experiment's %d ticks",
+                       s->measure.window, s->ticks);
     return 0;
 }
 
@@ -2320,6 +2498,8 @@ static const struct {
     {"timeline[].caption.", caption_keys},
     {"predators[].", predator_keys},
     {"experiment.", exp_keys},
+    {"experiment.twin.", twin_keys},
+    {"experiment.measure.", measure_keys},
     {"layout.", layout_keys},
     {"camera.", camera_keys},
     {"camera.follow.", follow_keys},

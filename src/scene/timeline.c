@@ -242,6 +242,10 @@ static int step(mur_driver *d, mur_error *err)
         }
         mur_predator pred[MUR_MAX_PREDATORS];
         int np = warm ? 0 : mur_scene_predators_at(s, t, pred, MUR_MAX_PREDATORS);
+        for (int i = 0; i < np && (d->predator_shift[0] != 0 || d->predator_shift[1] != 0); i++) {
+            pred[i].x += d->predator_shift[0];
+            pred[i].y += d->predator_shift[1];
+        }
         mur_flock_set_predators(d->flock, pred, np);
         if (mur_flock_step(d->flock) == MUR_EINTR)
             return stopped(d, err);
@@ -261,8 +265,11 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     void *ctx = d->on_tick_ctx;
     volatile sig_atomic_t *stop = d->stop;
     const mur_recording *replay = d->replay ? d->replay : s->replay;
+    double shift[2] = {d->predator_shift[0], d->predator_shift[1]};
     memset(d, 0, sizeof *d);
     d->replay = replay;
+    d->predator_shift[0] = shift[0];
+    d->predator_shift[1] = shift[1];
     d->on_tick = on_tick;
     d->on_tick_ctx = ctx;
     d->stop = stop;

@@ -17,6 +17,7 @@
 
 #include "murmur/render.h"
 #include "murmur/rng.h"
+#include "murmur/twin.h"
 #include "murmur/video.h"
 
 /* Runs an experiment may have (mur_experiment_def.runs). */
@@ -34,6 +35,7 @@ struct mur_session {
     mur_flock *flocks[MUR_SESSION_MAX_PANELS];
     mur_driver drivers[MUR_SESSION_MAX_PANELS];
     observer observers[MUR_SESSION_MAX_PANELS];
+    mur_twin twins[MUR_SESSION_MAX_PANELS];   /* experiment.twin: each panel's twin, drawn as a ghost */
     mur_look look;       /* the scene's look; one panel when a condition is chosen */
     mur_renderer *renderer;
 };
@@ -69,7 +71,13 @@ static int start_panel(mur_session *ss, int i, mur_error *err)
     ss->drivers[i].on_tick_ctx = &ss->observers[i];
     ss->drivers[i].stop = ss->opts.stop;
     ss->drivers[i].replay = mur_scene_replay_of(s, c);
-    return mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err);
+    if ((rc = mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err)) || s->twin.kind == MUR_TWIN_NONE)
+        return rc;
+    mur_twin *tw = &ss->twins[i];
+    if ((rc = mur_twin_start(tw, s, &base, seed, ss->opts.threads, ss->opts.stop, err)))
+        return rc;
+    mur_renderer_set_ghost(ss->renderer, i, tw->flock, tw->shift[0], tw->shift[1]);
+    return MUR_OK;
 }
 
 /* A chosen condition and run within range; a condition rendered alone is
@@ -142,8 +150,10 @@ void mur_session_destroy(mur_session *ss)
     if (!ss)
         return;
     mur_renderer_destroy(ss->renderer);
-    for (int i = 0; i < ss->npanels; i++)
+    for (int i = 0; i < ss->npanels; i++) {
         mur_flock_destroy(ss->flocks[i]);
+        mur_twin_free(&ss->twins[i]);
+    }
     mur_free(ss);
 }
 
@@ -159,6 +169,8 @@ int mur_session_run_to(mur_session *ss, long tick, mur_error *err)
 {
     for (int i = 0; i < ss->npanels; i++) {
         int rc = mur_driver_run_to(&ss->drivers[i], tick, err);
+        if (!rc && ss->twins[i].flock)
+            rc = mur_twin_run_to(&ss->twins[i], tick, err);
         if (rc)
             return rc;
     }

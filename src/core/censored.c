@@ -1,0 +1,55 @@
+/* Summaries of times to an event with censored runs (stats.h,
+ * mur_summary_censored).
+ *
+ * A run that never reaches the event is known only to take longer than
+ * the run: dropping it would make the flock look faster than it is, and
+ * counting its length as its time would too. Every run has the same
+ * length, so the runs censored are the slowest, and a percentile is known
+ * exactly while it needs only observed times. */
+#include "murmur/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Type 7 percentile of n sorted values, NaN when it needs a censored one. */
+static double percentile(const double *sorted, int n, double p)
+{
+    double h = (n - 1) * (p / 100.0);
+    int lo = (int)h;
+    if (lo >= n - 1)
+        return isfinite(sorted[n - 1]) ? sorted[n - 1] : NAN;
+    double frac = h - lo;
+    if (!isfinite(sorted[lo]) || (frac > 0 && !isfinite(sorted[lo + 1])))
+        return NAN;
+    return frac > 0 ? sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
+}
+
+void mur_summary_censored(mur_summary *out, double *values, int n, int *censored)
+{
+    out->n = n;
+    out->median = out->p10 = out->p90 = out->mean = NAN;
+    *censored = 0;
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        if (isnan(values[i]))
+            return;
+        if (isinf(values[i]))
+            ++*censored;
+        else
+            sum += values[i];
+    }
+    if (n < 1)
+        return;
+    qsort(values, (size_t)n, sizeof *values, cmp_double);
+    out->median = percentile(values, n, 50);
+    out->p10 = percentile(values, n, 10);
+    out->p90 = percentile(values, n, 90);
+    if (!*censored)
+        out->mean = sum / n;
+}

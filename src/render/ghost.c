@@ -1,0 +1,72 @@
+/* A twin drawn as a ghost (render.h, mur_renderer_set_ghost): the outline
+ * of every boid of a second flock over the first, in a colour the first
+ * never takes, so a lecture can show two flocks that look like one for
+ * hundreds of ticks and then part.
+ *
+ * The twin is moved back by its shift before it is drawn: a twin shifted
+ * by half the box is drawn where its original flies, and any gap between
+ * a boid and its outline is the divergence itself. Outlines are stroked,
+ * not filled, so the first flock stays visible underneath. */
+#include <math.h>
+
+#include "internal.h"
+
+/* Ghost colours: a magenta far from the boids' greens, blues and the
+ * heading wheel's mid tones, light on a dark background, deep on a light one. */
+static const double ghost_dark[3] = {1.0, 0.37, 0.82};
+static const double ghost_light[3] = {0.69, 0.06, 0.44};
+
+static double fold(double x, double w)
+{
+    x = fmod(x, w);
+    return x < 0 ? x + w : x;
+}
+
+int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel)
+{
+    const mur_panel_state *ps = &r->panels[panel];
+    const mur_flock *g = ps->ghost;
+    if (!g)
+        return MUR_OK;
+    const mur_look *lk = r->look;
+    const mur_params *p = mur_flock_params(g);
+    const double *x = mur_flock_x(g), *y = mur_flock_y(g), *vx = mur_flock_vx(g), *vy = mur_flock_vy(g);
+    double size = lk->boid_size, w = p->width, h = p->height;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP, n = mur_flock_count(g);
+    /* a line a tenth of a boid, and never under a pixel */
+    double lw = 1, zero = 0;
+    cairo_device_to_user_distance(cr, &lw, &zero);
+    cairo_save(cr);
+    cairo_set_line_width(cr, fmax(size * 0.1, fabs(lw)));
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_new_path(cr);
+    for (int i = 0; i < n; i++) {
+        if (i && i % MUR_POLL_BOIDS == 0 && mur_render_stopped(r)) {
+            cairo_new_path(cr);
+            cairo_restore(cr);
+            return MUR_EINTR;
+        }
+        double bx = x[i] - ps->ghost_shift[0], by = y[i] - ps->ghost_shift[1];
+        if (wrap) {
+            bx = fold(bx, w);
+            by = fold(by, h);
+        }
+        double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+        double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
+        mur_boid_path(cr, lk->shape, size, bx, by, ux, uy);
+        /* on the seam, its copies too, as the flock's own boids are */
+        double sx = wrap ? (bx < size ? w : bx > w - size ? -w : 0) : 0;
+        double sy = wrap ? (by < size ? h : by > h - size ? -h : 0) : 0;
+        if (sx != 0)
+            mur_boid_path(cr, lk->shape, size, bx + sx, by, ux, uy);
+        if (sy != 0)
+            mur_boid_path(cr, lk->shape, size, bx, by + sy, ux, uy);
+        if (sx != 0 && sy != 0)
+            mur_boid_path(cr, lk->shape, size, bx + sx, by + sy, ux, uy);
+    }
+    const double *c = r->theme.dark ? ghost_dark : ghost_light;
+    cairo_set_source_rgba(cr, c[0], c[1], c[2], 0.9);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+    return MUR_OK;
+}

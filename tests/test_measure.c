@@ -1,0 +1,133 @@
+/* What a summary measures (experiment.measure) and times to an event
+ * (experiment.until): a window's mean is the mean of the series at its
+ * sample ticks, the time to an event is the series' first tick that meets
+ * it, runs that never get there are counted as censored, and bad input is
+ * refused with file:line:col. */
+#include <math.h>
+
+#include "cli_util.h"
+#include "harness.h"
+#include "murmur/experiment.h"
+#include "scene_util.h"
+
+#define SCENE_HEAD "seed: 5\nmodel: wrkspc\nworld: {width: 240, height: 160, boundary: wrap}\nflock: {count: 60}\n"
+
+static mur_experiment *run(const mur_scene *s, int every_tick)
+{
+    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
+    def.every_tick = every_tick;
+    def.threads = 2;
+    mur_experiment *e = NULL;
+    mur_error err = {{0}};
+    if (mur_experiment_run(&e, s, &def, &err))
+        fprintf(stderr, "  experiment: %s\n", err.msg);
+    return e;
+}
+
+TEST(window_mean_is_the_mean_of_the_series_at_its_sample_ticks)
+{
+    mur_scene *s = scene_of(SCENE_HEAD "experiment: {runs: 3, ticks: 200, measure: {window: 50t, every: 7t}}\n");
+    REQUIRE(s, "scene");
+    mur_experiment *stats = run(s, 0), *series = run(s, 1);
+    REQUIRE(stats && series, "experiments");
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < MUR_METRIC_COUNT; k++) {
+            /* ticks 200, 193, ..., 151: the last 50, every 7th from the end */
+            double sum = 0;
+            int n = 0;
+            for (long t = 200; t > 150; t -= 7, n++)
+                sum += mur_metrics_value(mur_experiment_metrics(series, 0, r, t), k);
+            double want = sum / n, got = mur_experiment_value(stats, 0, r, k);
+            CHECK(fabs(got - want) <= 1e-12 * fmax(1, fabs(want)) && n == 8, "run %d %s: %.17g, series %.17g",
+                  r, mur_metric_name(k), got, want);
+            /* and not the last tick's value, for a metric that moves */
+            if (k == 0)
+                CHECK(got != mur_metrics_value(mur_experiment_metrics(series, 0, r, 200), 0),
+                      "run %d: the window's mean is the last value", r);
+        }
+    mur_summary m;
+    mur_experiment_summary(stats, 0, 200, 0, &m);
+    CHECK(m.n == 3 && isfinite(m.median), "summary of the window");
+    mur_experiment_destroy(stats);
+    mur_experiment_destroy(series);
+    mur_scene_destroy(s);
+}
+
+TEST(until_is_the_first_tick_that_meets_it_and_never_is_censored)
+{
+    mur_scene *s = scene_of(SCENE_HEAD "experiment:\n  runs: 4\n  ticks: 400\n"
+                                       "  until: {order: \"> 0.8\", nearest: \"<= 9\"}\n"
+                                       "  conditions: {all: {}, none: {separation: 0, alignment: 0, cohesion: 0}}\n");
+    REQUIRE(s, "scene");
+    mur_experiment *stats = run(s, 0), *series = run(s, 1);
+    REQUIRE(stats && series, "experiments");
+    int met = 0;
+    for (int c = 0; c < 2; c++)
+        for (int r = 0; r < 4; r++)
+            for (int i = 0; i < 2; i++) {
+                long first = -1;
+                for (long t = 0; t <= 400 && first < 0; t++) {
+                    const mur_metrics *m = mur_experiment_metrics(series, c, r, t);
+                    if (i == 0 ? m->order > 0.8 : m->nearest <= 9)
+                        first = t;
+                }
+                double got = mur_experiment_until(stats, c, r, i);
+                CHECK(first < 0 ? isinf(got) : got == first, "condition %d run %d until %d: %g, series %ld", c, r,
+                      i, got, first);
+                met += first >= 0;
+            }
+    /* with no rules the order stays where it started: every run censored, counted */
+    mur_summary m;
+    int censored = -1;
+    mur_experiment_until_summary(stats, 1, 0, &m, &censored);
+    CHECK(censored == 4 && m.n == 4 && isnan(m.median), "none: %d censored of %d, median %g", censored, m.n,
+          m.median);
+    CHECK(met >= 4, "only %d runs met an until", met);
+    mur_experiment_destroy(stats);
+    mur_experiment_destroy(series);
+    mur_scene_destroy(s);
+}
+
+TEST(stats_csv_has_time_to_rows_with_the_censored_count)
+{
+    const char *path = scratch_path("until.yaml"), *csv = scratch_path("until.csv");
+    write_file(path, SCENE_HEAD "experiment:\n  runs: 4\n  ticks: 300\n  until: {order: \"> 0.8\"}\n"
+                                "  metrics: [order]\n"
+                                "  conditions: {all: {}, none: {separation: 0, alignment: 0, cohesion: 0}}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q -o %s", path, csv);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "stats: %s", err);
+    char *text = test_slurp(csv, NULL);
+    REQUIRE(text, "no csv");
+    CHECK(strstr(text, "condition,metric,median,p10,p90,mean,runs,ticks,censored\n") == text, "header: %.80s", text);
+    CHECK(strstr(text, "\nall,order,") && strstr(text, "\nall,time_to_order,"), "rows:\n%s", text);
+    CHECK(strstr(text, "\nnone,time_to_order,,,,,4,300,4\n"), "none's runs are all censored:\n%s", text);
+    free(text);
+}
+
+TEST(measure_and_until_bad_input_exits_2_naming_the_line)
+{
+    static const struct {
+        const char *yaml, *where, *says;
+    } cases[] = {
+        {"experiment:\n  until: {ordr: \"> 0.9\"}\n", ":2:11:", "did you mean 'order'"},
+        {"experiment:\n  until: {order: \"~ 0.9\"}\n", ":2:18:", "comparison"},
+        {"experiment:\n  until: {order: \"> high\"}\n", ":2:18:", "comparison"},
+        {"experiment:\n  until: {}\n", ":2:10:", "1 to 6 metrics"},
+        {"experiment:\n  measure: {at: last, window: 10t}\n", ":2:12:", "not both"},
+        {"experiment:\n  measure: {at: first}\n", ":2:17:", "expected one of: last"},
+        {"experiment:\n  measure: {every: 5t}\n", ":2:20:", "samples a 'window'"},
+        {"experiment:\n  measure: {window: 10t, every: 20t}\n", ":2:33:", "longer than the window"},
+        {"experiment:\n  ticks: 50\n  measure: {window: 100t}\n", ":3:21:", "longer than the experiment"},
+        {"experiment:\n  measure: {window: 0t}\n", ":2:21:", "at least one tick"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = scratch_path("bad-measure.yaml");
+        write_file(path, cases[i].yaml);
+        char args[512], err[4096];
+        snprintf(args, sizeof args, "check %s", path);
+        int rc = murmur(args, err, sizeof err);
+        CHECK(rc == 2 && strstr(err, cases[i].where) && strstr(err, cases[i].says) && strstr(err, "error:"),
+              "case %zu: exit %d, %s", i, rc, err);
+    }
+}
