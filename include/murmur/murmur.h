@@ -19,6 +19,7 @@
 #include "murmur/stats.h"
 #include "murmur/look.h"
 #include "murmur/scene.h"
+#include "murmur/variant.h"
 #include "murmur/experiment.h"
 #include "murmur/render.h"
 #include "murmur/plot.h"

@@ -17,6 +17,8 @@ typedef struct mur_cli_opts {
     const char *condition, *run_text;  /* render, still, trace: one experiment condition and run */
     const char *runs_out; /* stats: the per-run values as CSV */
     const char *every;    /* trace: ticks between two traced ticks */
+    const char *size, *fps_text, *quality_text;  /* render, still: a variant of the video */
+    int draft;            /* render, still: half size, the fastest preset */
     int float32;          /* trace: positions and velocities as float32 */
     int threads;          /* 0 = all cores */
     int quiet, json;

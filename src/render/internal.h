@@ -191,6 +191,16 @@ void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
 /* Colour bins of the look's colour mode (1 for a fixed colour). */
 int mur_bin_count(const mur_look *lk);
 
+/* legible.c: the least UI unit (user units: frame pixels) at which the
+ * smallest text the look draws is MUR_TEXT_MIN_PX in a frame whose short
+ * side is `side` (a frame under MUR_TEXT_MIN_SIDE: that much less); 0 when
+ * it draws none. */
+#define MUR_TEXT_MIN_PX 11.0
+#define MUR_TEXT_MIN_SIDE 360.0
+double mur_legible_unit(const mur_look *lk, double side);
+/* A text size held at MUR_TEXT_MIN_PX (scaled as above) for a frame of short side `side`. */
+double mur_legible_size(double size, double side);
+
 /* overlays.c */
 void mur_series_free(mur_series *s);
 int mur_series_init(mur_series *s, const mur_overlay *o, double tps);

@@ -536,7 +536,7 @@ static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
     }
     char lab[32];
     snprintf(lab, sizeof lab, "%g", top);
-    double lfs = 1.5 * u, lw, lh, zw, zh;
+    double lfs = mur_legible_size(1.5 * u, fmin(r->width, r->height)), lw, lh, zw, zh;   /* legible.c */
     mur_text_set(&r->text, lab, lfs, 0, 0);
     mur_text_size(&r->text, &lw, &lh);
     double ay = y + pad * 0.6 + fmax(h, vh) + 0.4 * u + lh / 2, ah = y + bh - pad - lh / 2 - ay;

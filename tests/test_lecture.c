@@ -1,0 +1,188 @@
+/* The lecture kit (issue 14): variants of a video from the command line
+ * (--size, --fps, --quality, --draft) and text that stays legible at
+ * small sizes. Frames are drawn through the library and read back as
+ * pixels; videos are made by the murmur binary and read back with libav. */
+#include <cairo.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "decode.h"
+#include "harness.h"
+#include "scene_util.h"
+#include "murmur/render.h"
+#include "murmur/scene.h"
+#include "murmur/variant.h"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+#define DARK_SCENE "seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 180, boundary: wrap}\n" \
+                   "flock: {count: 1}\nlook: {background: \"#000000\", boid: {size: 4}"
+
+/* Frame at t of scene s, its own single boid parked at the top left, at
+ * w x h pixels. NULL when anything fails (said on stderr). */
+static cairo_surface_t *frame(const mur_scene *s, int w, int h, double t)
+{
+    mur_flock *f = NULL;
+    mur_renderer *r = NULL;
+    mur_error err = {{0}};
+    cairo_surface_t *img = NULL;
+    double x = 8, y = 8, vx = 1, vy = 0;
+    if (mur_flock_create(&f, &s->params, 1, &err) || mur_flock_set_state(f, 1, &x, &y, &vx, &vy, &err) ||
+        mur_renderer_create(&r, mur_scene_look(s), w, h, &err)) {
+        fprintf(stderr, "  setup: %s\n", err.msg);
+        goto done;
+    }
+    img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_t *cr = cairo_create(img);
+    const mur_flock *fl[1] = {f};
+    int rc = mur_renderer_draw(r, cr, fl, 1, t, &err);
+    cairo_destroy(cr);
+    if (rc) {
+        fprintf(stderr, "  draw: %s\n", err.msg);
+        cairo_surface_destroy(img);
+        img = NULL;
+    } else {
+        cairo_surface_flush(img);
+    }
+done:
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    return img;
+}
+
+/* Green channel of pixel (x, y): text is light on the dark theme. */
+static int green(cairo_surface_t *img, int x, int y)
+{
+    const unsigned char *d = cairo_image_surface_get_data(img);
+    uint32_t p = *(const uint32_t *)(d + (size_t)y * cairo_image_surface_get_stride(img) + (size_t)x * 4);
+    return (int)((p >> 8) & 255);
+}
+
+/* Rows from the first to the last holding a light pixel (text) in the
+ * rectangle: the ink height of the text there; 0 when none. */
+static int ink_rows(cairo_surface_t *img, int x0, int y0, int x1, int y1)
+{
+    int top = -1, bottom = -1;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            if (green(img, x, y) > 128) {
+                if (top < 0)
+                    top = y;
+                bottom = y;
+                break;
+            }
+    return top < 0 ? 0 : bottom - top + 1;
+}
+
+/* ---- item 4: sizes and variants -------------------------------------------- */
+
+TEST(sizes_parse_as_wxh_or_by_name)
+{
+    int w = 0, h = 0;
+    CHECK(mur_size_parse("720p", &w, &h) == 0 && w == 1280 && h == 720, "720p: %dx%d", w, h);
+    CHECK(mur_size_parse("360p", &w, &h) == 0 && w == 640 && h == 360, "360p: %dx%d", w, h);
+    CHECK(mur_size_parse("1080p", &w, &h) == 0 && w == 1920 && h == 1080, "1080p: %dx%d", w, h);
+    CHECK(mur_size_parse("4k", &w, &h) == 0 && w == 3840 && h == 2160, "4k: %dx%d", w, h);
+    CHECK(mur_size_parse("1440p", &w, &h) == 0 && w == 2560 && h == 1440, "1440p: %dx%d", w, h);
+    CHECK(mur_size_parse("480p", &w, &h) == 0 && w == 854 && h == 480, "480p: %dx%d", w, h);
+    CHECK(mur_size_parse("1000x500", &w, &h) == 0 && w == 1000 && h == 500, "1000x500: %dx%d", w, h);
+    const char *bad[] = {"", "720", "x720", "1280x", "1280x720x", "8x8", "9000x100", "-640x360",
+                         "720P2", "1280 x 720", "1e3x500"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(mur_size_parse(bad[i], &w, &h) != 0, "'%s' parsed as %dx%d", bad[i], w, h);
+}
+
+TEST(variant_changes_the_video_only)
+{
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nvideo: {width: 1000, height: 600, fps: 30, "
+                            "duration: 2s, quality: 20}\n");
+    REQUIRE(s, "scene");
+    double tps = s->tps;
+    mur_error err = {{0}};
+    mur_variant v = MUR_VARIANT_INIT;
+    v.fps = 12;
+    v.quality = 30;
+    v.draft = 1;
+    REQUIRE(mur_scene_vary(s, &v, &err) == 0, "vary: %s", err.msg);
+    CHECK(s->width == 500 && s->height == 300, "draft of 1000x600: %dx%d", s->width, s->height);
+    CHECK(s->fps == 12 && mur_scene_frames(s) == 24, "fps %g, %ld frames", s->fps, mur_scene_frames(s));
+    CHECK(s->quality == 30 && s->tps == tps, "quality %d, tps %g", s->quality, s->tps);
+    /* the frame at 1 s shows the tick the scene's own frame at 1 s shows */
+    CHECK(mur_scene_frame_tick(s, 12) == (long)tps, "frame 12 at tick %ld", mur_scene_frame_tick(s, 12));
+    mur_variant big = MUR_VARIANT_INIT;
+    big.width = 8192;
+    big.height = 8192;
+    big.fps = 240;
+    s->duration = 36000;
+    CHECK(mur_scene_vary(s, &big, &err) == MUR_EINPUT && s->width == 500,
+          "an 8K 240 fps 10 h video was accepted (%dx%d)", s->width, s->height);
+    mur_scene_destroy(s);
+}
+
+TEST(render_size_fps_quality_draft_from_the_command_line)
+{
+    /* own copies: scratch_path's buffers are reused by murmur() */
+    char scene[256], out[256], png[256];
+    snprintf(scene, sizeof scene, "%s", scratch_path("variant.yaml"));
+    snprintf(out, sizeof out, "%s", scratch_path("variant.mp4"));
+    snprintf(png, sizeof png, "%s", scratch_path("variant.png"));
+    write_file(scene, "seed: 2\nmodel: wrkspc\nflock: {count: 40}\n"
+                      "video: {width: 320, height: 200, fps: 24, duration: 0.5s}\n");
+    char args[1024], err[4096];
+    test_video_info info;
+    snprintf(args, sizeof args, "render %s -o %s -q --size 720p", scene, out);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "--size 720p: %s", err);
+    REQUIRE(test_video_probe(out, &info) == 0, "probe");
+    CHECK(info.width == 1280 && info.height == 720, "--size 720p gave %dx%d", info.width, info.height);
+    CHECK(info.frames == 12, "%d frames, want 12", info.frames);
+
+    snprintf(args, sizeof args, "render %s -o %s -q --size 400x300 --fps 10 --quality 30", scene, out);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "--size 400x300 --fps 10: %s", err);
+    REQUIRE(test_video_probe(out, &info) == 0, "probe");
+    CHECK(info.width == 400 && info.height == 300, "%dx%d", info.width, info.height);
+    CHECK(info.frames == 5 && fabs(info.fps - 10) < 1e-6, "%d frames at %g fps, want 5 at 10",
+          info.frames, info.fps);
+
+    snprintf(args, sizeof args, "render %s -o %s -q --draft", scene, out);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "--draft: %s", err);
+    REQUIRE(test_video_probe(out, &info) == 0, "probe");
+    CHECK(info.width == 160 && info.height == 100, "--draft of 320x200 gave %dx%d", info.width, info.height);
+
+    snprintf(args, sizeof args, "still %s --at 0.2s -o %s -q --size 360p", scene, png);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "still --size 360p: %s", err);
+    cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+    CHECK(cairo_image_surface_get_width(img) == 640 && cairo_image_surface_get_height(img) == 360,
+          "still --size 360p is %dx%d", cairo_image_surface_get_width(img),
+          cairo_image_surface_get_height(img));
+    cairo_surface_destroy(img);
+
+    const char *bad[] = {"--size 720", "--size 0x0", "--fps 0", "--fps 300", "--quality 52",
+                         "--quality x", "--fps 1.5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "render %s -o %s -q %s", scene, out, bad[i]);
+        int st = murmur(args, err, sizeof err);
+        CHECK(st == 2 && strstr(err, "murmur: --"), "%s: exit %d, %s", bad[i], st, err);
+    }
+    snprintf(args, sizeof args, "still %s --at 0s -o %s --fps 10", scene, png);
+    CHECK(murmur(args, err, sizeof err) == 2, "still took --fps: %s", err);
+}
+
+TEST(overlay_text_is_at_least_11_pixels_at_360p)
+{
+    mur_scene *s = scene_of(DARK_SCENE ", overlays: [clock]}\n");
+    REQUIRE(s, "scene");
+    /* the clock, bottom right: "t = 0.0 s"; its digits are about 0.73 of
+     * the font size high, so 11 px text has ink 8 or more rows high */
+    cairo_surface_t *small = frame(s, 640, 360, 0), *big = frame(s, 3840, 2160, 0);
+    REQUIRE(small && big, "frames");
+    int hs = ink_rows(small, 480, 300, 640, 360), hb = ink_rows(big, 2880, 1800, 3840, 2160);
+    CHECK(hs >= 8, "clock text at 360p is %d px high, want >= 8 (11 px font)", hs);
+    CHECK(hb >= 34, "clock text at 4k is %d px high, want it scaled up (>= 34)", hb);
+    cairo_surface_destroy(small);
+    cairo_surface_destroy(big);
+    mur_scene_destroy(s);
+}
