@@ -186,3 +186,153 @@ TEST(overlay_text_is_at_least_11_pixels_at_360p)
     cairo_surface_destroy(big);
     mur_scene_destroy(s);
 }
+
+/* ---- item 2: the look on the timeline ------------------------------------ */
+
+/* Bands of rows holding text (light pixels) in columns x0 .. x1: separate
+ * lines or boxes of text count one each. */
+static int text_bands(cairo_surface_t *img, int x0, int x1, int y0, int y1)
+{
+    int bands = 0, in = 0;
+    for (int y = y0; y < y1; y++) {
+        int lit = 0;
+        for (int x = x0; x < x1 && !lit; x++)
+            lit = green(img, x, y) > 160;
+        bands += lit && !in;
+        in = lit;
+    }
+    return bands;
+}
+
+/* Light pixels in the rectangle. */
+static long lit_pixels(cairo_surface_t *img, int x0, int y0, int x1, int y1, int level)
+{
+    long n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            n += green(img, x, y) > level;
+    return n;
+}
+
+TEST(overlays_appear_and_vanish_at_their_times)
+{
+    mur_scene *s = scene_of(DARK_SCENE ", overlays: [readout, clock]}\n"
+                            "video: {duration: 10s}\n"
+                            "timeline:\n"
+                            "  - {at: 1s, show: readout}\n"
+                            "  - {at: 3s, hide: [readout, clock], over: 2s}\n"
+                            "  - {at: 6s, show: clock}\n");
+    REQUIRE(s, "scene");
+    mur_moment m;
+    double want[][3] = {{0.5, 0, 1}, {2, 1, 1}, {4, 0.5, 0.5}, {5.5, 0, 0}, {7, 0, 1}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        mur_scene_moment_at(s, want[i][0], &m);
+        CHECK(fabs(m.overlay[MUR_OVERLAY_READOUT] - want[i][1]) < 1e-9 &&
+                  fabs(m.overlay[MUR_OVERLAY_CLOCK] - want[i][2]) < 1e-9,
+              "at %gs readout %g clock %g, want %g and %g", want[i][0], m.overlay[MUR_OVERLAY_READOUT],
+              m.overlay[MUR_OVERLAY_CLOCK], want[i][1], want[i][2]);
+    }
+    CHECK(m.overlay[MUR_OVERLAY_PLOT] == 1 && m.fade == 0 && !m.title && !m.ncaptions,
+          "what the timeline never names is shown, unfaded, untitled");
+    /* and on the frame: the readout top left, the clock bottom right */
+    double t[] = {0.5, 2, 4, 5.5};
+    long readout[4], clock[4];
+    for (int i = 0; i < 4; i++) {
+        cairo_surface_t *img = frame(s, 640, 360, t[i]);
+        REQUIRE(img, "frame at %gs", t[i]);
+        readout[i] = lit_pixels(img, 0, 30, 200, 120, 128);
+        clock[i] = 0;   /* the brightest pixel of the clock's text */
+        for (int y = 300; y < 360; y++)
+            for (int x = 480; x < 640; x++)
+                clock[i] = green(img, x, y) > clock[i] ? green(img, x, y) : clock[i];
+        cairo_surface_destroy(img);
+    }
+    CHECK(readout[0] == 0 && readout[1] > 100 && readout[3] == 0, "readout pixels %ld, %ld, %ld",
+          readout[0], readout[1], readout[3]);
+    CHECK(clock[0] > 200 && clock[2] > 60 && clock[2] < 180 && clock[3] < 20,
+          "clock's brightest pixel %ld, fading %ld, gone %ld", clock[0], clock[2], clock[3]);
+    mur_scene_destroy(s);
+}
+
+TEST(captions_shown_together_do_not_overlap)
+{
+    const char *one = DARK_SCENE "}\ntimeline: [{at: 0s, caption: {text: \"First one\", for: 5s}}]\n";
+    const char *both = DARK_SCENE "}\ntimeline: [{at: 0s, caption: {text: \"First one\", for: 5s}},\n"
+                                  "  {at: 1s, caption: {text: \"Second\", for: 3s}}]\n";
+    mur_scene *s1 = scene_of(one), *s2 = scene_of(both);
+    REQUIRE(s1 && s2, "scenes");
+    CHECK(!mur_scene_look(s1)->moment_at, "one caption at a time draws as it always did");
+    cairo_surface_t *a = frame(s1, 640, 360, 2), *b = frame(s2, 640, 360, 2);
+    REQUIRE(a && b, "frames");
+    int na = text_bands(a, 100, 540, 0, 360), nb = text_bands(b, 100, 540, 0, 360);
+    CHECK(na == 1 && nb == 2, "text bands: %d alone, %d for two captions (want 1 and 2)", na, nb);
+    cairo_surface_destroy(a);
+    cairo_surface_destroy(b);
+    mur_scene_destroy(s1);
+    mur_scene_destroy(s2);
+
+    /* placed: at the top, and at a point given in fractions of the frame */
+    mur_scene *s = scene_of(DARK_SCENE "}\ntimeline:\n"
+                            "  - {at: 0s, caption: {text: \"Top\", position: top, size: 1.5}}\n"
+                            "  - {at: 0s, caption: {text: \"Here\", position: [0.75, 0.5], align: left}}\n");
+    REQUIRE(s, "scene");
+    cairo_surface_t *img = frame(s, 640, 360, 1);
+    REQUIRE(img, "frame");
+    CHECK(lit_pixels(img, 220, 0, 420, 70, 160) > 100, "no caption at the top");
+    CHECK(lit_pixels(img, 480, 150, 640, 210, 160) > 50, "no caption at (0.75, 0.5)");
+    CHECK(lit_pixels(img, 0, 250, 640, 360, 160) == 0, "a caption at the bottom");
+    cairo_surface_destroy(img);
+    mur_scene_destroy(s);
+}
+
+TEST(title_card_and_fades_follow_the_timeline)
+{
+    mur_scene *s = scene_of(DARK_SCENE "}\nvideo: {duration: 10s}\n"
+                            "timeline:\n"
+                            "  - {at: 0s, title: {text: \"Boids\", subtitle: \"three rules\", for: 2s}}\n"
+                            "  - {at: 0s, event: fade-in, over: 2s}\n"
+                            "  - {at: 5s, event: fade-out}\n");
+    REQUIRE(s, "scene");
+    mur_moment m;
+    mur_scene_moment_at(s, 0, &m);
+    CHECK(m.fade == 1 && m.title && !strcmp(m.title, "Boids") && m.title_alpha == 1,
+          "at 0s: fade %g, title %s at %g", m.fade, m.title ? m.title : "(none)", m.title_alpha);
+    mur_scene_moment_at(s, 1, &m);
+    CHECK(fabs(m.fade - 0.5) < 1e-9, "half-way through the fade-in: %g", m.fade);
+    mur_scene_moment_at(s, 3, &m);
+    CHECK(m.fade == 0 && !m.title, "at 3s: fade %g, title %s", m.fade, m.title ? m.title : "(none)");
+    mur_scene_moment_at(s, 5.5, &m);
+    CHECK(fabs(m.fade - 0.5) < 1e-9, "fade-out takes 1s unless told: %g at 5.5s", m.fade);
+    mur_scene_moment_at(s, 9, &m);
+    CHECK(m.fade == 1, "after a fade-out the background stays: %g", m.fade);
+    /* drawn: the title at the centre, and a faded-out frame is background only */
+    cairo_surface_t *t0 = frame(s, 640, 360, 0.5), *end = frame(s, 640, 360, 9);
+    REQUIRE(t0 && end, "frames");
+    CHECK(lit_pixels(t0, 220, 120, 420, 240, 200) > 200, "no title at the centre");
+    CHECK(lit_pixels(end, 0, 0, 640, 360, 2) == 0, "the faded-out frame shows something");
+    cairo_surface_destroy(t0);
+    cairo_surface_destroy(end);
+    mur_scene_destroy(s);
+}
+
+TEST(bad_look_entries_name_their_line)
+{
+    static const struct {
+        const char *yaml, *want;
+    } bad[] = {
+        {"look: {overlays: [clock]}\ntimeline:\n  - {at: 1s, show: wach}\n", "test.yaml:3:"},
+        {"look: {overlays: [clock]}\ntimeline:\n  - {at: 1s, show: [plot]}\n", "test.yaml:3:5: error: 'show' names the plot"},
+        {"timeline:\n  - {at: 1s, caption: {text: a, position: [1.5, 0.5]}}\n", "test.yaml:2:"},
+        {"timeline:\n  - {at: 1s, caption: {text: a, position: middle}}\n", "test.yaml:2:"},
+        {"timeline:\n  - {at: 1s, event: title}\n", "test.yaml:2:5: error: 'event: title'"},
+        {"timeline:\n  - {at: 1s, caption: a, over: 2s}\n", "test.yaml:2:"},
+        {"timeline:\n  - {at: 1s, title: {subtitle: a}}\n", "test.yaml:2:"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mur_scene *s = NULL;
+        mur_error err = {{0}};
+        int rc = mur_scene_parse(&s, "test.yaml", bad[i].yaml, strlen(bad[i].yaml), &err);
+        CHECK(rc == MUR_EINPUT && strstr(err.msg, bad[i].want), "%s: rc %d, %s", bad[i].yaml, rc, err.msg);
+        mur_scene_destroy(s);
+    }
+}

@@ -80,6 +80,28 @@ static int row_order(const void *a, const void *b)
     return x->ramp_end - y->ramp_end;
 }
 
+/* The look's part of a timeline row: shows, hides, a title card. */
+static void print_look_what(const mur_cue *q, const char *sep)
+{
+    static const char *const names[] = {"readout", "plot", "watch", "params", "clock", "state", "predators"};
+    for (int pass = 0; pass < 2; pass++) {
+        unsigned set = pass ? q->hide : q->show;
+        if (!set)
+            continue;
+        printf("%s%s", sep, pass ? "hide" : "show");
+        for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+            if ((set >> k) & 1)
+                printf(" %s", names[k]);
+        if (q->fade_over > 0)
+            print_duration(" over ", q->fade_over);
+        sep = "; ";
+    }
+    if (q->title) {
+        printf("%stitle \"%s\"", sep, q->title);
+        print_duration(" for ", q->title_for);
+    }
+}
+
 /* The "what" column of a timeline row: the entry's sets, ramp, caption and
  * event, separated by "; ". */
 static void print_what(const mur_cue *q)
@@ -101,8 +123,11 @@ static void print_what(const mur_cue *q)
         print_duration(" for ", q->caption_for);
         sep = "; ";
     }
-    if (q->event)
+    if (q->event) {
         printf("%sevent %s", sep, mur_event_name(q->event));
+        sep = "; ";
+    }
+    print_look_what(q, sep);
 }
 
 static void print_timeline(const mur_scene *s)

@@ -187,7 +187,7 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
     }
     /* Pango and fontconfig only for looks with text: loading fonts is the
      * slowest part of a short still. */
-    int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at;
+    int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at || lk->moment_at;
     if (text && mur_text_init(&r->text, MUR_TEXT_FRAME)) {
         mur_renderer_destroy(r);
         return mur_error_set(err, MUR_ERUN, "cannot set up text drawing (Pango, font '%s')", MUR_FONT);
@@ -743,6 +743,7 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     cairo_fill(cr);
     if (r->text.layout)
         mur_text_begin(&r->text, cr);
+    mur_titles_moment(r, t);
     /* text never below MUR_TEXT_MIN_PX pixels (legible.c) */
     double W = r->width, H = r->height, legible = mur_legible_unit(lk, fmin(W, H));
     double U = fmax(fmax(fmin(W, H) / 100, r->ui_floor), legible);
@@ -780,7 +781,10 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     }
     if (!rc) {
         mur_overlays_clock(r, cr, &frame, t, U);
-        mur_overlays_caption(r, cr, &frame, t, U);
+        if (lk->moment_at)
+            mur_titles_draw(r, cr, &frame, U);   /* captions placed, fades, titles */
+        else
+            mur_overlays_caption(r, cr, &frame, t, U);
     }
     cairo_restore(cr);
     if (rc)

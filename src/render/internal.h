@@ -126,6 +126,7 @@ struct mur_renderer {
     int *m_size, *m_start, *m_members, *m_count; /* cluster matching */
     long long *m_list;
     unsigned char *m_claimed, *m_seen;
+    mur_moment moment;       /* the look at the frame being drawn (titles.c) */
 };
 
 /* One panel being drawn: where it is, its world transform and what the
@@ -162,6 +163,8 @@ void mur_text_begin(mur_text *t, cairo_t *cr);
  * or (left) flush left. */
 void mur_text_set(mur_text *t, const char *s, double size, int bold, double wrap);
 void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double wrap);
+/* As mur_text_set, lines aligned as `align` (mur_align) within wrap. */
+void mur_text_set_aligned(mur_text *t, const char *s, double size, int bold, double wrap, int align);
 void mur_text_size(mur_text *t, double *w, double *h);
 /* Draw the current layout with its top-left corner at (x, y). */
 void mur_text_draw(mur_text *t, cairo_t *cr, double x, double y, const double rgb[3], double alpha);
@@ -200,6 +203,19 @@ int mur_bin_count(const mur_look *lk);
 double mur_legible_unit(const mur_look *lk, double side);
 /* A text size held at MUR_TEXT_MIN_PX (scaled as above) for a frame of short side `side`. */
 double mur_legible_size(double size, double side);
+
+/* titles.c: the look on the timeline */
+/* Ask the look for the moment at t into r->moment (every overlay shown,
+ * nothing else, when it has no moment_at). */
+void mur_titles_moment(mur_renderer *r, double t);
+/* Around drawing overlay kind k (or MUR_LOOK_PREDATORS): 0 when it is
+ * hidden (draw nothing, take no room); else draw, then call _end, which
+ * lays what was drawn at the overlay's opacity. */
+int mur_titles_overlay_begin(mur_renderer *r, cairo_t *cr, int k);
+void mur_titles_overlay_end(mur_renderer *r, cairo_t *cr, int k);
+/* Captions of the moment (placed without overlap), the fade, the title
+ * card, over the whole frame; st: the frame's corner stacks. */
+void mur_titles_draw(mur_renderer *r, cairo_t *cr, mur_stacks *st, double u);
 
 /* overlays.c */
 void mur_series_free(mur_series *s);

@@ -46,7 +46,7 @@ double mur_legible_size(double size, double side)
 
 double mur_legible_unit(const mur_look *lk, double side)
 {
-    double least = lk->caption_at ? CAPTION_TEXT : INFINITY;
+    double least = lk->caption_at || lk->moment_at ? CAPTION_TEXT : INFINITY;
     if (lk->panels > 1)
         least = fmin(least, LABEL_TEXT);
     for (int k = 0; k < lk->noverlays; k++)
