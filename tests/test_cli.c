@@ -299,6 +299,8 @@ static const struct {
     {"--fps", NULL, "render"},
     {"--quality", NULL, "render"},
     {"--draft", NULL, "render still"},
+    {"--subtitles", NULL, "render"},
+    {"--subtitles=embed", NULL, "render"},
     {"--threads", NULL, "render still stats series trace"},
     {"--quiet", "-q", "render still stats series trace check presets"},
     {"--help", "-h", "render still stats series trace check presets help"},

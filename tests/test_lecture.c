@@ -336,3 +336,183 @@ TEST(bad_look_entries_name_their_line)
         mur_scene_destroy(s);
     }
 }
+
+/* ---- item 3: chapters and subtitles ------------------------------------ */
+
+#include <libavformat/avformat.h>
+
+static const char chapters_scene[] =
+    "title: Chapters\nseed: 1\nmodel: wrkspc\nflock: {count: 30}\n"
+    "video: {width: 160, height: 90, fps: 10, duration: 4s%s}\n"
+    "timeline:\n"
+    "  - at: 0s\n    chapter: \"Three rules\"\n    caption: {text: \"All three rules\", for: 1.5s}\n"
+    "  - at: 2s\n    chapter: \"No alignment\"\n    set: {alignment: 0}\n"
+    "    caption: \"No alignment: headings never agree\"\n"
+    "  - at: 2.5s\n    caption: {text: \"a second line\", for: 1s, position: top}\n";
+
+/* What libavformat reads back of a file: its chapters (ms) and the
+ * packets of its first subtitle stream (start, duration in ms). */
+typedef struct {
+    int nchapters;
+    long long ch_start[8], ch_end[8];
+    char ch_title[8][64];
+    int sub_codec;      /* AV_CODEC_ID_NONE: no subtitle stream */
+    int npackets;
+    long long pk_start[8], pk_len[8];
+} texts_read;
+
+static int read_texts(const char *path, texts_read *out)
+{
+    memset(out, 0, sizeof *out);
+    AVFormatContext *fc = NULL;
+    if (avformat_open_input(&fc, path, NULL, NULL) < 0)
+        return -1;
+    if (avformat_find_stream_info(fc, NULL) < 0) {
+        avformat_close_input(&fc);
+        return -1;
+    }
+    for (unsigned i = 0; i < fc->nb_chapters && i < 8; i++) {
+        AVChapter *c = fc->chapters[i];
+        out->ch_start[i] = av_rescale_q(c->start, c->time_base, (AVRational){1, 1000});
+        out->ch_end[i] = av_rescale_q(c->end, c->time_base, (AVRational){1, 1000});
+        AVDictionaryEntry *t = av_dict_get(c->metadata, "title", NULL, 0);
+        snprintf(out->ch_title[i], sizeof out->ch_title[i], "%s", t ? t->value : "");
+        out->nchapters++;
+    }
+    int sub = av_find_best_stream(fc, AVMEDIA_TYPE_SUBTITLE, -1, -1, NULL, 0);
+    if (sub >= 0) {
+        AVStream *st = fc->streams[sub];
+        out->sub_codec = st->codecpar->codec_id;
+        AVPacket *pkt = av_packet_alloc();
+        while (pkt && av_read_frame(fc, pkt) >= 0) {
+            /* an empty timed-text sample (2 bytes: length 0) is the muxer's gap */
+            if (pkt->stream_index == sub && pkt->size > 2 && out->npackets < 8) {
+                out->pk_start[out->npackets] = av_rescale_q(pkt->pts, st->time_base, (AVRational){1, 1000});
+                out->pk_len[out->npackets++] = av_rescale_q(pkt->duration, st->time_base, (AVRational){1, 1000});
+            }
+            av_packet_unref(pkt);
+        }
+        av_packet_free(&pkt);
+    }
+    avformat_close_input(&fc);
+    return 0;
+}
+
+TEST(chapters_and_subtitle_tracks_read_back_with_libavformat)
+{
+    char scene[256], text[2048], args[1024], err[4096];
+    snprintf(scene, sizeof scene, "%s", scratch_path("chapters.yaml"));
+    snprintf(text, sizeof text, chapters_scene, "");
+    write_file(scene, text);
+    static const struct {
+        const char *ext;
+        int codec;
+    } formats[] = {{"mp4", AV_CODEC_ID_MOV_TEXT}, {"mov", AV_CODEC_ID_MOV_TEXT}, {"webm", AV_CODEC_ID_WEBVTT}};
+    for (size_t f = 0; f < 3; f++) {
+        char out[256];
+        snprintf(out, sizeof out, "%s/chapters.%s", scratch(), formats[f].ext);
+        snprintf(args, sizeof args, "render %s -o %s -q --preset ultrafast --subtitles=embed", scene, out);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+        texts_read r;
+        REQUIRE(read_texts(out, &r) == 0, "cannot read %s", out);
+        CHECK(r.nchapters == 2, "%s: %d chapters", out, r.nchapters);
+        CHECK(!strcmp(r.ch_title[0], "Three rules") && !strcmp(r.ch_title[1], "No alignment"),
+              "%s: chapters '%s', '%s'", out, r.ch_title[0], r.ch_title[1]);
+        CHECK(r.ch_start[0] == 0 && r.ch_end[0] == 2000 && r.ch_start[1] == 2000 && r.ch_end[1] == 4000,
+              "%s: chapters %lld-%lld, %lld-%lld ms", out, r.ch_start[0], r.ch_end[0], r.ch_start[1],
+              r.ch_end[1]);
+        CHECK(r.sub_codec == formats[f].codec, "%s: subtitle codec %d, want %d", out, r.sub_codec,
+              formats[f].codec);
+        /* WebVTT cues overlap as the captions do; timed text shows one
+         * sample at a time, so the overlap is a sample of its own */
+        static const long long vtt[][2] = {{0, 1500}, {2000, 2000}, {2500, 1000}};
+        static const long long tx3g[][2] = {{0, 1500}, {2000, 500}, {2500, 1000}, {3500, 500}};
+        int webm = formats[f].codec == AV_CODEC_ID_WEBVTT, want = webm ? 3 : 4;
+        CHECK(r.npackets == want, "%s: %d subtitle packets, want %d", out, r.npackets, want);
+        for (int k = 0; k < want && k < r.npackets; k++) {
+            const long long *w = webm ? vtt[k] : tx3g[k];
+            CHECK(r.pk_start[k] == w[0] && r.pk_len[k] == w[1], "%s: packet %d at %lld+%lld ms, want %lld+%lld",
+                  out, k, r.pk_start[k], r.pk_len[k], w[0], w[1]);
+        }
+    }
+    /* a part starts its chapters and subtitles at its own first frame */
+    char part[256];
+    snprintf(part, sizeof part, "%s/part.mp4", scratch());
+    snprintf(args, sizeof args, "render %s -o %s -q --preset ultrafast --from 1s --subtitles=embed", scene, part);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    texts_read r;
+    REQUIRE(read_texts(part, &r) == 0, "cannot read %s", part);
+    CHECK(r.nchapters == 2 && r.ch_start[0] == 0 && r.ch_end[0] == 1000 && r.ch_start[1] == 1000,
+          "part: %d chapters, %lld-%lld, %lld", r.nchapters, r.ch_start[0], r.ch_end[0], r.ch_start[1]);
+    CHECK(r.npackets == 4 && r.pk_start[0] == 0 && r.pk_len[0] == 500, "part: %d packets, first %lld+%lld",
+          r.npackets, r.pk_start[0], r.pk_len[0]);
+    /* and a scene without chapters or subtitles has none */
+    snprintf(args, sizeof args, "render %s -o %s -q --preset ultrafast",
+             scratch_path("variant.yaml"), part);
+    write_file(scratch_path("variant.yaml"), "seed: 2\nmodel: wrkspc\nvideo: {width: 64, height: 64, duration: 0.2s}\n");
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    REQUIRE(read_texts(part, &r) == 0, "cannot read %s", part);
+    CHECK(r.nchapters == 0 && r.sub_codec == AV_CODEC_ID_NONE, "plain: %d chapters, codec %d", r.nchapters,
+          r.sub_codec);
+    /* a GIF has no subtitle track: refused */
+    snprintf(args, sizeof args, "render %s -o %s/x.gif -q --subtitles=embed", scene, scratch());
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "subtitle track"), "gif: %s", err);
+}
+
+/* "00:01:02,345" -> milliseconds; -1 when it is not one. */
+static long long srt_time(const char *s)
+{
+    int h, m, sec, ms, n = 0;
+    if (sscanf(s, "%2d:%2d:%2d,%3d%n", &h, &m, &sec, &ms, &n) != 4 || n != 12)
+        return -1;
+    return ((h * 60LL + m) * 60 + sec) * 1000 + ms;
+}
+
+TEST(srt_and_vtt_beside_the_video_hold_the_captions_at_their_times)
+{
+    char scene[256], text[2048], args[1024], err[4096], out[256];
+    snprintf(scene, sizeof scene, "%s", scratch_path("subs.yaml"));
+    snprintf(text, sizeof text, chapters_scene, ", chapters: captions");
+    write_file(scene, text);
+    snprintf(out, sizeof out, "%s/subs.mp4", scratch());
+    snprintf(args, sizeof args, "render %s -o %s -q --preset ultrafast --subtitles", scene, out);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    mur_scene *s = NULL;
+    mur_error e;
+    REQUIRE(mur_scene_load(&s, scene, &e) == 0, "%s", e.msg);
+    char path[256];
+    snprintf(path, sizeof path, "%s/subs.srt", scratch());
+    char *srt = test_slurp(path, NULL);
+    REQUIRE(srt, "no %s", path);
+    /* parse: blocks of index, "start --> end", text lines, a blank line */
+    int cue = 0;
+    char *save = NULL;
+    for (char *block = strtok_r(srt, "\n", &save); block; block = strtok_r(NULL, "\n", &save)) {
+        int index = atoi(block);
+        char *times = strtok_r(NULL, "\n", &save), *line = strtok_r(NULL, "\n", &save);
+        REQUIRE(times && line, "cue %d is cut short", index);
+        while (cue < s->ncues && !s->cues[cue].caption)
+            cue++;
+        REQUIRE(cue < s->ncues, "more cues in the .srt than captions in the scene");
+        const mur_cue *q = &s->cues[cue++];
+        long long a = srt_time(times), b = strstr(times, " --> ") ? srt_time(strstr(times, " --> ") + 5) : -1;
+        double end = fmin(q->at + q->caption_for, s->duration);   /* clipped at the video's end */
+        CHECK(a == llround(q->at * 1000) && b == llround(end * 1000), "cue %d: %s, want %g s to %g s",
+              index, times, q->at, end);
+        CHECK(!strcmp(line, q->caption), "cue %d: '%s', want '%s'", index, line, q->caption);
+    }
+    CHECK(cue == 3, "the .srt holds %d captions, want 3", cue);
+    free(srt);
+    snprintf(path, sizeof path, "%s/subs.vtt", scratch());
+    char *vtt = test_slurp(path, NULL);
+    CHECK(vtt && !strncmp(vtt, "WEBVTT\n\n", 8) && strstr(vtt, "00:00:02.500 --> 00:00:03.500\na second line\n"),
+          "the .vtt: %.200s", vtt ? vtt : "(none)");
+    free(vtt);
+    /* video.chapters: captions adds a chapter at 2.5 s (those at 0 s and 2 s
+     * are the entries' own) */
+    texts_read r;
+    REQUIRE(read_texts(out, &r) == 0, "cannot read %s", out);
+    CHECK(r.nchapters == 3 && r.ch_start[2] == 2500 && !strcmp(r.ch_title[2], "a second line"),
+          "%d chapters, the third at %lld: '%s'", r.nchapters, r.ch_start[2], r.ch_title[2]);
+    mur_scene_destroy(s);
+}

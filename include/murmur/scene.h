@@ -111,6 +111,7 @@ typedef struct mur_scene {
     char *output;                ///< output path (relative to the working directory)
     int output_line, output_col; ///< where `video.output` stands in the file (1-based; 0 = not given)
     int quality;                 ///< CRF-like, 0..51
+    int chapter_captions;        ///< video.chapters: 0 `entries` (chapter: entries), 1 `captions` (captions too)
     /* look: the `look` section, and what the renderer borrows from the rest (mur_scene_look) */
     mur_look look;
     /* timeline, predators */

@@ -30,7 +30,13 @@ extern "C" {
 #endif
 
 /// The version of mur_video_opts this header describes.
-#define MUR_VIDEO_OPTS_VERSION 1
+#define MUR_VIDEO_OPTS_VERSION 2
+
+/// A stretch of a video with a text: a chapter (its title) or a subtitle.
+typedef struct mur_video_text {
+    double start, end;    ///< seconds from the file's first frame, start < end
+    const char *text;     ///< UTF-8; a subtitle may hold line breaks
+} mur_video_text;
 
 /// What to write. Start from MUR_VIDEO_OPTS_INIT (zeros but the version), then fill.
 typedef struct mur_video_opts {
@@ -53,6 +59,11 @@ typedef struct mur_video_opts {
                           ///< 0 = encode in the caller's thread during mur_video_write
     const char *encoder;  ///< libavcodec encoder to use instead of the format's; NULL = the
                           ///< format's (for tests of a missing encoder)
+    /* version 2 */
+    const mur_video_text *chapters; ///< the container's chapters (.mp4, .mov, .webm; other
+    int nchapters;                  ///< formats have none and ignore them), sorted by start
+    const mur_video_text *subtitles;///< a soft subtitle track: mov_text in .mp4 and .mov,
+    int nsubtitles;                 ///< WebVTT in .webm (MUR_EINPUT for other formats)
 } mur_video_opts;
 
 /// A mur_video_opts of this version, every other field zero.
@@ -90,6 +101,12 @@ MUR_API int64_t mur_video_bytes(const mur_video *v);
 /// to its final name. Frees v (even on failure; then the temporary file is removed).
 /// Fails (MUR_ERUN) when no frame was written or an earlier write failed.
 MUR_API int mur_video_close(mur_video *v, mur_error *err);
+
+/// Write subtitles as a file a player or a lecture platform reads beside the
+/// video: SubRip for a path ending in .srt, WebVTT for .vtt (MUR_EINPUT for
+/// another). Times in milliseconds. The file appears at path only when
+/// complete. n may be 0 (a file with no cues).
+MUR_API int mur_subtitles_write(const char *path, const mur_video_text *cues, int n, mur_error *err);
 
 /// Abandon: free everything and delete the temporary file (for a PNG
 /// sequence: the frames written by v). NULL is fine.

@@ -19,6 +19,7 @@ typedef struct mur_cli_opts {
     const char *every;    /* trace: ticks between two traced ticks */
     const char *size, *fps_text, *quality_text;  /* render, still: a variant of the video */
     int draft;            /* render, still: half size, the fastest preset */
+    int subtitles, subtitles_embed;  /* render: captions as .srt/.vtt beside, or as a track */
     int float32;          /* trace: positions and velocities as float32 */
     int threads;          /* 0 = all cores */
     int quiet, json;

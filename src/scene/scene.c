@@ -557,6 +557,10 @@ static int video_pair(ctx *c, pair *p, void *arg)
         return 0;
     }
     if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, 51, &s->quality);
+    if (!strcmp(k, "chapters")) {
+        static const char *const chapter_sources[] = {"entries", "captions", NULL};
+        return choice(c, p->v, k, chapter_sources, &s->chapter_captions);
+    }
     return 0;
 }
 
@@ -961,8 +965,8 @@ static int cue_order(const void *a, const void *b)
     return (x->col > y->col) - (x->col < y->col);
 }
 
-static const char *const cue_keys[] = {"at",    "set",  "ramp", "over",  "ease", "caption",
-                                       "event", "show", "hide", "title", NULL};
+static const char *const cue_keys[] = {"at",    "set",  "ramp", "over",  "ease",    "caption",
+                                       "event", "show", "hide", "title", "chapter", NULL};
 
 static int timeline(ctx *c, yaml_node_t *seq)
 {
@@ -1309,7 +1313,7 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 /* ---- the document ------------------------------------------------------- */
 
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
-                                         "duration", "warmup", "output", "quality", NULL};
+                                         "duration", "warmup", "output", "quality", "chapters", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
 static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
 static const char *const layout_keys[] = {"panels", NULL};
