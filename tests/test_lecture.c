@@ -516,3 +516,66 @@ TEST(srt_and_vtt_beside_the_video_hold_the_captions_at_their_times)
           "%d chapters, the third at %lld: '%s'", r.nchapters, r.ch_start[2], r.ch_title[2]);
     mur_scene_destroy(s);
 }
+
+/* ---- item 6: small things ------------------------------------------------- */
+
+TEST(png_sequence_creates_its_folder)
+{
+    char scene[256], args[1024], err[4096], first[256];
+    snprintf(scene, sizeof scene, "%s", scratch_path("seq.yaml"));
+    write_file(scene, "seed: 2\nmodel: wrkspc\nflock: {count: 10}\nvideo: {width: 64, height: 48, fps: 10, duration: 0.3s}\n");
+    snprintf(args, sizeof args, "render %s -o %s/new/deeper/f%%03d.png -q", scene, scratch());
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 0, "exit %d: %s", st, err);
+    snprintf(first, sizeof first, "%s/new/deeper/f002.png", scratch());
+    FILE *fp = fopen(first, "rb");
+    CHECK(fp != NULL, "no %s", first);
+    if (fp)
+        fclose(fp);
+    /* a file in the way is still an error */
+    write_file(scratch_path("blocker"), "x");
+    snprintf(args, sizeof args, "render %s -o %s/blocker/f%%03d.png -q", scene, scratch());
+    st = murmur(args, err, sizeof err);
+    CHECK(st == 1 && strstr(err, "cannot write"), "exit %d: %s", st, err);
+}
+
+TEST(check_warns_of_entries_past_the_end_overlapping_captions_and_rounding)
+{
+    char scene[256], args[1024], err[4096];
+    snprintf(scene, sizeof scene, "%s", scratch_path("warn.yaml"));
+    write_file(scene, "seed: 1\nmodel: wrkspc\n"
+                      "video: {width: 321, height: 200, duration: 5s, output: out/w.mp4}\n"
+                      "timeline:\n"
+                      "  - {at: 1s, caption: {text: a, for: 3s}}\n"
+                      "  - {at: 2s, caption: b}\n"
+                      "  - {at: 2s, caption: {text: c, position: top}}\n"
+                      "  - {at: 6s, set: {alignment: 0}}\n");
+    snprintf(args, sizeof args, "check %s --at 9s", scene);
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 0, "check exit %d: %s", st, err);
+    CHECK(strstr(err, "warn.yaml:8:5: warning: this entry at 6s is past the end"), "no past-the-end warning: %s", err);
+    CHECK(strstr(err, "warn.yaml:6:5: warning: this caption (at 2s) overlaps the one on line 5"),
+          "no overlap warning: %s", err);
+    CHECK(!strstr(err, "warn.yaml:7:5"), "a caption at the top warned of overlapping the bottom's: %s", err);
+    CHECK(strstr(err, "warn.yaml:3:") && strstr(err, "321x200 frames will be rounded down to 320x200"),
+          "no rounding warning: %s", err);
+    CHECK(strstr(err, "murmur: warning: --at 9s is past the end of the video (5s)"), "no --at warning: %s", err);
+    /* a scene with none of these: no warning */
+    write_file(scene, "seed: 1\nmodel: wrkspc\nvideo: {width: 320, height: 200, duration: 5s}\n"
+                      "timeline: [{at: 1s, caption: a}]\n");
+    snprintf(args, sizeof args, "check %s --at 4s", scene);
+    st = murmur(args, err, sizeof err);
+    CHECK(st == 0 && !strstr(err, "warning"), "exit %d: %s", st, err);
+}
+
+TEST(a_mistyped_command_gets_a_did_you_mean)
+{
+    char err[4096];
+    int st = murmur("rendr x.yaml", err, sizeof err);
+    CHECK(st == 2 && strstr(err, "unknown command 'rendr' (did you mean 'render'?)"), "exit %d: %s", st, err);
+    st = murmur("help chekc", err, sizeof err);
+    CHECK(st == 2 && strstr(err, "(did you mean 'check'?)"), "exit %d: %s", st, err);
+    st = murmur("frobnicate", err, sizeof err);
+    CHECK(st == 2 && strstr(err, "unknown command 'frobnicate'") && !strstr(err, "did you mean"),
+          "exit %d: %s", st, err);
+}

@@ -76,6 +76,11 @@ typedef struct mur_video mur_video;
 /// and listing the formats. Touches no file: for checking a scene at load.
 MUR_API int mur_video_check_path(const char *path, mur_error *err);
 
+/// The frame size a video at path encodes for frames of width x height:
+/// rounded down to even where the format needs it (.mp4, .webm, .mov), else
+/// as given (and as given for a path of no known format).
+MUR_API void mur_video_encoded_size(const char *path, int width, int height, int *out_w, int *out_h);
+
 /// Open an encoder and a temporary output file. On failure returns MUR_EINPUT
 /// (bad options) or MUR_ERUN (missing encoder, unwritable directory) with err
 /// naming the cause, and leaves no file behind. The caller owns *out.

@@ -226,6 +226,7 @@ int mur_cmd_check(const mur_cli_opts *o)
     if (rc)
         return mur_cli_report(rc, &err);
     printf("%s: ok\n", s->path);
+    mur_cli_warnings(s, o->at);
     if (s->title)
         printf("title: %s\n", s->title);
     printf("seed: %llu\n", (unsigned long long)s->seed);

@@ -69,7 +69,9 @@ static const mur_usage_command commands[] = {
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
      "preset with the scene's overrides) and the timeline as a table. The first problem stops "
      "it with file:line:col: error: ... and exit status 2; an unknown key suggests the nearest "
-     "valid one."},
+     "valid one. Warnings (file:line:col: warning: ..., exit status 0): a timeline entry past the "
+     "end, two captions at one place at once, a frame size the output format rounds, --at past "
+     "the end."},
     {"presets", "[NAME]", MUR_OPERAND_PRESET, "list the model presets, or print one as YAML",
      "Without NAME, lists the model presets (a scene's model: key); with one, prints its every "
      "setting as YAML to paste into a scene."},
@@ -98,6 +100,8 @@ static const mur_usage_option options[] = {
     {"--to", NULL, "T", OPT(to), "trace", 0, 0, "trace only the ticks before T",
      "the last frame's tick"},
     {"--at", NULL, "T", OPT(at), "still", 1, 0, "time of the still", NULL},
+    {"--at", NULL, "T", OPT(at), "check", 0, 0, "also warn when a still at T would be past the end",
+     NULL},
     {"--condition", NULL, "NAME", OPT(condition), "render still", 0, 0,
      "only the flock of the experiment's condition NAME, as one panel", "the scene as it is"},
     {"--run", NULL, "K", OPT(run_text), "render still", 0, 0,
@@ -188,7 +192,8 @@ static const char files[] =
     "An output appears at its final name only when complete: it is written under a hidden "
     "temporary name beside it, .NAME.part.PID, and renamed; the next run writing NAME removes "
     "those a killed run left. A device or a pipe (/dev/stdout, a FIFO) is written in place. A "
-    "PNG sequence DIR/%05d.png writes DIR/frames.txt and locks DIR while it is written.";
+    "PNG sequence DIR/%05d.png creates DIR when missing, writes DIR/frames.txt and locks DIR "
+    "while it is written.";
 
 /* ---- look-ups ------------------------------------------------------------ */
 
@@ -198,6 +203,42 @@ const mur_usage_command *mur_usage_command_find(const char *name)
         if (!strcmp(name, commands[i].name))
             return &commands[i];
     return NULL;
+}
+
+/* Levenshtein distance, for short words (command names): 0 .. 64. */
+static int distance(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    if (strlen(a) > 63 || n > 63)
+        return 64;
+    int row[64];
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= n; j++) {
+            int up = row[j], cost = a[i - 1] != b[j - 1];
+            int best = diag + cost < up + 1 ? diag + cost : up + 1;
+            row[j] = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+const char *mur_usage_command_nearest(const char *name)
+{
+    const char *best = NULL;
+    int least = 3;   /* two edits at most ("rendr", "stil", "chekc") */
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        int d = distance(name, commands[i].name);
+        if (d < least && d < (int)strlen(commands[i].name)) {
+            least = d;
+            best = commands[i].name;
+        }
+    }
+    return best;
 }
 
 int mur_usage_applies(const mur_usage_option *o, const char *cmd)

@@ -137,6 +137,14 @@ int mur_video_check_path(const char *path, mur_error *err)
     return f->ops == &mur_sequence_sink ? mur_sequence_check(path, err) : MUR_OK;
 }
 
+void mur_video_encoded_size(const char *path, int width, int height, int *out_w, int *out_h)
+{
+    const mur_format *f = format_of(path, NULL);
+    int even = f && f->even;
+    *out_w = even ? width & ~1 : width;
+    *out_h = even ? height & ~1 : height;
+}
+
 /* Enters with any opts; leaves with the format for opts->path, or NULL and
  * err filled (MUR_EINPUT) when an option is out of range. */
 static const mur_format *check_opts(const mur_video_opts *opts, mur_error *err)
