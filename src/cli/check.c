@@ -80,7 +80,7 @@ static int row_order(const void *a, const void *b)
     return x->ramp_end - y->ramp_end;
 }
 
-/* The look's part of a timeline row: shows, hides, a title card. */
+/* The look's part of a timeline row: shows, hides, a title card, a chapter. */
 static void print_look_what(const mur_cue *q, const char *sep)
 {
     static const char *const names[] = {"readout", "plot", "watch", "params", "clock", "state", "predators"};
@@ -99,7 +99,10 @@ static void print_look_what(const mur_cue *q, const char *sep)
     if (q->title) {
         printf("%stitle \"%s\"", sep, q->title);
         print_duration(" for ", q->title_for);
+        sep = "; ";
     }
+    if (q->chapter)
+        printf("%schapter \"%s\"", sep, q->chapter);
 }
 
 /* The "what" column of a timeline row: the entry's sets, ramp, caption and
