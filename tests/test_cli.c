@@ -284,7 +284,7 @@ static const struct {
     {"--output", "-o", "render still stats series trace"},
     {"--from", NULL, "render trace"},
     {"--to", NULL, "render trace"},
-    {"--at", NULL, "still check"},
+    {"--at", NULL, "still check trace"},
     {"--condition", NULL, "render still trace"},
     {"--run", NULL, "render still trace"},
     {"--runs-out", NULL, "stats"},

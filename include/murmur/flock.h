@@ -104,6 +104,27 @@ MUR_API void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n)
 MUR_API int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
                         const double *vx, const double *vy, mur_error *err);
 
+/// Show a recorded frame (a replay): n boids with ids[i] (ascending; NULL:
+/// boid i is id i) and their state, in place of a step: like set_state, but
+/// the tick is kept. The ids are copied; mur_flock_ids returns them until the
+/// next set_state or set_frame without ids.
+MUR_API int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const double *x,
+                                const double *y, const double *vx, const double *vy,
+                                mur_error *err);
+
+/// Ids of the boids of a recorded frame (ascending, length count), or NULL
+/// for the model's own boids, whose id is their index.
+MUR_API const int *mur_flock_ids(const mur_flock *f);
+
+/// Set the tick counter, which the noise and scatter draws are keyed on: a
+/// flock restored from a saved state continues the saved run's draws.
+MUR_API void mur_flock_set_tick(mur_flock *f, uint64_t tick);
+
+/// The stream that draws added boids (4 words of xoshiro256** state), to save
+/// and restore with a state, so boids added later are those of the saved run.
+MUR_API void mur_flock_stream(const mur_flock *f, uint64_t state[4]);
+MUR_API void mur_flock_set_stream(mur_flock *f, const uint64_t state[4]);
+
 /// Back to the initial state drawn at creation (count as in the current params).
 MUR_API void mur_flock_reset(mur_flock *f);
 

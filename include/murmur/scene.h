@@ -95,6 +95,9 @@ typedef struct mur_condition {
     int nset;
 } mur_condition;
 
+/// A recorded flock read by the loader (flock.replay, flock.start): opaque.
+typedef struct mur_recording mur_recording;
+
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
     char *path;                  ///< file it came from
@@ -126,7 +129,24 @@ typedef struct mur_scene {
     int metrics[8];              ///< experiment metrics (mur_metric_names indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
+    /* recorded flocks (docs/data.md), owned by the scene */
+    mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL
+    mur_recording *start;        ///< flock.start: the saved state every flock starts from, or NULL
 } mur_scene;
+
+/// What a recorded flock holds, for `murmur check` and host programs.
+typedef struct mur_recording_info {
+    const char *path;            ///< the file, as the scene's folder and its key make it
+    long frames;                 ///< frames (replay) or 1 (a saved state)
+    long first_tick, last_tick;  ///< the ticks of the first and last frame
+    int max_boids;               ///< the most boids of a frame
+    int max_id;                  ///< the largest id of a boid
+    int has_state;               ///< a saved state with the flock's tick counter and stream
+    uint64_t flock_tick;         ///< that tick counter
+} mur_recording_info;
+
+/// Describe r (scene->replay or scene->start).
+MUR_API void mur_recording_describe(const mur_recording *r, mur_recording_info *out);
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
 /// message "file:line:col: error: ...") or MUR_ERUN, and *out is NULL.
@@ -193,6 +213,7 @@ typedef struct mur_driver {
     void (*on_tick)(void *ctx, const mur_flock *f, long tick); ///< called after every tick (may be NULL)
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
+    long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
 } mur_driver;
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been

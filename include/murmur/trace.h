@@ -21,6 +21,10 @@
 extern "C" {
 #endif
 
+/// The format of a trace's saved state (parameters/state: the flock's tick
+/// counter and stream at every step), which `flock: {start: FILE}` reads.
+#define MUR_TRACE_STATE_FORMAT 1
+
 /// The version of mur_trace_opts this header describes.
 #define MUR_TRACE_OPTS_VERSION 1
 

@@ -198,6 +198,26 @@ static void print_timeline(const mur_scene *s)
     free(rows);
 }
 
+/* Where the boids come from, when not from the seed. */
+static void print_recordings(const mur_scene *s)
+{
+    mur_recording_info in;
+    if (s->replay) {
+        mur_recording_describe(s->replay, &in);
+        printf("replay: %s, %ld frames (ticks %ld to %ld), at most %d boids\n", in.path, in.frames,
+               in.first_tick, in.last_tick, in.max_boids);
+    }
+    if (s->start) {
+        mur_recording_describe(s->start, &in);
+        printf("start: %s, tick %ld, %d boids", in.path, in.first_tick, in.max_boids);
+        if (in.has_state)
+            printf(", the flock's tick counter %llu (the saved run goes on)\n",
+                   (unsigned long long)in.flock_tick);
+        else
+            printf(", no saved tick counter (starts at 0)\n");
+    }
+}
+
 static void print_look(const mur_scene *s)
 {
     static const char *const shapes[] = {"arrow", "triangle", "dot"};
@@ -234,6 +254,7 @@ int mur_cmd_check(const mur_cli_opts *o)
         printf("title: %s\n", s->title);
     printf("seed: %llu\n", (unsigned long long)s->seed);
     mur_params_write(stdout, s->preset->name, &s->params);
+    print_recordings(s);
     printf("video: %dx%d, %g fps, %g ticks/s, %gs (%ld frames, %.0f ticks), warm-up %.0f ticks, quality %d\n",
            s->width, s->height, s->fps, s->tps, s->duration, mur_scene_frames(s),
            s->duration * s->tps, s->warmup, s->quality);

@@ -28,6 +28,15 @@ static int tick_at(const mur_scene *s, const char *text, const char *opt, long *
 /* --from, --to, --ticks, --every into t's ticks [first, last] and step. */
 static int range_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts *t)
 {
+    if (o->at && (o->from || o->to || o->ticks_text))
+        return mur_cli_usage_error("give --at or a range (--from, --to, --ticks), not both (%s)",
+                                   o->at);
+    if (o->at) {   /* one tick: a saved state */
+        if (tick_at(s, o->at, "--at", &t->first))
+            return 2;
+        t->last = t->first;
+        return 0;
+    }
     if (o->to && o->ticks_text)
         return mur_cli_usage_error("give --to or --ticks, not both (%s)", "--ticks counts from --from");
     if (o->from && tick_at(s, o->from, "--from", &t->first))

@@ -64,7 +64,9 @@ static const mur_usage_command commands[] = {
      "position and velocity as value[T][N][2], the readout's metrics under observables/, the "
      "scene and seed under parameters/; see docs/data.md). By default the ticks a render draws, "
      "from the first frame's to the last frame's. --run K traces experiment run K (its derived "
-     "seed), --runs R runs 0 to R-1 (one .csv; NAME-runK.h5 each)."},
+     "seed), --runs R runs 0 to R-1 (one .csv; NAME-runK.h5 each). An .h5 also keeps at every "
+     "tick what a flock needs to go on exactly from there: --at 30s -o formed.h5 saves a state "
+     "that a scene starts from with flock: {start: formed.h5}."},
     {"check", "SCENE", MUR_OPERAND_SCENE, "validate; print the resolved settings and timeline",
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
      "preset with the scene's overrides) and the timeline as a table. The first problem stops "
@@ -102,6 +104,8 @@ static const mur_usage_option options[] = {
     {"--at", NULL, "T", OPT(at), "still", 1, 0, "time of the still", NULL},
     {"--at", NULL, "T", OPT(at), "check", 0, 0, "also warn when a still at T would be past the end",
      NULL},
+    {"--at", NULL, "T", OPT(at), "trace", 0, 0,
+     "only the tick at T: a saved state for a scene's flock: {start: FILE}", NULL},
     {"--condition", NULL, "NAME", OPT(condition), "render still", 0, 0,
      "only the flock of the experiment's condition NAME, as one panel", "the scene as it is"},
     {"--run", NULL, "K", OPT(run_text), "render still", 0, 0,
@@ -184,6 +188,7 @@ static const struct {
      "numbers and a figure for a paper"},
     {"murmur series scenes/noise-sweep.yaml --runs 8 -o sweep.csv", "a time series with a band"},
     {"murmur trace scenes/knockout.yaml --every 5t -o flock.h5", "trajectories for analysis"},
+    {"murmur trace scenes/flock.yaml --at 30s -o formed.h5", "a saved state to start scenes from"},
     {"murmur check scenes/knockout.yaml", "what a scene resolves to"},
     {"ffprobe -v error -show_entries format_tags=comment out.mp4", "a video's provenance"},
 };

@@ -54,6 +54,8 @@ struct mur_flock {
     int simd;                  /* and its level */
     double *acc;               /* sync: acceleration of boid i at 2i, 2i + 1 */
     mur_rng rng;               /* draws added boids */
+    int *ids;                  /* a recorded frame's ids (ascending), or NULL: boid i is id i */
+    size_t ids_cap;
     mur_predator pred[MUR_MAX_PREDATORS];
     int npred;
     mur_grid grid;
@@ -224,14 +226,24 @@ void mur_flock_destroy(mur_flock *f)
     mur_free(f->kvx);
     mur_free(f->kvy);
     mur_free(f->acc);
+    mur_free(f->ids);
     mur_grid_free(&f->grid);
     mur_pool_destroy(f->pool);
     mur_free(f);
 }
 
+/* The model's own boids again: boid i is id i. */
+static void drop_ids(mur_flock *f)
+{
+    mur_free(f->ids);
+    f->ids = NULL;
+    f->ids_cap = 0;
+}
+
 void mur_flock_reset(mur_flock *f)
 {
     mur_rng_seed(&f->rng, f->seed);
+    drop_ids(f);
     f->n = f->p.count;
     for (int i = 0; i < f->n; i++)
         draw_boid(f, i);
@@ -286,6 +298,8 @@ int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
     if (p->count > f->n && reserve(f, (size_t)p->count))
         return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", p->count);
     int old = f->n;
+    if (p->count != old)
+        drop_ids(f);   /* a recorded frame's ids no longer fit */
     f->p = *p;
     for (int i = old; i < p->count; i++)
         draw_boid(f, i);
@@ -322,7 +336,41 @@ int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
     fold_into_world(f);
     f->tick = 0;
     f->grid_ok = 0;
+    drop_ids(f);
     return MUR_OK;
+}
+
+int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const double *x, const double *y,
+                        const double *vx, const double *vy, mur_error *err)
+{
+    uint64_t tick = f->tick;
+    int rc = mur_flock_set_state(f, n, x, y, vx, vy, err);
+    f->tick = tick;
+    if (rc || !ids)
+        return rc;
+    if ((size_t)n > f->ids_cap || !f->ids) {
+        int *q = mur_malloc((size_t)(n > 0 ? n : 1) * sizeof *q);
+        if (!q)
+            return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", n);
+        f->ids = q;
+        f->ids_cap = (size_t)(n > 0 ? n : 1);
+    }
+    memcpy(f->ids, ids, (size_t)n * sizeof *ids);
+    return MUR_OK;
+}
+
+const int *mur_flock_ids(const mur_flock *f) { return f->ids; }
+
+void mur_flock_set_tick(mur_flock *f, uint64_t tick) { f->tick = tick; }
+
+void mur_flock_stream(const mur_flock *f, uint64_t state[4])
+{
+    memcpy(state, f->rng.s, sizeof f->rng.s);
+}
+
+void mur_flock_set_stream(mur_flock *f, const uint64_t state[4])
+{
+    memcpy(f->rng.s, state, sizeof f->rng.s);
 }
 
 int mur_flock_set_threads(mur_flock *f, int threads, mur_error *err)

@@ -86,6 +86,17 @@ static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, mu
     if (o->first < 0 || last < o->first)
         return mur_error_set(err, MUR_EINPUT, "the ticks %ld to %ld are an empty range", o->first,
                              last);
+    if (s->replay && format_of(o->path) != FORMAT_CSV) {
+        /* an .h5 has a row per id: ids as large as a tracker's would make
+         * it mostly NaN (or too large to hold) */
+        mur_recording_info in;
+        mur_recording_describe(s->replay, &in);
+        if (in.max_id >= 4 * (in.max_boids > 1024 ? in.max_boids : 1024))
+            return mur_error_set(err, MUR_EINPUT,
+                                 "%s: the replay's ids go up to %d for at most %d boids: an .h5 trace "
+                                 "has a row per id; trace it to .csv, which keeps the ids as they are",
+                                 s->path, in.max_id, in.max_boids);
+    }
     return MUR_OK;
 }
 
@@ -110,6 +121,7 @@ static void csv_field(FILE *fp, const char *text)
 static int csv_tick(FILE *fp, const trace_run *r, long tick, double time, const mur_flock *f)
 {
     int n = mur_flock_count(f);
+    const int *ids = mur_flock_ids(f);   /* a replay's own ids */
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     char prefix[64];
@@ -117,7 +129,7 @@ static int csv_tick(FILE *fp, const trace_run *r, long tick, double time, const 
     for (int i = 0; i < n; i++) {
         fprintf(fp, "%d,", r->run);
         csv_field(fp, r->condition);
-        fprintf(fp, ",%s%d,%.17g,%.17g,%.17g,%.17g\n", prefix, i, x[i], y[i], vx[i], vy[i]);
+        fprintf(fp, ",%s%d,%.17g,%.17g,%.17g,%.17g\n", prefix, ids ? ids[i] : i, x[i], y[i], vx[i], vy[i]);
     }
     return ferror(fp) ? -1 : 0;
 }

@@ -31,6 +31,7 @@ struct trace_h5 {
     int n, float32;                /* n: the most boids the flock has at any tick */
     long t;                        /* ticks written */
     series pos, vel;
+    hid_t state, flock_tick, stream; /* parameters/state: what a continuation needs */
     series obs[MUR_METRIC_COUNT];
     int metrics[MUR_METRIC_COUNT]; /* metric index of each observable */
     int nmetrics;
@@ -269,6 +270,64 @@ static int series_append(series *se, long t, long tick, double time, hid_t mt, c
                : 0;
 }
 
+/* ---- the saved state ---------------------------------------------------------- */
+
+/* parameters/state: at every recorded step the flock's tick counter (the
+ * noise is drawn from it) and its stream (it draws boids the timeline
+ * adds), so that a flock started from any step (`flock: {start: FILE}`)
+ * goes on exactly as this run did. Positions and velocities are the
+ * particles' own. `format` changes when this does. */
+static int state_create(trace_h5 *h)
+{
+    static const int format = MUR_TRACE_STATE_FORMAT;
+    hsize_t dims[2] = {0, 4}, maxd[2] = {H5S_UNLIMITED, 4}, chunk[2] = {1024, 4};
+    h->state = H5Gcreate2(h->file, "parameters/state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (h->state < 0 || attr_numbers(h->state, "format", H5T_STD_I32LE, H5T_NATIVE_INT, &format, 0))
+        return -1;
+    h->flock_tick = growing(h->state, "flock_tick", H5T_STD_U64LE, 0, 0, 1024);
+    hid_t sp = H5Screate_simple(2, dims, maxd), pl = untimed();
+    if (sp >= 0 && pl >= 0 && H5Pset_chunk(pl, 2, chunk) >= 0 && H5Pset_deflate(pl, 1) >= 0)
+        h->stream = H5Dcreate2(h->state, "stream", H5T_STD_U64LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    if (pl >= 0)
+        H5Pclose(pl);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return h->flock_tick > 0 && h->stream > 0 ? 0 : -1;
+}
+
+static int state_append(trace_h5 *h, const mur_flock *f)
+{
+    uint64_t tick = mur_flock_tick(f), stream[4];
+    mur_flock_stream(f, stream);
+    if (append(h->flock_tick, h->t, H5T_NATIVE_UINT64, &tick, 0))
+        return -1;
+    hsize_t size[2] = {(hsize_t)h->t + 1, 4}, start[2] = {(hsize_t)h->t, 0}, count[2] = {1, 4};
+    if (H5Dset_extent(h->stream, size) < 0)
+        return -1;
+    hid_t fs = H5Dget_space(h->stream), ms = H5Screate_simple(2, count, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+             H5Dwrite(h->stream, H5T_NATIVE_UINT64, ms, fs, H5P_DEFAULT, stream) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return ok ? 0 : -1;
+}
+
+static int state_close(trace_h5 *h)
+{
+    int ok = 1;
+    hid_t *ids[2] = {&h->flock_tick, &h->stream};
+    for (int i = 0; i < 2; i++)
+        if (*ids[i] > 0 && H5Dclose(*ids[i]) < 0)
+            ok = 0;
+    if (h->state > 0 && H5Gclose(h->state) < 0)
+        ok = 0;
+    h->state = h->flock_tick = h->stream = 0;
+    return ok ? 0 : -1;
+}
+
 /* ---- the writer ----------------------------------------------------------- */
 
 /* The readout's metrics (every readout overlay's, each once), else all. */
@@ -305,6 +364,7 @@ static int create_layout(trace_h5 *h, const mur_scene *s, const mur_params *base
              !series_create(&h->vel, flock, "velocity", type, (hsize_t)h->n);
     for (int k = 0; ok && k < h->nmetrics; k++)
         ok = !series_create(&h->obs[k], obs, mur_metric_name(h->metrics[k]), H5T_IEEE_F64LE, 0);
+    ok = ok && !state_create(h);
     ok = !close_group(flock, ok);
     return close_group(obs, ok);
 }
@@ -325,6 +385,11 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
         return mur_error_set(err, MUR_ERUN, "out of memory");
     h->path = final;
     h->n = (int)mur_scene_max_count(s, base);
+    if (s->replay) {   /* a row per id */
+        mur_recording_info in;
+        mur_recording_describe(s->replay, &in);
+        h->n = in.max_id + 1;
+    }
     h->float32 = o->float32;
     h->file = -1;
     choose_metrics(h, s);
@@ -355,20 +420,30 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
 
 /* x and y of one tick's n boids interleaved as [N][2], in the file's
  * precision; rows past n (boids the timeline has not added yet, or has
- * removed) are NaN. */
-static const void *interleave(trace_h5 *h, int n, const double *x, const double *y)
+ * removed) are NaN. A replayed flock's boid goes to the row of its id
+ * (mur_trace_write has checked that the ids fit), the rows of ids absent
+ * then NaN. */
+static const void *interleave(trace_h5 *h, int n, const double *x, const double *y, const int *ids)
 {
     if (h->float32) {
         float *b = h->buf;
         for (int i = 0; i < h->n; i++) {
-            b[2 * i] = i < n ? (float)x[i] : NAN;
-            b[2 * i + 1] = i < n ? (float)y[i] : NAN;
+            b[2 * i] = i < n && !ids ? (float)x[i] : NAN;
+            b[2 * i + 1] = i < n && !ids ? (float)y[i] : NAN;
+        }
+        for (int i = 0; ids && i < n; i++) {
+            b[2 * ids[i]] = (float)x[i];
+            b[2 * ids[i] + 1] = (float)y[i];
         }
     } else {
         double *b = h->buf;
         for (int i = 0; i < h->n; i++) {
-            b[2 * i] = i < n ? x[i] : NAN;
-            b[2 * i + 1] = i < n ? y[i] : NAN;
+            b[2 * i] = i < n && !ids ? x[i] : NAN;
+            b[2 * i + 1] = i < n && !ids ? y[i] : NAN;
+        }
+        for (int i = 0; ids && i < n; i++) {
+            b[2 * ids[i]] = x[i];
+            b[2 * ids[i] + 1] = y[i];
         }
     }
     return h->buf;
@@ -380,12 +455,18 @@ int trace_h5_tick(trace_h5 *h, long tick, double time, const mur_flock *f, mur_e
     hsize_t n = (hsize_t)h->n;
     errno = 0;
     int now = mur_flock_count(f) < h->n ? mur_flock_count(f) : h->n;
-    if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, now, mur_flock_x(f), mur_flock_y(f)), n) ||
-        series_append(&h->vel, h->t, tick, time, mt, interleave(h, now, mur_flock_vx(f), mur_flock_vy(f)), n))
+    if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, now, mur_flock_x(f), mur_flock_y(f), mur_flock_ids(f)), n) ||
+        series_append(&h->vel, h->t, tick, time, mt, interleave(h, now, mur_flock_vx(f), mur_flock_vy(f), mur_flock_ids(f)), n) ||
+        state_append(h, f))
         return h5_fail(h, err);
+    int only_order = h->nmetrics == 1 && h->metrics[0] == 0;   /* metric 0: order, O(N) alone */
     if (h->nmetrics) {
         mur_metrics m;
-        int rc = mur_metrics_compute(h->mc, f, &m);
+        int rc = MUR_OK;
+        if (only_order)
+            m.order = mur_metrics_order(mur_flock_count(f), mur_flock_vx(f), mur_flock_vy(f));
+        else
+            rc = mur_metrics_compute(h->mc, f, &m);
         if (rc)
             return rc == MUR_EINTR ? mur_error_set(err, MUR_EINTR, "stopped at tick %ld", tick)
                                    : mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
@@ -410,6 +491,7 @@ int trace_h5_close(trace_h5 *h, mur_error *err)
     ok = !series_close(&h->vel) && ok;
     for (int k = 0; k < h->nmetrics; k++)
         ok = !series_close(&h->obs[k]) && ok;
+    ok = !state_close(h) && ok;
     int e = errno;
     if (h->file >= 0) {
         ok = H5Fflush(h->file, H5F_SCOPE_LOCAL) >= 0 && ok;

@@ -46,6 +46,9 @@ typedef struct mur_trails {
     int head;                /* newest slot */
     int filled;              /* slots holding data */
     size_t cap;              /* boids the arrays hold */
+    int *ids;                /* a recorded flock's ids at the head slot (NULL: boid i is id i) */
+    int nids;
+    size_t ids_cap;
     uint32_t *pairs;         /* scratch: (slot, boid) pairs as slot * cap + boid, by bin */
     size_t npairs_cap;
     /* band layers (image surfaces only), for one device rectangle and world

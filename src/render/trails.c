@@ -83,6 +83,7 @@ void mur_trails_free(mur_trails *t)
     mur_free(t->reach);
     mur_free(t->tick);
     mur_free(t->pairs);
+    mur_free(t->ids);
     layers_free(t);
     memset(t, 0, sizeof *t);
 }
@@ -113,6 +114,99 @@ static int grow(mur_trails *t, size_t cap)
     t->bin = bin;
     t->cap = cap;
     return 0;
+}
+
+/* ---- recorded flocks: ids that come and go ------------------------------------ */
+
+/* A replayed flock's boids are its recording's ids, present in some frames
+ * and not in others, so boid i of one tick need not be boid i of the next.
+ * When the ids change, every kept slot is rewritten in the new order (an id
+ * then absent gets NaN, which no segment is drawn to), so the drawing below
+ * keeps its rule that boid i is boid i in every slot. Ids change seldom (a
+ * tracked animal enters or leaves), and the model's own flocks have none:
+ * for them none of this runs. */
+static int same_ids(const mur_trails *t, const int *ids, int n)
+{
+    if (!t->ids || !ids || t->nids != n)
+        return !t->ids && !ids;
+    return memcmp(t->ids, ids, (size_t)n * sizeof *ids) == 0;
+}
+
+/* Rewrite the kept slots from the head's ids (t->ids, or 0 .. nids-1) to ids
+ * (n, ascending). 0, or -1 when memory is short. */
+static int remap(mur_trails *t, const int *ids, int n)
+{
+    int *from = mur_malloc((size_t)(n > 0 ? n : 1) * sizeof *from);
+    float *tmp = mur_malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *tmp);
+    unsigned char *tb = mur_malloc((size_t)(n > 0 ? n : 1));
+    if (!from || !tmp || !tb) {
+        mur_free(from);
+        mur_free(tmp);
+        mur_free(tb);
+        return -1;
+    }
+    for (int j = 0, i = 0; j < n; j++) {   /* both ascending: one merge */
+        int id = ids ? ids[j] : j;
+        while (i < t->nids && (t->ids ? t->ids[i] : i) < id)
+            i++;
+        from[j] = i < t->nids && (t->ids ? t->ids[i] : i) == id ? i : -1;
+    }
+    for (int k = 0; k < t->filled; k++) {
+        int s = (t->head - k + t->slots) % t->slots;
+        size_t o = (size_t)s * t->cap;
+        for (int j = 0; j < n; j++) {
+            int i = from[j] >= 0 && from[j] < t->count[s] ? from[j] : -1;
+            tmp[2 * j] = i >= 0 ? t->x[o + (size_t)i] : NAN;
+            tmp[2 * j + 1] = i >= 0 ? t->y[o + (size_t)i] : NAN;
+            tb[j] = i >= 0 ? t->bin[o + (size_t)i] : 0;
+        }
+        for (int j = 0; j < n; j++) {
+            t->x[o + (size_t)j] = tmp[2 * j];
+            t->y[o + (size_t)j] = tmp[2 * j + 1];
+            t->bin[o + (size_t)j] = tb[j];
+        }
+        t->count[s] = n;
+    }
+    mur_free(from);
+    mur_free(tmp);
+    mur_free(tb);
+    return 0;
+}
+
+/* Keep the head's ids (NULL for the model's own boids). */
+static int keep_ids(mur_trails *t, const int *ids, int n)
+{
+    if (!ids) {
+        mur_free(t->ids);
+        t->ids = NULL;
+        t->ids_cap = 0;
+    } else {
+        if ((size_t)n > t->ids_cap || !t->ids) {
+            int *q = mur_realloc(t->ids, (size_t)(n > 0 ? n : 1) * sizeof *q);
+            if (!q)
+                return -1;
+            t->ids = q;
+            t->ids_cap = (size_t)(n > 0 ? n : 1);
+        }
+        memcpy(t->ids, ids, (size_t)n * sizeof *ids);
+    }
+    t->nids = n;
+    return 0;
+}
+
+/* The longest honest step of a tick: the speed limit (the speed rule runs
+ * before the move), or for a recording the fastest boid's speed, which no
+ * limit bounds. Twice that, plus float rounding, still rejects a reset. */
+static float reach_of(const mur_flock *f)
+{
+    double v = mur_flock_params(f)->max_speed;
+    if (mur_flock_ids(f)) {
+        int n = mur_flock_count(f);
+        const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+        for (int i = 0; i < n; i++)
+            v = fmax(v, sqrt(vx[i] * vx[i] + vy[i] * vy[i]));
+    }
+    return (float)(2 * v + 1e-3);
 }
 
 /* 0, -1 when memory is short, -2 when the trails would pass TRAIL_MAX_BYTES. */
@@ -148,6 +242,11 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
         t->filled = 0;
         layers_free(t);
     }
+    const int *ids = mur_flock_ids(f);
+    if (!same_ids(t, ids, n) || (ids && t->nids != n)) {
+        if ((t->filled && remap(t, ids, n)) || keep_ids(t, ids, n))
+            return -1;
+    }
     int h = t->filled ? (t->head + 1) % t->slots : 0;
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     float *tx = t->x + (size_t)h * t->cap, *ty = t->y + (size_t)h * t->cap;
@@ -158,9 +257,7 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
         tb[i] = (unsigned char)bins[i];
     }
     t->count[h] = n;
-    /* An honest step is at most max_speed long (the speed rule runs before
-     * the move); twice that, plus float rounding, still rejects a reset. */
-    t->reach[h] = (float)(2 * mur_flock_params(f)->max_speed + 1e-3);
+    t->reach[h] = reach_of(f);
     t->tick[h] = tick;
     t->head = h;
     if (t->filled < t->slots)
@@ -199,8 +296,8 @@ int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *
         mur_params_offset(p, t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i],
                           t->x[(size_t)older * cap + i], t->y[(size_t)older * cap + i], &dx, &dy);
         double reach = t->reach[s];
-        if (dx * dx + dy * dy > reach * reach)
-            break;   /* a jump: reset, or a state loaded in place */
+        if (!(dx * dx + dy * dy <= reach * reach))
+            break;   /* a jump (reset, a state loaded in place), or a boid not there then */
         X += dx;
         Y += dy;
         px[np] = (float)X;

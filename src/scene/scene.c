@@ -22,6 +22,7 @@
 
 #include "guard.h"
 #include "look_timeline.h"
+#include "recording.h"
 #include "murmur/metrics.h"
 
 #define WALK_BUDGET 200000  /* node visits per file */
@@ -508,6 +509,139 @@ static int params_ok(ctx *c, const mur_params *p, const yaml_node_t *where)
 }
 
 /* ---- sections ------------------------------------------------------------ */
+
+/* ---- recorded flocks: flock.replay, flock.start ------------------------- */
+
+static const char *const source_keys[] = {"replay", "start", NULL};
+static const char *const start_keys[] = {"file", "tick", NULL};
+
+/* A path in the scene, relative to the scene file's folder (a scene and
+ * its recordings travel together); NULL when out of memory. */
+static char *beside_scene(const char *scene, const char *path)
+{
+    const char *slash = strrchr(scene, '/');
+    size_t dir = path[0] == '/' || !slash ? 0 : (size_t)(slash - scene) + 1;
+    char *out = mur_malloc(dir + strlen(path) + 1);
+    if (out) {
+        memcpy(out, scene, dir);
+        strcpy(out + dir, path);
+    }
+    return out;
+}
+
+/* Read the recording n names; errors in the file name the file (and its
+ * line or dataset), a file that cannot be read the scene's line. */
+static int recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out)
+{
+    char *written = NULL;
+    int rc = text(c, n, key, MUR_SCENE_MAX_PATH, &written);
+    if (rc)
+        return rc;
+    char *path = beside_scene(c->name, written);
+    mur_free(written);
+    if (!path)
+        return oom(c);
+    char why[160];
+    if (mur_recording_file_ok(path, why, sizeof why)) {
+        rc = fail_at(c, n, "'%s' %s", path, why);
+    } else {
+        mur_error e;
+        if (!strcmp(key, "replay"))
+            rc = mur_recording_replay(out, path, path, &c->s->params, &e);
+        else
+            rc = mur_recording_start(out, path, path, tick, &c->s->params, &e);
+        if (rc)
+            mur_error_set(c->err, rc, "%s", e.msg);
+    }
+    mur_free(path);
+    return rc;
+}
+
+/* flock.start: FILE or {file: FILE, tick: N} */
+static int start_state(ctx *c, yaml_node_t *v)
+{
+    if (v->type != YAML_MAPPING_NODE)
+        return recording(c, v, "start", -1, &c->s->start);
+    int rc;
+    for (yaml_node_pair_t *it = v->data.mapping.pairs.start; it < v->data.mapping.pairs.top; it++) {
+        const char *k = scalar(node(c, it->key));
+        int ok = 0;
+        for (int i = 0; k && start_keys[i]; i++)
+            ok |= !strcmp(k, start_keys[i]);
+        if (!ok)
+            return unknown(c, node(c, it->key), "key", k ? k : "?", start_keys);
+    }
+    yaml_node_t *file = lookup(c, v, "file"), *tick = lookup(c, v, "tick");
+    int t = -1;
+    if (!file)
+        return fail_at(c, v, "'start' needs a 'file' (a saved state from `murmur trace --at`)");
+    if (tick && (rc = integer(c, tick, "tick", 0, MUR_SCENE_MAX_TICKS, &t)))
+        return rc;
+    return recording(c, file, "start", t, &c->s->start);
+}
+
+/* The flock section: settings, and where the boids come from. */
+static int flock_pair(ctx *c, pair *p, void *arg)
+{
+    if (!strcmp(p->key, "replay"))
+        return recording(c, p->v, "replay", -1, &c->s->replay);
+    if (!strcmp(p->key, "start"))
+        return start_state(c, p->v);
+    return one_setting(c, p, arg);
+}
+
+/* After the flock section: a recording decides the count (the most boids
+ * of any frame, or the saved state's), and replay and start exclude each
+ * other. */
+static int flock_source(ctx *c, yaml_node_t *map)
+{
+    mur_scene *s = c->s;
+    yaml_node_t *count = lookup(c, map, "count");
+    const mur_recording *r = s->replay ? s->replay : s->start;
+    if (s->replay && s->start)
+        return fail_at(c, lookup(c, map, "start"), "a flock replays a recording or starts from a "
+                                                   "saved state, not both");
+    if (!r)
+        return 0;
+    int n = s->replay ? r->max_n : (int)(r->first[1] - r->first[0]);
+    if (count && (s->replay || s->params.count != n))
+        return fail_at(c, count, s->replay ? "a replayed flock's count is the recording's: remove 'count'"
+                                           : "the saved state holds %d boids: remove 'count' or make it %d",
+                       n, n);
+    s->params.count = n;
+    return 0;
+}
+
+/* What a replayed flock cannot do: it follows its recording, so nothing
+ * may step it, move it or change its count. */
+static int replay_ok(ctx *c, yaml_node_t *root, yaml_node_t *video)
+{
+    const mur_scene *s = c->s;
+    if (!s->replay)
+        return 0;
+    if (s->warmup > 0)
+        return fail_at(c, lookup(c, video, "warmup"), "a replayed flock has no warm-up: its first "
+                                                      "frame is the recording's");
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        mur_error e;
+        if (q->event != MUR_EVENT_NONE)
+            return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: a replayed flock follows its "
+                                 "recording: event '%s' cannot act on it", c->name, q->line,
+                                 q->col > 0 ? q->col : 1, mur_event_name(q->event));
+        for (int k = 0; k < q->nset + q->nramp; k++) {
+            const mur_change *ch = k < q->nset ? &q->set[k] : &q->ramp[k - q->nset];
+            if (!strcmp(ch->setting->name, "count"))
+                return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: a replayed flock's count "
+                                     "is the recording's: the timeline cannot set it", c->name,
+                                     q->line, q->col > 0 ? q->col : 1);
+        }
+        (void)e;
+    }
+    (void)root;
+    return 0;
+}
+
 
 static int world_pair(ctx *c, pair *p, void *arg)
 {
@@ -1345,7 +1479,7 @@ static int top_pair(ctx *c, pair *p, void *arg)
     }
     if (!strcmp(k, "flock")) {
         changes ch = {NULL, 0, -1, &s->params, 0};
-        if ((rc = settings_map(c, p->v, "flock", &ch)))
+        if ((rc = each_pair(c, p->v, "flock", NULL, flock_pair, &ch)) || (rc = flock_source(c, p->v)))
             return rc;
         return params_ok(c, &s->params, p->v);
     }
@@ -1556,6 +1690,8 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
                        "for each of %.0f ticks, are %.3g steps (at most %.3g): fewer entries or a shorter video",
                        changes, ticks, changes * ticks, MUR_SCENE_MAX_TIMELINE_WORK);
     int rc;
+    if ((rc = replay_ok(c, root, video)))
+        return rc;
     if (!lookup(c, root, "predators") && (rc = preset_predator(c)))
         return rc;
     /* Each check walks the timeline once per entry (and twice more per
@@ -1813,6 +1949,8 @@ void mur_scene_destroy(mur_scene *s)
         mur_free(s->conditions[i].set);
     }
     mur_free(s->conditions);
+    mur_recording_destroy(s->replay);
+    mur_recording_destroy(s->start);
     mur_free(s);
 }
 
@@ -1832,6 +1970,8 @@ static const struct {
     {"", top_keys},
     {"world.", world_keys},
     {"flock.", NULL},
+    {"flock.", source_keys},
+    {"flock.start.", start_keys},
     {"flock.gains.", rule_names},
     {"video.", video_keys},
     {"look.", look_keys},

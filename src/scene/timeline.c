@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "murmur/scene.h"
+#include "recording.h"
 
 #define CAPTION_FADE 0.4  /* seconds of fade in and out */
 #define PREDATOR_FAR 1e9  /* world units; far beyond any world (MUR_MAX_WORLD) */
@@ -199,12 +200,46 @@ static int stopped(const mur_driver *d, mur_error *err)
     return mur_error_set(err, MUR_EINTR, "stopped at tick %ld", d->tick);
 }
 
+/* A replay's tick: the flock shows the recording's frame at d->tick (the
+ * last at or before it: a thinned trace holds each frame until the next),
+ * with the timeline's settings, which shape the look and the metrics. */
+static int show_recorded(mur_driver *d, mur_error *err)
+{
+    const mur_scene *s = d->scene;
+    const mur_recording *r = s->replay;
+    long k = mur_recording_frame_at(r, d->tick);
+    long a = k < 0 ? 0 : r->first[k];
+    int n = k < 0 ? 0 : (int)(r->first[k + 1] - a);
+    mur_params p;
+    mur_scene_params_at(s, &d->base, d->tick / s->tps, &p);
+    p.count = n;
+    int rc = MUR_OK;
+    mur_error why;
+    if (memcmp(&p, mur_flock_params(d->flock), sizeof p) != 0 &&
+        (rc = mur_flock_set_params(d->flock, &p, &why)))
+        return rc == MUR_EINPUT ? bad_settings(d, d->tick / s->tps, &why, err)
+                                : mur_error_set(err, rc, "%s", why.msg);
+    if (k == d->shown)
+        return MUR_OK;
+    d->shown = k;
+    return mur_flock_set_frame(d->flock, n, r->id + a, r->x + a, r->y + a, r->vx + a, r->vy + a, err);
+}
+
 static int step(mur_driver *d, mur_error *err)
 {
     const mur_scene *s = d->scene;
     int warm = d->tick < 0;
     if (d->stop && *d->stop)
         return stopped(d, err);
+    if (s->replay) {
+        d->tick++;
+        int rc = show_recorded(d, err);
+        if (rc)
+            return rc;
+        if (d->on_tick && d->tick > 0)
+            d->on_tick(d->on_tick_ctx, d->flock, d->tick);
+        return MUR_OK;
+    }
     double t = warm ? 0 : d->tick / s->tps;
     if (warm || !mur_scene_frozen_at(s, t)) {
         mur_params p;
@@ -244,6 +279,20 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     d->scene = s;
     d->flock = f;
     d->base = *base;
+    d->shown = -1;
+    if (s->replay)   /* no warm-up (the loader refuses one): tick 0 is the recording's */
+        return show_recorded(d, err);
+    if (s->start) {  /* the saved state, its tick counter and stream: the saved run goes on */
+        const mur_recording *r = s->start;
+        int n = (int)r->first[1];
+        int rc = mur_flock_set_state(f, n, r->x, r->y, r->vx, r->vy, err);
+        if (rc)
+            return rc;
+        if (r->has_state) {
+            mur_flock_set_tick(f, r->flock_tick);
+            mur_flock_set_stream(f, r->stream);
+        }
+    }
     d->tick = -(long)s->warmup;
     while (d->tick < 0) {
         int rc = step(d, err);

@@ -1,0 +1,339 @@
+/* Recorded flocks from HDF5 in the H5MD layout `murmur trace` writes
+ * (docs/data.md): particles/flock/position (step [T], value [T][N][2]),
+ * velocity when there, box/edges, and parameters/state (the flock's tick
+ * counter and stream at every step) for a saved state. Row i of a value is
+ * boid i; NaN rows are boids absent then (the trace of a flock the timeline
+ * shrinks or grows). Values are read as doubles, so a float64 trace gives
+ * the engine's numbers exactly, and frame by frame, so only the frames
+ * asked for are read. HDF5's own error printing is off: a library must not
+ * print, and every failure here names the file and dataset instead. */
+#include "recording.h"
+#include "murmur/alloc.h"
+#include "murmur/trace.h"
+
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+
+typedef struct {
+    hid_t file, pos, vel, step;
+    hsize_t T, N;
+    const char *shown;
+    mur_error *err;
+} h5in;
+
+static int bad(h5in *h, const char *dataset, const char *what)
+{
+    return mur_error_set(h->err, MUR_EINPUT, "%s: error: %s: %s", h->shown, dataset, what);
+}
+
+/* Whether path (a/b/c) names an object: each link in turn, as H5Lexists
+ * fails on a missing group along the way. */
+static int exists(hid_t file, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *slash = buf;; slash++) {
+        slash = strchr(slash, '/');
+        if (slash)
+            *slash = '\0';
+        if (H5Lexists(file, buf, H5P_DEFAULT) <= 0)
+            return 0;
+        if (!slash)
+            return 1;
+        *slash = '/';
+    }
+}
+
+/* Dataset path of rank `rank` with inner dims as given (0: any), its length along T. */
+static hid_t open_dataset(h5in *h, const char *path, int rank, hsize_t n1, hsize_t n2, hsize_t *T)
+{
+    hid_t d = H5Dopen2(h->file, path, H5P_DEFAULT);
+    hid_t sp = d >= 0 ? H5Dget_space(d) : -1;
+    hsize_t dims[4] = {0};
+    int r = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    if (r == rank && r <= 4)
+        H5Sget_simple_extent_dims(sp, dims, NULL);
+    if (sp >= 0)
+        H5Sclose(sp);
+    char want[64];
+    snprintf(want, sizeof want, "not a dataset of rank %d%s", rank, rank == 3 ? " [T][N][2]" : "");
+    if (d < 0 || r != rank || (n1 && dims[1] != n1) || (n2 && dims[2] != n2)) {
+        if (d >= 0)
+            H5Dclose(d);
+        bad(h, path, want);
+        return -1;
+    }
+    *T = dims[0];
+    if (rank == 3)
+        h->N = dims[1];
+    return d;
+}
+
+/* Row t of dataset d ([T][N][k]) into buf as type mt. */
+static int read_row(hid_t d, hsize_t t, hsize_t n, hsize_t k, hid_t mt, void *buf)
+{
+    hsize_t start[3] = {t, 0, 0}, count[3] = {1, n, k};
+    int rank = n ? 3 : 1;
+    if (!n)
+        count[0] = 1;
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank, count, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+             H5Dread(d, mt, ms, fs, H5P_DEFAULT, buf) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return ok ? 0 : -1;
+}
+
+static void h5_close(h5in *h)
+{
+    hid_t *ids[] = {&h->pos, &h->vel, &h->step};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (*ids[i] >= 0)
+            H5Dclose(*ids[i]);
+    if (h->file >= 0)
+        H5Fclose(h->file);
+}
+
+/* Open the file and its position, step and (when there) velocity datasets. */
+static int h5_open(h5in *h, const char *path)
+{
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h->file = h->pos = h->vel = h->step = -1;
+    if (H5Fis_hdf5(path) <= 0 || (h->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+        return mur_error_set(h->err, MUR_EINPUT, "%s: error: not an HDF5 file", h->shown);
+    if (!exists(h->file, "particles/flock/position/value"))
+        return bad(h, "particles/flock/position", "missing: not a trace (H5MD from `murmur trace`)");
+    hsize_t T, Ts, Tv;
+    if ((h->pos = open_dataset(h, "particles/flock/position/value", 3, 0, 2, &T)) < 0 ||
+        (h->step = open_dataset(h, "particles/flock/position/step", 1, 0, 0, &Ts)) < 0)
+        return MUR_EINPUT;
+    if (Ts != T)
+        return bad(h, "particles/flock/position/step", "not as long as position/value");
+    h->T = T;
+    if (h->N > (hsize_t)MUR_MAX_BOIDS)
+        return bad(h, "particles/flock/position/value", "more boids than murmur can hold (4,000,000)");
+    if (exists(h->file, "particles/flock/velocity/value")) {
+        if ((h->vel = open_dataset(h, "particles/flock/velocity/value", 3, h->N, 2, &Tv)) < 0)
+            return MUR_EINPUT;
+        if (Tv != T)
+            return bad(h, "particles/flock/velocity/value", "not as long as position/value");
+    }
+    return MUR_OK;
+}
+
+/* particles/flock/box: the world it was recorded in must be p's. */
+static int same_world(h5in *h, const mur_params *p)
+{
+    if (!exists(h->file, "particles/flock/box/edges"))
+        return MUR_OK;
+    hsize_t T;
+    double e[2];
+    hid_t d = open_dataset(h, "particles/flock/box/edges", 1, 0, 0, &T);
+    if (d < 0)
+        return MUR_EINPUT;
+    int ok = T == 2 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, e) >= 0;
+    H5Dclose(d);
+    if (!ok)
+        return bad(h, "particles/flock/box/edges", "not two numbers");
+    if (e[0] != p->width || e[1] != p->height) {
+        char what[160];
+        snprintf(what, sizeof what, "recorded in a %g x %g world; this scene's is %g x %g "
+                 "(set world.width and world.height to match)", e[0], e[1], p->width, p->height);
+        return bad(h, "particles/flock/box/edges", what);
+    }
+    return MUR_OK;
+}
+
+/* Frame t (row t) into the builder: the boids whose position is a number,
+ * ids their rows. xy and v are scratch of N x 2 doubles. */
+static int read_frame(h5in *h, rec_builder *b, hsize_t t, double *xy, double *v, const mur_params *p)
+{
+    int64_t step;
+    if (read_row(h->pos, t, h->N, 2, H5T_NATIVE_DOUBLE, xy) ||
+        (h->vel >= 0 && read_row(h->vel, t, h->N, 2, H5T_NATIVE_DOUBLE, v)) ||
+        read_row(h->step, t, 0, 0, H5T_NATIVE_INT64, &step))
+        return bad(h, "particles/flock/position", "cannot be read");
+    long prev = b->r->nframes ? b->r->tick[b->r->nframes - 1] : -1;
+    char what[160];
+    if (step < 0 || step > 100000000 || step <= prev) {
+        snprintf(what, sizeof what, "step %lld at row %llu %s", (long long)step, (unsigned long long)t,
+                 step <= prev ? "does not come after the step before" : "is out of range [0, 1e8]");
+        return bad(h, "particles/flock/position/step", what);
+    }
+    if (mur_rec_grow(b, b->rows + (long)h->N))
+        return mur_error_set(h->err, MUR_ERUN, "out of memory reading '%s'", h->shown);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    for (hsize_t i = 0; i < h->N; i++) {
+        double x = xy[2 * i], y = xy[2 * i + 1];
+        if (isnan(x) && isnan(y))
+            continue;   /* absent then */
+        double vx = h->vel >= 0 ? v[2 * i] : 0, vy = h->vel >= 0 ? v[2 * i + 1] : 0;
+        if (!isfinite(x) || !isfinite(y) || !isfinite(vx) || !isfinite(vy)) {
+            snprintf(what, sizeof what, "boid %llu at step %lld is not finite", (unsigned long long)i,
+                     (long long)step);
+            return bad(h, "particles/flock/position", what);
+        }
+        if (wrap ? x < 0 || x > p->width || y < 0 || y > p->height
+                 : x < -p->width || x > 2 * p->width || y < -p->height || y > 2 * p->height) {
+            snprintf(what, sizeof what, "boid %llu at step %lld lies outside the world (%g x %g)",
+                     (unsigned long long)i, (long long)step, p->width, p->height);
+            return bad(h, "particles/flock/position/value", what);
+        }
+        long r = b->rows++;
+        b->r->id[r] = (int)i;
+        b->r->x[r] = x;
+        b->r->y[r] = y;
+        b->r->vx[r] = vx;
+        b->r->vy[r] = vy;
+    }
+    if (mur_rec_frame(b, (long)step))
+        return mur_error_set(h->err, MUR_ERUN, "out of memory reading '%s'", h->shown);
+    return MUR_OK;
+}
+
+/* The row of step `tick` (-1: the last row). */
+static int find_step(h5in *h, long tick, hsize_t *row)
+{
+    if (h->T == 0)
+        return bad(h, "particles/flock/position", "no steps recorded");
+    if (tick < 0) {
+        *row = h->T - 1;
+        return MUR_OK;
+    }
+    int64_t *steps = mur_malloc((size_t)h->T * sizeof *steps);
+    if (!steps)
+        return mur_error_set(h->err, MUR_ERUN, "out of memory reading '%s'", h->shown);
+    int ok = H5Dread(h->step, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, steps) >= 0;
+    hsize_t t = 0;
+    while (ok && t < h->T && steps[t] != tick)
+        t++;
+    char what[160];
+    snprintf(what, sizeof what, "no step %ld (it holds steps %lld to %lld)", tick,
+             ok ? (long long)steps[0] : 0LL, ok ? (long long)steps[h->T - 1] : 0LL);
+    mur_free(steps);
+    if (!ok)
+        return bad(h, "particles/flock/position/step", "cannot be read");
+    if (t == h->T)
+        return bad(h, "particles/flock/position/step", what);
+    *row = t;
+    return MUR_OK;
+}
+
+/* parameters/state at row t: the flock's tick counter and stream, for a
+ * continuation bit for bit. A file without it (another H5MD writer, an
+ * older murmur) starts a flock at tick 0. */
+static int read_state(h5in *h, mur_recording *r, hsize_t t)
+{
+    if (!exists(h->file, "parameters/state/flock_tick"))
+        return MUR_OK;
+    int format = 0;
+    uint64_t seed = 0;
+    hid_t g = H5Gopen2(h->file, "parameters/state", H5P_DEFAULT);
+    int ok = g >= 0 && H5Aexists(g, "format") > 0;
+    hid_t a = ok ? H5Aopen(g, "format", H5P_DEFAULT) : -1;
+    ok = a >= 0 && H5Aread(a, H5T_NATIVE_INT, &format) >= 0;
+    if (a >= 0)
+        H5Aclose(a);
+    if (g >= 0)
+        H5Gclose(g);
+    if (!ok || format != MUR_TRACE_STATE_FORMAT) {
+        char what[120];
+        snprintf(what, sizeof what, "a saved state of format %d; this murmur reads format %d",
+                 format, MUR_TRACE_STATE_FORMAT);
+        return bad(h, "parameters/state", what);
+    }
+    hsize_t T1, T2;
+    hid_t ft = open_dataset(h, "parameters/state/flock_tick", 1, 0, 0, &T1);
+    hid_t st = ft >= 0 ? open_dataset(h, "parameters/state/stream", 2, 4, 0, &T2) : -1;
+    ok = ft >= 0 && st >= 0 && T1 == h->T && T2 == h->T &&
+         read_row(ft, t, 0, 0, H5T_NATIVE_UINT64, &r->flock_tick) == 0;
+    hsize_t start[2] = {t, 0}, count[2] = {1, 4};
+    hid_t fs = ok ? H5Dget_space(st) : -1, ms = H5Screate_simple(2, count, NULL);
+    ok = ok && fs >= 0 && H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+         H5Dread(st, H5T_NATIVE_UINT64, ms, fs, H5P_DEFAULT, r->stream) >= 0;
+    if (fs >= 0)
+        H5Sclose(fs);
+    H5Sclose(ms);
+    if (ft >= 0)
+        H5Dclose(ft);
+    if (st >= 0)
+        H5Dclose(st);
+    if (!ok)
+        return bad(h, "parameters/state", "flock_tick or stream missing or not one per step");
+    if ((g = H5Gopen2(h->file, "parameters", H5P_DEFAULT)) >= 0) {
+        if (H5Aexists(g, "seed") > 0 && (a = H5Aopen(g, "seed", H5P_DEFAULT)) >= 0) {
+            if (H5Aread(a, H5T_NATIVE_UINT64, &seed) >= 0)
+                r->seed = seed;
+            H5Aclose(a);
+        }
+        H5Gclose(g);
+    }
+    r->has_state = 1;
+    return MUR_OK;
+}
+
+/* A saved state is the model's flock: boids 0 .. n-1 present, none after. */
+static int contiguous(h5in *h, const mur_recording *r)
+{
+    for (long i = 0; i < r->first[1]; i++)
+        if (r->id[i] != i) {
+            char what[120];
+            snprintf(what, sizeof what, "boid %ld is absent but boid %d is there: not a flock's "
+                     "state (boids leave from the end)", i, r->id[i]);
+            return bad(h, "particles/flock/position/value", what);
+        }
+    return MUR_OK;
+}
+
+int mur_recording_read_h5(mur_recording **out, const char *path, const char *shown, long tick,
+                          int all, const mur_params *p, mur_error *err)
+{
+    *out = NULL;
+    h5in h = {.shown = shown, .err = err};
+    rec_builder b = {0};
+    double *xy = NULL, *v = NULL;
+    int rc = h5_open(&h, path);
+    if (!rc)
+        rc = same_world(&h, p);
+    if (!rc && all && (double)h.T * (double)h.N > (double)MUR_REPLAY_MAX_ROWS) {
+        char what[160];
+        snprintf(what, sizeof what, "%llu steps of %llu boids is more than a replay may hold (%ld positions)",
+                 (unsigned long long)h.T, (unsigned long long)h.N, MUR_REPLAY_MAX_ROWS);
+        rc = bad(&h, "particles/flock/position/value", what);
+    }
+    if (!rc && !(rc = mur_rec_begin(&b, shown, err))) {
+        xy = mur_malloc((size_t)(h.N ? h.N : 1) * 2 * sizeof *xy);
+        v = mur_malloc((size_t)(h.N ? h.N : 1) * 2 * sizeof *v);
+        if (!xy || !v)
+            rc = mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", shown);
+    }
+    hsize_t row = 0;
+    if (!rc && all) {
+        for (hsize_t t = 0; !rc && t < h.T; t++)
+            rc = read_frame(&h, &b, t, xy, v, p);
+        if (!rc && h.T == 0)
+            rc = bad(&h, "particles/flock/position", "no steps recorded");
+    } else if (!rc && !(rc = find_step(&h, tick, &row)) && !(rc = read_frame(&h, &b, row, xy, v, p)) &&
+               !(rc = contiguous(&h, b.r))) {
+        rc = read_state(&h, b.r, row);
+    }
+    if (!rc)
+        rc = mur_rec_finish(&b, h.vel >= 0 || !all, p, err);
+    if (!rc && !all && h.vel < 0)
+        rc = bad(&h, "particles/flock/velocity", "missing: a saved state needs velocities");
+    mur_free(xy);
+    mur_free(v);
+    h5_close(&h);
+    if (rc)
+        mur_recording_destroy(b.r);
+    else
+        *out = b.r;
+    return rc;
+}
