@@ -151,6 +151,10 @@ TEST(render_size_fps_quality_draft_from_the_command_line)
     REQUIRE(murmur(args, err, sizeof err) == 0, "--draft: %s", err);
     REQUIRE(test_video_probe(out, &info) == 0, "probe");
     CHECK(info.width == 160 && info.height == 100, "--draft of 320x200 gave %dx%d", info.width, info.height);
+    char comment[8192];
+    CHECK(test_video_tag(out, "comment", comment, sizeof comment) == 0 &&
+              strstr(comment, "output: 160x100, 24 fps, quality 20, preset ultrafast"),
+          "--draft's provenance does not say the fastest preset: %.300s", comment);
 
     snprintf(args, sizeof args, "still %s --at 0.2s -o %s -q --size 360p", scene, png);
     REQUIRE(murmur(args, err, sizeof err) == 0, "still --size 360p: %s", err);
