@@ -309,6 +309,14 @@ TEST(title_card_and_fades_follow_the_timeline)
     CHECK(fabs(m.fade - 0.5) < 1e-9, "fade-out takes 1s unless told: %g at 5.5s", m.fade);
     mur_scene_moment_at(s, 9, &m);
     CHECK(m.fade == 1, "after a fade-out the background stays: %g", m.fade);
+    mur_scene *st = scene_of("title: Flocks\ntimeline: [{at: 2s, event: title}]\n");
+    REQUIRE(st, "scene");
+    mur_scene_moment_at(st, 3, &m);
+    CHECK(m.title && !strcmp(m.title, "Flocks") && !m.subtitle && m.title_alpha == 1,
+          "event: title shows %s", m.title ? m.title : "(none)");
+    mur_scene_moment_at(st, 5.5, &m);
+    CHECK(!m.title, "event: title still showing after its 3s");
+    mur_scene_destroy(st);
     /* drawn: the title at the centre, and a faded-out frame is background only */
     cairo_surface_t *t0 = frame(s, 640, 360, 0.5), *end = frame(s, 640, 360, 9);
     REQUIRE(t0 && end, "frames");
