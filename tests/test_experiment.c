@@ -545,7 +545,8 @@ TEST(series_band_columns_bracket_the_median)
 {
     const char *scene = small_scene("band.yaml");
     char args[1024], err[4096];
-    snprintf(args, sizeof args, "series %s --runs 5 --ticks 30 -q -o %s", scene, scratch_path("band.csv"));
+    snprintf(args, sizeof args, "series %s --runs 5 --ticks 30 --condition all -q -o %s", scene,
+             scratch_path("band.csv"));
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
     FILE *fp = fopen(scratch_path("band.csv"), "r");
     REQUIRE(fp, "no CSV");
@@ -718,7 +719,8 @@ TEST(stats_and_series_csv_keep_their_header_and_carry_provenance_beside)
     char args[1024], err[4096], side[300];
     snprintf(args, sizeof args, "stats %s --runs 3 --ticks 20 -q -o %s", scene, scratch_path("prov.csv"));
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
-    snprintf(args, sizeof args, "series %s --ticks 20 -q -o %s", scene, scratch_path("prov-series.csv"));
+    snprintf(args, sizeof args, "series %s --ticks 20 --condition all -q -o %s", scene,
+             scratch_path("prov-series.csv"));
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
     size_t n = 0;
     char *csv = test_slurp(scratch_path("prov.csv"), &n);
@@ -736,7 +738,7 @@ TEST(stats_and_series_csv_keep_their_header_and_carry_provenance_beside)
     snprintf(side, sizeof side, "%s", scratch_path("prov-series.csv.provenance.txt"));
     t = test_slurp(side, &n);
     check_experiment_provenance("series sidecar", t, scene,
-                                "experiment: 1 condition x 1 run x 20 ticks, every tick\nconditions: scene\n");
+                                "experiment: 1 condition x 1 run x 20 ticks, every tick\nconditions: all\n");
     free(t);
 }
 
@@ -776,7 +778,7 @@ TEST(plots_carry_provenance_in_every_format)
         char name[32];
         snprintf(name, sizeof name, "provp.%s", ext[k]);
         const char *plot = scratch_path(name);
-        snprintf(args, sizeof args, "series %s --ticks 20 -q -o - --plot %s", scene, plot);
+        snprintf(args, sizeof args, "series %s --ticks 20 --condition all -q -o - --plot %s", scene, plot);
         REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
         const char *req = "experiment: 1 condition x 1 run x 20 ticks, every tick\n";
         if (k == 0) {

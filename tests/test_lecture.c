@@ -591,3 +591,35 @@ TEST(a_mistyped_command_gets_a_did_you_mean)
     CHECK(st == 2 && strstr(err, "unknown command 'frobnicate'") && !strstr(err, "did you mean"),
           "exit %d: %s", st, err);
 }
+
+/* Largest alpha of any pixel (premultiplied ARGB32: the top byte). */
+static int max_alpha(cairo_surface_t *img)
+{
+    const unsigned char *d = cairo_image_surface_get_data(img);
+    int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img), m = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int a = (int)(*(const uint32_t *)(d + (size_t)y * cairo_image_surface_get_stride(img) + 4 * (size_t)x) >> 24);
+            m = a > m ? a : m;
+        }
+    return m;
+}
+
+TEST(a_transparent_look_fades_out_to_clear)
+{
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\nflock: {count: 30}\nvideo: {duration: 5s}\n"
+                            "look: {background: \"#ffffff00\", boid: {size: 12, color: \"#1f4e79\"}}\n"
+                            "timeline: [{at: 1s, event: fade-out, over: 1s}]\n");
+    REQUIRE(s, "scene");
+    REQUIRE(mur_scene_look(s)->transparent, "the look is not transparent");
+    cairo_surface_t *before = frame(s, 320, 180, 0.5), *half = frame(s, 320, 180, 1.5),
+                    *after = frame(s, 320, 180, 3);
+    REQUIRE(before && half && after, "frames");
+    int a0 = max_alpha(before), a1 = max_alpha(half), a2 = max_alpha(after);
+    CHECK(a0 == 255 && a1 > 100 && a1 < 160 && a2 == 0,
+          "boids' alpha %d before, %d half-way, %d after the fade (want 255, about 128, 0)", a0, a1, a2);
+    cairo_surface_destroy(before);
+    cairo_surface_destroy(half);
+    cairo_surface_destroy(after);
+    mur_scene_destroy(s);
+}

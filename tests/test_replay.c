@@ -443,3 +443,27 @@ TEST(a_trail_follows_its_id_when_another_boid_vanishes)
     mur_session_destroy(ss);
     mur_scene_destroy(s);
 }
+
+TEST(a_condition_replays_its_own_recording_beside_the_model)
+{
+    write_file(scratch_path("side.csv"), "frame,id,x,y\n0,3,10,10\n0,8,20,20\n1,3,11,10\n1,8,21,21\n");
+    mur_error err;
+    mur_scene *s = scene_in_scratch("model: wrkspc\nworld: {width: 100, height: 100}\nflock: {count: 30}\n"
+                                    "video: {width: 200, height: 100, duration: 1s}\n"
+                                    "experiment: {conditions: {tracked: {replay: side.csv, separation: 2}, model: {}}}\n"
+                                    "layout: {panels: conditions}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_session *ss = NULL;
+    REQUIRE(mur_session_create(&ss, s, NULL, &err) == 0, "%s", err.msg);
+    const mur_flock *a = mur_session_flock(ss, 0), *b = mur_session_flock(ss, 1);
+    CHECK(mur_flock_count(a) == 2 && mur_flock_ids(a) && mur_flock_ids(a)[1] == 8,
+          "the tracked panel shows the recording");
+    CHECK(mur_flock_params(a)->separation == 2, "the condition's settings apply to its recording");
+    CHECK(mur_flock_count(b) == 30 && !mur_flock_ids(b), "the model panel steps 30 boids of its own");
+    mur_session_destroy(ss);
+    mur_scene_destroy(s);
+    s = scene_in_scratch("model: wrkspc\nworld: {width: 100, height: 100}\n"
+                         "experiment: {conditions: {tracked: {replay: side.csv, count: 3}}}\n", &err);
+    CHECK(!s && strstr(err.msg, "a replayed flock's count is the recording's"), "%s", s ? "(loaded)" : err.msg);
+    mur_scene_destroy(s);
+}

@@ -151,7 +151,6 @@ TEST(errors_name_line_column_and_suggest)
                  "out of range [0, 19]");
     expect_error("video: {duration: 0s}\n", "1:19", "less than one frame");
     expect_error("look: {background: \"#12345\"}\n", "1:20", "6 or 8 hex digits");
-    expect_error("look: {background: \"#ff000080\"}\n", "1:20", "must be opaque");
     expect_error("predators:\n  - {mode: attract, x: \"1/0\", y: \"0\"}\n", "2:24",
                  "not a finite number");
     expect_error("world: {boundary: torus}\n", "1:19", "expected one of: wrap, reflect, avoid");

@@ -37,7 +37,7 @@ extern "C" {
 
 /// What to run. Zero-initialise, then set what differs.
 /// The version of mur_experiment_def this header describes.
-#define MUR_EXPERIMENT_DEF_VERSION 1
+#define MUR_EXPERIMENT_DEF_VERSION 2
 
 typedef struct mur_experiment_def {
     unsigned version;   ///< MUR_EXPERIMENT_DEF_VERSION
@@ -49,6 +49,7 @@ typedef struct mur_experiment_def {
     volatile sig_atomic_t *stop; ///< polled every tick: nonzero ends the experiment with MUR_EINTR (may be NULL)
     void (*progress)(void *ctx, long done, long total); ///< runs done of total, called on the calling thread (may be NULL)
     void *progress_ctx;
+    const char *condition; ///< (version 2) run this experiment condition alone, by name (NULL: as scene_only says)
 } mur_experiment_def;
 
 /// A mur_experiment_def of this version, every other field zero (the
@@ -61,10 +62,33 @@ typedef struct mur_experiment mur_experiment;
 
 /// Run an experiment on scene s. 0, MUR_EINPUT (a def value out of range, or
 /// too many values to keep), MUR_ERUN (memory, threads, a flock error) or
-/// MUR_EINTR (stopped). The caller owns *out (mur_experiment_destroy); the
+/// MUR_EINTR (stopped); MUR_EINPUT also when def->condition names no
+/// condition (the message lists them). Version 1 defs are still taken.
+/// The caller owns *out (mur_experiment_destroy); the
 /// scene must outlive it.
 MUR_API int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
                        mur_error *err);
+
+/// Index of the scene's experiment condition called name, or -1 with
+/// MUR_EINPUT in err ("'NAME' is not a condition of PATH: 'a', 'b', ...").
+MUR_API int mur_experiment_find_condition(const mur_scene *s, const char *name, mur_error *err);
+
+/// Value of setting st in condition c of e: the condition's own (a sweep's
+/// grid point, say), else the scene's flock setting. Choices give their index.
+MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, const mur_setting *st);
+
+/// Level of the paired effects' confidence intervals, percent.
+#define MUR_EFFECT_LEVEL 95.0
+
+/// The paired effect of metric k (mur_metric_names order) in condition c
+/// against condition base, at the last tick: the median of the run-by-run
+/// differences (c's run r minus base's run r) and its MUR_EFFECT_LEVEL%
+/// percentile-bootstrap interval (MUR_BOOTSTRAP_RESAMPLES resamples,
+/// seeded from the scene's seed, both conditions' names and k: the same
+/// bits for any thread count, and for c = base exactly 0 in [0, 0]).
+/// 0, or MUR_ERUN when out of memory.
+MUR_API int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_effect *out,
+                                  mur_error *err);
 
 /// Free an experiment; NULL is fine.
 MUR_API void mur_experiment_destroy(mur_experiment *e);

@@ -77,6 +77,24 @@ typedef struct mur_rules {
     int n_sep, n_ali, n_coh;         ///< neighbour counts per rule
 } mur_rules;
 
+/// Where a group of the starting flock is placed (docs/scenes.md `flock.start`).
+typedef enum { MUR_REGION_UNIFORM, MUR_REGION_DISC, MUR_REGION_BOX, MUR_REGION_RING } mur_region;
+
+/// Most groups of a starting flock.
+#define MUR_MAX_GROUPS 32
+
+/// One group of the starting flock: how many boids, where, heading where, how fast.
+typedef struct mur_start_group {
+    int count;                   ///< boids of the group (the counts add up to the flock's)
+    mur_region region;
+    double cx, cy, radius;       ///< disc: centre and radius; ring: centre and middle radius
+    double band;                 ///< ring: width of the band around radius
+    double x, y, w, h;           ///< box: corner (smallest x, y) and size
+    int heading_random;          ///< 1: each boid a uniform random heading
+    double heading, spread;      ///< else degrees (0 = +x, 90 = +y), each boid within +- spread / 2
+    double speed_min, speed_max; ///< speed drawn uniformly; speed_min < 0: the flock's init_speed
+} mur_start_group;
+
 typedef struct mur_flock mur_flock;
 
 /// Check a parameter set against the model's ranges; 0 or MUR_EINPUT naming the setting.
@@ -124,6 +142,17 @@ MUR_API void mur_flock_set_tick(mur_flock *f, uint64_t tick);
 /// and restore with a state, so boids added later are those of the saved run.
 MUR_API void mur_flock_stream(const mur_flock *f, uint64_t state[4]);
 MUR_API void mur_flock_set_stream(mur_flock *f, const uint64_t state[4]);
+
+/// Shape the starting flock: n groups (at most MUR_MAX_GROUPS; their counts
+/// add up to the flock's count) placed in order, boid 0 first, each drawn
+/// from the seed's stream; then redraw the flock from the seed as a reset
+/// does (a reset draws the groups again; n = 0: uniform over the world, as
+/// created). Boids the count adds later are drawn uniform over the world.
+MUR_API int mur_flock_set_start(mur_flock *f, const mur_start_group *g, int n, mur_error *err);
+
+/// Group of each boid (length count; 255: drawn later, in no group), or NULL
+/// when the flock has no groups.
+MUR_API const unsigned char *mur_flock_groups(const mur_flock *f);
 
 /// Back to the initial state drawn at creation (count as in the current params).
 MUR_API void mur_flock_reset(mur_flock *f);

@@ -22,7 +22,8 @@ extern "C" {
 
 typedef enum { MUR_SHAPE_ARROW, MUR_SHAPE_TRIANGLE, MUR_SHAPE_DOT } mur_shape;
 typedef enum {
-    MUR_COLOR_FIXED, MUR_COLOR_HEADING, MUR_COLOR_SPEED, MUR_COLOR_NEIGHBOURS, MUR_COLOR_CLUSTER
+    MUR_COLOR_FIXED, MUR_COLOR_HEADING, MUR_COLOR_SPEED, MUR_COLOR_NEIGHBOURS, MUR_COLOR_CLUSTER,
+    MUR_COLOR_GROUP
 } mur_color_mode;
 typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVERLAY_PARAMS,
                MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE } mur_overlay_kind;
@@ -68,6 +69,17 @@ typedef struct mur_moment {
     double fade;                 ///< 0: the picture; 1: the background colour alone
 } mur_moment;
 
+/// What a camera follows (docs/scenes.md `camera.follow`).
+typedef enum { MUR_FOLLOW_NONE, MUR_FOLLOW_BOID, MUR_FOLLOW_FLOCK, MUR_FOLLOW_PREDATOR } mur_follow;
+
+/// The camera at one time: where it looks and how close.
+typedef struct mur_camera {
+    double x, y;                 ///< centre of the view, world units (when not following)
+    double zoom;                 ///< > 0; 1: the whole world fits the frame, 2: half of it across
+    int has_target;              ///< following a predator: 1 when it is active at t
+    double tx, ty;               ///< that predator's position, world units
+} mur_camera;
+
 /// A colour, straight (not premultiplied) components in [0, 1].
 typedef struct mur_rgba {
     double r, g, b, a;
@@ -90,7 +102,8 @@ typedef struct mur_overlay {
 typedef struct mur_look {
     const char *name;            ///< where the look comes from, for messages (NULL: "scene")
     const char *title;           ///< title of vector stills (NULL: "murmur")
-    mur_rgba background;         ///< opaque (alpha is ignored)
+    mur_rgba background;         ///< opaque unless `transparent` (then its alpha is kept)
+    int transparent;             ///< 1: frames keep the background's alpha (translucent frames)
     mur_shape shape;
     double boid_size;            ///< world units (length of an arrow)
     mur_color_mode color_mode;
@@ -113,6 +126,17 @@ typedef struct mur_look {
     /// caption_at's), a title card, a fade. NULL: every overlay shown, caption_at's
     /// caption at the bottom, no title, no fade.
     void (*moment_at)(const void *ctx, double t, mur_moment *out);
+    /* colour by group (MUR_COLOR_GROUP): the starting flock's groups */
+    const mur_rgba *group_colors;  ///< group k's colour; boids in no group take boid_color
+    int ngroups;                   ///< at most MUR_MAX_GROUPS
+    /* the camera (render/camera.c); all zero: the whole world, as without one */
+    mur_follow follow;           ///< what the camera keeps in the middle of the view
+    int follow_index;            ///< the boid (MUR_FOLLOW_BOID) or predator (MUR_FOLLOW_PREDATOR)
+    double follow_smooth;        ///< seconds the camera takes to settle on its target (0: locked)
+    int camera_fixed_boids;      ///< 1: boids and trails keep their zoom-1 size on screen (0: they zoom)
+    /// The camera at t into out. NULL: no camera, the whole world fits the frame.
+    void (*camera_at)(const void *ctx, double t, mur_camera *out);
+    int columns;                 ///< panels per row (0: up to three side by side, else a grid as square as possible)
 } mur_look;
 
 #ifdef __cplusplus

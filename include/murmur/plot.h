@@ -40,10 +40,22 @@ MUR_API int mur_plot_series(const char *path, const mur_experiment *e, const int
 
 /// A stats figure of experiment e: one panel per metric of metrics[0..n),
 /// each condition's median (dot) with its 10-90% range across runs (bar) and
-/// its mean (open diamond), at the last tick.
+/// its mean (open diamond), at the last tick. An experiment of a whole
+/// `sweep` draws each metric against the sweep's first setting instead:
+/// the median through the grid with its 10-90% band, one line per value
+/// of the other settings (a log axis for a `logspace` setting).
 /// 0, MUR_EINPUT (bad extension) or MUR_ERUN (I/O).
 MUR_API int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
                    mur_error *err);
+
+/// A figure of paired effects: one panel per metric of metrics[0..n), each
+/// condition but the baseline (mur_experiment_scene(e)->baseline) as its
+/// effect's median (dot) with its 95% interval (bar with caps), beside a
+/// line at zero; eff[c * n + i] is condition c's effect on metric i
+/// (mur_experiment_effect). 0, MUR_EINPUT (bad extension, one condition
+/// only) or MUR_ERUN (I/O).
+MUR_API int mur_plot_effects(const char *path, const mur_experiment *e, const int *metrics, int n,
+                             const mur_effect *eff, mur_error *err);
 
 #ifdef __cplusplus
 }

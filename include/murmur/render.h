@@ -59,7 +59,8 @@ MUR_API int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *con
                       double t, mur_error *err);
 
 /// Draw into the renderer's own ARGB32 image surface (premultiplied,
-/// native-endian, opaque). *pixels stays valid until the next draw or destroy.
+/// native-endian, opaque unless the look is `transparent`). *pixels stays valid until the
+/// next draw or destroy.
 MUR_API int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int n, double t,
                             const uint8_t **pixels, int *stride, mur_error *err);
 
@@ -88,6 +89,20 @@ MUR_API void mur_renderer_set_provenance(mur_renderer *r, const char *text);
 /// a jump (a reset). Returns the number of points written.
 MUR_API int mur_renderer_trail(const mur_renderer *r, int panel, int i, const mur_params *p, double *x,
                        double *y, int max);
+
+/// What a panel shows through the look's camera (look.h `camera_at`).
+typedef struct mur_view {
+    double x, y;                  ///< world point drawn at the middle of the panel
+    double zoom;                  ///< 1: the whole world fits the panel
+} mur_view;
+
+/// The view of panel `panel` at t seconds, flock f being drawn there: the
+/// camera's centre (a following camera's, smoothed over the ticks observed)
+/// and zoom. Without a camera, the world's centre and zoom 1. Under wrap x
+/// and y lie inside the world; the world point (x, y) is drawn at the
+/// panel's middle, at zoom times the scale that fits the world.
+MUR_API void mur_renderer_view(mur_renderer *r, int panel, const mur_flock *f, double t,
+                               mur_view *out);
 
 /// What the one-boid view (`watch` overlay) draws for a boid.
 typedef struct mur_watch_view {

@@ -40,7 +40,10 @@ extern "C" {
 #define MUR_SCENE_MAX_BOID_TICKS 1.0e11    ///< boids x ticks of one render (all panels) or one experiment (~8 h of work)
 #define MUR_SCENE_MAX_PIXEL_FRAMES 2.0e13  ///< width x height x frames (4K at 60 fps for 10 hours fits)
 #define MUR_SCENE_MAX_TRAIL_POINTS 2.0e7   ///< boids x trail length (history the renderer keeps)
+#define MUR_SCENE_MAX_GROUPS MUR_MAX_GROUPS  ///< groups of a starting flock
 #define MUR_SCENE_MAX_TIMELINE_WORK 1.0e10 ///< (timeline entries + their changes) x ticks: settings are recomputed every tick
+#define MUR_SCENE_MAX_SWEEP 8              ///< settings one experiment.sweep varies (coupled ones included)
+#define MUR_SCENE_MAX_GRID 1024            ///< conditions one experiment.sweep makes (the product of its values)
 
 typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
 typedef enum { MUR_EVENT_NONE, MUR_EVENT_SCATTER, MUR_EVENT_RESET, MUR_EVENT_FREEZE,
@@ -51,6 +54,33 @@ typedef struct mur_change {
     const mur_setting *setting;  ///< which model setting (from the settings table)
     double value;                ///< target value (enums: the choice index)
 } mur_change;
+
+/// Camera values the timeline sets and ramps (`camera.zoom`, `camera.x`, `camera.y`).
+typedef enum { MUR_CAMERA_ZOOM, MUR_CAMERA_X, MUR_CAMERA_Y } mur_camera_key;
+
+/// One `camera.*` change of a `set` or `ramp` (camera.center is two: x and y).
+typedef struct mur_camera_change {
+    mur_camera_key key;
+    int ramp;                    ///< 0 set, 1 ramp (over the cue's `over` with its `ease`)
+    double value;
+} mur_camera_change;
+
+/// The scene's `camera` (docs/scenes.md); `given` 0: none, the whole world.
+typedef struct mur_scene_camera {
+    int given;                   ///< the scene has `camera:` or a timeline `camera.*` change
+    mur_follow follow;           ///< what it follows
+    int target;                  ///< the boid or predator followed
+    double x, y;                 ///< centre at time 0, world units (default: the world's centre)
+    double zoom;                 ///< at time 0 (default 1)
+    double smooth;               ///< seconds to settle on a moved target (default MUR_CAMERA_SMOOTH)
+    int fixed_boids;             ///< `boid_size: fixed`: boids and trails keep their zoom-1 size
+} mur_scene_camera;
+
+/// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`):
+/// a boid's or a predator's path is continuous, so a tick's jostle is all there is to
+/// smooth; the largest cluster's centre jumps as boids join and leave it.
+#define MUR_CAMERA_SMOOTH 0.02
+#define MUR_CAMERA_SMOOTH_FLOCK 1.0
 
 /// One timeline entry (docs/scenes.md `timeline`); several may share a time.
 typedef struct mur_cue {
@@ -74,6 +104,8 @@ typedef struct mur_cue {
     char *title, *subtitle;      ///< a title card (`title:`; `event: title` shows the scene's)
     double title_for;            ///< seconds the title card shows
     char *chapter;               ///< a chapter starts here (NULL: none)
+    mur_camera_change *camera;   ///< `camera.*` keys of its set and ramp, in file order
+    int ncamera;
 } mur_cue;
 
 /// A scripted predator or attractor (docs/scenes.md `predators`).
@@ -89,14 +121,20 @@ typedef struct mur_script_predator {
 } mur_script_predator;
 
 /// An experiment condition: a name and its overrides.
+typedef struct mur_recording mur_recording;
+
 typedef struct mur_condition {
     char *name;
     mur_change *set;
     int nset;
+    mur_recording *replay;       ///< the condition's own recorded flock (`replay:`), or NULL
+    char *label;                 ///< `label:` its name in figures and panels (NULL: the name)
+    mur_rgba colour;             ///< `colour:` its colour in figures (when has_colour)
+    int has_colour;
 } mur_condition;
 
-/// A recorded flock read by the loader (flock.replay, flock.start): opaque.
-typedef struct mur_recording mur_recording;
+/// A recorded flock read by the loader (flock.replay, flock.start, a
+/// condition's replay) is a mur_recording, opaque (declared above).
 
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
@@ -132,6 +170,19 @@ typedef struct mur_scene {
     /* recorded flocks (docs/data.md), owned by the scene */
     mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL
     mur_recording *start;        ///< flock.start: the saved state every flock starts from, or NULL
+    mur_start_group *groups;     ///< flock.start: the starting flock's shape, its groups in order (NULL: uniform)
+    mur_rgba *group_colors;      ///< each group's colour (look.boid.color: group)
+    int ngroups;
+    mur_scene_camera camera;     ///< `camera` (render/camera.c draws through it)
+    int background_line, background_col; ///< where `look.background` stands (0: not given)
+    /* experiment.sweep, expanded into `conditions` when loading (docs/scenes.md) */
+    const mur_setting *sweep[MUR_SCENE_MAX_SWEEP]; ///< the settings it varies, in the order written: one output column each
+    int sweep_dim[MUR_SCENE_MAX_SWEEP];  ///< the grid dimension of each (settings under `coupled` share one); dimension 0 varies slowest
+    int sweep_log[MUR_SCENE_MAX_SWEEP];  ///< 1: its values came from `logspace` (a figure's log axis)
+    int nsweep;                  ///< 0: no sweep
+    int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
+    int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
+    int columns;                 ///< layout.columns: panels per row (0: automatic)
 } mur_scene;
 
 /// What a recorded flock holds, for `murmur check` and host programs.
@@ -191,6 +242,11 @@ MUR_API const char *mur_scene_caption_at(const mur_scene *s, double t, double *a
 /// the latest), the title card, the fade to or from the background.
 MUR_API void mur_scene_moment_at(const mur_scene *s, double t, mur_moment *out);
 
+/// The camera at t seconds of video: the scene's `camera` with the
+/// timeline's `camera.*` sets and ramps applied (zoom ramps geometrically,
+/// so a zoom from 1 to 4 looks as fast at its start as at its end).
+MUR_API void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out);
+
 /// Whether the flock is frozen at t (freeze/unfreeze events before or at t).
 MUR_API int mur_scene_frozen_at(const mur_scene *s, double t);
 
@@ -214,10 +270,16 @@ typedef struct mur_driver {
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
     long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
+    const mur_recording *replay; ///< the recording shown instead of the model: kept by start when set
+                                 ///< before it (a condition's, mur_scene_replay_of); NULL: the scene's
 } mur_driver;
 
+/// The recording condition c's flock shows (its own `replay`, else the
+/// scene's flock.replay), or NULL when it steps the model; c < 0: the scene's.
+MUR_API const mur_recording *mur_scene_replay_of(const mur_scene *s, int c);
+
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
-/// created from base; on_tick, on_tick_ctx and stop are kept, the rest is set. 0, MUR_EINPUT
+/// created from base; on_tick, on_tick_ctx, stop and replay are kept, the rest is set. 0, MUR_EINPUT
 /// "file:line:col: error: at Ts the timeline gives ..." when overlapping ramps make the settings
 /// invalid at some time, or MUR_EINTR when *stop was seen (or the flock's own stop flag stopped a
 /// tick); after MUR_EINTR the driver and its flock are fit only for destroying.

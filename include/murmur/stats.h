@@ -12,6 +12,8 @@
 
 #include "murmur/export.h"
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -53,6 +55,29 @@ typedef struct mur_summary {
 /// Summarise n values; sorts `values` in place. A NaN among them, or n = 0,
 /// makes every field NaN (a metric that failed must not pass for a number).
 MUR_API void mur_summary_compute(mur_summary *out, double *values, int n);
+
+/* ---- paired effects (bootstrap.c) ---------------------------------------- */
+
+/// Resamples of a bootstrap confidence interval (mur_effect_compute).
+#define MUR_BOOTSTRAP_RESAMPLES 2000
+
+/// A paired effect: the median of n paired differences (run k of a
+/// condition minus run k of the baseline) and its percentile-bootstrap
+/// confidence interval.
+typedef struct mur_effect {
+    double median;         ///< median of the differences (numpy's linear rule)
+    double ci_low, ci_high; ///< the interval's ends: percentiles (100 - level) / 2 and (100 + level) / 2 of the resampled medians
+    int n;                 ///< differences
+} mur_effect;
+
+/// The paired effect of differences d[0..n) with a `level`% (0 < level <
+/// 100, usually 95) interval from `resamples` resamples of n differences
+/// drawn with replacement by xoshiro256** seeded with seed: the same
+/// inputs give the same bits on any machine and thread. Equal differences
+/// give a zero-width interval at their value. n = 0 or a NaN among them
+/// makes every field NaN. d is not changed. 0, or MUR_ERUN when out of memory.
+MUR_API int mur_effect_compute(mur_effect *out, const double *d, int n, double level, int resamples,
+                               uint64_t seed);
 
 #ifdef __cplusplus
 }

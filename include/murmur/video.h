@@ -11,6 +11,8 @@
  *   (libavfilter's palettegen and paletteuse), for slides and web pages;
  * - DIR/%05d.png: an image sequence, one PNG per frame numbered by the
  *   pattern, with the provenance in a text file beside them.
+ * Translucent frames (opts.alpha) keep their alpha in .mov (ProRes 4444),
+ * .webm (VP9 with an alpha channel) and PNGs (RGBA), unpremultiplied.
  * A video is written under a temporary name beside the final one and renamed
  * by mur_video_close only when complete; each PNG of a sequence likewise.
  *
@@ -59,6 +61,9 @@ typedef struct mur_video_opts {
                           ///< 0 = encode in the caller's thread during mur_video_write
     const char *encoder;  ///< libavcodec encoder to use instead of the format's; NULL = the
                           ///< format's (for tests of a missing encoder)
+    int alpha;            ///< 1: frames are translucent and keep their alpha: .mov becomes
+                          ///< ProRes 4444 (yuva444p10le), .webm VP9 with alpha (yuva420p),
+                          ///< PNGs RGBA; other formats are refused (mur_video_check_alpha)
     /* version 2 */
     const mur_video_text *chapters; ///< the container's chapters (.mp4, .mov, .webm; other
     int nchapters;                  ///< formats have none and ignore them), sorted by start
@@ -80,6 +85,10 @@ MUR_API int mur_video_check_path(const char *path, mur_error *err);
 /// rounded down to even where the format needs it (.mp4, .webm, .mov), else
 /// as given (and as given for a path of no known format).
 MUR_API void mur_video_encoded_size(const char *path, int width, int height, int *out_w, int *out_h);
+
+/// 0 when the format path names keeps an alpha channel (.mov, .webm, a PNG
+/// sequence); else MUR_EINPUT with err saying which formats do.
+MUR_API int mur_video_check_alpha(const char *path, mur_error *err);
 
 /// Open an encoder and a temporary output file. On failure returns MUR_EINPUT
 /// (bad options) or MUR_ERUN (missing encoder, unwritable directory) with err

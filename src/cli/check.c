@@ -130,7 +130,42 @@ static void print_what(const mur_cue *q)
         printf("%sevent %s", sep, mur_event_name(q->event));
         sep = "; ";
     }
+    static const char *const cam[] = {"zoom", "x", "y"};
+    for (int pass = 0; pass < 2; pass++)   /* camera sets, then ramps */
+        for (int k = 0; k < q->ncamera; k++) {
+            if (q->camera[k].ramp != pass)
+                continue;
+            char v[40];
+            mur_number_format(v, sizeof v, q->camera[k].value);
+            printf("%s%s camera.%s %s%s", sep, pass ? "ramp" : "set", cam[q->camera[k].key],
+                   pass ? "to " : "", v);
+            if (pass)
+                print_duration(" over ", q->over);
+            sep = "; ";
+        }
     print_look_what(q, sep);
+}
+
+/* The camera line: what it follows or where it looks, and its zoom. */
+static void print_camera(const mur_scene *s)
+{
+    const mur_scene_camera *c = &s->camera;
+    if (!c->given)
+        return;
+    char a[40], b[40], z[40];
+    mur_number_format(z, sizeof z, c->zoom);
+    if (c->follow == MUR_FOLLOW_NONE) {
+        mur_number_format(a, sizeof a, c->x);
+        mur_number_format(b, sizeof b, c->y);
+        printf("camera: centre [%s, %s], zoom %s\n", a, b, z);
+        return;
+    }
+    mur_number_format(a, sizeof a, c->smooth);
+    if (c->follow == MUR_FOLLOW_FLOCK)
+        printf("camera: follows the flock (its largest cluster)");
+    else
+        printf("camera: follows %s %d", c->follow == MUR_FOLLOW_BOID ? "boid" : "predator", c->target);
+    printf(", zoom %s, smooth %ss\n", z, a);
 }
 
 static void print_timeline(const mur_scene *s)
@@ -260,6 +295,7 @@ int mur_cmd_check(const mur_cli_opts *o)
            s->duration * s->tps, s->warmup, s->quality);
     printf("output: %s\n", s->output);
     print_look(s);
+    print_camera(s);
     if (s->ncues)
         print_timeline(s);
     for (int i = 0; i < s->npredators; i++) {

@@ -16,6 +16,7 @@ typedef struct mur_cli_opts {
     const char *preset;   /* render: x264 speed/size preset, NULL = medium */
     const char *condition, *run_text;  /* render, still, trace: one experiment condition and run */
     const char *runs_out; /* stats: the per-run values as CSV */
+    const char *plot_effects; /* stats: the paired effects' figure */
     const char *every;    /* trace: ticks between two traced ticks */
     const char *size, *fps_text, *quality_text;  /* render, still: a variant of the video */
     int draft;            /* render, still: half size, the fastest preset */

@@ -70,7 +70,8 @@ int mur_cli_load_scene(const char *path, mur_scene **out, mur_error *err)
     if (rc || !(*out)->output_line)
         return rc;
     mur_error why;
-    if (mur_video_check_path((*out)->output, &why)) {
+    if (mur_video_check_path((*out)->output, &why) ||
+        ((*out)->look.transparent && mur_video_check_alpha((*out)->output, &why))) {
         rc = mur_error_set(err, MUR_EINPUT, "%s:%d:%d: error: %s", path, (*out)->output_line,
                            (*out)->output_col, why.msg);
         mur_scene_destroy(*out);

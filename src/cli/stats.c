@@ -182,22 +182,98 @@ static void put_json_text(FILE *fp, const char *s)
 
 /* ---- stats --------------------------------------------------------------- */
 
-static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
+/* Value v of setting st: a choice by its name (quoted in JSON), a number
+ * as put_number writes it. */
+static void put_setting(FILE *fp, const mur_setting *st, double v, int json)
+{
+    if (st->type == MUR_SETTING_ENUM)
+        fprintf(fp, json ? "\"%s\"" : "%s", st->choices[(int)v]);
+    else
+        put_number(fp, v, json);
+}
+
+/* A sweep's columns (docs/data.md): the name of each swept setting, after
+ * the condition's, in the header ... */
+static void sweep_header(FILE *fp, const mur_scene *s)
+{
+    for (int j = 0; j < s->nsweep; j++)
+        fprintf(fp, ",%s", s->sweep[j]->name);
+}
+
+/* ... and condition c's value of each, in a row (json: "name": value). */
+static void sweep_values(FILE *fp, const mur_experiment *e, int c, int json)
+{
+    const mur_scene *s = mur_experiment_scene(e);
+    for (int j = 0; j < s->nsweep && mur_experiment_condition(e, c); j++) {
+        const mur_setting *st = s->sweep[j];
+        double v = mur_experiment_condition_value(e, c, st);
+        fputs(json ? ", \"" : ",", fp);
+        if (json)
+            fprintf(fp, "%s\": ", st->name);
+        put_setting(fp, st, v, json);
+    }
+}
+
+/* Paired effects (docs/data.md#paired-effects): every condition's, per
+ * metric, against the baseline, [c * nmetrics + i]. */
+static int effects_of(const mur_experiment *e, const mur_scene *s, mur_effect **out, mur_error *err)
+{
+    int nc = mur_experiment_conditions(e), rc = MUR_OK;
+    *out = mur_calloc((size_t)nc * (size_t)s->nmetrics, sizeof **out);
+    if (!*out)
+        return mur_error_set(err, MUR_ERUN, "out of memory for paired effects");
+    for (int c = 0; c < nc && !rc; c++)
+        for (int i = 0; i < s->nmetrics && !rc; i++)
+            rc = mur_experiment_effect(e, c, s->baseline, s->metrics[i], &(*out)[c * s->nmetrics + i], err);
+    return rc;
+}
+
+/* A row's effect columns: baseline,effect_median,ci_low,ci_high (JSON:
+ * the same keys). */
+static void put_effect(FILE *fp, const mur_experiment *e, const mur_effect *f, int json)
+{
+    const char *base = mur_experiment_condition_name(e, mur_experiment_scene(e)->baseline);
+    const double v[3] = {f->median, f->ci_low, f->ci_high};
+    static const char *const keys[3] = {"effect_median", "ci_low", "ci_high"};
+    if (json) {
+        fputs(", \"baseline\": ", fp);
+        put_json_text(fp, base);
+    } else {
+        fputc(',', fp);
+        put_csv_text(fp, base);
+    }
+    for (int k = 0; k < 3; k++) {
+        if (json)
+            fprintf(fp, ", \"%s\": ", keys[k]);
+        else
+            fputc(',', fp);
+        put_number(fp, v[k], json);
+    }
+}
+
+static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff)
 {
     long ticks = mur_experiment_ticks(e);
-    fputs("condition,metric,median,p10,p90,mean,runs,ticks\n", fp);
+    fputs("condition", fp);
+    sweep_header(fp, s);
+    fputs(",metric,median,p10,p90,mean,runs,ticks", fp);
+    fputs(eff ? ",baseline,effect_median,ci_low,ci_high\n" : "\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int i = 0; i < s->nmetrics; i++) {
             mur_summary m;
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             put_csv_text(fp, mur_experiment_condition_name(e, c));
+            sweep_values(fp, e, c, 0);
             fprintf(fp, ",%s,", mur_metric_name(s->metrics[i]));
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 put_number(fp, v[k], 0);
                 fputc(',', fp);
             }
-            fprintf(fp, "%d,%ld\n", m.n, ticks);
+            fprintf(fp, "%d,%ld", m.n, ticks);
+            if (eff)
+                put_effect(fp, e, &eff[c * s->nmetrics + i], 0);
+            fputc('\n', fp);
         }
 }
 
@@ -208,12 +284,15 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 {
     long ticks = mur_experiment_ticks(e);
-    fputs("condition,run,seed,metric,value\n", fp);
+    fputs("condition", fp);
+    sweep_header(fp, s);
+    fputs(",run,seed,metric,value\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
         for (int r = 0; r < mur_experiment_runs(e); r++) {
             const mur_metrics *m = mur_experiment_metrics(e, c, r, ticks);
             for (int i = 0; i < s->nmetrics; i++) {
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
+                sweep_values(fp, e, c, 0);
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
                         mur_metric_name(s->metrics[i]));
                 double v = mur_metrics_value(m, s->metrics[i]);
@@ -244,7 +323,8 @@ static int write_csv(const mur_cli_opts *o, const char *path,
 }
 
 /* {"provenance": {...}, "rows": [one object per condition and metric]} */
-static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov)
+static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov,
+                       const mur_effect *eff)
 {
     static const char *const keys[4] = {"median", "p10", "p90", "mean"};
     long ticks = mur_experiment_ticks(e);
@@ -256,19 +336,23 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, co
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             fprintf(fp, "%s\n  {\"condition\": ", sep);
             put_json_text(fp, mur_experiment_condition_name(e, c));
+            sweep_values(fp, e, c, 1);
             fprintf(fp, ", \"metric\": \"%s\"", mur_metric_name(s->metrics[i]));
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
                 fprintf(fp, ", \"%s\": ", keys[k]);
                 put_number(fp, v[k], 1);
             }
-            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld}", m.n, ticks);
+            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld", m.n, ticks);
+            if (eff)
+                put_effect(fp, e, &eff[c * s->nmetrics + i], 1);
+            fputc('}', fp);
             sep = ",";
         }
     fputs("\n]}\n", fp);
 }
 
-static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
+static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff)
 {
     long ticks = mur_experiment_ticks(e);
     int w = 9;
@@ -279,15 +363,23 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s)
     fprintf(fp, "%s: %d condition%s x %d runs, values after %ld ticks\n",
             s->title ? s->title : s->path, mur_experiment_conditions(e),
             mur_experiment_conditions(e) == 1 ? "" : "s", mur_experiment_runs(e), ticks);
-    fprintf(fp, "%-*s  %-10s %10s %10s %10s %10s\n", w, "condition", "metric", "median", "p10",
+    fprintf(fp, "%-*s  %-10s %10s %10s %10s %10s", w, "condition", "metric", "median", "p10",
             "p90", "mean");
+    if (eff)
+        fprintf(fp, "  %10s %21s", "effect", "95% CI");
+    fputc('\n', fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++) {
         for (int i = 0; i < s->nmetrics; i++) {
             mur_summary m;
             mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
-            fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g\n", w,
+            fprintf(fp, "%-*s  %-10s %10.4g %10.4g %10.4g %10.4g", w,
                     i == 0 ? mur_experiment_condition_name(e, c) : "",
                     mur_metric_name(s->metrics[i]), m.median, m.p10, m.p90, m.mean);
+            if (eff) {
+                const mur_effect *f = &eff[c * s->nmetrics + i];
+                fprintf(fp, "  %10.4g [%9.4g, %9.4g]", f->median, f->ci_low, f->ci_high);
+            }
+            fputc('\n', fp);
         }
     }
 }
@@ -358,6 +450,8 @@ int mur_cmd_stats(const mur_cli_opts *o)
     mur_experiment *e = NULL;
     out_file of = {0};
     char *prov = NULL;
+    mur_effect *eff = NULL;
+    const mur_effect *cols = NULL;   /* eff when the tables carry it */
     int json = 0;
     mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
     if (o->output) {
@@ -369,6 +463,8 @@ int mur_cmd_stats(const mur_cli_opts *o)
     }
     if (o->runs_out && strcmp(extension(o->runs_out), ".csv"))
         return mur_cli_usage_error("--runs-out must end in .csv, not '%s'", o->runs_out);
+    if (o->plot_effects && !mur_plot_format_ok(o->plot_effects))
+        return mur_cli_usage_error("--plot-effects must end in .png, .pdf or .svg, not '%s'", o->plot_effects);
     int rc = load(o, &def, &s, &err);
     if (rc)
         goto done;
@@ -386,17 +482,22 @@ int mur_cmd_stats(const mur_cli_opts *o)
         goto done;
     if ((o->json || json) && (rc = mur_experiment_provenance(e, 1, &prov, &err)))
         goto done;
+    /* Paired effects when the scene names its baseline (tables of scenes
+     * without one keep their columns), or for their figure. */
+    if ((s->baseline_named || o->plot_effects) && (rc = effects_of(e, s, &eff, &err)))
+        goto done;
+    cols = s->baseline_named ? eff : NULL;
     if (o->json)
-        stats_json(stdout, e, s, prov);
+        stats_json(stdout, e, s, prov, cols);
     else
-        stats_table(stdout, e, s);
+        stats_table(stdout, e, s, cols);
     if (o->output) {
         if ((rc = out_open(&of, o->output, &err)))
             goto done;
         if (json)
-            stats_json(of.fp, e, s, prov);
+            stats_json(of.fp, e, s, prov, cols);
         else
-            stats_csv(of.fp, e, s);
+            stats_csv(of.fp, e, s, cols);
         if ((rc = out_close(&of, &err)) || (!json && (rc = write_sidecar(o->output, e, &err))))
             goto done;
         if (!o->quiet && strcmp(o->output, "-"))
@@ -407,7 +508,15 @@ int mur_cmd_stats(const mur_cli_opts *o)
         goto done;
     if ((rc = write_plot(o, mur_plot_stats, e, s, &err)))
         goto done;
+    if (o->plot_effects) {
+        ensure_out_dir(o->plot_effects);
+        if ((rc = mur_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, &err)))
+            goto done;
+        if (!o->quiet)
+            fprintf(stderr, "murmur: wrote %s\n", o->plot_effects);
+    }
 done:
+    mur_free(eff);
     mur_free(prov);
     out_abort(&of);
     mur_experiment_destroy(e);
@@ -417,11 +526,31 @@ done:
 
 /* ---- series -------------------------------------------------------------- */
 
+/* Whether the timeline changes st (it then has its own column, per tick). */
+static int series_timed(const mur_setting *st, const mur_setting *const *swept, int nswept)
+{
+    for (int j = 0; j < nswept; j++)
+        if (swept[j] == st)
+            return 1;
+    return 0;
+}
+
 static void series_csv(FILE *fp, const mur_experiment *e)
 {
     const mur_setting *swept[MAX_SWEPT];
     int nswept = mur_experiment_swept(e, swept, MAX_SWEPT);
-    int runs = mur_experiment_runs(e);
+    int runs = mur_experiment_runs(e), nc = mur_experiment_conditions(e);
+    /* One condition keeps the table it always had; several stack their
+     * rows, condition by condition, under a leading `condition` column. */
+    if (nc > 1)
+        fputs("condition,", fp);
+    const mur_scene *s = mur_experiment_scene(e);
+    int sweep_cols = s->nsweep && mur_experiment_condition(e, 0);
+    if (sweep_cols) {   /* a sweep's values, where the timeline's own columns do not give them */
+        for (int j = 0; j < s->nsweep; j++)
+            if (!series_timed(s->sweep[j], swept, nswept))
+                fprintf(fp, "%s,", s->sweep[j]->name);
+    }
     fputs("tick", fp);
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         fprintf(fp, ",%s", mur_metric_name(k));
@@ -433,8 +562,18 @@ static void series_csv(FILE *fp, const mur_experiment *e)
     for (int j = 0; j < nswept; j++)
         fprintf(fp, ",%s", swept[j]->name);
     fputc('\n', fp);
+    for (int c = 0; c < nc; c++)
     for (long t = 0; t <= mur_experiment_ticks(e); t++) {
-        const mur_metrics *m = mur_experiment_metrics(e, 0, 0, t);
+        const mur_metrics *m = mur_experiment_metrics(e, c, 0, t);
+        if (nc > 1) {
+            put_csv_text(fp, mur_experiment_condition_name(e, c));
+            fputc(',', fp);
+        }
+        for (int j = 0; sweep_cols && j < s->nsweep; j++)
+            if (!series_timed(s->sweep[j], swept, nswept)) {
+                put_setting(fp, s->sweep[j], mur_experiment_condition_value(e, c, s->sweep[j]), 0);
+                fputc(',', fp);
+            }
         fprintf(fp, "%ld", t);
         for (int k = 0; k < MUR_METRIC_COUNT; k++) {
             fputc(',', fp);
@@ -443,7 +582,7 @@ static void series_csv(FILE *fp, const mur_experiment *e)
         fprintf(fp, ",%s", mur_state_name(mur_state_classify(m->order, m->milling)));
         for (int k = 0; k < MUR_METRIC_COUNT && runs > 1; k++) {
             mur_summary sm;
-            mur_experiment_summary(e, 0, t, k, &sm);
+            mur_experiment_summary(e, c, t, k, &sm);
             double v[3] = {sm.median, sm.p10, sm.p90};
             for (int q = 0; q < 3; q++) {
                 fputc(',', fp);
@@ -452,7 +591,7 @@ static void series_csv(FILE *fp, const mur_experiment *e)
         }
         mur_params p;
         if (nswept)
-            mur_experiment_params_at(e, 0, t, &p);
+            mur_experiment_params_at(e, c, t, &p);
         for (int j = 0; j < nswept; j++) {
             fputc(',', fp);
             if (swept[j]->type == MUR_SETTING_ENUM)
@@ -487,19 +626,25 @@ int mur_cmd_series(const mur_cli_opts *o)
         return 2;
     def.threads = o->threads;
     def.stop = o->stop;
+    /* Every condition of the experiment (or the one --condition names); a
+     * scene whose only condition changes nothing runs as it always did,
+     * as "scene". */
+    def.condition = o->condition;
+    def.scene_only = !o->condition && s->nconditions == 1 && s->conditions[0].nset == 0;
+    long total = (long)def.runs * (def.scene_only || o->condition ? 1 : s->nconditions);
     mur_progress bar;
-    mur_progress_start(&bar, "runs", def.runs, o->quiet);
+    mur_progress_start(&bar, "runs", total, o->quiet);
     def.progress = on_progress;
     def.progress_ctx = &bar;
-    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, def.runs, &err);
+    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, total, &err);
     if (rc || (rc = out_open(&of, o->output, &err)))
         goto done;
     series_csv(of.fp, e);
     if ((rc = out_close(&of, &err)) || (rc = write_sidecar(o->output, e, &err)))
         goto done;
     if (!o->quiet && strcmp(o->output, "-"))
-        fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s)\n", o->output, def.ticks, def.runs,
-                def.runs == 1 ? "" : "s");
+        fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s%s)\n", o->output, def.ticks, def.runs,
+                def.runs == 1 ? "" : "s", mur_experiment_conditions(e) > 1 ? " per condition" : "");
     if ((rc = write_plot(o, mur_plot_series, e, s, &err)))
         goto done;
 done:

@@ -48,14 +48,17 @@ static const mur_usage_command commands[] = {
      "uses the seed derived from the scene's seed and k), each for its ticks, and gives for each "
      "metric the median, the 10th and 90th percentiles (numpy's linear definition) and the mean "
      "of its value at the last tick. A table on stdout (JSON with --json); -o x.csv also writes "
-     "the columns condition,metric,median,p10,p90,mean,runs,ticks, -o x.json the same as JSON. "
+     "the columns condition,metric,median,p10,p90,mean,runs,ticks, -o x.json the same as JSON; "
+     "a scene naming experiment.baseline adds baseline,effect_median,ci_low,ci_high (paired "
+     "differences against it, with a seeded 95% bootstrap interval). "
      "The same numbers for any --threads."},
     {"series", "SCENE", MUR_OPERAND_SCENE,
      "one row per tick along the timeline, with a 10-90% band across runs when R > 1",
      "Writes tick,order,nearest,neighbours,clusters,largest,milling,state for every tick of the "
      "scene's video, and a column for each setting its timeline changes. With --runs R > 1, "
-     "each metric is the median across the runs, with its 10th and 90th percentiles. A figure "
-     "marks the timeline's events and ramps."},
+     "each metric is the median across the runs, with its 10th and 90th percentiles. Every "
+     "condition of the experiment runs, its rows under a leading condition column (none "
+     "when there is one). A figure marks the timeline's events and ramps."},
     {"trace", "SCENE", MUR_OPERAND_SCENE,
      "every boid's position and velocity per tick, as CSV or HDF5 (H5MD)",
      "Steps the scene's flock exactly as a render does and writes every boid's position and "
@@ -115,6 +118,8 @@ static const mur_usage_option options[] = {
      "record every T: ticks like 5t or a time like 0.5s", "1t"},
     {"--condition", NULL, "NAME", OPT(condition), "trace", 0, 0,
      "the experiment condition's settings", "the scene's own settings"},
+    {"--condition", NULL, "NAME", OPT(condition), "series", 0, 0,
+     "only the experiment condition NAME", "every condition, one band each"},
     {"--run", NULL, "K", OPT(run_text), "trace", 0, 0,
      "experiment run K's seed (0 to experiment.runs - 1)", "the scene's seed"},
     {"--runs", NULL, "R", OPT(runs_text), "stats", 0, 0, "runs per condition",
@@ -133,6 +138,8 @@ static const mur_usage_option options[] = {
      ".h5: positions and velocities as float32 (half the size)", NULL},
     {"--plot", NULL, "FIG", OPT(plot), "stats series", 0, 1,
      "also draw a figure: .png (300 dpi), .pdf or .svg", NULL},
+    {"--plot-effects", NULL, "FIG", OPT(plot_effects), "stats", 0, 1,
+     "also draw each condition's paired effect against the baseline with its 95% interval", NULL},
     {"--json", NULL, NULL, OPT(json), "stats", 0, 0, "print the table on stdout as JSON, not text", NULL},
     {"--size", NULL, "WxH", OPT(size), "render still", 0, 0,
      "frame size: WxH or 360p, 480p, 720p, 1080p, 1440p, 4k (the world is scaled to fit)",

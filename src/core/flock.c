@@ -55,6 +55,9 @@ struct mur_flock {
     double *acc;               /* sync: acceleration of boid i at 2i, 2i + 1 */
     mur_rng rng;               /* draws added boids */
     int *ids;                  /* a recorded frame's ids (ascending), or NULL: boid i is id i */
+    mur_start_group *groups;   /* the starting flock's shape (NULL: uniform) */
+    int ngroups;
+    unsigned char *group;      /* each boid's group, cap long, when there are groups */
     size_t ids_cap;
     mur_predator pred[MUR_MAX_PREDATORS];
     int npred;
@@ -169,6 +172,12 @@ static int reserve(mur_flock *f, size_t n)
             return -1;  /* arrays already grown keep their data; cap is unchanged */
         *arrays[k].p = q;
     }
+    if (f->groups) {
+        unsigned char *g = mur_realloc(f->group, cap);
+        if (!g)
+            return -1;
+        f->group = g;
+    }
     /* defined values there, for memory checkers */
     double *const padded[] = {f->x, f->y, f->vx, f->vy, f->kx, f->ky, f->kvx, f->kvy};
     for (size_t k = 0; k < sizeof padded / sizeof padded[0]; k++)
@@ -189,6 +198,61 @@ static void draw_boid(mur_flock *f, int i)
     double s = p->init_speed_min + (p->init_speed_max - p->init_speed_min) * u;
     f->vx[i] = s * cos(a);
     f->vy[i] = s * sin(a);
+}
+
+static void fold_into_world(mur_flock *f);
+
+/* Boid i of group g drawn from the stream: position in the group's region,
+ * then heading, then speed, in that order. */
+static void draw_placed(mur_flock *f, int i, const mur_start_group *g)
+{
+    const mur_params *p = &f->p;
+    double u = mur_rng_uniform(&f->rng), v = mur_rng_uniform(&f->rng), x, y;
+    switch (g->region) {
+    case MUR_REGION_DISC:
+    case MUR_REGION_RING: {
+        /* uniform by area: r^2 uniform between the band's edges */
+        double r0 = g->region == MUR_REGION_DISC ? 0 : fmax(g->radius - g->band / 2, 0);
+        double r1 = g->region == MUR_REGION_DISC ? g->radius : g->radius + g->band / 2;
+        double r = sqrt(r0 * r0 + u * (r1 * r1 - r0 * r0)), a = 2 * MUR_PI * v;
+        x = g->cx + r * cos(a);
+        y = g->cy + r * sin(a);
+        break;
+    }
+    case MUR_REGION_BOX:
+        x = g->x + u * g->w;
+        y = g->y + v * g->h;
+        break;
+    default:
+        x = u * p->width;
+        y = v * p->height;
+    }
+    f->x[i] = x;
+    f->y[i] = y;
+    double a = mur_rng_uniform(&f->rng);
+    a = g->heading_random ? 2 * MUR_PI * a : (g->heading + (a - 0.5) * g->spread) * MUR_PI / 180;
+    double lo = g->speed_min >= 0 ? g->speed_min : p->init_speed_min;
+    double hi = g->speed_min >= 0 ? g->speed_max : p->init_speed_max;
+    double s = lo + (hi - lo) * mur_rng_uniform(&f->rng);
+    f->vx[i] = s * cos(a);
+    f->vy[i] = s * sin(a);
+}
+
+/* Boid i as the flock's start has it: its group's, or uniform past the groups. */
+static void draw_start(mur_flock *f, int i)
+{
+    int first = 0;
+    for (int k = 0; k < f->ngroups; k++) {
+        if (i < first + f->groups[k].count) {
+            draw_placed(f, i, &f->groups[k]);
+            f->group[i] = (unsigned char)k;
+            return;
+        }
+        first += f->groups[k].count;
+    }
+    if (f->group)
+        f->group[i] = 255;
+    draw_boid(f, i);
 }
 
 int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_error *err)
@@ -227,6 +291,8 @@ void mur_flock_destroy(mur_flock *f)
     mur_free(f->kvy);
     mur_free(f->acc);
     mur_free(f->ids);
+    mur_free(f->groups);
+    mur_free(f->group);
     mur_grid_free(&f->grid);
     mur_pool_destroy(f->pool);
     mur_free(f);
@@ -246,7 +312,9 @@ void mur_flock_reset(mur_flock *f)
     drop_ids(f);
     f->n = f->p.count;
     for (int i = 0; i < f->n; i++)
-        draw_boid(f, i);
+        draw_start(f, i);
+    if (f->ngroups)
+        fold_into_world(f);   /* a region across a wrapping edge */
     f->tick = 0;
     f->grid_ok = 0;
 }
@@ -301,8 +369,11 @@ int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
     if (p->count != old)
         drop_ids(f);   /* a recorded frame's ids no longer fit */
     f->p = *p;
-    for (int i = old; i < p->count; i++)
+    for (int i = old; i < p->count; i++) {
+        if (f->group)
+            f->group[i] = 255;
         draw_boid(f, i);
+    }
     f->n = p->count;
     fold_into_world(f);
     f->grid_ok = 0;
@@ -360,6 +431,39 @@ int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const double *x, co
 }
 
 const int *mur_flock_ids(const mur_flock *f) { return f->ids; }
+
+const unsigned char *mur_flock_groups(const mur_flock *f) { return f->groups ? f->group : NULL; }
+
+int mur_flock_set_start(mur_flock *f, const mur_start_group *g, int n, mur_error *err)
+{
+    if (n < 0 || n > MUR_MAX_GROUPS)
+        return mur_error_set(err, MUR_EINPUT, "%d groups (at most %d)", n, MUR_MAX_GROUPS);
+    long total = 0;
+    for (int k = 0; k < n; k++)
+        total += g[k].count;
+    if (n && total != f->p.count)
+        return mur_error_set(err, MUR_EINPUT, "the groups hold %ld boids, the flock %d", total, f->p.count);
+    mur_free(f->groups);
+    mur_free(f->group);
+    f->groups = NULL;
+    f->group = NULL;
+    f->ngroups = 0;
+    if (n) {
+        f->groups = mur_malloc((size_t)n * sizeof *g);
+        f->group = mur_malloc(f->cap ? f->cap : 1);
+        if (!f->groups || !f->group) {
+            mur_free(f->groups);
+            mur_free(f->group);
+            f->groups = NULL;
+            f->group = NULL;
+            return mur_error_set(err, MUR_ERUN, "out of memory for the start's groups");
+        }
+        memcpy(f->groups, g, (size_t)n * sizeof *g);
+        f->ngroups = n;
+    }
+    mur_flock_reset(f);
+    return MUR_OK;
+}
 
 void mur_flock_set_tick(mur_flock *f, uint64_t tick) { f->tick = tick; }
 

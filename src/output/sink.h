@@ -87,6 +87,7 @@ extern const char *const mur_x264_presets[];
 int mur_out_configure_x264(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_vp9(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o);
+int mur_out_configure_prores4444(AVCodecContext *enc, const mur_video_opts *o);
 
 /* "<dir>/.<base><suffix>.part.<pid>": mur_file_temp_name (murmur/file.h),
  * the one maker of every writer's temporary names. Each sink's open first

@@ -124,6 +124,20 @@ int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o)
     return ret;
 }
 
+/* ProRes 4444 (profile 4), the ProRes that carries alpha, with all 16 bits
+ * of it: for translucent frames, whatever the quality. */
+int mur_out_configure_prores4444(AVCodecContext *enc, const mur_video_opts *o)
+{
+    (void)o;
+    enc->thread_count = MUR_OUT_THREADS;
+    int ret = av_opt_set_int(enc->priv_data, "profile", 4, 0);
+    if (ret >= 0)
+        ret = av_opt_set_int(enc->priv_data, "alpha_bits", 16, 0);
+    if (ret >= 0)
+        ret = av_opt_set(enc->priv_data, "vendor", "apl0", 0);
+    return ret;
+}
+
 /* ---- setup ---------------------------------------------------------------- */
 
 /* Frees everything s holds and removes the temporary file if it is still
@@ -150,8 +164,9 @@ static void destroy(stream_sink *s)
  *
  * AV_PIX_FMT_RGB32 is libav's name for "ARGB in a native-endian uint32",
  * which is exactly Cairo's ARGB32 (BGRA bytes on little-endian machines).
- * Cairo's pixels are premultiplied, which only matters for alpha < 255;
- * frames are opaque (the background is painted) and alpha is dropped.
+ * Cairo's pixels are premultiplied, which only matters for alpha < 255:
+ * opaque frames (a painted background) drop their alpha; translucent ones
+ * come unpremultiplied (video.c) and keep it in formats with an alpha plane.
  *
  * The coefficients must match the BT.709 tags on the stream. srcRange is
  * passed as full for clarity, though swscale always treats RGB as full

@@ -68,7 +68,7 @@ static int find_condition(const mur_scene *s, const char *name, int *out, mur_er
                          list);
 }
 
-static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, mur_error *err)
+static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, int cond, mur_error *err)
 {
     if (o->version != MUR_TRACE_OPTS_VERSION)
         return mur_error_set(err, MUR_EINPUT, "trace options of version %u (this murmur takes %d)",
@@ -86,11 +86,12 @@ static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, mu
     if (o->first < 0 || last < o->first)
         return mur_error_set(err, MUR_EINPUT, "the ticks %ld to %ld are an empty range", o->first,
                              last);
-    if (s->replay && format_of(o->path) != FORMAT_CSV) {
+    const mur_recording *rec = mur_scene_replay_of(s, cond);
+    if (rec && format_of(o->path) != FORMAT_CSV) {
         /* an .h5 has a row per id: ids as large as a tracker's would make
          * it mostly NaN (or too large to hold) */
         mur_recording_info in;
-        mur_recording_describe(s->replay, &in);
+        mur_recording_describe(rec, &in);
         if (in.max_id >= 4 * (in.max_boids > 1024 ? in.max_boids : 1024))
             return mur_error_set(err, MUR_EINPUT,
                                  "%s: the replay's ids go up to %d for at most %d boids: an .h5 trace "
@@ -153,6 +154,7 @@ static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_
     mur_driver d;
     memset(&d, 0, sizeof d);
     d.stop = o->stop;
+    d.replay = mur_scene_replay_of(t->s, r->index);
     int rc = mur_flock_create(&f, base, r->seed, err);
     if (rc || (rc = mur_flock_set_threads(f, o->threads, err)))
         goto fail;
@@ -228,8 +230,8 @@ static int trace_run_k(tracer *t, const mur_params *base, const trace_run *r, in
 int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
 {
     long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
-    int rc = check_opts(s, o, last, err), c;
-    if (rc || (rc = find_condition(s, o->condition, &c, err)))
+    int c, rc = find_condition(s, o->condition, &c, err);
+    if (rc || (rc = check_opts(s, o, last, c, err)))
         return rc;
     mur_params base = s->params;
     if (c >= 0)
@@ -247,7 +249,7 @@ int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
     for (int k = 0; !rc && k < o->runs; k++) {
         int run = o->run < 0 ? -1 : o->run + k;
         trace_run r = {c >= 0 ? s->conditions[c].name : "scene", run,
-                       run < 0 ? s->seed : mur_rng_derive(s->seed, (uint64_t)run)};
+                       run < 0 ? s->seed : mur_rng_derive(s->seed, (uint64_t)run), c};
         rc = trace_run_k(&t, &base, &r, k, err);
     }
     if (t.csv) {

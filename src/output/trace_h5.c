@@ -385,9 +385,10 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
         return mur_error_set(err, MUR_ERUN, "out of memory");
     h->path = final;
     h->n = (int)mur_scene_max_count(s, base);
-    if (s->replay) {   /* a row per id */
+    const mur_recording *rec = mur_scene_replay_of(s, r->index);
+    if (rec) {   /* a row per id */
         mur_recording_info in;
-        mur_recording_describe(s->replay, &in);
+        mur_recording_describe(rec, &in);
         h->n = in.max_id + 1;
     }
     h->float32 = o->float32;

@@ -13,6 +13,7 @@ typedef struct {
     const char *condition;
     int run;
     uint64_t seed;
+    int index;               /* the condition's index, -1: the scene's own settings */
 } trace_run;
 
 typedef struct trace_h5 trace_h5;

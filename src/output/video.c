@@ -56,6 +56,17 @@ static const mur_format formats[] = {
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
+/* The formats that keep alpha, for translucent frames (opts.alpha): for
+ * laying a flock over a slide or another video. VP9 carries alpha as a
+ * second stream Chromium and ffmpeg's libvpx decoder read. */
+static const mur_format alpha_formats[] = {
+    {".webm", "VP9 with alpha", "libvpx-vp9", "webm", "", AV_PIX_FMT_YUVA420P, 1, MAX_FPS,
+     mur_out_configure_vp9, &mur_stream_sink},
+    {".mov", "ProRes 4444 with alpha", "prores_ks", "mov", "", AV_PIX_FMT_YUVA444P10LE, 1, MAX_FPS,
+     mur_out_configure_prores4444, &mur_stream_sink},
+    {".png", "PNG with alpha", "png", NULL, "", AV_PIX_FMT_RGBA, 0, MAX_FPS, NULL, &mur_sequence_sink},
+};
+
 const char *const mur_x264_presets[] = {"ultrafast", "superfast", "veryfast", "faster",
                                         "fast",      "medium",    "slow",     "slower",
                                         "veryslow",  "placebo",   NULL};
@@ -80,6 +91,7 @@ struct mur_video {
     mur_error thread_err;
     int thread_code;
     int started;
+    uint8_t *straight;         /* alpha: the frame unpremultiplied, width x height x 4 */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t changed;    /* any of count, closing, quit, failed changed */
@@ -145,6 +157,27 @@ void mur_video_encoded_size(const char *path, int width, int height, int *out_w,
     *out_h = even ? height & ~1 : height;
 }
 
+/* The alpha-keeping row for format f, or NULL. */
+static const mur_format *alpha_format(const mur_format *f)
+{
+    for (size_t i = 0; i < sizeof alpha_formats / sizeof alpha_formats[0]; i++)
+        if (!strcmp(alpha_formats[i].ext, f->ext))
+            return &alpha_formats[i];
+    return NULL;
+}
+
+int mur_video_check_alpha(const char *path, mur_error *err)
+{
+    const mur_format *f = format_of(path, err);
+    if (!f)
+        return MUR_EINPUT;
+    if (!alpha_format(f))
+        return mur_error_set(err, MUR_EINPUT,
+                             "%s (%s) has no alpha channel: a translucent background needs .mov "
+                             "(ProRes 4444), .webm (VP9 with alpha) or DIR/%%05d.png", f->ext, f->label);
+    return MUR_OK;
+}
+
 /* Enters with any opts; leaves with the format for opts->path, or NULL and
  * err filled (MUR_EINPUT) when an option is out of range. */
 static const mur_format *check_opts(const mur_video_opts *opts, mur_error *err)
@@ -152,6 +185,10 @@ static const mur_format *check_opts(const mur_video_opts *opts, mur_error *err)
     const mur_format *f = format_of(opts->path, err);
     if (!f)
         return NULL;
+    if (opts->alpha && mur_video_check_alpha(opts->path, err))
+        return NULL;
+    if (opts->alpha)
+        f = alpha_format(f);
     if (opts->width < MIN_SIDE || opts->width > MAX_SIDE || opts->height < MIN_SIDE ||
         opts->height > MAX_SIDE) {
         mur_error_set(err, MUR_EINPUT, "video size %dx%d is out of range (each side %d..%d)",
@@ -276,6 +313,7 @@ static void destroy(mur_video *v)
         pthread_mutex_destroy(&v->lock);
         pthread_cond_destroy(&v->changed);
     }
+    mur_free(v->straight);
     mur_free(v);
 }
 
@@ -330,6 +368,11 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     v->width = f->even ? opts->width & ~1 : opts->width;
     v->height = f->even ? opts->height & ~1 : opts->height;
     atomic_init(&v->bytes, 0);
+    code = MUR_ERUN;
+    if (opts->alpha && !(v->straight = mur_malloc((size_t)v->width * (size_t)v->height * 4))) {
+        mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", opts->path);
+        goto fail;
+    }
     if ((code = f->ops->open(&v->sink, f, opts, v->width, v->height, &v->bytes, err)) < 0)
         goto fail;
     if (opts->queue && (code = start_queue(v, opts->queue, err)) < 0)
@@ -358,9 +401,35 @@ int64_t mur_video_bytes(const mur_video *v)
     return atomic_load(&v->bytes);
 }
 
+/* Cairo's premultiplied ARGB32 to straight alpha, the same layout (what
+ * swscale and the PNG encoder take): each colour times 255 / alpha,
+ * rounded; a clear pixel is all zeros. */
+static void unpremultiply(const mur_video *v, const uint8_t *pixels, int stride)
+{
+    for (int y = 0; y < v->height; y++) {
+        const uint32_t *in = (const uint32_t *)(const void *)(pixels + (size_t)stride * (size_t)y);
+        uint32_t *out = (uint32_t *)(void *)(v->straight + (size_t)v->width * 4 * (size_t)y);
+        for (int x = 0; x < v->width; x++) {
+            uint32_t p = in[x], a = p >> 24;
+            if (a == 255 || a == 0) {
+                out[x] = a ? p : 0;
+                continue;
+            }
+            uint32_t r = ((p >> 16 & 255) * 255 + a / 2) / a, g = ((p >> 8 & 255) * 255 + a / 2) / a,
+                     b = ((p & 255) * 255 + a / 2) / a;
+            out[x] = a << 24 | (r > 255 ? 255 : r) << 16 | (g > 255 ? 255 : g) << 8 | (b > 255 ? 255 : b);
+        }
+    }
+}
+
 int mur_video_write(mur_video *v, const uint8_t *pixels, int stride, mur_error *err)
 {
     assert(v && pixels && stride >= 4 * v->width);
+    if (v->straight) {
+        unpremultiply(v, pixels, stride);
+        pixels = v->straight;
+        stride = 4 * v->width;
+    }
     if (!v->depth)
         return v->f->ops->write(v->sink, pixels, stride, err);
 

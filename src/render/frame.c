@@ -70,6 +70,7 @@ int mur_bin_count(const mur_look *lk)
     case MUR_COLOR_SPEED: return SPEED_BINS;
     case MUR_COLOR_NEIGHBOURS: return NEIGHBOUR_BINS;
     case MUR_COLOR_CLUSTER: return CLUSTER_COLOURS + 1;
+    case MUR_COLOR_GROUP: return lk->ngroups + 1;
     default: return 1;
     }
 }
@@ -93,6 +94,14 @@ static void bin_colour(const mur_look *lk, int bin, double rgb[3])
         }
         memcpy(rgb, cluster_palette[bin - 1], sizeof cluster_palette[0]);
         return;
+    case MUR_COLOR_GROUP:
+        if (bin < lk->ngroups) {
+            rgb[0] = lk->group_colors[bin].r;
+            rgb[1] = lk->group_colors[bin].g;
+            rgb[2] = lk->group_colors[bin].b;
+            return;
+        }
+        __attribute__((fallthrough));   /* a boid in no group: the boid colour */
     default:
         rgb[0] = lk->boid_color.r;
         rgb[1] = lk->boid_color.g;
@@ -116,6 +125,7 @@ void mur_bin_colour(const mur_look *lk, int bin, double rgb[3])
 
 static void panel_free(mur_panel_state *ps, int nseries)
 {
+    mur_camera_free(&ps->cam);
     mur_trails_free(&ps->trails);
     if (ps->series)
         for (int k = 0; k < nseries; k++)
@@ -133,7 +143,9 @@ static int look_ok(const mur_look *lk, mur_error *err)
     const char *bad = NULL;
     if (lk->panels < 1)
         bad = "panels (at least 1)";
-    else if ((unsigned)lk->shape > MUR_SHAPE_DOT || (unsigned)lk->color_mode > MUR_COLOR_CLUSTER)
+    else if ((unsigned)lk->shape > MUR_SHAPE_DOT || (unsigned)lk->color_mode > MUR_COLOR_GROUP ||
+             (lk->color_mode == MUR_COLOR_GROUP && (lk->ngroups < 0 || lk->ngroups > MUR_MAX_GROUPS ||
+                                                     (lk->ngroups && !lk->group_colors))))
         bad = "shape or colour mode";
     else if (!(lk->boid_size > 0) || lk->trail_length < 0 || !(lk->tps > 0))
         bad = "boid size, trail length or ticks per second";
@@ -370,6 +382,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
     int n = mur_flock_count(f), rc;
     mur_metrics m;
     int have = 0;
+    mur_camera_observe(r, panel, f, tick);
     for (int k = 0; k < lk->noverlays; k++) {
         const mur_overlay *o = &lk->overlays[k];
         if (o->kind != MUR_OVERLAY_PLOT)
@@ -512,6 +525,12 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
         bins_of_ids(r, n);
         return;
     }
+    case MUR_COLOR_GROUP: {
+        const unsigned char *g = mur_flock_groups(f);
+        for (int i = 0; i < n; i++)
+            r->bin[i] = g && g[i] < lk->ngroups ? g[i] : lk->ngroups;
+        return;
+    }
     default:
         memset(r->bin, 0, (size_t)n * sizeof *r->bin);
         return;
@@ -561,8 +580,8 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     const mur_params *p = mur_flock_params(f);
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    double size = lk->boid_size, w = p->width, h = p->height;
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, w = p->width, h = p->height;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling;   /* tiled: the next image draws it */
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
     for (int b = 0; b < nb; b++) {
         if (start[b] == start[b + 1])
@@ -576,6 +595,9 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                 return MUR_EINTR;
             }
             int i = r->order[k];
+            if (r->tiling && (x[i] + r->tile_dx < r->cull[0] - size || x[i] + r->tile_dx > r->cull[2] + size ||
+                              y[i] + r->tile_dy < r->cull[1] - size || y[i] + r->tile_dy > r->cull[3] + size))
+                continue;   /* this image of it is out of the view */
             if (images >= batch) {
                 fill_bin(cr, lk, b);
                 images = 0;
@@ -644,12 +666,48 @@ static void clip_to_world(cairo_t *cr, const mur_panel_ctx *pc, int d[4])
 static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ctx *pc, double u)
 {
     cairo_save(cr);
-    cairo_rectangle(cr, pc->ox, pc->oy, pc->ww * pc->scale, pc->wh * pc->scale);
+    if (pc->view[2] > 0)   /* a camera's view */
+        cairo_rectangle(cr, pc->view[0], pc->view[1], pc->view[2], pc->view[3]);
+    else
+        cairo_rectangle(cr, pc->ox, pc->oy, pc->ww * pc->scale, pc->wh * pc->scale);
     cairo_set_line_width(cr, fmax(0.12 * u, 0.5));
     const double *l = r->theme.line;
     cairo_set_source_rgba(cr, l[0], l[1], l[2], l[3] * 0.5);
     cairo_stroke(cr);
     cairo_restore(cr);
+}
+
+int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
+                   const int d[4], int layer)
+{
+    const mur_look *lk = r->look;
+    const mur_flock *f = pc->f;
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+    int rc = lk->trail_length > 0 && layer <= MUR_LAYER_TRAILS
+                 ? mur_trails_draw(r, cr, &r->panels[pc->index].trails, mur_flock_params(f), d[0], d[1], d[2], d[3])
+                 : 0;
+    if (!rc && mur_render_stopped(r))
+        rc = MUR_EINTR;
+    if (rc || layer == MUR_LAYER_TRAILS)
+        return rc;
+    if (layer < 0 || layer == MUR_LAYER_UNDER)
+        mur_overlays_world_under(pc);
+    if (layer == MUR_LAYER_UNDER)
+        return 0;
+    /* Boids a few pixels across look the same with Cairo's coarser
+     * antialiasing grid (4 x 4 samples rather than 256 x 15; compared at 8x
+     * zoom) and take half the rasterising; larger ones keep the fine grid,
+     * whose edges stay smooth. The choice depends on the look and frame
+     * size only, so a still is still a frame. */
+    double bx = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, by = 0;
+    cairo_user_to_device_distance(cr, &bx, &by);
+    cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
+    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && draw_boids(r, cr, f, start, nb, hypot(bx, by)))
+        return MUR_EINTR;
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+    if (layer < 0 || layer == MUR_LAYER_OVER)
+        mur_overlays_world_over(pc);
+    return 0;
 }
 
 /* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit;
@@ -686,37 +744,23 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         assign_bins(r, index, f, n);
     sort_by_bin(r, n, nb, start);
 
-    cairo_save(cr);
-    int d[4];
-    clip_to_world(cr, &pc, d);
-    cairo_translate(cr, pc.ox, pc.oy);
-    cairo_scale(cr, pc.scale, pc.scale);
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    int rc = lk->trail_length > 0 ? mur_trails_draw(r, cr, &r->panels[index].trails, p, d[0], d[1], d[2], d[3]) : 0;
-    if (!rc && mur_render_stopped(r))
-        rc = MUR_EINTR;
-    if (rc) {
+    mur_view view;
+    int rc;
+    if (mur_camera_view(r, index, f, t, &view)) {
+        rc = mur_camera_draw(r, cr, &pc, &view, x, y, w, h, start, nb);
+    } else {
+        cairo_save(cr);
+        int d[4];
+        clip_to_world(cr, &pc, d);
+        cairo_translate(cr, pc.ox, pc.oy);
+        cairo_scale(cr, pc.scale, pc.scale);
+        rc = mur_draw_world(r, cr, &pc, start, nb, d, MUR_LAYER_ALL);
         cairo_restore(cr);
-        if (rc == MUR_EINTR)
-            return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
-        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails of %d boids", n);
     }
-    mur_overlays_world_under(&pc);
-    /* Boids a few pixels across look the same with Cairo's coarser
-     * antialiasing grid (4 x 4 samples rather than 256 x 15; compared at 8x
-     * zoom) and take half the rasterising; larger ones keep the fine grid,
-     * whose edges stay smooth. The choice depends on the look and frame
-     * size only, so a still is still a frame. */
-    double bx = lk->boid_size, by = 0;
-    cairo_user_to_device_distance(cr, &bx, &by);
-    cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
-    if (draw_boids(r, cr, f, start, nb, hypot(bx, by))) {
-        cairo_restore(cr);
+    if (rc == MUR_EINTR)
         return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
-    }
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    mur_overlays_world_over(&pc);
-    cairo_restore(cr);
+    if (rc)
+        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails of %d boids", n);
     if (outline)
         outline_panel(r, cr, &pc, u);
     mur_overlays_panel(&pc);
@@ -737,10 +781,22 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     int rc = MUR_OK;
     cairo_save(cr);
     /* Opaque background: the encoder reads ARGB32 as straight RGB, which is
-     * only right when alpha is 1 everywhere (premultiplied = straight). */
-    cairo_set_source_rgb(cr, lk->background.r, lk->background.g, lk->background.b);
-    cairo_rectangle(cr, 0, 0, r->width, r->height);
-    cairo_fill(cr);
+     * only right when alpha is 1 everywhere (premultiplied = straight). A
+     * transparent look's frames keep the background's alpha (the writer
+     * unpremultiplies them for the formats that keep it). */
+    if (lk->transparent && lk->background.a < 1) {
+        cairo_save(cr);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_set_source_rgba(cr, lk->background.r, lk->background.g, lk->background.b,
+                              fmax(lk->background.a, 0));
+        cairo_rectangle(cr, 0, 0, r->width, r->height);
+        cairo_fill(cr);
+        cairo_restore(cr);
+    } else {
+        cairo_set_source_rgb(cr, lk->background.r, lk->background.g, lk->background.b);
+        cairo_rectangle(cr, 0, 0, r->width, r->height);
+        cairo_fill(cr);
+    }
     if (r->text.layout)
         mur_text_begin(&r->text, cr);
     mur_titles_moment(r, t);
@@ -751,9 +807,10 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     if (n == 1) {
         rc = draw_panel(r, cr, 0, flocks[0], t, 0, 0, W, H, U, &frame, 0, err);
     } else {
-        /* Panels: side by side up to three, else a grid as square as possible;
-         * each under its condition's name. */
-        int cols = n <= 3 ? n : (int)ceil(sqrt((double)n));
+        /* Panels: the look's columns, else side by side up to three, else a
+         * grid as square as possible; each under its condition's name. */
+        int cols = lk->columns > 0 ? (lk->columns < n ? lk->columns : n)
+                 : n <= 3 ? n : (int)ceil(sqrt((double)n));
         int rows = (n + cols - 1) / cols;
         double pw = W / cols, ph = H / rows;
         double u = fmax(fmax(fmax(fmin(pw, ph) / 100, 0.6 * U), r->ui_floor), legible);

@@ -68,7 +68,19 @@ typedef struct mur_series {
     int stride;        /* sample every stride-th tick: about 240 per window */
 } mur_series;
 
+/* A following camera's centre (camera.c): a critically damped spring
+ * pulled to its target, advanced once per observed tick. */
+typedef struct mur_cam_state {
+    int init;                /* a tick has been observed */
+    long tick;               /* the last one */
+    double px, py;           /* centre, world units (under wrap: kept inside the world) */
+    double vx, vy;           /* its velocity, units per tick */
+    int *count;              /* scratch: boids per cluster label (following the flock) */
+    size_t cap;
+} mur_cam_state;
+
 typedef struct mur_panel_state {
+    mur_cam_state cam;
     mur_trails trails;
     mur_series *series;      /* one per overlay (used by plots only) */
     int *cid;                /* colour id of each boid's cluster (-1 = alone) */
@@ -121,6 +133,13 @@ struct mur_renderer {
     mur_theme theme;
     double ui_floor;         /* least UI unit, user units (vector stills: legible in print) */
     const char *provenance;  /* stored in stills (borrowed; NULL: none) */
+    int tiling;              /* drawing a wrapping world's periodic images (camera.c): no seam copies */
+    int tile_i0, tile_i1, tile_j0, tile_j1;  /* those images (trails draw them all in one path) */
+    double tile_dx, tile_dy; /* the image being drawn: its offset, world units */
+    double size_scale;       /* boids' and trails' size over the look's (camera.c: 1 / zoom for
+                              * `boid_size: fixed`; 0 is taken as 1) */
+    double cull[4];          /* the view, world units (x0, y0, x1, y1): images of boids and trails
+                              * beyond it are not drawn */
     /* per-frame scratch, grown on demand, never shrunk */
     size_t cap;
     int *bin;                /* colour bin of each boid */
@@ -142,6 +161,8 @@ typedef struct mur_panel_ctx {
     double t;                /* seconds of video */
     double ox, oy, scale;    /* world -> user space */
     double ww, wh;           /* world size */
+    double view[4];          /* the rectangle the world is drawn in (x, y, w, h; camera.c): 0 x 0:
+                              * the world's own, (ox, oy) and ww x wh times scale */
     double u;                /* UI unit of this panel (user units) */
     int have_metrics;
     mur_metrics metrics;
@@ -168,6 +189,8 @@ void mur_text_set(mur_text *t, const char *s, double size, int bold, double wrap
 void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double wrap);
 /* As mur_text_set, lines aligned as `align` (mur_align) within wrap. */
 void mur_text_set_aligned(mur_text *t, const char *s, double size, int bold, double wrap, int align);
+/* Left-aligned Pango markup (<sub>, <i>, escaped &amp; &lt;), one line. */
+void mur_text_set_markup_left(mur_text *t, const char *markup, double size);
 void mur_text_size(mur_text *t, double *w, double *h);
 /* Draw the current layout with its top-left corner at (x, y). */
 void mur_text_draw(mur_text *t, cairo_t *cr, double x, double y, const double rgb[3], double alpha);
@@ -219,6 +242,26 @@ void mur_titles_overlay_end(mur_renderer *r, cairo_t *cr, int k);
 /* Captions of the moment (placed without overlap), the fade, the title
  * card, over the whole frame; st: the frame's corner stacks. */
 void mur_titles_draw(mur_renderer *r, cairo_t *cr, mur_stacks *st, double u);
+
+/* frame.c: a panel's world (trails, watch, boids, predators) on cr, which
+ * holds the world transform and the clip; d: the clip in device pixels for
+ * the trails' layers (all 0: no layers); layer: one of them alone, or
+ * MUR_LAYER_ALL. 0, MUR_EINTR, or -1 when memory for the trails is short. */
+enum { MUR_LAYER_ALL = -1, MUR_LAYER_TRAILS, MUR_LAYER_UNDER, MUR_LAYER_BOIDS, MUR_LAYER_OVER,
+       MUR_LAYERS };
+int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
+                   const int d[4], int layer);
+
+/* camera.c */
+void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
+void mur_camera_free(mur_cam_state *c);
+/* The view of panel pc->index at pc->t: 1 when it is not the whole world
+ * (then draw through mur_camera_draw), 0 for the identity camera. */
+int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out);
+/* Draw pc's world through view v into the panel rectangle (x, y, w, h):
+ * what mur_draw_world returns. */
+int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view *v, double x,
+                    double y, double w, double h, const int *start, int nb);
 
 /* overlays.c */
 void mur_series_free(mur_series *s);

@@ -124,12 +124,13 @@ int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_er
     return MUR_OK;
 }
 
-/* Copies of a disc of radius rad at (x, y) that show inside a wrapping world. */
-static int ghost_offsets(const mur_params *p, double x, double y, double rad, double ox[4],
-                         double oy[4])
+/* Copies of a disc of radius rad at (x, y) that show inside a wrapping world
+ * (none while the camera draws the world's periodic images one by one). */
+static int ghost_offsets(const mur_panel_ctx *pc, const mur_params *p, double x, double y, double rad,
+                         double ox[4], double oy[4])
 {
     ox[0] = oy[0] = 0;
-    if (p->boundary != MUR_BOUNDARY_WRAP)
+    if (p->boundary != MUR_BOUNDARY_WRAP || pc->r->tiling)   /* tiled: the next image draws it */
         return 1;
     double sx = x - rad < 0 ? p->width : (x + rad > p->width ? -p->width : 0);
     double sy = y - rad < 0 ? p->height : (y + rad > p->height ? -p->height : 0);
@@ -196,7 +197,7 @@ static void watch_under(mur_panel_ctx *pc, const mur_overlay *o)
     double per = fmax(v.ali_radius, v.coh_radius), lw = fmax(size * 0.1, 0.02);
     const double *line = r->theme.line, *sep = rule_colour(r, 0);
     double ox[4], oy[4];
-    int ng = ghost_offsets(p, v.x, v.y, per, ox, oy);
+    int ng = ghost_offsets(pc, p, v.x, v.y, per, ox, oy);
     int n = mur_flock_count(pc->f);
     const double *x = mur_flock_x(pc->f), *y = mur_flock_y(pc->f);
     double cos_half = cos(p->fov * MUR_PI / 360), vl = sqrt(v.vx * v.vx + v.vy * v.vy);
@@ -261,7 +262,7 @@ static void watch_over(mur_panel_ctx *pc, const mur_overlay *o)
     const mur_params *p = mur_flock_params(pc->f);
     double size = r->look->boid_size;
     double ox[4], oy[4];
-    int ng = ghost_offsets(p, v.x, v.y, fmax(v.ali_radius, v.coh_radius), ox, oy);
+    int ng = ghost_offsets(pc, p, v.x, v.y, fmax(v.ali_radius, v.coh_radius), ox, oy);
     const mur_rgba *bg = &r->look->background;
     cairo_save(cr);
     for (int gk = 0; gk < ng; gk++) {
@@ -314,7 +315,7 @@ static void predators(mur_panel_ctx *pc)
     for (int k = 0; k < np; k++) {
         const double *c = pr[k].attract ? attract : flee;
         double ox[4], oy[4];
-        int ng = ghost_offsets(p, pr[k].x, pr[k].y, pr[k].radius, ox, oy);
+        int ng = ghost_offsets(pc, p, pr[k].x, pr[k].y, pr[k].radius, ox, oy);
         for (int gk = 0; gk < ng; gk++) {
             double x = pr[k].x + ox[gk], y = pr[k].y + oy[gk];
             /* its reach: a faint dashed ring */

@@ -14,6 +14,7 @@
 #include "murmur/plot.h"
 #include "murmur/alloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@
 #define GAP 5.0
 #define MAX_SWEPT 4       /* setting panels drawn; more would crowd the metrics */
 #define MAX_POINTS 4000   /* points drawn per line of a series */
+#define MAX_KEYED 16      /* conditions named in a series legend; more are said as a count */
 
 typedef struct {
     double r, g, b;
@@ -51,6 +53,23 @@ static const rgb palette[7] = {
     {0x33 / 255.0, 0x33 / 255.0, 0x33 / 255.0},  /* near black */
 };
 static const rgb ink = {0.15, 0.15, 0.15};
+
+/* Condition c's colour in every figure: the scene's `colour:`, else the
+ * palette's, in condition order. */
+static rgb condition_colour(const mur_experiment *e, int c)
+{
+    const mur_condition *q = mur_experiment_condition(e, c);
+    if (q && q->has_colour)
+        return (rgb){q->colour.r, q->colour.g, q->colour.b};
+    return palette[c % 7];
+}
+
+/* Condition c's name as a figure shows it: its `label:`, else its name. */
+static const char *condition_label(const mur_experiment *e, int c)
+{
+    const mur_condition *q = mur_experiment_condition(e, c);
+    return q && q->label ? q->label : mur_experiment_condition_name(e, c);
+}
 static const rgb grey = {0.55, 0.55, 0.55};
 static const rgb grid = {0.88, 0.88, 0.88};
 
@@ -212,6 +231,53 @@ static double text_width(figure *f, const char *s, double size)
     return w;
 }
 
+/* s as Pango markup for text of size pt: <, > and & escaped, and a
+ * one-letter symbol with an index, "R_coh" (a letter standing alone, an
+ * underscore, letters), set as R with "coh" lowered and smaller. A
+ * setting's name ("alignment_radius") stays as it is. The index's size is
+ * absolute: Pango's <sub> scales from the context's default font, not
+ * the layout's, and comes out larger than the text. */
+static void title_markup(const char *s, double size, char *out, size_t n)
+{
+    size_t len = 0;
+    for (size_t i = 0; s[i] && len + 16 < n; i++) {
+        int lone = isalpha((unsigned char)s[i]) && (i == 0 || !isalnum((unsigned char)s[i - 1])) &&
+                   s[i + 1] == '_' && isalpha((unsigned char)s[i + 2]);
+        if (lone) {
+            size_t j = i + 2;
+            len += (size_t)snprintf(out + len, n - len, "%c<span size=\"%ld\" rise=\"%ld\">", s[i],
+                                    lround(size * 0.7 * PANGO_SCALE), -lround(size * 0.22 * PANGO_SCALE));
+            while (isalnum((unsigned char)s[j]) && len + 12 < n)
+                out[len++] = s[j++];
+            len += (size_t)snprintf(out + len, n - len, "</span>");
+            i = j - 1;
+        } else if (s[i] == '<' || s[i] == '>' || s[i] == '&') {
+            len += (size_t)snprintf(out + len, n - len, "%s", s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" : "&amp;");
+        } else {
+            out[len++] = s[i];
+        }
+    }
+    out[len < n ? len : n - 1] = 0;
+}
+
+/* A title or an axis label: as text(), with title_markup's subscripts. */
+static void title(figure *f, double x, double y, const char *s, double size, double ax, double ay, double angle,
+                  rgb c)
+{
+    char m[1024];
+    title_markup(s, size, m, sizeof m);
+    cairo_t *cr = f->cr;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rotate(cr, angle);
+    double w, h;
+    mur_text_begin(&f->text, cr);
+    mur_text_set_markup_left(&f->text, m, size);
+    mur_text_size(&f->text, &w, &h);
+    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
+    cairo_restore(cr);
+}
+
 /* Draw s with its logical box's point (ax, ay) (fractions: 0 = left/top,
  * 1 = right/bottom) at (x, y), turned by angle radians about that point. */
 static void text(figure *f, double x, double y, const char *s, double size, double ax, double ay,
@@ -288,6 +354,32 @@ static const char *metric_title(int k)
     return m ? m->title : "?";
 }
 
+/* A setting as an axis names it: its name and the unit its help line
+ * gives ("cohesion_radius (world units)"); a weight or a share has none. */
+static const char *setting_heading(const mur_setting *st, char *buf, size_t n)
+{
+    const char *unit = strstr(st->help, "units/tick") ? "world units per tick"
+                     : strstr(st->help, "world units") ? "world units"
+                     : strstr(st->help, "degrees") ? "degrees" : NULL;
+    if (unit)
+        snprintf(buf, n, "%s (%s)", st->name, unit);
+    else
+        snprintf(buf, n, "%s", st->name);
+    return buf;
+}
+
+/* A metric panel's heading: its title and, where it has one the title does
+ * not already say, its unit ("nearest-neighbour distance (world units)"). */
+static const char *metric_heading(int k, char *buf, size_t n)
+{
+    const mur_metric_info *m = mur_metric_info_at(k);
+    if (m && m->unit[0] && !strstr(m->title, m->unit))
+        snprintf(buf, n, "%s (%s)", m->title, m->unit);
+    else
+        snprintf(buf, n, "%s", metric_title(k));
+    return buf;
+}
+
 /* y range [0, top] for values up to vmax; returns the tick step. */
 static double y_range(panel *p, int metric, double vmax)
 {
@@ -347,7 +439,7 @@ static void draw_axes(figure *f, const panel *p, int label_x, double x_step, dou
 
 /* ---- legend -------------------------------------------------------------- */
 
-enum { KEY_LINE, KEY_BAND, KEY_BOX, KEY_DOT, KEY_BAR, KEY_DIAMOND, KEY_DASH };
+enum { KEY_LINE, KEY_BAND, KEY_BOX, KEY_DOT, KEY_BAR, KEY_DIAMOND, KEY_DASH, KEY_RING, KEY_CAPPED };
 
 typedef struct {
     int kind;
@@ -355,6 +447,52 @@ typedef struct {
     char label[64];
     int brk;        /* start a new row with this key */
 } key;
+
+/* An open median marker: a ring, so a line through it (its interval, its
+ * range) stays visible however short. */
+static void ring(cairo_t *cr, double x, double y, rgb c)
+{
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x, y, 2.0, 0, 2 * MUR_PI);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    cairo_set_line_width(cr, 0.8);
+    cairo_stroke(cr);
+}
+
+/* A vertical interval from y0 to y1 at x with caps at its ends, in the
+ * current colour. */
+static void capped(cairo_t *cr, double x, double y0, double y1)
+{
+    cairo_set_line_width(cr, 0.8);
+    cairo_move_to(cr, x, y0);
+    cairo_line_to(cr, x, y1);
+    cairo_move_to(cr, x - 2, y0);
+    cairo_line_to(cr, x + 2, y0);
+    cairo_move_to(cr, x - 2, y1);
+    cairo_line_to(cr, x + 2, y1);
+    cairo_stroke(cr);
+}
+
+/* A 10-90% range from y0 to y1 at x: a pale band with a thin line of the
+ * full colour down its middle, which shows through a ring on top of it. */
+static void range_bar(cairo_t *cr, double x, double y0, double y1, rgb c)
+{
+    if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
+        y0 += 0.3;
+        y1 -= 0.3;
+    }
+    cairo_set_source_rgba(cr, c.r, c.g, c.b, 0.3);
+    cairo_rectangle(cr, x - 2.2, y1, 4.4, y0 - y1);
+    cairo_fill(cr);
+    cairo_set_source_rgb(cr, c.r, c.g, c.b);
+    cairo_set_line_width(cr, 0.7);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    cairo_move_to(cr, x, y0);
+    cairo_line_to(cr, x, y1);
+    cairo_stroke(cr);
+}
 
 static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
 {
@@ -390,10 +528,13 @@ static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
         cairo_fill(cr);
         break;
     case KEY_BAR:
-        cairo_set_line_width(cr, 2.0);
-        cairo_move_to(cr, x + 5, y - 3.5);
-        cairo_line_to(cr, x + 5, y + 3.5);
-        cairo_stroke(cr);
+        range_bar(cr, x + 5, y + 3.5, y - 3.5, k->c);
+        break;
+    case KEY_RING:
+        ring(cr, x + 5, y, k->c);
+        break;
+    case KEY_CAPPED:
+        capped(cr, x + 5, y - 3.5, y + 3.5);
         break;
     case KEY_DIAMOND:
         cairo_move_to(cr, x + 5, y - 2.2);
@@ -647,17 +788,22 @@ typedef struct {
     const mur_setting *swept[MAX_SWEPT];
     int nswept;                      /* setting panels, above the metrics */
     int loop;                        /* draw the loop panel */
-    track *tr;                       /* metrics, settings, then order and milling for the state */
+    int nc;                          /* conditions, one band each */
+    int per;                         /* tracks per condition: n + nswept + 2 */
+    track *tr;                       /* per condition: metrics, settings, then order and milling for the state */
     double *ts;                      /* time of each sample, seconds */
     long *tick_of;                   /* tick of each sample */
     cue_mark *cues;
     int ncues;
 } series;
 
+/* State strips under the panels: one per condition. */
+static int strips(const series *sr) { return sr->nc; }
+
 /* Where a series figure's parts go, top to bottom: legend, cue labels,
  * setting panels, metric panels, state strip, time axis, loop panel. */
 typedef struct {
-    key keys[8];
+    key keys[8 + MAX_KEYED];
     int nkeys;
     double cue_y, top, state_y, loop_y, H;
 } series_layout;
@@ -673,13 +819,15 @@ static void series_gather(series *sr, double *buf)
     const long ticks = sr->ticks, stride = sr->stride, last = sr->last;
     size_t len = (size_t)last + 1;
     int ntracks = n + nswept + 2;
-    track *tr = sr->tr;
     for (long j = 0; j <= last; j++) {
         sr->tick_of[j] = j * stride < ticks ? j * stride : ticks;
         sr->ts[j] = sr->tick_of[j] / sr->s->tps;
     }
+    for (int c = 0; c < sr->nc; c++) {
+    track *tr = sr->tr + c * ntracks;
+    double *cbuf = buf + len * 3 * (size_t)ntracks * (size_t)c;
     for (int i = 0; i < ntracks; i++) {
-        tr[i].mid = buf + len * 3 * i;
+        tr[i].mid = cbuf + len * 3 * i;
         int k = i < n ? sr->metrics[i] : i == n + nswept ? mur_metric_find("order")
                                         : i == n + nswept + 1 ? mur_metric_find("milling") : -1;
         if (k >= 0 && runs > 1) {
@@ -689,17 +837,18 @@ static void series_gather(series *sr, double *buf)
         for (long j = 0; j <= last; j++) {
             long t = sr->tick_of[j];
             if (k < 0) {
-                tr[i].mid[j] = mur_experiment_setting_at(e, 0, sr->swept[i - n], t);
+                tr[i].mid[j] = mur_experiment_setting_at(e, c, sr->swept[i - n], t);
             } else if (runs > 1) {
                 mur_summary sm;
-                mur_experiment_summary(e, 0, t, k, &sm);
+                mur_experiment_summary(e, c, t, k, &sm);
                 tr[i].mid[j] = sm.median;
                 tr[i].lo[j] = sm.p10;
                 tr[i].hi[j] = sm.p90;
             } else {
-                tr[i].mid[j] = mur_metrics_value(mur_experiment_metrics(e, 0, 0, t), k);
+                tr[i].mid[j] = mur_metrics_value(mur_experiment_metrics(e, c, 0, t), k);
             }
         }
+    }
     }
 }
 
@@ -742,14 +891,15 @@ static void series_cues(series *sr)
 static int series_keys(const series *sr, key *keys)
 {
     int nkeys = 0;
-    keys[nkeys] = (key){KEY_LINE, palette[0], "", 0};
+    rgb first = sr->nc > 1 ? ink : palette[0];   /* several conditions: the keys below give the colours */
+    keys[nkeys] = (key){KEY_LINE, first, "", 0};
     if (sr->runs > 1)
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "median of %d runs", sr->runs);
     else
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "one run (seed %llu)",
                  (unsigned long long)sr->s->seed);
     if (sr->runs > 1)
-        keys[nkeys++] = (key){KEY_BAND, palette[0], "10\xe2\x80\x93" "90% of runs", 0};
+        keys[nkeys++] = (key){KEY_BAND, first, "10\xe2\x80\x93" "90% of runs", 0};
     if (sr->ncues)
         keys[nkeys++] = (key){KEY_DASH, grey, "timeline cue", 0};
     static const mur_state states[4] = {MUR_STATE_POLARIZED, MUR_STATE_MILLING, MUR_STATE_SWARM,
@@ -757,6 +907,13 @@ static int series_keys(const series *sr, key *keys)
     for (int i = 0; i < 4; i++) {
         keys[nkeys] = (key){KEY_BOX, state_colour(states[i]), "", i == 0};
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "%s", mur_state_name(states[i]));
+    }
+    for (int c = 0; sr->nc > 1 && c < sr->nc && c < MAX_KEYED; c++) {
+        keys[nkeys] = (key){KEY_LINE, condition_colour(sr->e, c), "", c == 0};
+        if (c == MAX_KEYED - 1 && sr->nc > MAX_KEYED)
+            snprintf(keys[nkeys++].label, sizeof keys[0].label, "and %d more", sr->nc - c);
+        else
+            snprintf(keys[nkeys++].label, sizeof keys[0].label, "%s", condition_label(sr->e, c));
     }
     return nkeys;
 }
@@ -780,7 +937,7 @@ static void series_place(series *sr, series_layout *lo)
     lo->top = y;
     y += sr->nswept * (TITLE_H + SET_H + GAP) + sr->n * (TITLE_H + PANEL_H + GAP);
     lo->state_y = y + 1;
-    y = lo->state_y + STATE_H + AXIS_H;
+    y = lo->state_y + STATE_H * strips(sr) + AXIS_H;
     lo->loop_y = y + 8;
     if (sr->loop)
         y = lo->loop_y + TITLE_H + LOOP_H + AXIS_H;
@@ -796,13 +953,17 @@ static double draw_series_panel(figure *f, const series *sr, int i, double y, do
     const long last = sr->last;
     int is_set = i < nswept;
     const track *t = is_set ? &sr->tr[n + i] : &sr->tr[i - nswept];
+    double vmax = -INFINITY;
+    for (int c = 0; c < sr->nc; c++)
+        vmax = fmax(vmax, track_max(t + c * sr->per, last));
     int k = is_set ? -1 : sr->metrics[i - nswept];
     panel p = {L, y + TITLE_H, PW, is_set ? SET_H : PANEL_H, 0, sr->tmax, 0, 1};
-    double vmax = track_max(t, last), y_step;
+    double y_step;
     if (is_set) {
         double vmin = INFINITY;
-        for (long j = 0; j <= last; j++)
-            vmin = fmin(vmin, t->mid[j]);
+        for (int c = 0; c < sr->nc; c++)
+            for (long j = 0; j <= last; j++)
+                vmin = fmin(vmin, t[c * sr->per].mid[j]);
         /* A setting's panel shows its own extremes, labelled exactly. */
         p.y0 = fmin(0, vmin);
         p.y1 = vmax > p.y0 ? vmax : p.y0 + 1;
@@ -810,9 +971,11 @@ static double draw_series_panel(figure *f, const series *sr, int i, double y, do
     } else {
         y_step = y_range(&p, k, vmax);
     }
-    char title[96];
-    snprintf(title, sizeof title, "%s", is_set ? sr->swept[i]->name : metric_title(k));
-    text(f, L, y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    char head[160];
+    if (is_set)
+        text(f, L, y + TITLE_H - 1, setting_heading(sr->swept[i], head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
+    else
+        title(f, L, y + TITLE_H - 1, metric_heading(k, head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
     draw_cues(f, sr->cues, sr->ncues, &p);
     int choices = is_set && sr->swept[i]->type == MUR_SETTING_ENUM;
     draw_axes(f, &p, 0, x_step, choices ? 0 : y_step);
@@ -823,7 +986,9 @@ static double draw_series_panel(figure *f, const series *sr, int i, double y, do
             known++;
         text(f, p.x - 2.5, py(&p, v), known > v ? sr->swept[i]->choices[v] : "?", TICK_SIZE, 1, 0.5, 0, ink);
     }
-    draw_track(f, &p, t, sr->ts, last, is_set ? grey : palette[0]);
+    for (int c = 0; c < sr->nc; c++)
+        draw_track(f, &p, t + c * sr->per, sr->ts, last,
+                   sr->nc > 1 ? condition_colour(sr->e, c) : is_set ? grey : palette[0]);
     return TITLE_H + p.h + GAP;
 }
 
@@ -834,8 +999,9 @@ static void draw_state_strip(figure *f, const series *sr, double state_y, double
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     const double tmax = sr->tmax, *ts = sr->ts;
     const long last = sr->last;
-    panel sp = {L, state_y, PW, STATE_H, 0, tmax, 0, 1};
-    const track *to = &sr->tr[sr->n + sr->nswept], *tm = &sr->tr[sr->n + sr->nswept + 1];
+    for (int c = 0; c < sr->nc; c++) {
+    panel sp = {L, state_y + c * STATE_H, PW, STATE_H, 0, tmax, 0, 1};
+    const track *to = &sr->tr[c * sr->per + sr->n + sr->nswept], *tm = to + 1;
     for (long a = 0; a <= last;) {
         mur_state st = mur_state_classify(to->mid[a], tm->mid[a]);
         long b = a + 1;
@@ -844,14 +1010,22 @@ static void draw_state_strip(figure *f, const series *sr, double state_y, double
         rgb c = state_colour(st);
         cairo_set_source_rgb(f->cr, c.r, c.g, c.b);
         double x0 = px(&sp, ts[a]), x1 = px(&sp, b <= last ? ts[b] : tmax);
-        cairo_rectangle(f->cr, x0, sp.y, fmax(x1 - x0, 0.05), sp.h);
+        cairo_rectangle(f->cr, x0, sp.y, fmax(x1 - x0, 0.05), sp.h - (sr->nc > 1 ? 0.5 : 0));
         cairo_fill(f->cr);
         a = b;
     }
-    text(f, L - 2.5, state_y + STATE_H / 2, "state", TICK_SIZE, 1, 0.5, 0, ink);
-    panel axis = {L, state_y - 1, PW, STATE_H + 1, 0, tmax, 0, 1};
+    if (sr->nc > 1) {  /* whose strip: a square of the condition's colour */
+        rgb cc = condition_colour(sr->e, c);
+        cairo_set_source_rgb(f->cr, cc.r, cc.g, cc.b);
+        cairo_rectangle(f->cr, L - 4.5, sp.y + 1, 3, STATE_H - 2);
+        cairo_fill(f->cr);
+    }
+    }
+    double sh = STATE_H * strips(sr);
+    text(f, L - (sr->nc > 1 ? 6 : 2.5), state_y + sh / 2, "state", TICK_SIZE, 1, 0.5, 0, ink);
+    panel axis = {L, state_y - 1, PW, sh + 1, 0, tmax, 0, 1};
     draw_axes(f, &axis, 1, x_step, 0);
-    text(f, L + PW / 2, state_y + STATE_H + 11, "time (s)", TEXT_SIZE, 0.5, 0, 0, ink);
+    text(f, L + PW / 2, state_y + sh + 11, "time (s)", TEXT_SIZE, 0.5, 0, 0, ink);
 }
 
 /* Draws the keys for the directions the sweep sx has (rising, falling,
@@ -897,9 +1071,10 @@ static void draw_loop_panel(figure *f, const series *sr, double loop_y)
     panel p = {L, loop_y + TITLE_H, PW, LOOP_H, floor(xmin / xs + 1e-9) * xs, 0, 0, 1};
     p.x1 = fmax(ceil(xmax / xs - 1e-9) * xs, p.x0 + xs);
     double y_step = y_range(&p, sr->metrics[0], track_max(&(track){lt->mid, NULL, NULL}, last));
-    char title[128];
-    snprintf(title, sizeof title, "%s against %s", metric_title(sr->metrics[0]), sr->swept[0]->name);
-    text(f, L, loop_y + TITLE_H - 1, title, TEXT_SIZE, 0, 1, 0, ink);
+    char head[160], line[240];
+    snprintf(line, sizeof line, "%s against %s", metric_heading(sr->metrics[0], head, sizeof head),
+             sr->swept[0]->name);
+    title(f, L, loop_y + TITLE_H - 1, line, TEXT_SIZE, 0, 1, 0, ink);
     draw_axes(f, &p, 1, xs, y_step);
     draw_loop(f, &p, sx, lt, last);
     text(f, L + PW / 2, p.y + p.h + 11, sr->swept[0]->name, TEXT_SIZE, 0.5, 0, 0, ink);
@@ -927,11 +1102,13 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
     sr.nswept = mur_experiment_swept(e, sr.swept, MAX_SWEPT);
     /* A hysteresis loop needs one numeric setting to put on the x axis,
      * and a sweep of it (series_sweeps, once its values are known). */
-    sr.loop = sr.nswept == 1 && sr.swept[0]->type == MUR_SETTING_REAL;
+    sr.nc = mur_experiment_conditions(e);
+    sr.per = n + sr.nswept + 2;
+    sr.loop = sr.nswept == 1 && sr.swept[0]->type == MUR_SETTING_REAL && sr.nc == 1;
     figure f = {0};
     int rc = MUR_OK;
     size_t len = (size_t)sr.last + 1;
-    int ntracks = n + sr.nswept + 2;  /* metrics, settings, then order and milling for the state */
+    int ntracks = sr.per * sr.nc;  /* per condition: metrics, settings, then order and milling for the state */
     sr.tr = mur_calloc((size_t)ntracks, sizeof *sr.tr);
     double *buf = mur_calloc(len * 3 * (size_t)ntracks, sizeof *buf);
     sr.cues = mur_calloc((size_t)sr.s->ncues + 1, sizeof *sr.cues);
@@ -988,7 +1165,7 @@ static double stats_measure(const mur_experiment *e, const key *keys, double *le
     probe_open(&probe);
     double slot = PW / nc, widest = 0;
     for (int c = 0; c < nc; c++)
-        widest = fmax(widest, text_width(&probe, mur_experiment_condition_name(e, c), TEXT_SIZE));
+        widest = fmax(widest, text_width(&probe, condition_label(e, c), TEXT_SIZE));
     *legend_h = draw_legend(&probe, keys, 3, L, 0, PW, 0);
     probe_close(&probe);
     const double angle = LABEL_TURN;
@@ -1005,27 +1182,20 @@ static void draw_condition(cairo_t *cr, const panel *p, const mur_summary *m, rg
     cairo_move_to(cr, x, p->y + p->h);
     cairo_line_to(cr, x, p->y + p->h + 2);
     cairo_stroke(cr);
-    cairo_set_source_rgb(cr, col.r, col.g, col.b);
-    if (isfinite(m->p10) && isfinite(m->p90)) {
-        cairo_set_line_width(cr, 2.0);
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-        double y0 = py(p, m->p10), y1 = py(p, m->p90);
-        if (y0 - y1 < 0.6) {  /* an empty range still shows as a tick */
-            y0 += 0.3;
-            y1 -= 0.3;
-        }
-        cairo_move_to(cr, x, y0);
-        cairo_line_to(cr, x, y1);
-        cairo_stroke(cr);
-    }
-    if (isfinite(m->median)) {
-        /* a white ring keeps the dot visible on its own bar */
-        cairo_arc(cr, x, py(p, m->median), 2.4, 0, 2 * MUR_PI);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_fill(cr);
-        cairo_arc(cr, x, py(p, m->median), 1.8, 0, 2 * MUR_PI);
+    /* The median as a ring over its range, and the range's middle line
+     * drawn again over the ring: a range narrower than the marker still
+     * shows (a filled dot used to hide it). */
+    int range = isfinite(m->p10) && isfinite(m->p90);
+    if (range)
+        range_bar(cr, x, py(p, m->p10), py(p, m->p90), col);
+    if (isfinite(m->median))
+        ring(cr, x, py(p, m->median), col);
+    if (range && isfinite(m->median)) {
         cairo_set_source_rgb(cr, col.r, col.g, col.b);
-        cairo_fill(cr);
+        cairo_set_line_width(cr, 0.7);
+        cairo_move_to(cr, x, fmax(py(p, m->p10), py(p, m->p90) + 0.3));
+        cairo_line_to(cr, x, fmin(py(p, m->p90), py(p, m->p10) - 0.3));
+        cairo_stroke(cr);
     }
     if (isfinite(m->mean)) {
         key d = {KEY_DIAMOND, col, "", 0};
@@ -1035,8 +1205,8 @@ static void draw_condition(cairo_t *cr, const panel *p, const mur_summary *m, rg
 
 /* Draws metric i's panel (metric k) with its title line at y: one mark per
  * condition from sum[c * n + i], and the note (if any) at the right. */
-static void draw_stats_panel(figure *f, const mur_summary *sum, int nc, int n, int i, int k,
-                             double y, const char *note)
+static void draw_stats_panel(figure *f, const mur_experiment *e, const mur_summary *sum, int nc, int n, int i,
+                             int k, double y, const char *note)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc, 0, 1};
@@ -1049,12 +1219,13 @@ static void draw_stats_panel(figure *f, const mur_summary *sum, int nc, int n, i
                 vmax = fmax(vmax, v[q]);
     }
     double y_step = y_range(&p, k, vmax);
-    text(f, L, y + TITLE_H - 1, metric_title(k), TEXT_SIZE, 0, 1, 0, ink);
+    char head[160];
+    title(f, L, y + TITLE_H - 1, metric_heading(k, head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
     if (note)
         text(f, L + PW, y + TITLE_H - 1, note, TICK_SIZE, 1, 1, 0, grey);
     draw_axes(f, &p, 0, 0, y_step);
     for (int c = 0; c < nc; c++)
-        draw_condition(f->cr, &p, &sum[c * n + i], palette[c % 7], px(&p, c + 0.5));
+        draw_condition(f->cr, &p, &sum[c * n + i], condition_colour(e, c), px(&p, c + 0.5));
 }
 
 /* Draws the condition names hanging from base, level or turned. */
@@ -1067,10 +1238,220 @@ static void draw_condition_names(figure *f, const mur_experiment *e, double base
     for (int c = 0; c < nc; c++) {
         double x = L + slot * (c + 0.5);
         if (turned)
-            text(f, x + 2, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 1, 0, -angle, ink);
+            text(f, x + 2, base, condition_label(e, c), TEXT_SIZE, 1, 0, -angle, ink);
         else
-            text(f, x, base, mur_experiment_condition_name(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+            text(f, x, base, condition_label(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
     }
+}
+
+/* ---- sweeps --------------------------------------------------------------- */
+
+/* A sweep figure: each metric against the sweep's first setting (x), one
+ * line per combination of the other settings' values (a group), the
+ * median through the grid points with the 10-90% band across runs behind
+ * it. A setting from `logspace` gets a log axis. */
+typedef struct {
+    const mur_experiment *e;
+    const mur_scene *s;
+    int nc, ngroups;
+    int *group;        /* [condition]: its line */
+    int *order;        /* conditions sorted by group, then x */
+    double *x;         /* [condition]: position on the x axis (log10 for a log axis) */
+    int log;
+} sweep_fig;
+
+/* Whether conditions a and b hold the same values of every setting but x's. */
+static int same_group(const sweep_fig *sf, int a, int b)
+{
+    for (int j = 0; j < sf->s->nsweep; j++)
+        if (sf->s->sweep_dim[j] != 0 &&
+            mur_experiment_condition_value(sf->e, a, sf->s->sweep[j]) !=
+                mur_experiment_condition_value(sf->e, b, sf->s->sweep[j]))
+            return 0;
+    return 1;
+}
+
+/* Leaves every condition's group, x and the drawing order. */
+static void sweep_groups(sweep_fig *sf)
+{
+    for (int c = 0; c < sf->nc; c++) {
+        double v = mur_experiment_condition_value(sf->e, c, sf->s->sweep[0]);
+        sf->x[c] = sf->log ? log10(v) : v;
+        sf->group[c] = -1;
+        for (int d = 0; d < c && sf->group[c] < 0; d++)
+            if (same_group(sf, c, d))
+                sf->group[c] = sf->group[d];
+        if (sf->group[c] < 0)
+            sf->group[c] = sf->ngroups++;
+    }
+    int k = 0;
+    for (int g = 0; g < sf->ngroups; g++) {
+        int start = k;
+        for (int c = 0; c < sf->nc; c++)
+            if (sf->group[c] == g) {   /* insertion by x: values may be written in any order */
+                int i = k++;
+                while (i > start && sf->x[sf->order[i - 1]] > sf->x[c]) {
+                    sf->order[i] = sf->order[i - 1];
+                    i--;
+                }
+                sf->order[i] = c;
+            }
+    }
+}
+
+/* The legend text of group g: the other settings' values ("alignment = 1"). */
+static void group_label(const sweep_fig *sf, int g, char *buf, size_t n)
+{
+    int c = 0;
+    while (sf->group[c] != g)
+        c++;
+    size_t len = 0;
+    buf[0] = 0;
+    for (int j = 0; j < sf->s->nsweep && len < n; j++) {
+        const mur_setting *st = sf->s->sweep[j];
+        if (sf->s->sweep_dim[j] == 0)
+            continue;
+        double v = mur_experiment_condition_value(sf->e, c, st);
+        if (st->type == MUR_SETTING_ENUM)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s = %s", len ? ", " : "", st->name, st->choices[(int)v]);
+        else
+            len += (size_t)snprintf(buf + len, n - len, "%s%s = %g", len ? ", " : "", st->name, v);
+    }
+}
+
+/* x ticks of a sweep axis: nice steps, or each decade on a log axis. */
+static void sweep_x_axis(figure *f, const panel *p, int log, int label)
+{
+    cairo_t *cr = f->cr;
+    char buf[32];
+    double step = log ? 1 : nice_step(p->x1 - p->x0, 5);
+    int dec = log ? 0 : axis_decimals(ceil(p->x0 / step - 1e-9) * step, p->x1, step);
+    cairo_set_source_rgb(cr, ink.r, ink.g, ink.b);
+    cairo_set_line_width(cr, 0.5);
+    for (double v = ceil(p->x0 / step - 1e-9) * step; v <= p->x1 + step * 1e-6; v += step) {
+        double x = px(p, v);
+        cairo_move_to(cr, x, p->y + p->h);
+        cairo_line_to(cr, x, p->y + p->h + 2);
+        cairo_stroke(cr);
+        if (!label)
+            continue;
+        if (log)
+            snprintf(buf, sizeof buf, "%g", pow(10, round(v)));
+        else
+            tick_label(buf, sizeof buf, v, step, dec);
+        text(f, x, p->y + p->h + 2.5, buf, TICK_SIZE, 0.5, 0, 0, ink);
+    }
+}
+
+/* One metric's panel of a sweep figure, its title line at y. */
+static void draw_sweep_panel(figure *f, const sweep_fig *sf, const mur_summary *sum, int n, int i, int k,
+                             double y, double x0, double x1, int label_x)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    panel p = {L, y + TITLE_H, PW, PANEL_H, x0, x1, 0, 1};
+    double vmax = -INFINITY;
+    for (int c = 0; c < sf->nc; c++)
+        if (isfinite(sum[c * n + i].p90))
+            vmax = fmax(vmax, sum[c * n + i].p90);
+    double y_step = y_range(&p, k, vmax);
+    char head[160];
+    title(f, L, y + TITLE_H - 1, metric_heading(k, head, sizeof head), TEXT_SIZE, 0, 1, 0, ink);
+    draw_axes(f, &p, 0, 0, y_step);
+    sweep_x_axis(f, &p, sf->log, label_x);
+    cairo_t *cr = f->cr;
+    for (int a = 0; a < sf->nc;) {
+        int g = sf->group[sf->order[a]], b = a;
+        while (b < sf->nc && sf->group[sf->order[b]] == g)
+            b++;
+        rgb col = palette[g % 7];
+        cairo_new_path(cr);   /* the band: p90 out, p10 back */
+        for (int j = a; j < b; j++)
+            cairo_line_to(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].p90));
+        for (int j = b - 1; j >= a; j--)
+            cairo_line_to(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].p10));
+        cairo_close_path(cr);
+        cairo_set_source_rgba(cr, col.r, col.g, col.b, 0.2);
+        cairo_fill(cr);
+        cairo_new_path(cr);
+        for (int j = a; j < b; j++)
+            cairo_line_to(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].median));
+        cairo_set_source_rgb(cr, col.r, col.g, col.b);
+        cairo_set_line_width(cr, 0.8);
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+        cairo_stroke(cr);
+        for (int j = a; j < b; j++) {
+            cairo_arc(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].median), 1.3, 0, 2 * MUR_PI);
+            cairo_fill(cr);
+        }
+        a = b;
+    }
+}
+
+/* The stats figure of a sweep (mur_plot_stats calls it): sum holds every
+ * condition's summaries, [c * n + i]. */
+static int plot_sweep(const char *path, const mur_experiment *e, const mur_summary *sum, const int *metrics,
+                      int n, mur_error *err)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    sweep_fig sf = {e, mur_experiment_scene(e), mur_experiment_conditions(e), 0, NULL, NULL, NULL, 0};
+    sf.log = sf.s->sweep_log[0];
+    sf.group = mur_calloc((size_t)sf.nc, sizeof *sf.group);
+    sf.order = mur_calloc((size_t)sf.nc, sizeof *sf.order);
+    sf.x = mur_calloc((size_t)sf.nc, sizeof *sf.x);
+    key *keys = mur_calloc((size_t)sf.nc + 2, sizeof *keys);
+    figure f = {0};
+    int rc = MUR_OK;
+    if (!sf.group || !sf.order || !sf.x || !keys) {
+        rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
+        goto done;
+    }
+    sweep_groups(&sf);
+    keys[0] = (key){KEY_LINE, ink, "median", 0};
+    keys[1] = (key){KEY_BAND, ink, "", 0};
+    snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", mur_experiment_runs(e));
+    int nkeys = 2;
+    for (int g = 0; sf.ngroups > 1 && g < sf.ngroups && g < MAX_KEYED; g++) {
+        keys[nkeys] = (key){KEY_LINE, palette[g % 7], "", g == 0};
+        group_label(&sf, g, keys[nkeys++].label, sizeof keys[0].label);
+    }
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (int c = 0; c < sf.nc; c++) {
+        xmin = fmin(xmin, sf.x[c]);
+        xmax = fmax(xmax, sf.x[c]);
+    }
+    if (sf.log) {
+        xmin = floor(xmin + 1e-9);
+        xmax = fmax(ceil(xmax - 1e-9), xmin + 1);
+    } else {
+        double xs = nice_step(fmax(xmax - xmin, 1e-9), 5);
+        xmin = floor(xmin / xs + 1e-9) * xs;
+        xmax = fmax(ceil(xmax / xs - 1e-9) * xs, xmin + xs);
+    }
+    figure probe;
+    probe_open(&probe);
+    double legend_h = draw_legend(&probe, keys, nkeys, L, 0, PW, 0);
+    probe_close(&probe);
+    double top = 4 + legend_h + 3;
+    double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + AXIS_H + 4);
+    if ((rc = fig_begin(&f, path, e, W, H, err)))
+        goto done;
+    draw_legend(&f, keys, nkeys, L, 4, PW, 1);
+    double y = top;
+    for (int i = 0; i < n; i++) {
+        draw_sweep_panel(&f, &sf, sum, n, i, metrics[i], y, xmin, xmax, i == n - 1);
+        y += TITLE_H + PANEL_H + GAP;
+    }
+    char xl[160], head[128];
+    snprintf(xl, sizeof xl, "%s%s", setting_heading(sf.s->sweep[0], head, sizeof head), sf.log ? ", log scale" : "");
+    text(&f, L + PW / 2, y - GAP + 11, xl, TEXT_SIZE, 0.5, 0, 0, ink);
+    rc = fig_end(&f, err);
+done:
+    fig_abort(&f);
+    mur_free(sf.group);
+    mur_free(sf.order);
+    mur_free(sf.x);
+    mur_free(keys);
+    return rc;
 }
 
 int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
@@ -1091,8 +1472,14 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     for (int c = 0; c < nc; c++)
         for (int i = 0; i < n; i++)
             mur_experiment_summary(e, c, ticks, metrics[i], &sum[c * n + i]);
+    const mur_scene *s = mur_experiment_scene(e);
+    if (s->nsweep && mur_experiment_condition(e, 0) && nc == s->nconditions) {
+        rc = plot_sweep(path, e, sum, metrics, n, err);   /* a grid: the metrics against the sweep */
+        mur_free(sum);
+        return rc;
+    }
 
-    key keys[3] = {{KEY_DOT, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
+    key keys[3] = {{KEY_RING, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
     char note[64];
     snprintf(note, sizeof note, "after %ld ticks", ticks);
@@ -1107,7 +1494,7 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     draw_legend(&f, keys, 3, L, 4, PW, 1);
     double y = top;
     for (int i = 0; i < n; i++) {
-        draw_stats_panel(&f, sum, nc, n, i, metrics[i], y, i == 0 ? note : NULL);
+        draw_stats_panel(&f, e, sum, nc, n, i, metrics[i], y, i == 0 ? note : NULL);
         y += TITLE_H + PANEL_H + GAP;
     }
     /* Condition names under the last panel. */
@@ -1117,4 +1504,110 @@ done:
     fig_abort(&f);
     mur_free(sum);
     return rc;
+}
+
+/* ---- paired effects -------------------------------------------------------- */
+
+/* y range of an effects panel: zero and every interval, in nice steps. */
+static double effect_range(panel *p, const mur_effect *eff, int nc, int n, int i, int base)
+{
+    double lo = 0, hi = 0;
+    for (int c = 0; c < nc; c++) {
+        const mur_effect *f = &eff[c * n + i];
+        if (c == base)
+            continue;
+        if (isfinite(f->ci_low))
+            lo = fmin(lo, f->ci_low);
+        if (isfinite(f->ci_high))
+            hi = fmax(hi, f->ci_high);
+    }
+    double step = nice_step(hi - lo > 0 ? hi - lo : 1, 3);
+    p->y0 = floor(lo / step + 1e-9) * step;
+    p->y1 = fmax(ceil(hi / step - 1e-9) * step, p->y0 + step);
+    return step;
+}
+
+/* One metric's effects panel, its title line at y: a dashed line at zero,
+ * and per condition (slot s, the baseline skipped) its interval and median. */
+static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_effect *eff, int n, int i, int k,
+                               double y, int base)
+{
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    const int nc = mur_experiment_conditions(e);
+    panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc - 1, 0, 1};
+    double step = effect_range(&p, eff, nc, n, i, base);
+    char head[160], line[320];
+    snprintf(line, sizeof line, "%s: change against %s", metric_heading(k, head, sizeof head),
+             condition_label(e, base));
+    title(f, L, y + TITLE_H - 1, line, TEXT_SIZE, 0, 1, 0, ink);
+    draw_axes(f, &p, 0, 0, step);
+    cairo_t *cr = f->cr;
+    double dash[2] = {1.5, 1.2};
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_set_line_width(cr, 0.5);
+    cairo_set_source_rgb(cr, grey.r, grey.g, grey.b);
+    cairo_move_to(cr, p.x, py(&p, 0));
+    cairo_line_to(cr, p.x + p.w, py(&p, 0));
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    for (int c = 0, slot = 0; c < nc; c++) {
+        if (c == base)
+            continue;
+        const mur_effect *ef = &eff[c * n + i];
+        double x = px(&p, slot++ + 0.5);
+        rgb col = condition_colour(e, c);
+        /* the ring first, the interval over it: a narrow interval still shows */
+        if (isfinite(ef->median))
+            ring(cr, x, py(&p, ef->median), col);
+        cairo_set_source_rgb(cr, col.r, col.g, col.b);
+        if (isfinite(ef->ci_low) && isfinite(ef->ci_high))
+            capped(cr, x, py(&p, ef->ci_low), py(&p, ef->ci_high));
+    }
+}
+
+int mur_plot_effects(const char *path, const mur_experiment *e, const int *metrics, int n,
+                     const mur_effect *eff, mur_error *err)
+{
+    if (format_of(path) == FMT_NONE)
+        return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
+    const int nc = mur_experiment_conditions(e), base = mur_experiment_scene(e)->baseline;
+    if (n < 1 || nc < 2)
+        return mur_error_set(err, MUR_EINPUT, "an effects figure needs two conditions or more and a metric");
+    const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
+    key keys[2] = {{KEY_RING, ink, "", 0}, {KEY_CAPPED, ink, "", 0}};
+    snprintf(keys[0].label, sizeof keys[0].label, "median of %d paired differences", mur_experiment_runs(e));
+    snprintf(keys[1].label, sizeof keys[1].label, "%g%% bootstrap interval", MUR_EFFECT_LEVEL);
+    /* Condition names under the last panel, as the stats figure sets them. */
+    figure probe;
+    probe_open(&probe);
+    double widest = 0, slot = PW / (nc - 1);
+    for (int c = 0; c < nc; c++)
+        if (c != base)
+            widest = fmax(widest, text_width(&probe, condition_label(e, c), TEXT_SIZE));
+    double legend_h = draw_legend(&probe, keys, 2, L, 0, PW, 0);
+    probe_close(&probe);
+    int turned = widest > slot - 3;
+    double label_h = turned ? widest * sin(LABEL_TURN) + 10 : 11;
+    double top = 4 + legend_h + 3;
+    double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + label_h + 4);
+    figure f = {0};
+    int rc = fig_begin(&f, path, e, W, H, err);
+    if (rc)
+        return rc;
+    draw_legend(&f, keys, 2, L, 4, PW, 1);
+    double y = top;
+    for (int i = 0; i < n; i++) {
+        draw_effects_panel(&f, e, eff, n, i, metrics[i], y, base);
+        y += TITLE_H + PANEL_H + GAP;
+    }
+    for (int c = 0, s = 0; c < nc; c++) {
+        if (c == base)
+            continue;
+        double x = L + slot * (s++ + 0.5);
+        if (turned)
+            text(&f, x + 2, y - GAP + 2.5, condition_label(e, c), TEXT_SIZE, 1, 0, -LABEL_TURN, ink);
+        else
+            text(&f, x, y - GAP + 2.5, condition_label(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+    }
+    return fig_end(&f, err);
 }

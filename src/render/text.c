@@ -87,7 +87,15 @@ static void text_set(mur_text *t, const char *s, double size, int bold, double w
     pango_layout_set_width(t->layout, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
     pango_layout_set_wrap(t->layout, PANGO_WRAP_WORD);
     pango_layout_set_alignment(t->layout, centre ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT);
+    pango_layout_set_attributes(t->layout, NULL);   /* what a markup text left, plain text drops */
     pango_layout_set_text(t->layout, s, -1);
+}
+
+void mur_text_set_markup_left(mur_text *t, const char *markup, double size)
+{
+    text_set(t, "", size, 0, 0, 0);
+    if (t->layout)
+        pango_layout_set_markup(t->layout, markup, -1);
 }
 
 void mur_text_set(mur_text *t, const char *s, double size, int bold, double wrap)

@@ -132,15 +132,35 @@ static void captions(mur_renderer *r, cairo_t *cr, const mur_stacks *st, double 
     }
 }
 
+/* Every pixel a fraction f of the way to the background. An opaque one is
+ * laid over at opacity f; a translucent one (a transparent look) takes the
+ * picture's own alpha with it: the picture scaled by 1 - f, the background
+ * added at f, so a faded-out frame of a slide overlay is clear. */
+static void toward_background(const mur_renderer *r, cairo_t *cr, double f)
+{
+    const mur_rgba *bg = &r->look->background;
+    if (!r->look->transparent || bg->a >= 1) {
+        cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, f);
+        cairo_paint(cr);
+        return;
+    }
+    cairo_save(cr);
+    cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OUT);
+    cairo_set_source_rgba(cr, 0, 0, 0, f);
+    cairo_paint(cr);
+    cairo_set_operator(cr, CAIRO_OPERATOR_ADD);
+    cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, bg->a);
+    cairo_paint_with_alpha(cr, f);
+    cairo_restore(cr);
+}
+
 static void title_card(mur_renderer *r, cairo_t *cr, double u)
 {
     const mur_moment *m = &r->moment;
-    const mur_rgba *bg = &r->look->background;
     double W = r->width, H = r->height, a = m->title_alpha;
     if (!m->title || !(a > 0))
         return;
-    cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, TITLE_BACKDROP * a);
-    cairo_paint(cr);
+    toward_background(r, cr, TITLE_BACKDROP * a);
     double tw, th, sw = 0, sh = 0, gap = m->subtitle ? 1.5 * u : 0;
     if (m->subtitle) {
         mur_text_set(&r->text, m->subtitle, SUBTITLE_TEXT * u, 0, 0.8 * W);
@@ -158,11 +178,8 @@ static void title_card(mur_renderer *r, cairo_t *cr, double u)
 
 void mur_titles_draw(mur_renderer *r, cairo_t *cr, mur_stacks *st, double u)
 {
-    const mur_rgba *bg = &r->look->background;
     captions(r, cr, st, u);
-    if (r->moment.fade > 0) {
-        cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, fmin(1, r->moment.fade));
-        cairo_paint(cr);
-    }
+    if (r->moment.fade > 0)
+        toward_background(r, cr, fmin(1, r->moment.fade));
     title_card(r, cr, u);
 }

@@ -362,7 +362,8 @@ static int meets(const trail_pen *pen, const mur_trails *t, int sk, int i, long 
  * the line width, so that neighbouring segments overlap instead of meeting
  * edge to edge: two antialiased edges laid on one another would leave a
  * faint notch at every tick. Under wrap a segment running past an edge is
- * drawn again from the other side. */
+ * drawn again from the other side; while the camera draws a wrapping
+ * world's periodic images (camera.c), it is drawn once in each of them. */
 static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk, int sk1, int i,
                         long k)
 {
@@ -381,6 +382,20 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
     if (meets(pen, t, sk, i, k + 1)) {
         x1 += ux * ext;
         y1 += uy * ext;
+    }
+    const mur_renderer *r = pen->r;
+    if (r->tiling) {   /* every periodic image in this one path: their joints overlap once */
+        double w = pen->p->width, h = pen->p->height;
+        double m = pen->width;
+        for (int p = r->tile_i0; p <= r->tile_i1; p++)
+            for (int q = r->tile_j0; q <= r->tile_j1; q++) {
+                if (fmax(x0, x1) + p * w < r->cull[0] - m || fmin(x0, x1) + p * w > r->cull[2] + m ||
+                    fmax(y0, y1) + q * h < r->cull[1] - m || fmin(y0, y1) + q * h > r->cull[3] + m)
+                    continue;   /* out of the view */
+                cairo_move_to(cr, x0 + p * w, y0 + q * h);
+                cairo_line_to(cr, x1 + p * w, y1 + q * h);
+            }
+        return;
     }
     double sx[3] = {0}, sy[3] = {0};
     int nx = 1, ny = 1;
@@ -632,7 +647,8 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
     if (t->filled < 2 || len < 1)
         return 0;
     long now = t->tick[t->head];
-    trail_pen pen = {.r = r, .p = p, .width = fmax(lk->boid_size * 0.16, 0.05)};
+    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;   /* camera.c */
+    trail_pen pen = {.r = r, .p = p, .width = fmax(size * 0.16, 0.05)};
     cairo_save(cr);
     int rc = 0;
     if (!lk->trail_fade) {

@@ -27,6 +27,7 @@ struct mur_experiment {
     const mur_scene *scene;
     int nconditions;
     int scene_only;
+    int first;            /* scene condition of condition 0 (def->condition picks one) */
     int runs;
     long ticks;
     int every_tick;
@@ -70,12 +71,13 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     int c = (int)(job / e->runs), r = (int)(job % e->runs);
     mur_params base = s->params;
     if (!e->scene_only)
-        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
+        mur_scene_apply(s->conditions[e->first + c].set, s->conditions[e->first + c].nset, &base);
     mur_metrics *out = e->m + job * e->stride;
     mur_flock *f = NULL;
     mur_driver d;
     memset(&d, 0, sizeof d);
     d.stop = sh->stop;   /* the warm-up and each tick answer a stop too */
+    d.replay = mur_scene_replay_of(s, e->scene_only ? -1 : c);
     int rc = mur_flock_create(&f, &base, mur_rng_derive(s->seed, (uint64_t)r), err);
     if (!rc)
         mur_flock_set_stop(f, sh->stop);
@@ -212,7 +214,7 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
                        mur_error *err)
 {
     *out = NULL;
-    if (def->version != MUR_EXPERIMENT_DEF_VERSION)
+    if (def->version != MUR_EXPERIMENT_DEF_VERSION && def->version != 1)
         return mur_error_set(err, MUR_EINPUT, "experiment of version %u (this murmur takes %d)",
                              def->version, MUR_EXPERIMENT_DEF_VERSION);
     int runs = def->runs ? def->runs : s->runs;
@@ -223,7 +225,12 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
         return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, 10000000]", ticks);
     if (def->threads < 0 || def->threads > 256)
         return mur_error_set(err, MUR_EINPUT, "threads = %d is out of range [0, 256]", def->threads);
-    int nconditions = def->scene_only ? 1 : s->nconditions;
+    const char *only = def->version >= 2 ? def->condition : NULL;
+    int first = 0;
+    if (only && (first = mur_experiment_find_condition(s, only, err)) < 0)
+        return MUR_EINPUT;
+    int nconditions = def->scene_only || only ? 1 : s->nconditions;
+    int scene_only = def->scene_only && !only;
     long stride = def->every_tick ? ticks + 1 : 1;
     /* In doubles, and checked in floating point so the product cannot
      * overflow before it is compared. */
@@ -239,9 +246,9 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
      * each condition's start; a timeline that grows the flock is the
      * loader's to bound). */
     double boids = 0;
-    for (int c = 0; c < nconditions; c++) {
+    for (int c = first; c < first + nconditions; c++) {
         mur_params p = s->params;
-        if (!def->scene_only)
+        if (!scene_only)
             mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &p);
         boids += p.count;
     }
@@ -256,7 +263,8 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
         return mur_error_set(err, MUR_ERUN, "out of memory");
     e->scene = s;
     e->nconditions = nconditions;
-    e->scene_only = def->scene_only;
+    e->scene_only = scene_only;
+    e->first = first;
     e->runs = runs;
     e->ticks = ticks;
     e->every_tick = def->every_tick;
@@ -295,12 +303,12 @@ const mur_scene *mur_experiment_scene(const mur_experiment *e) { return e->scene
 
 const char *mur_experiment_condition_name(const mur_experiment *e, int c)
 {
-    return e->scene_only ? "scene" : e->scene->conditions[c].name;
+    return e->scene_only ? "scene" : e->scene->conditions[e->first + c].name;
 }
 
 const mur_condition *mur_experiment_condition(const mur_experiment *e, int c)
 {
-    return e->scene_only ? NULL : &e->scene->conditions[c];
+    return e->scene_only ? NULL : &e->scene->conditions[e->first + c];
 }
 
 const mur_metrics *mur_experiment_metrics(const mur_experiment *e, int c, int r, long tick)
@@ -339,7 +347,7 @@ void mur_experiment_params_at(const mur_experiment *e, int c, long tick, mur_par
     const mur_scene *s = e->scene;
     mur_params base = s->params;
     if (!e->scene_only)
-        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
+        mur_scene_apply(s->conditions[e->first + c].set, s->conditions[e->first + c].nset, &base);
     mur_scene_params_at(s, &base, (double)tick / s->tps, out);
 }
 

@@ -22,8 +22,11 @@
 
 #include "guard.h"
 #include "look_timeline.h"
+#include "yamlnode.h"
+#include "murmur/experiment.h"
 #include "recording.h"
 #include "murmur/metrics.h"
+#include "sweep.h"
 
 #define WALK_BUDGET 200000  /* node visits per file */
 
@@ -34,25 +37,34 @@ typedef struct {
     long budget;
     double tps;           /* ticks per second, known before times are read */
     mur_scene *s;
+    yaml_node_t *flock_node; /* the flock section, while it is read */
+    yaml_node_t *follow;  /* camera.follow, checked once predators are known */
+    yaml_node_t *baseline; /* experiment.baseline, resolved once the conditions are read */
 } ctx;
 
 /* ---- errors ------------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4)))
-static int fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...)
+int mur_yaml_fail(mur_error *err, const char *file, const yaml_node_t *n, const char *fmt, va_list ap)
 {
     char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     if (n)
-        return mur_error_set(c->err, MUR_EINPUT, "%s:%lu:%lu: error: %s", c->name,
+        return mur_error_set(err, MUR_EINPUT, "%s:%lu:%lu: error: %s", file,
                              (unsigned long)n->start_mark.line + 1,
                              (unsigned long)n->start_mark.column + 1, msg);
     /* Whole-file problems (empty, too large) point at its start: every
      * scene error names file:line:col, and editors jump there. */
-    return mur_error_set(c->err, MUR_EINPUT, "%s:1:1: error: %s", c->name, msg);
+    return mur_error_set(err, MUR_EINPUT, "%s:1:1: error: %s", file, msg);
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = mur_yaml_fail(c->err, c->name, n, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 static int oom(ctx *c) { return mur_error_set(c->err, MUR_ERUN, "%s: out of memory", c->name); }
@@ -117,10 +129,7 @@ static yaml_node_t *node(ctx *c, int id)
     return yaml_document_get_node(c->doc, id);
 }
 
-static const char *scalar(const yaml_node_t *n)
-{
-    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
-}
+static const char *scalar(const yaml_node_t *n) { return mur_yaml_scalar(n); }
 
 static int need_type(ctx *c, const yaml_node_t *n, yaml_node_type_t t, const char *key)
 {
@@ -169,7 +178,7 @@ static int each_pair(ctx *c, yaml_node_t *map, const char *what, const char *con
             if (!ok)
                 return unknown(c, p.k, "key", p.key, allowed);
         }
-        if ((rc = fn(c, &p, arg)))
+        if (fn && (rc = fn(c, &p, arg)))
             return rc;
     }
     return 0;
@@ -363,6 +372,7 @@ typedef struct {
     int n, cap;
     mur_params *p;      /* params to write when list is NULL */
     int ramp;           /* only numeric settings may ramp */
+    mur_cue *cue;       /* a timeline entry's: camera.* keys go to its camera list */
 } changes;
 
 static int add_change(ctx *c, changes *ch, const mur_setting *s, double v)
@@ -447,11 +457,15 @@ static int triple(ctx *c, const yaml_node_t *n, const char *key, const char *con
     return 0;
 }
 
+static int camera_change(ctx *c, pair *p, changes *ch);
+
 /* One `name: value` of a flock, set, ramp or condition. */
 static int one_setting(ctx *c, pair *p, void *arg)
 {
     changes *ch = arg;
     int rc;
+    if (!strncmp(p->key, "camera.", 7))
+        return camera_change(c, p, ch);
     if (strcmp(p->key, "perception") == 0) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ||
             (rc = setting_value(c, p->v, mur_setting_find("alignment_radius"), ch)))
@@ -514,6 +528,7 @@ static int params_ok(ctx *c, const mur_params *p, const yaml_node_t *where)
 
 static const char *const source_keys[] = {"replay", "start", NULL};
 static const char *const start_keys[] = {"file", "tick", NULL};
+static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock);
 
 /* A path in the scene, relative to the scene file's folder (a scene and
  * its recordings travel together); NULL when out of memory. */
@@ -557,21 +572,196 @@ static int recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_rec
     return rc;
 }
 
-/* flock.start: FILE or {file: FILE, tick: N} */
-static int start_state(ctx *c, yaml_node_t *v)
+/* ---- the starting flock's shape: flock.start -------------------------------- */
+
+static const char *const region_names[] = {"uniform", "disc", "box", "ring", NULL};
+static const char *const disc_keys[] = {"center", "radius", NULL};
+static const char *const ring_keys[] = {"center", "radius", "width", NULL};
+static const char *const box_keys[] = {"x", "y", "width", "height", NULL};
+static const char *const shape_keys[] = {"uniform", "disc", "box", "ring", "heading", "spread", "speed", NULL};
+static const char *const groups_key[] = {"groups", NULL};
+static const char *const group_keys[] = {"count", "uniform", "disc", "box", "ring", "heading", "spread",
+                                         "speed", "color", NULL};
+
+/* [x, y] in the world. */
+static int point(ctx *c, yaml_node_t *n, const char *key, double *x, double *y)
 {
+    yaml_node_t *a = NULL, *b = NULL;
+    if (n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.top - n->data.sequence.items.start == 2) {
+        a = node(c, n->data.sequence.items.start[0]);
+        b = node(c, n->data.sequence.items.start[1]);
+    }
+    if (!a || !b)
+        return fail_at(c, n, "'%s' is a point [x, y]", key);
+    int rc = number(c, a, key, -MUR_MAX_WORLD, MUR_MAX_WORLD, x);
+    return rc ? rc : number(c, b, key, -MUR_MAX_WORLD, MUR_MAX_WORLD, y);
+}
+
+/* The region of a group: one of uniform, disc, box, ring (the first found),
+ * inside the world. where: the group's node, for messages. */
+static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
+{
+    const mur_params *p = &c->s->params;
+    yaml_node_t *v = NULL, *seen = NULL;
+    int kind = -1, rc;
+    for (int k = 0; region_names[k]; k++)
+        if ((v = lookup(c, map, region_names[k]))) {
+            if (seen)
+                return fail_at(c, v, "a group has one region (uniform, disc, box or ring)");
+            seen = v;
+            kind = k;
+        }
+    g->region = kind < 0 ? MUR_REGION_UNIFORM : (mur_region)kind;
+    v = seen;
+    double big = 2 * MUR_MAX_WORLD;
+    if (kind == MUR_REGION_DISC || kind == MUR_REGION_RING) {
+        yaml_node_t *cn, *rn, *wn;
+        if ((rc = each_pair(c, v, region_names[kind], kind == MUR_REGION_DISC ? disc_keys : ring_keys,
+                            NULL, NULL)))
+            return rc;
+        if (!(cn = lookup(c, v, "center")) || !(rn = lookup(c, v, "radius")))
+            return fail_at(c, v, "a %s needs a center [x, y] and a radius", region_names[kind]);
+        if ((rc = point(c, cn, "center", &g->cx, &g->cy)) || (rc = number(c, rn, "radius", 1e-9, big, &g->radius)))
+            return rc;
+        g->band = g->radius / 5;
+        if ((wn = lookup(c, v, "width")) && (rc = number(c, wn, "width", 1e-9, 2 * g->radius, &g->band)))
+            return rc;
+        double r = g->radius + (kind == MUR_REGION_RING ? g->band / 2 : 0);
+        if (g->cx - r < 0 || g->cy - r < 0 || g->cx + r > p->width || g->cy + r > p->height)
+            return fail_at(c, v, "the %s reaches outside the world (0 to %g, 0 to %g)", region_names[kind],
+                           p->width, p->height);
+    } else if (kind == MUR_REGION_BOX) {
+        if ((rc = each_pair(c, v, "box", box_keys, NULL, NULL)))
+            return rc;
+        yaml_node_t *n[4];
+        double *out[4] = {&g->x, &g->y, &g->w, &g->h};
+        for (int k = 0; k < 4; k++) {
+            if (!(n[k] = lookup(c, v, box_keys[k])))
+                return fail_at(c, v, "a box needs x, y, width and height");
+            if ((rc = number(c, n[k], box_keys[k], k < 2 ? -big : 1e-9, big, out[k])))
+                return rc;
+        }
+        if (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height)
+            return fail_at(c, v, "the box reaches outside the world (0 to %g, 0 to %g)", p->width, p->height);
+    } else if (v && !(v->type == YAML_SCALAR_NODE && !*scalar(v)) &&
+               !(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.start == v->data.mapping.pairs.top))
+        return fail_at(c, v, "'uniform' takes nothing ({} or an empty value)");
+    return 0;
+}
+
+/* heading, spread and speed of a group (a shape or a group's mapping). */
+static int motion(ctx *c, yaml_node_t *map, mur_start_group *g)
+{
+    yaml_node_t *h = lookup(c, map, "heading"), *sp = lookup(c, map, "spread"), *v = lookup(c, map, "speed");
+    int rc;
+    g->heading_random = 1;
+    g->speed_min = g->speed_max = -1;
+    if (h && !(h->type == YAML_SCALAR_NODE && !strcmp(scalar(h), "random"))) {
+        if ((rc = number(c, h, "heading", -360, 360, &g->heading)))
+            return rc;
+        g->heading_random = 0;
+    }
+    if (sp && g->heading_random)
+        return fail_at(c, sp, "'spread' is around a heading: give the group a heading in degrees");
+    if (sp && (rc = number(c, sp, "spread", 0, 360, &g->spread)))
+        return rc;
+    if (!v)
+        return 0;
+    if (v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.top - v->data.sequence.items.start == 2) {
+        if ((rc = number(c, node(c, v->data.sequence.items.start[0]), "speed", 0, 10000, &g->speed_min)) ||
+            (rc = number(c, node(c, v->data.sequence.items.start[1]), "speed", 0, 10000, &g->speed_max)))
+            return rc;
+        if (g->speed_min > g->speed_max)
+            return fail_at(c, v, "'speed' [min, max] with min above max");
+        return 0;
+    }
+    if ((rc = number(c, v, "speed", 0, 10000, &g->speed_min)))
+        return rc;
+    g->speed_max = g->speed_min;
+    return 0;
+}
+
+static int add_group(ctx *c, yaml_node_t *map, int count, mur_rgba col_in)
+{
+    mur_scene *s = c->s;
+    if (s->ngroups == MUR_SCENE_MAX_GROUPS)
+        return fail_at(c, map, "more than %d groups", MUR_SCENE_MAX_GROUPS);
+    mur_start_group *g = mur_realloc(s->groups, (size_t)(s->ngroups + 1) * sizeof *g);
+    mur_rgba *col = g ? mur_realloc(s->group_colors, (size_t)(s->ngroups + 1) * sizeof *col) : NULL;
+    if (g)
+        s->groups = g;
+    if (!col)
+        return oom(c);
+    s->group_colors = col;
+    g = &s->groups[s->ngroups];
+    memset(g, 0, sizeof *g);
+    g->count = count;
+    col[s->ngroups] = col_in;
+    s->ngroups++;
+    int rc = region(c, map, g);
+    return rc ? rc : motion(c, map, g);
+}
+
+/* The palette groups are drawn in when they name no colour. */
+static mur_rgba group_palette(int k)
+{
+    static const unsigned rgb[] = {0x7cf29c, 0xf2a65a, 0x5ab8f2, 0xf25a8a, 0xd9e05a, 0xb07cf2, 0x5af2e0, 0xf2f2f2};
+    unsigned v = rgb[k % 8];
+    return (mur_rgba){(v >> 16) / 255.0, ((v >> 8) & 255) / 255.0, (v & 255) / 255.0, 1};
+}
+
+/* flock.start: {groups: [...]} */
+static int groups(ctx *c, yaml_node_t *seq, yaml_node_t *count)
+{
+    if (seq->type != YAML_SEQUENCE_NODE || seq->data.sequence.items.top == seq->data.sequence.items.start)
+        return fail_at(c, seq, "'groups' is a list of groups, each with a count and a region");
+    double total = 0;
+    int rc;
+    for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
+        yaml_node_t *g = node(c, *it), *n, *cl;
+        int k = 0;
+        mur_rgba col = group_palette(c->s->ngroups);
+        if ((rc = each_pair(c, g, "group", group_keys, NULL, NULL)))
+            return rc;
+        if (!(n = lookup(c, g, "count")))
+            return fail_at(c, g, "a group needs a count");
+        if ((rc = integer(c, n, "count", 0, MUR_MAX_BOIDS, &k)))
+            return rc;
+        if ((cl = lookup(c, g, "color")) && (rc = colour(c, cl, "color", &col)))
+            return rc;
+        total += k;
+        if (total > MUR_MAX_BOIDS)
+            return fail_at(c, n, "the groups hold %.0f boids (at most %d)", total, MUR_MAX_BOIDS);
+        if ((rc = add_group(c, g, k, col)))
+            return rc;
+    }
+    if (count && c->s->params.count != (int)total)
+        return fail_at(c, count, "the start's groups hold %.0f boids: remove 'count' or make it %.0f",
+                       total, total);
+    c->s->params.count = (int)total;
+    return 0;
+}
+
+/* flock.start: FILE, uniform, {file: FILE, tick: N}, a shape, or groups */
+static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock)
+{
+    if (v->type == YAML_SCALAR_NODE && !strcmp(scalar(v), "uniform"))
+        return 0;
     if (v->type != YAML_MAPPING_NODE)
         return recording(c, v, "start", -1, &c->s->start);
     int rc;
-    for (yaml_node_pair_t *it = v->data.mapping.pairs.start; it < v->data.mapping.pairs.top; it++) {
-        const char *k = scalar(node(c, it->key));
-        int ok = 0;
-        for (int i = 0; k && start_keys[i]; i++)
-            ok |= !strcmp(k, start_keys[i]);
-        if (!ok)
-            return unknown(c, node(c, it->key), "key", k ? k : "?", start_keys);
+    yaml_node_t *file = lookup(c, v, "file"), *tick = lookup(c, v, "tick"), *gs = lookup(c, v, "groups");
+    if (gs) {
+        return (rc = each_pair(c, v, "start", groups_key, NULL, NULL)) ? rc
+                                                                       : groups(c, gs, lookup(c, flock, "count"));
     }
-    yaml_node_t *file = lookup(c, v, "file"), *tick = lookup(c, v, "tick");
+    if (!file && !tick) {   /* one shape for the whole flock */
+        if ((rc = each_pair(c, v, "start", shape_keys, NULL, NULL)))
+            return rc;
+        return add_group(c, v, -1, group_palette(0));   /* its count: the flock's, once read */
+    }
+    if ((rc = each_pair(c, v, "start", start_keys, NULL, NULL)))
+        return rc;
     int t = -1;
     if (!file)
         return fail_at(c, v, "'start' needs a 'file' (a saved state from `murmur trace --at`)");
@@ -585,8 +775,11 @@ static int flock_pair(ctx *c, pair *p, void *arg)
 {
     if (!strcmp(p->key, "replay"))
         return recording(c, p->v, "replay", -1, &c->s->replay);
-    if (!strcmp(p->key, "start"))
-        return start_state(c, p->v);
+    if (!strcmp(p->key, "start")) {
+        changes *ch = arg;
+        (void)ch;
+        return start_state(c, p->v, c->flock_node);
+    }
     return one_setting(c, p, arg);
 }
 
@@ -598,6 +791,10 @@ static int flock_source(ctx *c, yaml_node_t *map)
     mur_scene *s = c->s;
     yaml_node_t *count = lookup(c, map, "count");
     const mur_recording *r = s->replay ? s->replay : s->start;
+    if (s->ngroups && s->replay)
+        return fail_at(c, lookup(c, map, "start"), "a replayed flock follows its recording: it has no start");
+    if (s->ngroups == 1 && s->groups[0].count < 0)
+        s->groups[0].count = s->params.count;
     if (s->replay && s->start)
         return fail_at(c, lookup(c, map, "start"), "a flock replays a recording or starts from a "
                                                    "saved state, not both");
@@ -617,7 +814,10 @@ static int flock_source(ctx *c, yaml_node_t *map)
 static int replay_ok(ctx *c, yaml_node_t *root, yaml_node_t *video)
 {
     const mur_scene *s = c->s;
-    if (!s->replay)
+    int any = s->replay != NULL;
+    for (int i = 0; i < s->nconditions; i++)
+        any |= s->conditions[i].replay != NULL;
+    if (!any)
         return 0;
     if (s->warmup > 0)
         return fail_at(c, lookup(c, video, "warmup"), "a replayed flock has no warm-up: its first "
@@ -699,7 +899,7 @@ static int video_pair(ctx *c, pair *p, void *arg)
 }
 
 static const char *const shape_names[] = {"arrow", "triangle", "dot", NULL};
-static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", NULL};
+static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", "group", NULL};
 
 static int boid_pair(ctx *c, pair *p, void *arg)
 {
@@ -850,10 +1050,11 @@ static int look_pair(ctx *c, pair *p, void *arg)
             return rc;
         if ((rc = colour(c, p->v, "background", &s->look.background)))
             return rc;
-        /* Frames are encoded opaque: a translucent background would be
-         * silently dropped, so it is refused. */
-        if (s->look.background.a < 1)
-            return fail_at(c, p->v, "'background' must be opaque (\"#rrggbb\" or alpha ff)");
+        /* A translucent background makes translucent frames, for the
+         * outputs that keep alpha (the command checks the output) */
+        s->look.transparent = s->look.background.a < 1;
+        s->background_line = (int)p->v->start_mark.line + 1;
+        s->background_col = (int)p->v->start_mark.column + 1;
         return 0;
     }
     if (!strcmp(p->key, "boid"))
@@ -881,6 +1082,154 @@ static int look_pair(ctx *c, pair *p, void *arg)
             return rc;
         s->look.noverlays++;
     }
+    return 0;
+}
+
+/* ---- camera -------------------------------------------------------------- */
+
+static const char *const camera_keys[] = {"center", "zoom", "follow", "smooth", "boid_size", NULL};
+static const char *const follow_keys[] = {"boid", "predator", NULL};
+/* what a timeline's set and ramp may change besides the flock's settings */
+static const char *const camera_set_keys[] = {"camera.zoom", "camera.center", "camera.x", "camera.y",
+                                              NULL};
+#define CAMERA_FAR 1e6     /* world units a camera's centre may lie from the origin */
+#define ZOOM_MIN 0.1
+#define ZOOM_MAX 100
+
+/* [x, y] in world units into xy. */
+static int camera_point(ctx *c, yaml_node_t *n, const char *key, double xy[2])
+{
+    int rc = need_type(c, n, YAML_SEQUENCE_NODE, key);
+    if (rc)
+        return rc;
+    if (n->data.sequence.items.top - n->data.sequence.items.start != 2)
+        return fail_at(c, n, "'%s' is a point [x, y] in world units", key);
+    for (int k = 0; k < 2; k++) {
+        yaml_node_t *item = node(c, n->data.sequence.items.start[k]);
+        if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) ||
+            (rc = number(c, item, key, -CAMERA_FAR, CAMERA_FAR, &xy[k])))
+            return rc;
+    }
+    return 0;
+}
+
+static int follow_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene_camera *cam = arg;
+    int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "boid")) {
+        cam->follow = MUR_FOLLOW_BOID;
+        /* world and flock are read before the camera, so the count is known */
+        int n = c->s->params.count;
+        if ((rc = integer(c, p->v, "boid", 0, MUR_MAX_BOIDS, &cam->target)))
+            return rc;
+        if (cam->target >= n)
+            return fail_at(c, p->v, "the camera follows boid %d, but the flock has %d (boids 0 to %d)",
+                           cam->target, n, n - 1);
+        return 0;
+    }
+    cam->follow = MUR_FOLLOW_PREDATOR;   /* its index is checked in camera_finish */
+    c->follow = p->v;
+    return integer(c, p->v, "predator", 0, MUR_SCENE_MAX_ENTRIES, &cam->target);
+}
+
+static int camera_pair(ctx *c, pair *p, void *arg)
+{
+    mur_scene_camera *cam = arg;
+    int rc;
+    if (!strcmp(p->key, "center")) {
+        double xy[2];
+        if ((rc = camera_point(c, p->v, "center", xy)))
+            return rc;
+        cam->x = xy[0];
+        cam->y = xy[1];
+        return 0;
+    }
+    if (!strcmp(p->key, "zoom"))
+        return number(c, p->v, "zoom", ZOOM_MIN, ZOOM_MAX, &cam->zoom);
+    if (!strcmp(p->key, "smooth"))
+        return time_value(c, p->v, "smooth", 0, 60, &cam->smooth);
+    if (!strcmp(p->key, "boid_size")) {
+        static const char *const sizes[] = {"zoom", "fixed", NULL};
+        return choice(c, p->v, "boid_size", sizes, &cam->fixed_boids);
+    }
+    if (p->v->type == YAML_SCALAR_NODE) {
+        static const char *const kinds_[] = {"flock", NULL};
+        int k;
+        if ((rc = choice(c, p->v, "follow", kinds_, &k)))
+            return rc;
+        cam->follow = MUR_FOLLOW_FLOCK;
+        return 0;
+    }
+    if (p->v->type == YAML_MAPPING_NODE && p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start != 1)
+        return fail_at(c, p->v, "'follow' is flock, {boid: N} or {predator: K}");
+    return each_pair(c, p->v, "follow", follow_keys, follow_pair, cam);
+}
+
+static int camera_section(ctx *c, yaml_node_t *map)
+{
+    c->s->camera.given = 1;
+    return each_pair(c, map, "camera", camera_keys, camera_pair, &c->s->camera);
+}
+
+/* A `camera.*` key of a timeline entry's set or ramp. */
+static int camera_change(ctx *c, pair *p, changes *ch)
+{
+    int which = -1, rc;
+    for (int k = 0; camera_set_keys[k]; k++)
+        if (!strcmp(camera_set_keys[k], p->key))
+            which = k;
+    if (which < 0)
+        return unknown(c, p->k, "camera setting", p->key, camera_set_keys);
+    if (!ch->cue)
+        return fail_at(c, p->k, "'%s' belongs in a timeline entry's set or ramp (the scene's "
+                                "camera: section gives its start)", p->key);
+    mur_cue *q = ch->cue;
+    mur_camera_change add[2];
+    int nadd = 1;
+    if (which == 1) {   /* center: x and y */
+        double xy[2];
+        if ((rc = camera_point(c, p->v, p->key, xy)))
+            return rc;
+        add[0] = (mur_camera_change){MUR_CAMERA_X, ch->ramp, xy[0]};
+        add[1] = (mur_camera_change){MUR_CAMERA_Y, ch->ramp, xy[1]};
+        nadd = 2;
+    } else {
+        double v;
+        int zoom = which == 0;
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ||
+            (rc = number(c, p->v, p->key, zoom ? ZOOM_MIN : -CAMERA_FAR, zoom ? ZOOM_MAX : CAMERA_FAR, &v)))
+            return rc;
+        add[0] = (mur_camera_change){zoom ? MUR_CAMERA_ZOOM : which == 2 ? MUR_CAMERA_X : MUR_CAMERA_Y,
+                                     ch->ramp, v};
+    }
+    mur_camera_change *l = mur_realloc(q->camera, (size_t)(q->ncamera + nadd) * sizeof *l);
+    if (!l)
+        return oom(c);
+    q->camera = l;
+    for (int k = 0; k < nadd; k++)
+        q->camera[q->ncamera++] = add[k];
+    c->s->camera.given = 1;
+    return 0;
+}
+
+/* Once every key is read: the predator followed exists, and an unset
+ * centre is the world's. */
+static int camera_finish(ctx *c)
+{
+    mur_scene *s = c->s;
+    mur_scene_camera *cam = &s->camera;
+    if (cam->follow == MUR_FOLLOW_PREDATOR && cam->target >= s->npredators)
+        return fail_at(c, c->follow, "the camera follows predator %d, but the scene has %d%s",
+                       cam->target, s->npredators, s->npredators ? " (numbered from 0)" : "");
+    if (isnan(cam->smooth))
+        cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
+    if (isnan(cam->x))
+        cam->x = s->params.width / 2;
+    if (isnan(cam->y))
+        cam->y = s->params.height / 2;
     return 0;
 }
 
@@ -997,7 +1346,7 @@ static int cue_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "set") || !strcmp(p->key, "ramp")) {
         int ramp = p->key[0] == 'r';
         changes ch = {ramp ? q->ramp : q->set, ramp ? q->nramp : q->nset,
-                      ramp ? q->nramp : q->nset, NULL, ramp};
+                      ramp ? q->nramp : q->nset, NULL, ramp, q};
         rc = settings_map(c, p->v, p->key, &ch);
         if (ramp) {
             q->ramp = ch.list;
@@ -1061,6 +1410,7 @@ static void free_cue(mur_cue *q)
     mur_free(q->title);
     mur_free(q->subtitle);
     mur_free(q->chapter);
+    mur_free(q->camera);
 }
 
 /* Every setting is range-checked where it is written, but some rules tie
@@ -1130,17 +1480,20 @@ static int timeline(ctx *c, yaml_node_t *seq)
             return rc;
         if (q->at < 0)
             return fail_at(c, item, "timeline entry needs 'at' (a time like 10s)");
-        if (q->nramp && !(q->over > 0))
+        int ramps = q->nramp;
+        for (int k = 0; k < q->ncamera; k++)
+            ramps += q->camera[k].ramp;
+        if (ramps && !(q->over > 0))
             return fail_at(c, a.ramp_node, "'ramp' needs 'over' (a duration > 0)");
         int fades = q->show || q->hide || q->event == MUR_EVENT_FADE_IN || q->event == MUR_EVENT_FADE_OUT;
-        if (!q->nramp && !fades && a.over_node)
+        if (!ramps && !fades && a.over_node)
             return fail_at(c, a.over_node, "'over' belongs to a 'ramp', a show, a hide or a fade");
         /* a fade takes a second unless told; a show or hide is at once */
         q->fade_over = a.over_node ? q->over : (fades && !q->show && !q->hide ? 1 : 0);
-        if (!q->nramp)
+        if (!ramps)
             q->over = 0;
-        if (!q->nset && !q->nramp && !q->caption && !q->event && !q->show && !q->hide && !q->title &&
-            !q->chapter)
+        if (!q->nset && !q->nramp && !q->ncamera && !q->caption && !q->event && !q->show && !q->hide &&
+            !q->title && !q->chapter)
             return fail_at(c, item, "timeline entry does nothing: give set, ramp, caption, event, "
                                     "show, hide, title or chapter");
     }
@@ -1370,6 +1723,34 @@ static int predators(ctx *c, yaml_node_t *seq)
 
 /* ---- experiment, layout -------------------------------------------------- */
 
+/* A condition's own keys, label, colour and replay, beside the flock
+ * settings it changes. */
+typedef struct {
+    changes ch;
+    mur_condition *q;
+} condition_keys;
+
+static int condition_key(ctx *c, pair *p, void *arg)
+{
+    condition_keys *a = arg;
+    if (!strcmp(p->key, "label"))
+        return text(c, p->v, "label", MUR_SCENE_MAX_NAME, &a->q->label);
+    if (!strcmp(p->key, "colour")) {
+        a->q->has_colour = 1;
+        return colour(c, p->v, "colour", &a->q->colour);
+    }
+    if (strcmp(p->key, "replay"))
+        return one_setting(c, p, &a->ch);
+    int rc = recording(c, p->v, "replay", -1, &a->q->replay);
+    if (rc)
+        return rc;
+    mur_recording_info in;
+    mur_recording_describe(a->q->replay, &in);
+    /* the condition's count is its recording's (what work bounds and a
+     * trace's rows are sized by) */
+    return add_change(c, &a->ch, mur_setting_find("count"), in.max_boids);
+}
+
 static int condition_pair(ctx *c, pair *p, void *arg)
 {
     (void)arg;
@@ -1382,10 +1763,13 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     s->nconditions++;
     if (p->v->type == YAML_SCALAR_NODE && !*scalar(p->v))
         return 0;  /* `all:` with nothing after it */
-    changes ch = {NULL, 0, 0, NULL, 0};
-    int rc = settings_map(c, p->v, p->key, &ch);
-    q->set = ch.list;
-    q->nset = ch.n;
+    yaml_node_t *count = lookup(c, p->v, "count"), *replay = lookup(c, p->v, "replay");
+    if (count && replay)
+        return fail_at(c, count, "a replayed flock's count is the recording's: remove 'count'");
+    condition_keys ck = {{NULL, 0, 0, NULL, 0, NULL}, q};
+    int rc = each_pair(c, p->v, p->key, NULL, condition_key, &ck);
+    q->set = ck.ch.list;
+    q->nset = ck.ch.n;
     if (rc)
         return rc;
     mur_params pp = s->params;
@@ -1419,7 +1803,18 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
         }
         return 0;
     }
+    if (!strcmp(p->key, "baseline")) {
+        c->baseline = p->v;
+        return need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    }
+    if (!strcmp(p->key, "sweep")) {
+        if (s->nconditions)
+            return fail_at(c, p->k, "'sweep' makes the conditions: give 'sweep' or 'conditions', not both");
+        return mur_sweep_load(s, c->doc, p->v, c->name, c->err);
+    }
     /* conditions */
+    if (s->nsweep)
+        return fail_at(c, p->k, "'sweep' makes the conditions: give 'sweep' or 'conditions', not both");
     if ((rc = need_type(c, p->v, YAML_MAPPING_NODE, p->key)))
         return rc;
     long n = p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start;
@@ -1428,6 +1823,8 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
     for (int i = 0; i < s->nconditions; i++) {
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
+        mur_recording_destroy(s->conditions[i].replay);
+        mur_free(s->conditions[i].label);
     }
     mur_free(s->conditions);
     s->nconditions = 0;
@@ -1441,7 +1838,28 @@ static int layout_pair(ctx *c, pair *p, void *arg)
     mur_scene *s = arg;
     static const char *const panels[] = {"none", "conditions", NULL};
     int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (!rc && !strcmp(p->key, "columns"))
+        return integer(c, p->v, "columns", 1, 64, &s->columns);
     return rc ? rc : choice(c, p->v, "panels", panels, &s->panels);
+}
+
+/* experiment.baseline: the condition it names, among those just read. */
+static int baseline(ctx *c)
+{
+    mur_scene *s = c->s;
+    const char *name = scalar(c->baseline);
+    for (int i = 0; i < s->nconditions; i++)
+        if (!strcmp(s->conditions[i].name, name)) {
+            s->baseline = i;
+            s->baseline_named = 1;
+            return 0;
+        }
+    if (!s->nconditions)
+        return fail_at(c, c->baseline, "'baseline' names a condition to compare with, and there are none: "
+                                        "give 'conditions' or a 'sweep'");
+    mur_error e;
+    mur_experiment_find_condition(s, name, &e);
+    return fail_at(c, c->baseline, "baseline '%s' %s", name, strstr(e.msg, "is not a condition"));
 }
 
 /* ---- the document ------------------------------------------------------- */
@@ -1449,8 +1867,8 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
                                          "duration", "warmup", "output", "quality", "chapters", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
-static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", NULL};
-static const char *const layout_keys[] = {"panels", NULL};
+static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", "baseline", NULL};
+static const char *const layout_keys[] = {"panels", "columns", NULL};
 
 static int top_pair(ctx *c, pair *p, void *arg)
 {
@@ -1472,13 +1890,14 @@ static int top_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(k, "model"))
         return 0;  /* read first, in load() */
     if (!strcmp(k, "world")) {
-        changes ch = {NULL, 0, -1, &s->params, 0};
+        changes ch = {NULL, 0, -1, &s->params, 0, NULL};
         if ((rc = each_pair(c, p->v, "world", world_keys, world_pair, &ch)))
             return rc;
         return params_ok(c, &s->params, p->v);
     }
     if (!strcmp(k, "flock")) {
-        changes ch = {NULL, 0, -1, &s->params, 0};
+        changes ch = {NULL, 0, -1, &s->params, 0, NULL};
+        c->flock_node = p->v;
         if ((rc = each_pair(c, p->v, "flock", NULL, flock_pair, &ch)) || (rc = flock_source(c, p->v)))
             return rc;
         return params_ok(c, &s->params, p->v);
@@ -1491,8 +1910,13 @@ static int top_pair(ctx *c, pair *p, void *arg)
         return timeline(c, p->v);
     if (!strcmp(k, "predators"))
         return predators(c, p->v);
-    if (!strcmp(k, "experiment"))
-        return each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s);
+    if (!strcmp(k, "experiment")) {
+        if ((rc = each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s)))
+            return rc;
+        return c->baseline ? baseline(c) : 0;
+    }
+    if (!strcmp(k, "camera"))
+        return camera_section(c, p->v);
     return each_pair(c, p->v, "layout", layout_keys, layout_pair, s);
 }
 
@@ -1520,6 +1944,7 @@ static int defaults(ctx *c, const char *name)
     s->look.color_mode = MUR_COLOR_FIXED;
     s->look.boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};
     s->look.trail_fade = 1;
+    s->camera = (mur_scene_camera){.x = NAN, .y = NAN, .zoom = 1, .smooth = NAN};
     s->runs = 25;
     s->ticks = 900;
     s->nmetrics = MUR_METRIC_COUNT;
@@ -1539,7 +1964,7 @@ static int defaults(ctx *c, const char *name)
 
 static const char *const top_keys[] = {"title", "seed", "model", "world", "flock", "video",
                                        "look", "timeline", "predators", "experiment", "layout",
-                                       NULL};
+                                       "camera", NULL};
 
 /* Unknown and repeated top-level keys, in one linear pass before anything
  * is read (a file of 100000 repeated keys must not cost n^2). */
@@ -1684,7 +2109,7 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
      * with the entries and their changes. */
     double changes = s->ncues;
     for (int i = 0; i < s->ncues; i++)
-        changes += s->cues[i].nset + s->cues[i].nramp;
+        changes += s->cues[i].nset + s->cues[i].nramp + s->cues[i].ncamera;
     if (changes * ticks > MUR_SCENE_MAX_TIMELINE_WORK)
         return fail_at(c, lookup(c, root, "timeline"), "the timeline's %.0f entries and changes, evaluated "
                        "for each of %.0f ticks, are %.3g steps (at most %.3g): fewer entries or a shorter video",
@@ -1692,7 +2117,14 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
     int rc;
     if ((rc = replay_ok(c, root, video)))
         return rc;
+    for (int i = 0; s->ngroups && i < s->nconditions; i++)
+        for (int k = 0; k < s->conditions[i].nset; k++)
+            if (!strcmp(s->conditions[i].set[k].setting->name, "count"))
+                return fail_at(c, lookup(c, root, "experiment"), "condition '%s' sets count, which "
+                               "the start's groups decide", s->conditions[i].name);
     if (!lookup(c, root, "predators") && (rc = preset_predator(c)))
+        return rc;
+    if ((rc = camera_finish(c)))
         return rc;
     /* Each check walks the timeline once per entry (and twice more per
      * ramp): bounded so a hostile file cannot make loading itself slow;
@@ -1820,6 +2252,11 @@ static void look_moment(const void *ctx, double t, mur_moment *out)
     mur_scene_moment_at(ctx, t, out);
 }
 
+static void look_camera(const void *ctx, double t, mur_camera *out)
+{
+    mur_scene_camera_at(ctx, t, out);
+}
+
 /* What the look borrows from the rest of the scene, once it is all read:
  * the title, ticks per second, a panel per condition (the layout's) and
  * their names, captions and predators when the timeline has any (none:
@@ -1837,14 +2274,24 @@ static int fill_look(ctx *c)
         if (!labels)
             return oom(c);
         for (int i = 0; i < lk->panels; i++)
-            labels[i] = s->conditions[i].name;
+            labels[i] = s->conditions[i].label ? s->conditions[i].label : s->conditions[i].name;
         lk->labels = labels;
     }
+    lk->columns = s->columns;
     lk->ctx = s;
     for (int i = 0; i < s->ncues && !lk->caption_at; i++)
         if (s->cues[i].caption)
             lk->caption_at = look_caption;
     lk->predators_at = s->npredators ? look_predators : NULL;
+    lk->group_colors = s->group_colors;
+    lk->ngroups = s->ngroups;
+    if (s->camera.given) {
+        lk->follow = s->camera.follow;
+        lk->follow_index = s->camera.target;
+        lk->follow_smooth = s->camera.smooth;
+        lk->camera_fixed_boids = s->camera.fixed_boids;
+        lk->camera_at = look_camera;
+    }
     lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
     return mur_look_timeline_check(s, c->err);
 }
@@ -1869,7 +2316,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
-    ctx c = {name, &doc, err, WALK_BUDGET, 60, s};
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL, NULL};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
@@ -1947,10 +2394,13 @@ void mur_scene_destroy(mur_scene *s)
     for (int i = 0; i < s->nconditions; i++) {
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
+        mur_free(s->conditions[i].label);
     }
     mur_free(s->conditions);
     mur_recording_destroy(s->replay);
     mur_recording_destroy(s->start);
+    mur_free(s->groups);
+    mur_free(s->group_colors);
     mur_free(s);
 }
 
@@ -1972,6 +2422,12 @@ static const struct {
     {"flock.", NULL},
     {"flock.", source_keys},
     {"flock.start.", start_keys},
+    {"flock.start.", shape_keys},
+    {"flock.start.", groups_key},
+    {"flock.start.groups[].", group_keys},
+    {"flock.start.disc.", disc_keys},
+    {"flock.start.ring.", ring_keys},
+    {"flock.start.box.", box_keys},
     {"flock.gains.", rule_names},
     {"video.", video_keys},
     {"look.", look_keys},
@@ -1986,6 +2442,8 @@ static const struct {
     {"predators[].", predator_keys},
     {"experiment.", exp_keys},
     {"layout.", layout_keys},
+    {"camera.", camera_keys},
+    {"camera.follow.", follow_keys},
 };
 
 int mur_scene_key_at(int i, char *buf, size_t size)

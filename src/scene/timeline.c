@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "murmur/scene.h"
+#include "ease.h"
 #include "recording.h"
 
 #define CAPTION_FADE 0.4  /* seconds of fade in and out */
@@ -20,26 +21,13 @@ void mur_scene_apply(const mur_change *set, int n, mur_params *p)
         mur_setting_put(set[i].setting, p, set[i].value);
 }
 
-static double ease(mur_ease e, double u)
-{
-    if (u <= 0)
-        return 0;
-    if (u >= 1)
-        return 1;
-    switch (e) {
-    case MUR_EASE_STEP: return 0;   /* holds until the ramp ends, then jumps */
-    case MUR_EASE_LINEAR: return u;
-    default: return u * u * (3 - 2 * u);
-    }
-}
-
 void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, mur_params *out)
 {
     *out = *base;
     for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
         const mur_cue *q = &s->cues[i];
         mur_scene_apply(q->set, q->nset, out);
-        double u = ease(q->ease, (t - q->at) / q->over);
+        double u = mur_ease_at(q->ease, (t - q->at) / q->over);
         for (int k = 0; k < q->nramp; k++) {
             const mur_setting *st = q->ramp[k].setting;
             /* Written as a blend so the end of a ramp is its target exactly
@@ -206,7 +194,7 @@ static int stopped(const mur_driver *d, mur_error *err)
 static int show_recorded(mur_driver *d, mur_error *err)
 {
     const mur_scene *s = d->scene;
-    const mur_recording *r = s->replay;
+    const mur_recording *r = d->replay;
     long k = mur_recording_frame_at(r, d->tick);
     long a = k < 0 ? 0 : r->first[k];
     int n = k < 0 ? 0 : (int)(r->first[k + 1] - a);
@@ -231,7 +219,7 @@ static int step(mur_driver *d, mur_error *err)
     int warm = d->tick < 0;
     if (d->stop && *d->stop)
         return stopped(d, err);
-    if (s->replay) {
+    if (d->replay) {
         d->tick++;
         int rc = show_recorded(d, err);
         if (rc)
@@ -272,7 +260,9 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     void (*on_tick)(void *, const mur_flock *, long) = d->on_tick;
     void *ctx = d->on_tick_ctx;
     volatile sig_atomic_t *stop = d->stop;
+    const mur_recording *replay = d->replay ? d->replay : s->replay;
     memset(d, 0, sizeof *d);
+    d->replay = replay;
     d->on_tick = on_tick;
     d->on_tick_ctx = ctx;
     d->stop = stop;
@@ -280,8 +270,13 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     d->flock = f;
     d->base = *base;
     d->shown = -1;
-    if (s->replay)   /* no warm-up (the loader refuses one): tick 0 is the recording's */
+    if (d->replay)   /* no warm-up (the loader refuses one): tick 0 is the recording's */
         return show_recorded(d, err);
+    if (s->ngroups) {   /* the starting flock's shape, drawn from the seed */
+        int rc = mur_flock_set_start(f, s->groups, s->ngroups, err);
+        if (rc)
+            return rc;
+    }
     if (s->start) {  /* the saved state, its tick counter and stream: the saved run goes on */
         const mur_recording *r = s->start;
         int n = (int)r->first[1];
@@ -301,6 +296,11 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     }
     fire_events(d);  /* events at 0s act on the first frame */
     return MUR_OK;
+}
+
+const mur_recording *mur_scene_replay_of(const mur_scene *s, int c)
+{
+    return c >= 0 && c < s->nconditions && s->conditions[c].replay ? s->conditions[c].replay : s->replay;
 }
 
 int mur_driver_run_to(mur_driver *d, long target, mur_error *err)

@@ -69,6 +69,7 @@ static int start_panel(mur_session *ss, int i, mur_error *err)
     ss->drivers[i].on_tick = observe;
     ss->drivers[i].on_tick_ctx = &ss->observers[i];
     ss->drivers[i].stop = ss->opts.stop;
+    ss->drivers[i].replay = mur_scene_replay_of(s, c);
     return mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err);
 }
 
@@ -252,7 +253,12 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
     mur_video_opts vo = {.version = MUR_VIDEO_OPTS_VERSION, .path = o->path, .width = s->width, .height = s->height,
                          .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
                          .first_number = first, .queue = o->queue, .metadata = o->metadata,
-                         .chapters = ch, .nchapters = nch, .subtitles = subs, .nsubtitles = nsubs};
+                         .chapters = ch, .nchapters = nch, .subtitles = subs, .nsubtitles = nsubs,
+                         .alpha = ss->look.transparent};
+    mur_error why;
+    if (vo.alpha && mur_video_check_alpha(o->path, &why))   /* the line that asked for alpha */
+        return mur_error_set(err, MUR_EINPUT, "%s:%d:%d: error: %s", s->path, s->background_line,
+                             s->background_col, why.msg);
     if (fabs(s->fps - vo.fps) > 1e-9)
         return mur_error_set(err, MUR_EINPUT,
                              "%s: error: video.fps must be a whole number for video output", s->path);

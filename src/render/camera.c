@@ -1,0 +1,341 @@
+/* The camera: which part of the world a panel shows (look.h `camera_at`).
+ *
+ * A camera looks at a centre with a zoom; the world point at the centre is
+ * drawn at the middle of the panel, at zoom times the scale that fits the
+ * whole world. The view is the world's letterboxed rectangle grown by the
+ * zoom until it fills the panel, so zooming in uses the whole frame while
+ * the identity camera (the world's centre, zoom 1) draws no differently
+ * from no camera at all: such a frame takes frame.c's own path, pixel for
+ * pixel.
+ *
+ * Following. A camera that follows a boid, the largest cluster or a
+ * predator is pulled to its target by a critically damped spring that
+ * also matches the target's velocity: the camera's error e from the target
+ * obeys e'' + 2w e' + w^2 e = 0, w = 4 / smooth, integrated exactly over
+ * each observed tick. A target flying straight is held at the centre with
+ * no lag (a turning one lags by its acceleration / w^2), while a jump (the
+ * largest cluster changing, a reset) becomes a pan whose velocity never
+ * jumps and that never overshoots; `smooth: 0` locks the camera to its
+ * target. The state depends only on the ticks observed, so a still at T
+ * sees the camera of frame T of a render.
+ *
+ * Wrapping worlds. The view may hold any part of the plane: a periodic
+ * world is drawn as its images side by side, each image the world's own
+ * drawing translated by whole periods with the seam copies of boids,
+ * trails and rings left out (they are the neighbouring images' own), so
+ * the view crosses a seam with nothing cut, doubled or shifted. */
+#include "internal.h"
+#include "murmur/alloc.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Periodic images drawn along each axis at most (zoomed far out). */
+#define MAX_IMAGES 16
+
+void mur_camera_free(mur_cam_state *c)
+{
+    mur_free(c->count);
+    c->count = NULL;
+    c->cap = 0;
+}
+
+/* Centre and velocity (per tick) of the largest cluster of f (ties: the
+ * one with the smallest member), each member taken at its image nearest
+ * that smallest member. 0, or -1 when the clusters cannot be computed. */
+static int largest_cluster(mur_panel_state *ps, const mur_flock *f, double c[2], double v[2])
+{
+    int n = mur_flock_count(f);
+    mur_metrics m;
+    if (n < 1 || mur_metrics_compute(ps->mx, f, &m))
+        return -1;
+    mur_cam_state *cs = &ps->cam;
+    if ((size_t)n > cs->cap) {
+        int *k = mur_realloc(cs->count, (size_t)n * sizeof *k);
+        if (!k)
+            return -1;
+        cs->count = k;
+        cs->cap = (size_t)n;
+    }
+    const int *label = mur_metrics_cluster_of(ps->mx);
+    memset(cs->count, 0, (size_t)n * sizeof *cs->count);
+    int best = 0;
+    for (int i = 0; i < n; i++)
+        cs->count[label[i]]++;
+    for (int l = 1; l < n; l++)
+        if (cs->count[l] > cs->count[best])
+            best = l;
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    double sx = 0, sy = 0, svx = 0, svy = 0;
+    for (int i = 0; i < n; i++) {
+        if (label[i] != best)
+            continue;
+        double dx, dy;
+        mur_flock_offset(f, x[best], y[best], x[i], y[i], &dx, &dy);
+        sx += dx;
+        sy += dy;
+        svx += vx[i];
+        svy += vy[i];
+    }
+    int k = cs->count[best];
+    c[0] = x[best] + sx / k;
+    c[1] = y[best] + sy / k;
+    v[0] = svx / k;
+    v[1] = svy / k;
+    return 0;
+}
+
+/* Where the camera's target is after tick `tick` (at t seconds) and how
+ * fast it moves (units per tick): 1, or 0 when there is none now (the boid
+ * is gone, the predator is not active). */
+static int target(mur_renderer *r, int panel, const mur_flock *f, double t, double c[2], double v[2])
+{
+    const mur_look *lk = r->look;
+    switch (lk->follow) {
+    case MUR_FOLLOW_BOID: {
+        int i = lk->follow_index;
+        if (i < 0 || i >= mur_flock_count(f))
+            return 0;
+        c[0] = mur_flock_x(f)[i];
+        c[1] = mur_flock_y(f)[i];
+        v[0] = mur_flock_vx(f)[i];
+        v[1] = mur_flock_vy(f)[i];
+        return 1;
+    }
+    case MUR_FOLLOW_FLOCK:
+        return largest_cluster(&r->panels[panel], f, c, v) == 0;
+    case MUR_FOLLOW_PREDATOR: {
+        mur_camera now, before;
+        lk->camera_at(lk->ctx, t, &now);
+        lk->camera_at(lk->ctx, t - 1 / lk->tps, &before);
+        if (!now.has_target)
+            return 0;
+        c[0] = now.tx;
+        c[1] = now.ty;
+        v[0] = before.has_target ? now.tx - before.tx : 0;
+        v[1] = before.has_target ? now.ty - before.ty : 0;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Back inside [0, size) under wrap: the same view, one period over. */
+static double wrap_into(double v, double size)
+{
+    v = fmod(v, size);
+    return v < 0 ? v + size : v;
+}
+
+void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
+{
+    const mur_look *lk = r->look;
+    if (!lk->camera_at || lk->follow == MUR_FOLLOW_NONE)
+        return;
+    mur_cam_state *cs = &r->panels[panel].cam;
+    const mur_params *p = mur_flock_params(f);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double c[2], v[2];
+    int have = target(r, panel, f, tick / lk->tps, c, v);
+    if (!cs->init || tick != cs->tick + 1) {   /* the first tick, or after a gap: start on it */
+        cs->init = have;
+        cs->tick = tick;
+        if (have) {
+            cs->px = c[0];
+            cs->py = c[1];
+            cs->vx = v[0];
+            cs->vy = v[1];
+        }
+        return;
+    }
+    cs->tick = tick;
+    if (!have) {   /* nothing to follow now: hold still where it is */
+        cs->vx = cs->vy = 0;
+        return;
+    }
+    /* The error from where the target was a tick ago (c - v: it moved at
+     * v over the tick), then one tick of the spring, exactly. */
+    double ex, ey;
+    mur_params_offset(p, c[0] - v[0], c[1] - v[1], cs->px, cs->py, &ex, &ey);
+    double w = lk->follow_smooth > 0 ? 4 / (lk->follow_smooth * lk->tps) : 0;   /* per tick */
+    double evx = cs->vx - v[0], evy = cs->vy - v[1];
+    if (w > 0 && w < 50) {
+        double k = exp(-w), ax = evx + w * ex, ay = evy + w * ey;
+        ex = (ex + ax) * k;
+        ey = (ey + ay) * k;
+        evx = (evx - w * ax) * k;
+        evy = (evy - w * ay) * k;
+    } else {   /* smooth: 0 (or shorter than a tick): locked to the target */
+        ex = ey = evx = evy = 0;
+    }
+    cs->px = c[0] + ex;
+    cs->py = c[1] + ey;
+    cs->vx = v[0] + evx;
+    cs->vy = v[1] + evy;
+    if (wrap) {
+        cs->px = wrap_into(cs->px, p->width);
+        cs->py = wrap_into(cs->py, p->height);
+    }
+}
+
+void mur_renderer_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out)
+{
+    if (panel < 0 || panel >= r->npanels)
+        panel = 0;
+    mur_camera_view(r, panel, f, t, out);
+}
+
+int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out)
+{
+    const mur_look *lk = r->look;
+    const mur_params *p = mur_flock_params(f);
+    *out = (mur_view){p->width / 2, p->height / 2, 1};
+    if (!lk->camera_at)
+        return 0;
+    mur_camera cam;
+    lk->camera_at(lk->ctx, t, &cam);
+    if (!(cam.zoom > 0) || !isfinite(cam.zoom))   /* an embedder's camera: nothing to zoom by */
+        cam.zoom = 1;
+    out->zoom = cam.zoom;
+    if (isfinite(cam.x) && isfinite(cam.y)) {
+        out->x = cam.x;
+        out->y = cam.y;
+    }
+    if (lk->follow != MUR_FOLLOW_NONE) {
+        const mur_cam_state *cs = &r->panels[panel].cam;
+        double c[2], v[2];
+        if (cs->init) {
+            out->x = cs->px;
+            out->y = cs->py;
+        } else if (target(r, panel, f, t, c, v)) {   /* before the first tick */
+            out->x = c[0];
+            out->y = c[1];
+        }
+    }
+    if (p->boundary == MUR_BOUNDARY_WRAP) {
+        out->x = wrap_into(out->x, p->width);
+        out->y = wrap_into(out->y, p->height);
+    }
+    return lk->follow != MUR_FOLLOW_NONE || out->zoom != 1 || out->x != p->width / 2 ||
+           out->y != p->height / 2;
+}
+
+/* Clip cr to (x0, y0)-(x1, y1) on whole device pixels (as frame.c clips the
+ * world: a region, not a mask) and leave those pixels in d. */
+static void clip_pixels(cairo_t *cr, double x0, double y0, double x1, double y1, int d[4])
+{
+    cairo_user_to_device(cr, &x0, &y0);
+    cairo_user_to_device(cr, &x1, &y1);
+    x0 = round(x0); y0 = round(y0); x1 = round(x1); y1 = round(y1);
+    d[0] = (int)x0;
+    d[1] = (int)y0;
+    d[2] = (int)(x1 - x0);
+    d[3] = (int)(y1 - y0);
+    cairo_device_to_user(cr, &x0, &y0);
+    cairo_device_to_user(cr, &x1, &y1);
+    cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0);
+    cairo_clip(cr);
+}
+
+/* How far past its own period anything of one image may be drawn, world
+ * units: a boid, a tick of trail, the watched boid's rings, arrows and
+ * lines, a predator's ring and marker. */
+static double reach(const mur_renderer *r, const mur_panel_ctx *pc)
+{
+    const mur_look *lk = r->look;
+    const mur_params *p = mur_flock_params(pc->f);
+    double far = 2 * lk->boid_size + 4 * p->max_speed + 1;
+    far += 2 * fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
+    if (lk->predators_at) {
+        mur_predator pr[MUR_MAX_PREDATORS];
+        int np = lk->predators_at(lk->ctx, pc->t, pr, MUR_MAX_PREDATORS);
+        for (int k = 0; k < np && k < MUR_MAX_PREDATORS; k++)
+            far = fmax(far, pr[k].radius + 2 * lk->boid_size + 0.02 * fmin(p->width, p->height));
+    }
+    return far;
+}
+
+/* First and last periods along one axis that can show in [lo, hi]. */
+static void periods(double lo, double hi, double size, double far, int *first, int *last)
+{
+    double a = floor((lo - far) / size), b = floor((hi + far) / size);
+    double mid = floor((lo + hi) / 2 / size);
+    a = fmax(a, mid - MAX_IMAGES / 2);
+    b = fmin(b, mid + MAX_IMAGES / 2);
+    *first = (int)a;
+    *last = (int)b;
+}
+
+int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view *v, double x,
+                    double y, double w, double h, const int *start, int nb)
+{
+    const mur_params *p = mur_flock_params(pc->f);
+    double fit = fmin(w / p->width, h / p->height), S = fit * v->zoom;
+    double mx = x + w / 2, my = y + h / 2;
+    double vw = fmin(w, p->width * fit * fmax(v->zoom, 1)), vh = fmin(h, p->height * fit * fmax(v->zoom, 1));
+    double x0 = mx - vw / 2, x1 = mx + vw / 2, y0 = my - vh / 2, y1 = my + vh / 2;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    if (!wrap) {   /* nothing lies outside a walled world */
+        x0 = fmax(x0, mx - v->x * S);
+        x1 = fmin(x1, mx + (p->width - v->x) * S);
+        y0 = fmax(y0, my - v->y * S);
+        y1 = fmin(y1, my + (p->height - v->y) * S);
+        if (!(x1 > x0 && y1 > y0))
+            return 0;
+    }
+    double keep[3] = {pc->ox, pc->oy, pc->scale};   /* the world's fit, for the panel's outline */
+    pc->scale = S;
+    int i0 = 0, i1 = 0, j0 = 0, j1 = 0, rc = 0;
+    if (wrap) {
+        double far = reach(r, pc);
+        periods(v->x + (x0 - mx) / S, v->x + (x1 - mx) / S, p->width, far, &i0, &i1);
+        periods(v->y + (y0 - my) / S, v->y + (y1 - my) / S, p->height, far, &j0, &j1);
+    }
+    cairo_save(cr);
+    int d[4];
+    clip_pixels(cr, x0, y0, x1, y1, d);
+    const int none[4] = {0, 0, 0, 0};   /* the trails' layers hold one transform: stroke afresh */
+    r->tiling = wrap;
+    r->size_scale = r->look->camera_fixed_boids ? 1 / v->zoom : 1;
+    r->cull[0] = v->x + (x0 - mx) / S;
+    r->cull[1] = v->y + (y0 - my) / S;
+    r->cull[2] = v->x + (x1 - mx) / S;
+    r->cull[3] = v->y + (y1 - my) / S;
+    r->tile_i0 = i0;
+    r->tile_i1 = i1;
+    r->tile_j0 = j0;
+    r->tile_j1 = j1;
+    /* Layer by layer across the images, so that each lies over the one
+     * below in every image, as in the world drawn alone: one image's trails
+     * never cover a neighbour's arrows. The trails of every image go into
+     * one path per stroke (trails.c), where the joints of a trail crossing
+     * a seam overlap once, as they do inside the world: drawn once, from
+     * image 0. */
+    for (int layer = 0; layer < MUR_LAYERS && !rc; layer++) {
+        int one = layer == MUR_LAYER_TRAILS && wrap;
+        for (int j = one ? 0 : j0; j <= (one ? 0 : j1) && !rc; j++)
+            for (int i = one ? 0 : i0; i <= (one ? 0 : i1) && !rc; i++) {
+                pc->ox = mx + (i * p->width - v->x) * S;
+                pc->oy = my + (j * p->height - v->y) * S;
+                r->tile_dx = i * p->width;
+                r->tile_dy = j * p->height;
+                cairo_save(cr);
+                cairo_translate(cr, pc->ox, pc->oy);
+                cairo_scale(cr, S, S);
+                rc = mur_draw_world(r, cr, pc, start, nb, none, layer);
+                cairo_restore(cr);
+            }
+    }
+    r->tiling = 0;
+    r->size_scale = 0;
+    pc->ox = keep[0];
+    pc->oy = keep[1];
+    pc->scale = keep[2];
+    pc->view[0] = x0;
+    pc->view[1] = y0;
+    pc->view[2] = x1 - x0;
+    pc->view[3] = y1 - y0;
+    cairo_restore(cr);
+    return rc;
+}

@@ -1,0 +1,56 @@
+/* The scene's camera as a function of time (docs/scenes.md `camera`).
+ *
+ * Like the flock's settings, the camera's zoom and centre are recomputed
+ * from the scene at every time asked, never accumulated, so a still at T
+ * and frame T of a render see the same camera. The smoothing of a
+ * following camera is not here: it depends on where the target has been,
+ * which only the renderer sees tick by tick (render/camera.c). */
+#include <math.h>
+#include <string.h>
+
+#include "murmur/scene.h"
+#include "ease.h"
+
+/* Value k of the camera (MUR_CAMERA_*) in v[3]. */
+static void put(double v[3], const mur_camera_change *ch, double u)
+{
+    double from = v[ch->key], to = ch->value;
+    if (!ch->ramp || u >= 1)
+        v[ch->key] = to;
+    else if (ch->key == MUR_CAMERA_ZOOM)   /* geometric: each step zooms by the same factor */
+        v[ch->key] = from * pow(to / from, u);
+    else
+        v[ch->key] = from * (1 - u) + to * u;
+}
+
+void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
+{
+    const mur_scene_camera *sc = &s->camera;
+    double v[3] = {sc->zoom, sc->x, sc->y};
+    for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
+        const mur_cue *q = &s->cues[i];
+        double u = q->over > 0 ? mur_ease_at(q->ease, (t - q->at) / q->over) : 1;
+        for (int k = 0; k < q->ncamera; k++)   /* sets first, then ramps from there */
+            if (!q->camera[k].ramp)
+                put(v, &q->camera[k], 1);
+        for (int k = 0; k < q->ncamera; k++)
+            if (q->camera[k].ramp)
+                put(v, &q->camera[k], u);
+    }
+    memset(out, 0, sizeof *out);
+    out->zoom = v[MUR_CAMERA_ZOOM];
+    out->x = v[MUR_CAMERA_X];
+    out->y = v[MUR_CAMERA_Y];
+    if (sc->follow == MUR_FOLLOW_PREDATOR && sc->target < s->npredators) {
+        /* the scene with that predator alone: the timeline's own answer for it */
+        mur_scene one = *s;
+        mur_predator p;
+        one.predators = &s->predators[sc->target];
+        one.npredators = 1;
+        if (mur_scene_predators_at(&one, t, &p, 1) == 1) {
+            out->has_target = 1;
+            out->tx = p.x;
+            out->ty = p.y;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/* Paired effects of an experiment's conditions against a baseline
+ * (experiment.h): the run-by-run differences of one metric, summarised by
+ * mur_effect_compute (core/bootstrap.c).
+ *
+ * The bootstrap's seed is a hash of the scene's seed, the two conditions'
+ * names and the metric: an interval does not depend on the order the
+ * conditions are written in, on which others run beside them, or on the
+ * threads that ran them. */
+#include "murmur/experiment.h"
+#include "murmur/alloc.h"
+#include "murmur/rng.h"
+
+/* FNV-1a of a name: a condition's part of the seed. */
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_effect *out, mur_error *err)
+{
+    int runs = mur_experiment_runs(e);
+    long tick = mur_experiment_ticks(e);
+    double *d = mur_malloc((size_t)runs * sizeof *d);
+    if (!d)
+        return mur_error_set(err, MUR_ERUN, "out of memory for paired differences");
+    for (int r = 0; r < runs; r++)
+        d[r] = mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k) -
+               mur_metrics_value(mur_experiment_metrics(e, base, r, tick), k);
+    uint64_t seed = mur_hash3(mur_experiment_scene(e)->seed, name_hash(mur_experiment_condition_name(e, c)),
+                              name_hash(mur_experiment_condition_name(e, base)));
+    int rc = mur_effect_compute(out, d, runs, MUR_EFFECT_LEVEL, MUR_BOOTSTRAP_RESAMPLES, mur_hash3(seed, (uint64_t)k, 0));
+    mur_free(d);
+    return rc ? mur_error_set(err, MUR_ERUN, "out of memory for a bootstrap") : MUR_OK;
+}
