@@ -284,7 +284,7 @@ static const struct {
     {"--output", "-o", "render still stats series trace"},
     {"--from", NULL, "render trace"},
     {"--to", NULL, "render trace"},
-    {"--at", NULL, "still trace"},
+    {"--at", NULL, "still check trace"},
     {"--condition", NULL, "render still trace series"},
     {"--run", NULL, "render still trace"},
     {"--runs-out", NULL, "stats"},
@@ -296,6 +296,12 @@ static const struct {
     {"--plot-effects", NULL, "stats"},
     {"--json", NULL, "stats"},
     {"--preset", NULL, "render"},
+    {"--size", NULL, "render still"},
+    {"--fps", NULL, "render"},
+    {"--quality", NULL, "render"},
+    {"--draft", NULL, "render still"},
+    {"--subtitles", NULL, "render"},
+    {"--subtitles=embed", NULL, "render"},
     {"--threads", NULL, "render still stats series trace"},
     {"--quiet", "-q", "render still stats series trace check presets"},
     {"--help", "-h", "render still stats series trace check presets help"},
@@ -530,8 +536,8 @@ TEST(bash_completion_offers_commands_each_commands_options_and_files)
     char *got = complete_words(script, "murmur ren");
     CHECK(got && !strcmp(got, "render\n"), "murmur ren -> %s", got ? got : "(failed)");
     free(got);
-    got = complete_words(script, "murmur render --f");
-    CHECK(got && !strcmp(got, "--from\n"), "murmur render --f -> %s", got ? got : "(failed)");
+    got = complete_words(script, "murmur render --fr");
+    CHECK(got && !strcmp(got, "--from\n"), "murmur render --fr -> %s", got ? got : "(failed)");
     free(got);
     got = complete_words(script, "murmur ''");
     for (size_t c = 0; c < NCLI_COMMANDS; c++)

@@ -30,6 +30,45 @@ typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVE
 typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT,
                MUR_CORNER_BOTTOM_RIGHT } mur_corner;
 
+/// Index of the predator markers among the overlay opacities of a mur_moment
+/// (after the overlay kinds); and how many opacities a moment holds.
+#define MUR_LOOK_PREDATORS (MUR_OVERLAY_STATE + 1)
+#define MUR_LOOK_SHOWABLE (MUR_LOOK_PREDATORS + 1)
+/// Most captions a frame shows at once (the latest ones).
+#define MUR_LOOK_MAX_CAPTIONS 4
+
+/// Where a caption stands: at the bottom (the default), the top, the centre,
+/// or at a point given in fractions of the frame.
+typedef enum { MUR_PLACE_BOTTOM, MUR_PLACE_TOP, MUR_PLACE_CENTRE, MUR_PLACE_AT } mur_place;
+typedef enum { MUR_ALIGN_CENTRE, MUR_ALIGN_LEFT, MUR_ALIGN_RIGHT } mur_align;
+
+/// How a caption is placed and sized.
+typedef struct mur_caption_style {
+    mur_place place;
+    double x, y;                 ///< MUR_PLACE_AT: the box's anchor in [0, 1] of the frame
+                                 ///< (x: its left, centre or right edge as aligned; y: its middle)
+    double size;                 ///< text size relative to the default caption (1)
+    mur_align align;             ///< lines and box: centred, flush left or flush right
+} mur_caption_style;
+
+/// A caption showing in a frame.
+typedef struct mur_caption_shown {
+    const char *text;
+    double alpha;                ///< opacity in [0, 1] (fading in or out)
+    mur_caption_style style;
+} mur_caption_shown;
+
+/// What the timeline does to the look at one time (mur_look.moment_at).
+typedef struct mur_moment {
+    double overlay[MUR_LOOK_SHOWABLE]; ///< opacity of each overlay kind, and of the
+                                 ///< predator markers (MUR_LOOK_PREDATORS): 0 hidden, 1 shown
+    mur_caption_shown captions[MUR_LOOK_MAX_CAPTIONS]; ///< oldest first; none overlap on the frame
+    int ncaptions;
+    const char *title, *subtitle;///< a title card (NULL: none; subtitle may be NULL)
+    double title_alpha;
+    double fade;                 ///< 0: the picture; 1: the background colour alone
+} mur_moment;
+
 /// What a camera follows (docs/scenes.md `camera.follow`).
 typedef enum { MUR_FOLLOW_NONE, MUR_FOLLOW_BOID, MUR_FOLLOW_FLOCK, MUR_FOLLOW_PREDATOR } mur_follow;
 
@@ -83,6 +122,10 @@ typedef struct mur_look {
     const char *(*caption_at)(const void *ctx, double t, double *alpha);
     /// Predators active at t, up to max into out; returns the count. NULL: none are drawn.
     int (*predators_at)(const void *ctx, double t, mur_predator *out, int max);
+    /// The look at t: overlays shown or hidden, captions (placed; these replace
+    /// caption_at's), a title card, a fade. NULL: every overlay shown, caption_at's
+    /// caption at the bottom, no title, no fade.
+    void (*moment_at)(const void *ctx, double t, mur_moment *out);
     /* colour by group (MUR_COLOR_GROUP): the starting flock's groups */
     const mur_rgba *group_colors;  ///< group k's colour; boids in no group take boid_color
     int ngroups;                   ///< at most MUR_MAX_GROUPS

@@ -22,6 +22,7 @@
 #include "murmur/scene.h"
 #include "murmur/divergence.h"
 #include "murmur/twin.h"
+#include "murmur/variant.h"
 #include "murmur/experiment.h"
 #include "murmur/render.h"
 #include "murmur/plot.h"

@@ -47,7 +47,7 @@ extern "C" {
 
 typedef enum { MUR_EASE_STEP, MUR_EASE_LINEAR, MUR_EASE_SMOOTH } mur_ease;
 typedef enum { MUR_EVENT_NONE, MUR_EVENT_SCATTER, MUR_EVENT_RESET, MUR_EVENT_FREEZE,
-               MUR_EVENT_UNFREEZE } mur_event;
+               MUR_EVENT_UNFREEZE, MUR_EVENT_FADE_IN, MUR_EVENT_FADE_OUT, MUR_EVENT_TITLE } mur_event;
 
 /// One setting changed by a `set` or `ramp`, or by an experiment condition.
 typedef struct mur_change {
@@ -96,6 +96,14 @@ typedef struct mur_cue {
     double caption_for;          ///< seconds the caption shows
     mur_event event;
     int col;                     ///< column of the entry in the scene file (for messages)
+    /* the look on the timeline (mur_scene_moment_at) */
+    unsigned show, hide;         ///< overlays shown / hidden from `at`: bit k for overlay kind k,
+                                 ///< bit MUR_LOOK_PREDATORS for the predator markers
+    double fade_over;            ///< seconds a show, hide, fade-in or fade-out takes (0: at once)
+    mur_caption_style caption_style;
+    char *title, *subtitle;      ///< a title card (`title:`; `event: title` shows the scene's)
+    double title_for;            ///< seconds the title card shows
+    char *chapter;               ///< a chapter starts here (NULL: none)
     mur_camera_change *camera;   ///< `camera.*` keys of its set and ramp, in file order
     int ncamera;
 } mur_cue;
@@ -174,6 +182,7 @@ typedef struct mur_scene {
     char *output;                ///< output path (relative to the working directory)
     int output_line, output_col; ///< where `video.output` stands in the file (1-based; 0 = not given)
     int quality;                 ///< CRF-like, 0..51
+    int chapter_captions;        ///< video.chapters: 0 `entries` (chapter: entries), 1 `captions` (captions too)
     /* look: the `look` section, and what the renderer borrows from the rest (mur_scene_look) */
     mur_look look;
     /* timeline, predators */
@@ -261,6 +270,11 @@ MUR_API int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *o
 
 /// Caption showing at t and its opacity in [0, 1] (fades in and out), or NULL.
 MUR_API const char *mur_scene_caption_at(const mur_scene *s, double t, double *alpha);
+
+/// The look at t (look.h's mur_moment): overlays shown or hidden by `show`
+/// and `hide`, the captions showing (placed, at most MUR_LOOK_MAX_CAPTIONS,
+/// the latest), the title card, the fade to or from the background.
+MUR_API void mur_scene_moment_at(const mur_scene *s, double t, mur_moment *out);
 
 /// The camera at t seconds of video: the scene's `camera` with the
 /// timeline's `camera.*` sets and ramps applied (zoom ramps geometrically,

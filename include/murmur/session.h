@@ -21,6 +21,7 @@
 #include "murmur/export.h"
 #include "murmur/flock.h"
 #include "murmur/scene.h"
+#include "murmur/video.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,7 +110,12 @@ MUR_API int mur_session_still(mur_session *ss, long k, const char *path, mur_err
 MUR_API int mur_session_frame_at(const mur_scene *s, const char *text, long *out);
 
 /// The version of mur_render_opts this header describes.
-#define MUR_RENDER_OPTS_VERSION 1
+#define MUR_RENDER_OPTS_VERSION 2
+
+/// What mur_render_opts.subtitles asks for (flags).
+#define MUR_SUBTITLES_FILES 1     ///< NAME.srt and NAME.vtt beside the video (a PNG sequence:
+                                  ///< captions.srt and captions.vtt in its folder)
+#define MUR_SUBTITLES_EMBED 2     ///< a soft subtitle track in the file (.mp4, .mov, .webm)
 
 /// Progress of a render: frames done of total, bytes written so far.
 typedef void (*mur_render_progress)(void *ctx, long done, long total, int64_t bytes);
@@ -125,10 +131,22 @@ typedef struct mur_render_opts {
                                   ///< the caller's thread; same bytes either way)
     mur_render_progress progress; ///< called after each frame; may be NULL
     void *progress_ctx;
+    /* version 2 */
+    int subtitles;                ///< the captions as subtitles: MUR_SUBTITLES_* flags, 0 = none.
+                                  ///< Chapters (timeline `chapter:`) are always written
 } mur_render_opts;
 
-/// Defaults: the whole video, medium preset, no queue, no progress.
-#define MUR_RENDER_OPTS_INIT {MUR_RENDER_OPTS_VERSION, NULL, 0, -1, NULL, NULL, 0, NULL, NULL}
+/// Defaults: the whole video, medium preset, no queue, no progress, no subtitles.
+#define MUR_RENDER_OPTS_INIT {MUR_RENDER_OPTS_VERSION, NULL, 0, -1, NULL, NULL, 0, NULL, NULL, 0}
+
+/// The chapters and the captions (as subtitles) of frames [first, last) of
+/// s, in seconds from frame `first`: chapters from timeline `chapter:`
+/// entries (and every caption when video.chapters is `captions`), each to
+/// the next one's start; captions clipped to the part. The caller frees
+/// both arrays with mur_free (their texts are the scene's). 0 or MUR_ERUN.
+MUR_API int mur_scene_texts(const mur_scene *s, long first, long last, mur_video_text **chapters,
+                            int *nchapters, mur_video_text **subtitles, int *nsubtitles,
+                            mur_error *err);
 
 /// What a render made.
 typedef struct mur_render_result {

@@ -32,7 +32,13 @@ extern "C" {
 #endif
 
 /// The version of mur_video_opts this header describes.
-#define MUR_VIDEO_OPTS_VERSION 1
+#define MUR_VIDEO_OPTS_VERSION 2
+
+/// A stretch of a video with a text: a chapter (its title) or a subtitle.
+typedef struct mur_video_text {
+    double start, end;    ///< seconds from the file's first frame, start < end
+    const char *text;     ///< UTF-8; a subtitle may hold line breaks
+} mur_video_text;
 
 /// What to write. Start from MUR_VIDEO_OPTS_INIT (zeros but the version), then fill.
 typedef struct mur_video_opts {
@@ -58,6 +64,11 @@ typedef struct mur_video_opts {
     int alpha;            ///< 1: frames are translucent and keep their alpha: .mov becomes
                           ///< ProRes 4444 (yuva444p10le), .webm VP9 with alpha (yuva420p),
                           ///< PNGs RGBA; other formats are refused (mur_video_check_alpha)
+    /* version 2 */
+    const mur_video_text *chapters; ///< the container's chapters (.mp4, .mov, .webm; other
+    int nchapters;                  ///< formats have none and ignore them), sorted by start
+    const mur_video_text *subtitles;///< a soft subtitle track: mov_text in .mp4 and .mov,
+    int nsubtitles;                 ///< WebVTT in .webm (MUR_EINPUT for other formats)
 } mur_video_opts;
 
 /// A mur_video_opts of this version, every other field zero.
@@ -69,6 +80,11 @@ typedef struct mur_video mur_video;
 /// one frame number in the file name); else MUR_EINPUT with err saying why
 /// and listing the formats. Touches no file: for checking a scene at load.
 MUR_API int mur_video_check_path(const char *path, mur_error *err);
+
+/// The frame size a video at path encodes for frames of width x height:
+/// rounded down to even where the format needs it (.mp4, .webm, .mov), else
+/// as given (and as given for a path of no known format).
+MUR_API void mur_video_encoded_size(const char *path, int width, int height, int *out_w, int *out_h);
 
 /// 0 when the format path names keeps an alpha channel (.mov, .webm, a PNG
 /// sequence); else MUR_EINPUT with err saying which formats do.
@@ -99,6 +115,12 @@ MUR_API int64_t mur_video_bytes(const mur_video *v);
 /// to its final name. Frees v (even on failure; then the temporary file is removed).
 /// Fails (MUR_ERUN) when no frame was written or an earlier write failed.
 MUR_API int mur_video_close(mur_video *v, mur_error *err);
+
+/// Write subtitles as a file a player or a lecture platform reads beside the
+/// video: SubRip for a path ending in .srt, WebVTT for .vtt (MUR_EINPUT for
+/// another). Times in milliseconds. The file appears at path only when
+/// complete. n may be 0 (a file with no cues).
+MUR_API int mur_subtitles_write(const char *path, const mur_video_text *cues, int n, mur_error *err);
 
 /// Abandon: free everything and delete the temporary file (for a PNG
 /// sequence: the frames written by v). NULL is fine.

@@ -80,6 +80,31 @@ static int row_order(const void *a, const void *b)
     return x->ramp_end - y->ramp_end;
 }
 
+/* The look's part of a timeline row: shows, hides, a title card, a chapter. */
+static void print_look_what(const mur_cue *q, const char *sep)
+{
+    static const char *const names[] = {"readout", "plot", "watch", "params", "clock", "state", "predators"};
+    for (int pass = 0; pass < 2; pass++) {
+        unsigned set = pass ? q->hide : q->show;
+        if (!set)
+            continue;
+        printf("%s%s", sep, pass ? "hide" : "show");
+        for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+            if ((set >> k) & 1)
+                printf(" %s", names[k]);
+        if (q->fade_over > 0)
+            print_duration(" over ", q->fade_over);
+        sep = "; ";
+    }
+    if (q->title) {
+        printf("%stitle \"%s\"", sep, q->title);
+        print_duration(" for ", q->title_for);
+        sep = "; ";
+    }
+    if (q->chapter)
+        printf("%schapter \"%s\"", sep, q->chapter);
+}
+
 /* The "what" column of a timeline row: the entry's sets, ramp, caption and
  * event, separated by "; ". */
 static void print_what(const mur_cue *q)
@@ -101,8 +126,10 @@ static void print_what(const mur_cue *q)
         print_duration(" for ", q->caption_for);
         sep = "; ";
     }
-    if (q->event)
+    if (q->event) {
         printf("%sevent %s", sep, mur_event_name(q->event));
+        sep = "; ";
+    }
     static const char *const cam[] = {"zoom", "x", "y"};
     for (int pass = 0; pass < 2; pass++)   /* camera sets, then ramps */
         for (int k = 0; k < q->ncamera; k++) {
@@ -116,6 +143,7 @@ static void print_what(const mur_cue *q)
                 print_duration(" over ", q->over);
             sep = "; ";
         }
+    print_look_what(q, sep);
 }
 
 /* The camera line: what it follows or where it looks, and its zoom. */
@@ -278,6 +306,7 @@ int mur_cmd_check(const mur_cli_opts *o)
     if (rc)
         return mur_cli_report(rc, &err);
     printf("%s: ok\n", s->path);
+    mur_cli_warnings(s, o->at);
     if (s->title)
         printf("title: %s\n", s->title);
     printf("seed: %llu\n", (unsigned long long)s->seed);

@@ -18,6 +18,9 @@ typedef struct mur_cli_opts {
     const char *runs_out; /* stats: the per-run values as CSV */
     const char *plot_effects; /* stats: the paired effects' figure */
     const char *every;    /* trace: ticks between two traced ticks */
+    const char *size, *fps_text, *quality_text;  /* render, still: a variant of the video */
+    int draft;            /* render, still: half size, the fastest preset */
+    int subtitles, subtitles_embed;  /* render: captions as .srt/.vtt beside, or as a track */
     int float32;          /* trace: positions and velocities as float32 */
     int threads;          /* 0 = all cores */
     int quiet, json;
@@ -50,6 +53,15 @@ int mur_cli_session(const mur_cli_opts *o, struct mur_scene **s, struct mur_sess
 /// a usage error naming the option when it is not a time.
 int mur_cli_frame_at(const struct mur_scene *s, const char *text, const char *opt, long *out,
                      mur_error *err);
+
+/// Warn on stderr (file:line:col: warning: ...) about what `check` finds
+/// suspicious: timeline entries past the end, captions showing together, a
+/// frame size the output format rounds, and --at T (at may be NULL) past
+/// the end. Returns the number of warnings.
+int mur_cli_warnings(const struct mur_scene *s, const char *at);
+
+/// Warn when a time given as option opt lies past the scene's end; 1 if so.
+int mur_cli_warn_at(const struct mur_scene *s, const char *opt, const char *text);
 
 int mur_cmd_render(const mur_cli_opts *o);
 int mur_cmd_still(const mur_cli_opts *o);

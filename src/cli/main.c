@@ -126,6 +126,16 @@ static int parse_options(int argc, char **argv, mur_cli_opts *o)
     return 0;
 }
 
+/* "unknown command 'rendr' (did you mean 'render'?)" */
+static int unknown_command(const char *name)
+{
+    const char *near = mur_usage_command_nearest(name);
+    char what[160];
+    snprintf(what, sizeof what, "unknown command '%.80s'%s%s%s", name, near ? " (did you mean '" : "",
+             near ? near : "", near ? "'?)" : "");
+    return mur_cli_usage_error("%s", what);
+}
+
 static int is_help(const char *a)
 {
     return !strcmp(a, "-h") || !strcmp(a, "--help");
@@ -159,9 +169,10 @@ static int answer(int argc, char **argv)
         return 0;
     }
     const mur_usage_command *c = mur_usage_command_find(first);
+    if (!c && first[0] != '-')
+        return unknown_command(first);
     if (!c)
-        return mur_cli_usage_error(first[0] == '-' ? "unknown option '%s'" : "unknown command '%s'",
-                                   first);
+        return mur_cli_usage_error("unknown option '%s'", first);
     for (int i = 2; i < argc; i++)
         if (is_help(argv[i])) {
             mur_usage_command_help(stdout, c);
@@ -176,7 +187,7 @@ static int answer(int argc, char **argv)
     if (argc > 3)
         return mur_cli_usage_error("unexpected argument '%s'", argv[3]);
     if (!(c = mur_usage_command_find(argv[2])))
-        return mur_cli_usage_error("unknown command '%s'", argv[2]);
+        return unknown_command(argv[2]);
     mur_usage_command_help(stdout, c);
     return 0;
 }

@@ -100,7 +100,9 @@ int mur_cmd_render(const mur_cli_opts *o)
     ro.path = o->output ? o->output : s->output;
     ro.first = first;
     ro.last = last;
-    ro.preset = o->preset;
+    /* --draft: the fastest preset unless one is asked for */
+    ro.preset = o->preset ? o->preset : o->draft ? "ultrafast" : NULL;
+    ro.subtitles = (o->subtitles ? MUR_SUBTITLES_FILES : 0) | (o->subtitles_embed ? MUR_SUBTITLES_EMBED : 0);
     /* --threads 1 is the reference render: no encoding thread either */
     ro.queue = o->threads == 1 ? 0 : QUEUE_FRAMES;
     if (!o->output)

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "murmur/session.h"
+#include "murmur/variant.h"
 
 /* --condition NAME as the index of the scene's condition; one line naming
  * the choices when it is none of them. */
@@ -39,11 +40,40 @@ static int run_option(const mur_scene *s, const char *text, int *out, mur_error 
     return MUR_OK;
 }
 
+/* A whole number from lo to hi given as option opt, or a usage error. */
+static int whole(const char *text, const char *opt, int lo, int hi, int *out, mur_error *err)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || v < lo || v > hi)
+        return mur_error_set(err, MUR_EINPUT, "murmur: %s must be a whole number from %d to %d, not '%s'",
+                             opt, lo, hi, text);
+    *out = (int)v;
+    return MUR_OK;
+}
+
+/* --size, --fps, --quality and --draft applied to the loaded scene. */
+static int variant_options(const mur_cli_opts *o, mur_scene *s, mur_error *err)
+{
+    mur_variant v = MUR_VARIANT_INIT;
+    int rc = MUR_OK;
+    if (o->size && mur_size_parse(o->size, &v.width, &v.height))
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: --size must be WxH (16 to %d each) or 360p, 480p, 720p, 1080p, "
+                             "1440p, 4k, not '%s'",
+                             MUR_SCENE_MAX_PIXELS, o->size);
+    if ((o->fps_text && (rc = whole(o->fps_text, "--fps", 1, 240, &v.fps, err))) ||
+        (o->quality_text && (rc = whole(o->quality_text, "--quality", 0, 51, &v.quality, err))))
+        return rc;
+    v.draft = o->draft;
+    return mur_scene_vary(s, &v, err);
+}
+
 int mur_cli_session(const mur_cli_opts *o, mur_scene **s, mur_session **ss, mur_error *err)
 {
     *ss = NULL;
     int rc = mur_cli_load_scene(o->scene, s, err);
-    if (rc)
+    if (rc || (rc = variant_options(o, *s, err)))
         return rc;
     mur_session_opts so = MUR_SESSION_OPTS_INIT;
     so.threads = o->threads;

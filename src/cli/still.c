@@ -22,6 +22,8 @@ int mur_cmd_still(const mur_cli_opts *o)
     mur_session *ss = NULL;
     long k;
     int rc = mur_cli_session(o, &s, &ss, &err);
+    if (!rc && !o->quiet)
+        mur_cli_warn_at(s, "--at", o->at);
     if (rc || (rc = mur_cli_frame_at(s, o->at, "--at", &k, &err)) ||
         (rc = mur_session_still(ss, k, o->output, &err)))
         goto done;

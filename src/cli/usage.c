@@ -74,7 +74,9 @@ static const mur_usage_command commands[] = {
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
      "preset with the scene's overrides) and the timeline as a table. The first problem stops "
      "it with file:line:col: error: ... and exit status 2; an unknown key suggests the nearest "
-     "valid one."},
+     "valid one. Warnings (file:line:col: warning: ..., exit status 0): a timeline entry past the "
+     "end, two captions at one place at once, a frame size the output format rounds, --at past "
+     "the end."},
     {"presets", "[NAME]", MUR_OPERAND_PRESET, "list the model presets, or print one as YAML",
      "Without NAME, lists the model presets (a scene's model: key); with one, prints its every "
      "setting as YAML to paste into a scene."},
@@ -103,6 +105,8 @@ static const mur_usage_option options[] = {
     {"--to", NULL, "T", OPT(to), "trace", 0, 0, "trace only the ticks before T",
      "the last frame's tick"},
     {"--at", NULL, "T", OPT(at), "still", 1, 0, "time of the still", NULL},
+    {"--at", NULL, "T", OPT(at), "check", 0, 0, "also warn when a still at T would be past the end",
+     NULL},
     {"--at", NULL, "T", OPT(at), "trace", 0, 0,
      "only the tick at T: a saved state for a scene's flock: {start: FILE}", NULL},
     {"--condition", NULL, "NAME", OPT(condition), "render still", 0, 0,
@@ -137,6 +141,20 @@ static const mur_usage_option options[] = {
     {"--plot-effects", NULL, "FIG", OPT(plot_effects), "stats", 0, 1,
      "also draw each condition's paired effect against the baseline with its 95% interval", NULL},
     {"--json", NULL, NULL, OPT(json), "stats", 0, 0, "print the table on stdout as JSON, not text", NULL},
+    {"--size", NULL, "WxH", OPT(size), "render still", 0, 0,
+     "frame size: WxH or 360p, 480p, 720p, 1080p, 1440p, 4k (the world is scaled to fit)",
+     "the scene's video.width x height"},
+    {"--fps", NULL, "N", OPT(fps_text), "render", 0, 0, "frames per second, 1 to 240",
+     "the scene's video.fps"},
+    {"--quality", NULL, "Q", OPT(quality_text), "render", 0, 0,
+     "CRF-like quality, 0 to 51 (lower is better)", "the scene's video.quality"},
+    {"--draft", NULL, NULL, OPT(draft), "render still", 0, 0,
+     "a quick look: half the size, the fastest preset", NULL},
+    {"--subtitles", NULL, NULL, OPT(subtitles), "render", 0, 0,
+     "also write the captions as NAME.srt and NAME.vtt beside the video", NULL},
+    {"--subtitles=embed", NULL, NULL, OPT(subtitles_embed), "render", 0, 0,
+     "put the captions in the file as a soft subtitle track (.mp4, .mov: mov_text; .webm: WebVTT)",
+     NULL},
     {"--preset", NULL, "NAME", OPT(preset), "render", 0, 0,
      "x264 speed/size trade-off, ultrafast .. veryslow, placebo (.webm: VP9's speed)", "medium"},
     {"--threads", NULL, "N", OPT(threads_text), "render", 0, 0,
@@ -186,7 +204,8 @@ static const char files[] =
     "An output appears at its final name only when complete: it is written under a hidden "
     "temporary name beside it, .NAME.part.PID, and renamed; the next run writing NAME removes "
     "those a killed run left. A device or a pipe (/dev/stdout, a FIFO) is written in place. A "
-    "PNG sequence DIR/%05d.png writes DIR/frames.txt and locks DIR while it is written.";
+    "PNG sequence DIR/%05d.png creates DIR when missing, writes DIR/frames.txt and locks DIR "
+    "while it is written.";
 
 /* ---- look-ups ------------------------------------------------------------ */
 
@@ -196,6 +215,42 @@ const mur_usage_command *mur_usage_command_find(const char *name)
         if (!strcmp(name, commands[i].name))
             return &commands[i];
     return NULL;
+}
+
+/* Levenshtein distance, for short words (command names): 0 .. 64. */
+static int distance(const char *a, const char *b)
+{
+    size_t n = strlen(b);
+    if (strlen(a) > 63 || n > 63)
+        return 64;
+    int row[64];
+    for (size_t j = 0; j <= n; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= n; j++) {
+            int up = row[j], cost = a[i - 1] != b[j - 1];
+            int best = diag + cost < up + 1 ? diag + cost : up + 1;
+            row[j] = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+const char *mur_usage_command_nearest(const char *name)
+{
+    const char *best = NULL;
+    int least = 3;   /* two edits at most ("rendr", "stil", "chekc") */
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        int d = distance(name, commands[i].name);
+        if (d < least && d < (int)strlen(commands[i].name)) {
+            least = d;
+            best = commands[i].name;
+        }
+    }
+    return best;
 }
 
 int mur_usage_applies(const mur_usage_option *o, const char *cmd)

@@ -38,6 +38,9 @@ typedef struct mur_usage_option {
 /// The command named name, or NULL.
 const mur_usage_command *mur_usage_command_find(const char *name);
 
+/// The command nearest to a mistyped name (two edits at most), or NULL.
+const char *mur_usage_command_nearest(const char *name);
+
 /// The row of option arg (a name or an alias) that command cmd takes; when
 /// cmd takes none, another row of that name (check mur_usage_applies); NULL
 /// when no option has that name.

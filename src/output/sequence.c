@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libavutil/error.h>
@@ -197,6 +198,20 @@ static int is_own_stem(const char *stem, void *ctx)
     return digits >= (size_t)(s->digits ? s->digits : 1);
 }
 
+/* A sequence is its folder: made when missing, with the folders above it
+ * (mkdir -p). A part that cannot be made is left for access() below to
+ * name (a file in the way: "Not a directory"). */
+static void make_folder(char *dir)
+{
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(dir, 0777);
+            *p = '/';
+        }
+    mkdir(dir, 0777);
+}
+
 /* Takes the folder's lock and removes what dead renders left in it. */
 static int lock_folder(seq_sink *s, const char *path, mur_error *err)
 {
@@ -268,6 +283,7 @@ static int seq_open(void **out, const mur_format *f, const mur_video_opts *o, in
     if (!(s->dir = slash ? mur_strndup(s->prefix, slash > s->prefix ? (size_t)(slash - s->prefix) : 1)
                          : mur_strdup(".")))
         goto oom;
+    make_folder(s->dir);
     int denied = access(s->dir, W_OK | X_OK) != 0 ? errno : 0;
     if (denied) {
         code = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", o->path, strerror(denied));

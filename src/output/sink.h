@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
 #include <libavutil/pixfmt.h>
 
 #include "murmur/video.h"
@@ -67,6 +68,17 @@ struct mur_format {
 extern const mur_sink_ops mur_stream_sink;
 extern const mur_sink_ops mur_gif_sink;
 extern const mur_sink_ops mur_sequence_sink;
+
+/* chapters.c: chapters and a subtitle track of a stream sink. Open adds
+ * o's chapters and, when o has subtitles, a subtitle stream to mux (before
+ * its header; *out NULL when there is none); write sends the subtitles to
+ * the interleaver (after the header). path: for messages. */
+typedef struct mur_texts mur_texts;
+int mur_texts_open(mur_texts **out, AVFormatContext *mux, const mur_video_opts *o, const char *path,
+                   mur_error *err);
+int mur_texts_write(mur_texts *t, AVFormatContext *mux, const mur_video_opts *o, const char *path,
+                    mur_error *err);
+void mur_texts_free(mur_texts *t);
 
 /* The x264 preset names, NULL-terminated, fastest first. */
 extern const char *const mur_x264_presets[];

@@ -49,6 +49,7 @@ typedef struct stream_sink {
     struct SwsContext *sws;
     AVFrame *frame;           /* reused for every frame */
     AVPacket *pkt;            /* reused for every packet */
+    mur_texts *texts;         /* the subtitle track (chapters.c); NULL: none */
 } stream_sink;
 
 /* ---- codec settings ------------------------------------------------------- */
@@ -155,6 +156,7 @@ static void destroy(stream_sink *s)
     sws_freeContext(s->sws);
     av_frame_free(&s->frame);
     av_packet_free(&s->pkt);
+    mur_texts_free(s->texts);
     mur_free(s);
 }
 
@@ -278,7 +280,8 @@ static int stream_open(void **out, const mur_format *f, const mur_video_opts *o,
                       s->file.path, av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
         goto fail;
     }
-    if ((code = setup_encoder(s, o, err)) < 0 || (code = setup_sws(s, err)) < 0)
+    if ((code = setup_encoder(s, o, err)) < 0 || (code = setup_sws(s, err)) < 0 ||
+        (code = mur_texts_open(&s->texts, s->mux, o, s->file.path, err)) < 0)
         goto fail;
     code = MUR_ERUN;
     if (o->metadata && (ret = av_dict_set(&s->mux->metadata, "comment", o->metadata, 0)) < 0) {
@@ -299,6 +302,9 @@ static int stream_open(void **out, const mur_format *f, const mur_video_opts *o,
                       s->file.path, av_err2str(ret));
         goto fail;
     }
+    if ((code = mur_texts_write(s->texts, s->mux, o, s->file.path, err)) < 0)
+        goto fail;
+    code = MUR_ERUN;
     *out = s;
     s = NULL;
     code = MUR_OK;

@@ -13,6 +13,7 @@
 #include "murmur/alloc.h"
 
 #include <assert.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -146,6 +147,14 @@ int mur_video_check_path(const char *path, mur_error *err)
     if (!f)
         return MUR_EINPUT;
     return f->ops == &mur_sequence_sink ? mur_sequence_check(path, err) : MUR_OK;
+}
+
+void mur_video_encoded_size(const char *path, int width, int height, int *out_w, int *out_h)
+{
+    const mur_format *f = format_of(path, NULL);
+    int even = f && f->even;
+    *out_w = even ? width & ~1 : width;
+    *out_h = even ? height & ~1 : height;
 }
 
 /* The alpha-keeping row for format f, or NULL. */
@@ -337,12 +346,20 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     mur_video *v = NULL;
     *out = NULL;
 
-    if (opts->version != MUR_VIDEO_OPTS_VERSION)
-        return mur_error_set(err, MUR_EINPUT, "video options of version %u (this murmur takes %d)",
+    if (opts->version != 1 && opts->version != MUR_VIDEO_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "video options of version %u (this murmur takes 1 or %d)",
                              opts->version, MUR_VIDEO_OPTS_VERSION);
+    /* version 1 ends before the chapters: read only that much of it */
+    mur_video_opts v2 = {0};
+    memcpy(&v2, opts, opts->version == 1 ? offsetof(mur_video_opts, chapters) : sizeof v2);
+    opts = &v2;
     const mur_format *f = check_opts(opts, err);
     if (!f)
         return MUR_EINPUT;
+    if (opts->nsubtitles && f->ops != &mur_stream_sink)
+        return mur_error_set(err, MUR_EINPUT,
+                             "'%s': a subtitle track goes in .mp4, .mov or .webm, not %s (write "
+                             "subtitles beside it instead)", opts->path, f->ext);
     if (!(v = mur_calloc(1, sizeof *v)))
         return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", opts->path);
     v->f = f;

@@ -199,7 +199,7 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
     }
     /* Pango and fontconfig only for looks with text: loading fonts is the
      * slowest part of a short still. */
-    int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at;
+    int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at || lk->moment_at;
     if (text && mur_text_init(&r->text, MUR_TEXT_FRAME)) {
         mur_renderer_destroy(r);
         return mur_error_set(err, MUR_ERUN, "cannot set up text drawing (Pango, font '%s')", MUR_FONT);
@@ -816,7 +816,10 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     }
     if (r->text.layout)
         mur_text_begin(&r->text, cr);
-    double W = r->width, H = r->height, U = fmax(fmin(W, H) / 100, r->ui_floor);
+    mur_titles_moment(r, t);
+    /* text never below MUR_TEXT_MIN_PX pixels (legible.c) */
+    double W = r->width, H = r->height, legible = mur_legible_unit(lk, fmin(W, H));
+    double U = fmax(fmax(fmin(W, H) / 100, r->ui_floor), legible);
     mur_stacks frame = {0, 0, W, H, 2 * U, {0}, {0}};
     if (n == 1) {
         rc = draw_panel(r, cr, 0, flocks[0], t, 0, 0, W, H, U, &frame, 0, err);
@@ -827,7 +830,8 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
                  : n <= 3 ? n : (int)ceil(sqrt((double)n));
         int rows = (n + cols - 1) / cols;
         double pw = W / cols, ph = H / rows;
-        double u = fmax(fmax(fmin(pw, ph) / 100, 0.6 * U), r->ui_floor), strip = 4.6 * u, pad = 1.2 * u;
+        double u = fmax(fmax(fmax(fmin(pw, ph) / 100, 0.6 * U), r->ui_floor), legible);
+        double strip = 4.6 * u, pad = 1.2 * u;
         for (int i = 0; i < n && !rc; i++) {
             double x = (i % cols) * pw, y = (i / cols) * ph;
             mur_stacks st = {x + pad, y + strip, pw - 2 * pad, ph - strip - pad, 1.4 * u, {0}, {0}};
@@ -851,7 +855,10 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
     }
     if (!rc) {
         mur_overlays_clock(r, cr, &frame, t, U);
-        mur_overlays_caption(r, cr, &frame, t, U);
+        if (lk->moment_at)
+            mur_titles_draw(r, cr, &frame, U);   /* captions placed, fades, titles */
+        else
+            mur_overlays_caption(r, cr, &frame, t, U);
     }
     cairo_restore(cr);
     if (rc)

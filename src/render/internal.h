@@ -150,6 +150,7 @@ struct mur_renderer {
     int *m_size, *m_start, *m_members, *m_count; /* cluster matching */
     long long *m_list;
     unsigned char *m_claimed, *m_seen;
+    mur_moment moment;       /* the look at the frame being drawn (titles.c) */
 };
 
 /* One panel being drawn: where it is, its world transform and what the
@@ -188,6 +189,8 @@ void mur_text_begin(mur_text *t, cairo_t *cr);
  * or (left) flush left. */
 void mur_text_set(mur_text *t, const char *s, double size, int bold, double wrap);
 void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double wrap);
+/* As mur_text_set, lines aligned as `align` (mur_align) within wrap. */
+void mur_text_set_aligned(mur_text *t, const char *s, double size, int bold, double wrap, int align);
 /* Left-aligned Pango markup (<sub>, <i>, escaped &amp; &lt;), one line. */
 void mur_text_set_markup_left(mur_text *t, const char *markup, double size);
 void mur_text_size(mur_text *t, double *w, double *h);
@@ -220,6 +223,29 @@ void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
 void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy);
 /* Colour bins of the look's colour mode (1 for a fixed colour). */
 int mur_bin_count(const mur_look *lk);
+
+/* legible.c: the least UI unit (user units: frame pixels) at which the
+ * smallest text the look draws is MUR_TEXT_MIN_PX in a frame whose short
+ * side is `side` (a frame under MUR_TEXT_MIN_SIDE: that much less); 0 when
+ * it draws none. */
+#define MUR_TEXT_MIN_PX 11.0
+#define MUR_TEXT_MIN_SIDE 360.0
+double mur_legible_unit(const mur_look *lk, double side);
+/* A text size held at MUR_TEXT_MIN_PX (scaled as above) for a frame of short side `side`. */
+double mur_legible_size(double size, double side);
+
+/* titles.c: the look on the timeline */
+/* Ask the look for the moment at t into r->moment (every overlay shown,
+ * nothing else, when it has no moment_at). */
+void mur_titles_moment(mur_renderer *r, double t);
+/* Around drawing overlay kind k (or MUR_LOOK_PREDATORS): 0 when it is
+ * hidden (draw nothing, take no room); else draw, then call _end, which
+ * lays what was drawn at the overlay's opacity. */
+int mur_titles_overlay_begin(mur_renderer *r, cairo_t *cr, int k);
+void mur_titles_overlay_end(mur_renderer *r, cairo_t *cr, int k);
+/* Captions of the moment (placed without overlap), the fade, the title
+ * card, over the whole frame; st: the frame's corner stacks. */
+void mur_titles_draw(mur_renderer *r, cairo_t *cr, mur_stacks *st, double u);
 
 /* frame.c: a panel's world (trails, watch, boids, predators) on cr, which
  * holds the world transform and the clip; d: the clip in device pixels for

@@ -291,8 +291,11 @@ void mur_overlays_world_under(mur_panel_ctx *pc)
 {
     const mur_look *lk = pc->r->look;
     for (int k = 0; k < lk->noverlays; k++)
-        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH)
+        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH &&
+            mur_titles_overlay_begin(pc->r, pc->cr, MUR_OVERLAY_WATCH)) {
             watch_under(pc, &lk->overlays[k]);
+            mur_titles_overlay_end(pc->r, pc->cr, MUR_OVERLAY_WATCH);
+        }
 }
 
 static void predators(mur_panel_ctx *pc)
@@ -355,9 +358,15 @@ void mur_overlays_world_over(mur_panel_ctx *pc)
 {
     const mur_look *lk = pc->r->look;
     for (int k = 0; k < lk->noverlays; k++)
-        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH)
+        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH &&
+            mur_titles_overlay_begin(pc->r, pc->cr, MUR_OVERLAY_WATCH)) {
             watch_over(pc, &lk->overlays[k]);
-    predators(pc);
+            mur_titles_overlay_end(pc->r, pc->cr, MUR_OVERLAY_WATCH);
+        }
+    if (mur_titles_overlay_begin(pc->r, pc->cr, MUR_LOOK_PREDATORS)) {
+        predators(pc);
+        mur_titles_overlay_end(pc->r, pc->cr, MUR_LOOK_PREDATORS);
+    }
 }
 
 /* ---- boxes in the frame --------------------------------------------------- */
@@ -537,7 +546,7 @@ static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
     }
     char lab[32];
     snprintf(lab, sizeof lab, "%g", top);
-    double lfs = 1.5 * u, lw, lh, zw, zh;
+    double lfs = mur_legible_size(1.5 * u, fmin(r->width, r->height)), lw, lh, zw, zh;   /* legible.c */
     mur_text_set(&r->text, lab, lfs, 0, 0);
     mur_text_size(&r->text, &lw, &lh);
     double ay = y + pad * 0.6 + fmax(h, vh) + 0.4 * u + lh / 2, ah = y + bh - pad - lh / 2 - ay;
@@ -628,14 +637,17 @@ void mur_overlays_panel(mur_panel_ctx *pc)
     const mur_look *lk = pc->r->look;
     for (int k = 0; k < lk->noverlays; k++) {
         const mur_overlay *o = &lk->overlays[k];
+        if (o->kind == MUR_OVERLAY_CLOCK || !mur_titles_overlay_begin(pc->r, pc->cr, o->kind))
+            continue;   /* the clock: one per frame, mur_overlays_clock */
         switch (o->kind) {
         case MUR_OVERLAY_READOUT: readout(pc, o); break;
         case MUR_OVERLAY_PLOT: plot(pc, k, o); break;
         case MUR_OVERLAY_WATCH: watch_legend(pc, o); break;
         case MUR_OVERLAY_PARAMS: params_line(pc); break;
         case MUR_OVERLAY_STATE: state_label(pc); break;
-        case MUR_OVERLAY_CLOCK: break;   /* one per frame: mur_overlays_clock */
+        case MUR_OVERLAY_CLOCK: break;
         }
+        mur_titles_overlay_end(pc->r, pc->cr, o->kind);
     }
 }
 
@@ -654,7 +666,7 @@ void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, 
     int shown = 0;
     for (int k = 0; k < lk->noverlays; k++)
         shown |= lk->overlays[k].kind == MUR_OVERLAY_CLOCK;
-    if (!shown)
+    if (!shown || !mur_titles_overlay_begin(r, cr, MUR_OVERLAY_CLOCK))
         return;
     char buf[48];
     if (t < 60)
@@ -663,6 +675,7 @@ void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, 
         snprintf(buf, sizeof buf, "t = %d:%04.1f", (int)(t / 60), fmod(t, 60));
     mur_panel_ctx pc = {.r = r, .cr = cr, .u = u, .stacks = st};
     line_box(&pc, st, MUR_CORNER_BOTTOM_RIGHT, buf, 2.3 * u, u, NULL);
+    mur_titles_overlay_end(r, cr, MUR_OVERLAY_CLOCK);
 }
 
 void mur_overlays_caption(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u)

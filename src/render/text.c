@@ -108,6 +108,13 @@ void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double
     text_set(t, s, size, bold, wrap, 0);
 }
 
+void mur_text_set_aligned(mur_text *t, const char *s, double size, int bold, double wrap, int align)
+{
+    text_set(t, s, size, bold, wrap, 1);
+    if (t->layout && align != MUR_ALIGN_CENTRE)
+        pango_layout_set_alignment(t->layout, align == MUR_ALIGN_LEFT ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT);
+}
+
 void mur_text_size(mur_text *t, double *w, double *h)
 {
     PangoRectangle ink, logical = {0};

@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "guard.h"
+#include "look_timeline.h"
 #include "yamlnode.h"
 #include "murmur/experiment.h"
 #include "recording.h"
@@ -890,6 +891,10 @@ static int video_pair(ctx *c, pair *p, void *arg)
         return 0;
     }
     if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, 51, &s->quality);
+    if (!strcmp(k, "chapters")) {
+        static const char *const chapter_sources[] = {"entries", "captions", NULL};
+        return choice(c, p->v, k, chapter_sources, &s->chapter_captions);
+    }
     return 0;
 }
 
@@ -1235,21 +1240,101 @@ typedef struct {
     yaml_node_t *over_node, *ramp_node;
 } cue_arg;
 
+static const char *const place_names[] = {"bottom", "top", "centre", NULL};
+static const char *const align_names[] = {"centre", "left", "right", NULL};
+
+/* A caption's position: a name, or [x, y] in fractions of the frame. */
+static int caption_position(ctx *c, yaml_node_t *v, mur_caption_style *st)
+{
+    int k, rc;
+    if (v->type == YAML_SCALAR_NODE) {
+        if ((rc = choice(c, v, "position", place_names, &k)))
+            return rc;
+        st->place = (mur_place)k;
+        return 0;
+    }
+    if (v->type != YAML_SEQUENCE_NODE || v->data.sequence.items.top - v->data.sequence.items.start != 2)
+        return fail_at(c, v, "'position' must be top, bottom, centre or [x, y] (fractions of the frame)");
+    yaml_node_t *x = node(c, v->data.sequence.items.start[0]), *y = node(c, v->data.sequence.items.start[1]);
+    if (!x || !y)
+        return fail_at(c, v, "scene is too large or too deeply aliased");
+    if ((rc = need_type(c, x, YAML_SCALAR_NODE, "position")) || (rc = need_type(c, y, YAML_SCALAR_NODE, "position")) ||
+        (rc = number(c, x, "position x", 0, 1, &st->x)) || (rc = number(c, y, "position y", 0, 1, &st->y)))
+        return rc;
+    st->place = MUR_PLACE_AT;
+    return 0;
+}
+
 static int caption_pair(ctx *c, pair *p, void *arg)
+{
+    mur_cue *q = arg;
+    int rc, k;
+    if (!strcmp(p->key, "position"))
+        return caption_position(c, p->v, &q->caption_style);
+    if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+        return rc;
+    if (!strcmp(p->key, "text"))
+        return text(c, p->v, "text", MUR_SCENE_MAX_CAPTION, &q->caption);
+    if (!strcmp(p->key, "size"))
+        return number(c, p->v, "size", 0.5, 4, &q->caption_style.size);
+    if (!strcmp(p->key, "align")) {
+        if ((rc = choice(c, p->v, "align", align_names, &k)))
+            return rc;
+        q->caption_style.align = (mur_align)k;
+        return 0;
+    }
+    return time_value(c, p->v, "for", 0.1, MUR_SCENE_MAX_SECONDS, &q->caption_for);
+}
+
+static int title_pair(ctx *c, pair *p, void *arg)
 {
     mur_cue *q = arg;
     int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
     if (rc)
         return rc;
     if (!strcmp(p->key, "text"))
-        return text(c, p->v, "text", MUR_SCENE_MAX_CAPTION, &q->caption);
-    return time_value(c, p->v, "for", 0.1, MUR_SCENE_MAX_SECONDS, &q->caption_for);
+        return text(c, p->v, "text", MUR_SCENE_MAX_TITLE, &q->title);
+    if (!strcmp(p->key, "subtitle"))
+        return text(c, p->v, "subtitle", MUR_SCENE_MAX_TITLE, &q->subtitle);
+    return time_value(c, p->v, "for", 0.1, MUR_SCENE_MAX_SECONDS, &q->title_for);
+}
+
+/* The overlays `show` and `hide` name (look.h's kinds, and the predator
+ * markers), as a bit set: one name or a list. */
+static const char *const showable_names[] = {"readout", "plot", "watch", "params", "clock", "state",
+                                             "predators", NULL};
+static const int showable_bit[] = {MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH,
+                                   MUR_OVERLAY_PARAMS, MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE,
+                                   MUR_LOOK_PREDATORS};
+
+static int overlay_set(ctx *c, yaml_node_t *v, const char *key, unsigned *out)
+{
+    int k, rc;
+    if (v->type == YAML_SCALAR_NODE) {
+        if ((rc = choice(c, v, key, showable_names, &k)))
+            return rc;
+        *out |= 1u << showable_bit[k];
+        return 0;
+    }
+    if ((rc = need_type(c, v, YAML_SEQUENCE_NODE, key)))
+        return rc;
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+        yaml_node_t *item = node(c, *it);
+        if (!item)
+            return fail_at(c, v, "scene is too large or too deeply aliased");
+        if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) || (rc = choice(c, item, key, showable_names, &k)))
+            return rc;
+        *out |= 1u << showable_bit[k];
+    }
+    return 0;
 }
 
 static const char *const ease_names[] = {"step", "linear", "smooth", NULL};
-static const char *const event_names[] = {"none", "scatter", "reset", "freeze", "unfreeze", NULL};
+static const char *const event_names[] = {"none", "scatter", "reset", "freeze", "unfreeze",
+                                          "fade-in", "fade-out", "title", NULL};
 
-static const char *const caption_keys[] = {"text", "for", NULL};
+static const char *const caption_keys[] = {"text", "for", "position", "size", "align", NULL};
+static const char *const title_keys[] = {"text", "subtitle", "for", NULL};
 
 static int cue_pair(ctx *c, pair *p, void *arg)
 {
@@ -1294,6 +1379,22 @@ static int cue_pair(ctx *c, pair *p, void *arg)
             return fail_at(c, p->v, "caption needs 'text'");
         return 0;
     }
+    if (!strcmp(p->key, "show") || !strcmp(p->key, "hide"))
+        return overlay_set(c, p->v, p->key, p->key[0] == 's' ? &q->show : &q->hide);
+    if (!strcmp(p->key, "title")) {
+        if (p->v->type == YAML_SCALAR_NODE)
+            return text(c, p->v, "title", MUR_SCENE_MAX_TITLE, &q->title);
+        if ((rc = each_pair(c, p->v, "title", title_keys, title_pair, q)))
+            return rc;
+        if (!q->title)
+            return fail_at(c, p->v, "title needs 'text'");
+        return 0;
+    }
+    if (!strcmp(p->key, "chapter")) {
+        if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+            return rc;
+        return text(c, p->v, "chapter", MUR_SCENE_MAX_TITLE, &q->chapter);
+    }
     /* event */
     if ((rc = choice(c, p->v, "event", event_names + 1, &k)))
         return rc;
@@ -1306,6 +1407,9 @@ static void free_cue(mur_cue *q)
     mur_free(q->set);
     mur_free(q->ramp);
     mur_free(q->caption);
+    mur_free(q->title);
+    mur_free(q->subtitle);
+    mur_free(q->chapter);
     mur_free(q->camera);
 }
 
@@ -1345,7 +1449,8 @@ static int cue_order(const void *a, const void *b)
     return (x->col > y->col) - (x->col < y->col);
 }
 
-static const char *const cue_keys[] = {"at", "set", "ramp", "over", "ease", "caption", "event", NULL};
+static const char *const cue_keys[] = {"at",    "set",  "ramp", "over",  "ease",    "caption",
+                                       "event", "show", "hide", "title", "chapter", NULL};
 
 static int timeline(ctx *c, yaml_node_t *seq)
 {
@@ -1366,6 +1471,8 @@ static int timeline(ctx *c, yaml_node_t *seq)
         q->at = -1;
         q->ease = MUR_EASE_LINEAR;
         q->caption_for = 4;
+        q->caption_style.size = 1;
+        q->title_for = 3;
         q->line = (int)item->start_mark.line + 1;
         q->col = (int)item->start_mark.column + 1;
         cue_arg a = {q, NULL, NULL};
@@ -1378,10 +1485,17 @@ static int timeline(ctx *c, yaml_node_t *seq)
             ramps += q->camera[k].ramp;
         if (ramps && !(q->over > 0))
             return fail_at(c, a.ramp_node, "'ramp' needs 'over' (a duration > 0)");
-        if (!ramps && a.over_node)
-            return fail_at(c, a.over_node, "'over' belongs to a 'ramp'");
-        if (!q->nset && !q->nramp && !q->ncamera && !q->caption && !q->event)
-            return fail_at(c, item, "timeline entry does nothing: give set, ramp, caption or event");
+        int fades = q->show || q->hide || q->event == MUR_EVENT_FADE_IN || q->event == MUR_EVENT_FADE_OUT;
+        if (!ramps && !fades && a.over_node)
+            return fail_at(c, a.over_node, "'over' belongs to a 'ramp', a show, a hide or a fade");
+        /* a fade takes a second unless told; a show or hide is at once */
+        q->fade_over = a.over_node ? q->over : (fades && !q->show && !q->hide ? 1 : 0);
+        if (!ramps)
+            q->over = 0;
+        if (!q->nset && !q->nramp && !q->ncamera && !q->caption && !q->event && !q->show && !q->hide &&
+            !q->title && !q->chapter)
+            return fail_at(c, item, "timeline entry does nothing: give set, ramp, caption, event, "
+                                    "show, hide, title or chapter");
     }
     /* Sort by time; entries at one time keep file order (line, then column,
      * is file order), so several entries at one time apply in that order. */
@@ -1879,7 +1993,7 @@ static int baseline(ctx *c)
 /* ---- the document ------------------------------------------------------- */
 
 static const char *const video_keys[] = {"width", "height", "fps", "ticks_per_second",
-                                         "duration", "warmup", "output", "quality", NULL};
+                                         "duration", "warmup", "output", "quality", "chapters", NULL};
 static const char *const look_keys[] = {"background", "boid", "trails", "overlays", NULL};
 static const char *const exp_keys[] = {"runs", "ticks", "conditions", "metrics", "sweep", "baseline", "twin",
                                        "measure", "until", NULL};
@@ -2311,6 +2425,11 @@ static int look_predators(const void *ctx, double t, mur_predator *out, int max)
     return mur_scene_predators_at(ctx, t, out, max);
 }
 
+static void look_moment(const void *ctx, double t, mur_moment *out)
+{
+    mur_scene_moment_at(ctx, t, out);
+}
+
 static void look_camera(const void *ctx, double t, mur_camera *out)
 {
     mur_scene_camera_at(ctx, t, out);
@@ -2351,7 +2470,8 @@ static int fill_look(ctx *c)
         lk->camera_fixed_boids = s->camera.fixed_boids;
         lk->camera_at = look_camera;
     }
-    return 0;
+    lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
+    return mur_look_timeline_check(s, c->err);
 }
 
 const mur_look *mur_scene_look(const mur_scene *s) { return &s->look; }
@@ -2452,6 +2572,7 @@ void mur_scene_destroy(mur_scene *s)
     for (int i = 0; i < s->nconditions; i++) {
         mur_free(s->conditions[i].name);
         mur_free(s->conditions[i].set);
+        mur_recording_destroy(s->conditions[i].replay);
         mur_free(s->conditions[i].label);
     }
     mur_free(s->conditions);
@@ -2462,7 +2583,7 @@ void mur_scene_destroy(mur_scene *s)
     mur_free(s);
 }
 
-const char *mur_event_name(mur_event e) { return e <= MUR_EVENT_UNFREEZE ? event_names[e] : "?"; }
+const char *mur_event_name(mur_event e) { return e <= MUR_EVENT_TITLE ? event_names[e] : "?"; }
 const char *mur_ease_name(mur_ease e) { return e <= MUR_EASE_SMOOTH ? ease_names[e] : "?"; }
 
 /* ---- the keys a scene may use ------------------------------------------- */
@@ -2496,6 +2617,7 @@ static const struct {
     {"look.overlays[].watch.", watch_keys},
     {"timeline[].", cue_keys},
     {"timeline[].caption.", caption_keys},
+    {"timeline[].title.", title_keys},
     {"predators[].", predator_keys},
     {"experiment.", exp_keys},
     {"experiment.twin.", twin_keys},

@@ -19,6 +19,7 @@
 #include "murmur/rng.h"
 #include "murmur/twin.h"
 #include "murmur/video.h"
+#include "texts.h"
 
 /* Runs an experiment may have (mur_experiment_def.runs). */
 #define MAX_RUNS 100000
@@ -257,12 +258,14 @@ int mur_session_frame_at(const mur_scene *s, const char *text, long *out)
 /* Enters with o checked; leaves *v open on o->path for the scene's frames
  * [first, ...), or an error. */
 static int open_video(const mur_session *ss, const mur_render_opts *o, long first, mur_video **v,
+                      const mur_video_text *ch, int nch, const mur_video_text *subs, int nsubs,
                       mur_error *err)
 {
     const mur_scene *s = ss->scene;
     mur_video_opts vo = {.version = MUR_VIDEO_OPTS_VERSION, .path = o->path, .width = s->width, .height = s->height,
                          .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
                          .first_number = first, .queue = o->queue, .metadata = o->metadata,
+                         .chapters = ch, .nchapters = nch, .subtitles = subs, .nsubtitles = nsubs,
                          .alpha = ss->look.transparent};
     mur_error why;
     if (vo.alpha && mur_video_check_alpha(o->path, &why))   /* the line that asked for alpha */
@@ -303,9 +306,10 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
     if (!res)
         res = &none;
     *res = none;
-    if (o->version != MUR_RENDER_OPTS_VERSION)
-        return mur_error_set(err, MUR_EINPUT, "render options of version %u (this murmur takes %d)",
+    if (o->version != 1 && o->version != MUR_RENDER_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "render options of version %u (this murmur takes 1 or %d)",
                              o->version, MUR_RENDER_OPTS_VERSION);
+    int subtitles = o->version >= 2 ? o->subtitles : 0;   /* version 1 ends before it */
     long frames = mur_scene_frames(ss->scene);
     long first = o->first, last = o->last < 0 || o->last > frames ? frames : o->last;
     if (first < 0 || first >= last)
@@ -313,9 +317,12 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
                              "nothing to render: frames %ld to %ld of a video of %ld frames", first,
                              last, frames);
     mur_video *v = NULL;
-    int rc = open_video(ss, o, first, &v, err);
-    if (rc)
-        return rc;
+    mur_video_text *ch = NULL, *subs = NULL;
+    int nch = 0, nsubs = 0;
+    int rc = mur_scene_texts(ss->scene, first, last, &ch, &nch, &subs, &nsubs, err);
+    if (rc || (rc = open_video(ss, o, first, &v, ch, nch, subs,
+                               subtitles & MUR_SUBTITLES_EMBED ? nsubs : 0, err)))
+        goto out;
     mur_video_size(v, &res->width, &res->height);
     long done = 0;
     rc = frames_into(ss, v, o, first, last, &done, err);
@@ -329,7 +336,14 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
             rc = closed;
         else
             res->frames = done;
+        if (!closed && (subtitles & MUR_SUBTITLES_FILES)) {
+            int written = mur_session_sidecars(o->path, subs, nsubs, err);
+            rc = written ? written : rc;
+        }
     }
+out:
     mur_video_abort(v);
+    mur_free(ch);
+    mur_free(subs);
     return rc;
 }
