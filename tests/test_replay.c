@@ -296,7 +296,7 @@ TEST(bad_saved_states_are_refused_naming_the_dataset)
         const char *flock, *want;
     } cases[] = {
         {"{start: s240.h5}", "s240.h5: error: particles/flock/box/edges: recorded in a 240 x 160 world; this scene's is 300 x 160"},
-        {"{start: s240.csv}", "s240.csv: error: a saved state is an HDF5 file"},
+        {"{start: s240.csv}", "scene.yaml:3:16: error: a saved state is an HDF5 file from `murmur trace` (.h5)"},
         {"{start: nowhere.h5}", "scene.yaml:3:16: error: '"},
         {"{start: junk.h5}", "junk.h5: error: not an HDF5 file"},
         {"{start: {tick: 3}}", "scene.yaml:3:16: error: 'start' needs a 'file'"},
@@ -465,5 +465,74 @@ TEST(a_condition_replays_its_own_recording_beside_the_model)
     s = scene_in_scratch("model: wrkspc\nworld: {width: 100, height: 100}\n"
                          "experiment: {conditions: {tracked: {replay: side.csv, count: 3}}}\n", &err);
     CHECK(!s && strstr(err.msg, "a replayed flock's count is the recording's"), "%s", s ? "(loaded)" : err.msg);
+    mur_scene_destroy(s);
+}
+
+/* The review's findings: the world is read before the flock whatever the
+ * file's order; a condition cannot change a saved state's count; a twin is
+ * refused beside a replaying condition; a thinned replay keeps its trails;
+ * a byte order mark before the header is skipped. */
+TEST(a_flock_before_its_world_is_checked_against_that_world)
+{
+    mur_error err;
+    mur_scene *a = scene_in_scratch("model: wrkspc\nworld: {width: 240, height: 160}\n"
+                                    "video: {duration: 1s}\nflock: {count: 30}\n", &err);
+    REQUIRE(a, "%s", err.msg);
+    mur_trace_opts o = MUR_TRACE_OPTS_INIT;
+    o.path = scratch_path("s240.h5");
+    o.first = o.last = 10;
+    REQUIRE(mur_trace_write(a, &o, &err) == MUR_OK, "%s", err.msg);
+    mur_scene_destroy(a);
+    mur_scene *s = scene_in_scratch("flock: {start: {disc: {center: [200, 200], radius: 10}}}\n"
+                                    "world: {width: 100, height: 100, boundary: reflect}\n", &err);
+    CHECK(!s && strstr(err.msg, "the disc reaches outside the world (0 to 100, 0 to 100)"), "%s",
+          s ? "(loaded)" : err.msg);
+    mur_scene_destroy(s);
+    s = scene_in_scratch("flock: {start: s240.h5}\nworld: {width: 240, height: 160}\nmodel: wrkspc\n", &err);
+    CHECK(s != NULL, "a state of this world, written before it: %s", s ? "" : err.msg);
+    mur_scene_destroy(s);
+    s = scene_in_scratch("model: wrkspc\nworld: {width: 240, height: 160}\nflock: {start: s240.h5}\n"
+                         "experiment: {conditions: {big: {count: 300}}}\n", &err);
+    CHECK(!s && strstr(err.msg, "condition 'big' sets count, which the start decides"), "%s",
+          s ? "(loaded)" : err.msg);
+    mur_scene_destroy(s);
+    write_file(scratch_path("one.csv"), "\xEF\xBB\xBF" "frame,id,x,y\n0,1,2,3\n");
+    s = scene_in_scratch("model: wrkspc\nworld: {width: 100, height: 100, boundary: wrap}\n"
+                         "experiment: {conditions: {a: {replay: one.csv}, b: {}}, twin: {perturb: 0.001}}\n", &err);
+    CHECK(!s && strstr(err.msg, "a replayed flock is shown, not stepped: it has no twin"), "%s",
+          s ? "(loaded, or the BOM refused)" : err.msg);
+    mur_scene_destroy(s);
+    s = scene_in_scratch("model: wrkspc\nworld: {width: 100, height: 100}\nflock: {replay: one.csv}\n", &err);
+    CHECK(s != NULL, "a byte order mark before the header: %s", s ? "" : err.msg);
+    mur_scene_destroy(s);
+}
+
+TEST(a_thinned_replay_keeps_its_trails)
+{
+    /* one boid flying right 1 unit a tick, recorded every 5th tick */
+    char csv[2048] = "frame,id,x,y\n";
+    for (int k = 0; k <= 40; k += 5) {
+        char row[64];
+        snprintf(row, sizeof row, "%d,1,%d,50\n", k, 10 + k);
+        strcat(csv, row);
+    }
+    write_file(scratch_path("thin.csv"), csv);
+    mur_error err;
+    mur_scene *s = scene_in_scratch("model: wrkspc\nworld: {width: 100, height: 100, boundary: reflect}\n"
+                                    "flock: {replay: thin.csv}\n"
+                                    "video: {width: 100, height: 100, duration: 1s, fps: 30, ticks_per_second: 30}\n"
+                                    "look: {background: '#000000', boid: {shape: dot, size: 2, color: '#ffffff'},"
+                                    " trails: {length: 30, fade: false}}\n", &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_session *ss = NULL;
+    REQUIRE(mur_session_create(&ss, s, NULL, &err) == 0, "%s", err.msg);
+    const uint8_t *px;
+    int stride;
+    REQUIRE(mur_session_frame(ss, 30, &px, &stride, &err) == 0, "%s", err.msg);
+    int lit = 0;   /* the boid is at x = 40 (frame 30); its trail runs back to x = 10 */
+    for (int x = 15; x <= 35; x++)
+        lit += px[49 * stride + 4 * x + 1] + px[50 * stride + 4 * x + 1] > 24;
+    CHECK(lit == 21, "%d of 21 pixels of the thinned replay's trail are drawn", lit);
+    mur_session_destroy(ss);
     mur_scene_destroy(s);
 }

@@ -174,7 +174,23 @@ TEST(bad_starts_are_refused_at_their_line)
     const char *cond = "model: wrkspc\nflock: {start: {groups: [{count: 5}, {count: 5}]}}\n"
                        "experiment: {conditions: {big: {count: 20}}}\n";
     CHECK(mur_scene_parse(&s, "test.yaml", cond, strlen(cond), &err) == MUR_EINPUT &&
-              strstr(err.msg, "condition 'big' sets count, which the start's groups decide"),
+              strstr(err.msg, "condition 'big' sets count, which the start decides (the sum of its groups)"),
           "%s", err.msg);
+    mur_scene_destroy(s);
+    s = NULL;
+    /* the count may come before or after the groups; a wrong one is refused either way */
+    const char *after = "model: wrkspc\nflock: {start: {groups: [{count: 10}]}, count: 10}\n";
+    CHECK(mur_scene_parse(&s, "test.yaml", after, strlen(after), &err) == MUR_OK, "%s", err.msg);
+    mur_scene_destroy(s);
+    s = NULL;
+    const char *late = "model: wrkspc\nflock: {start: {groups: [{count: 100}, {count: 60}]}, count: 20}\n";
+    CHECK(mur_scene_parse(&s, "test.yaml", late, strlen(late), &err) == MUR_EINPUT &&
+              strstr(err.msg, "error: the start's groups hold 160 boids"), "%s", err.msg);
+    mur_scene_destroy(s);
+    s = NULL;
+    /* one shape holds the whole flock, whatever count a condition gives it */
+    const char *one = "model: wrkspc\nflock: {start: {disc: {center: [200, 150], radius: 20}}}\n"
+                      "experiment: {conditions: {small: {count: 30}}}\n";
+    CHECK(mur_scene_parse(&s, "test.yaml", one, strlen(one), &err) == MUR_OK, "%s", err.msg);
     mur_scene_destroy(s);
 }

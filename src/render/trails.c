@@ -194,19 +194,19 @@ static int keep_ids(mur_trails *t, const int *ids, int n)
     return 0;
 }
 
-/* The longest honest step of a tick: the speed limit (the speed rule runs
- * before the move), or for a recording the fastest boid's speed, which no
- * limit bounds. Twice that, plus float rounding, still rejects a reset. */
+/* The longest honest step of a tick: twice the speed limit (the speed rule
+ * runs before the move), plus float rounding, which still rejects a reset.
+ * A recording's boids are its ids, the same animal from tick to tick
+ * whatever it did, and a thinned recording holds each frame for several
+ * ticks and then moves them all at once: only a step over half the world
+ * (a boid that reappears far away, or a teleport in the data) breaks its
+ * trail. */
 static float reach_of(const mur_flock *f)
 {
-    double v = mur_flock_params(f)->max_speed;
-    if (mur_flock_ids(f)) {
-        int n = mur_flock_count(f);
-        const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-        for (int i = 0; i < n; i++)
-            v = fmax(v, sqrt(vx[i] * vx[i] + vy[i] * vy[i]));
-    }
-    return (float)(2 * v + 1e-3);
+    const mur_params *p = mur_flock_params(f);
+    if (mur_flock_ids(f))
+        return (float)(0.5 * fmin(p->width, p->height));
+    return (float)(2 * p->max_speed + 1e-3);
 }
 
 /* 0, -1 when memory is short, -2 when the trails would pass TRAIL_MAX_BYTES. */

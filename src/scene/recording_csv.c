@@ -63,6 +63,10 @@ static void on_field(void *data, size_t len, void *ctx)
     if (rd->rc)
         return;
     if (!rd->header) {
+        if (k == 0 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {   /* a UTF-8 byte order mark (spreadsheets write one) */
+            s += 3;
+            len -= 3;
+        }
         char name[CELL + 1];
         snprintf(name, sizeof name, "%.*s", (int)(len < CELL ? len : CELL), s);
         int col = -1;

@@ -557,7 +557,10 @@ static int recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_rec
     if (!path)
         return oom(c);
     char why[160];
-    if (mur_recording_file_ok(path, why, sizeof why)) {
+    const char *dot = strrchr(path, '.');
+    if (strcmp(key, "replay") && !(dot && (!strcmp(dot, ".h5") || !strcmp(dot, ".hdf5") || !strcmp(dot, ".h5md")))) {
+        rc = fail_at(c, n, "a saved state is an HDF5 file from `murmur trace` (.h5), not '%s'", path);
+    } else if (mur_recording_file_ok(path, why, sizeof why)) {
         rc = fail_at(c, n, "'%s' %s", path, why);
     } else {
         mur_error e;
@@ -735,10 +738,7 @@ static int groups(ctx *c, yaml_node_t *seq, yaml_node_t *count)
         if ((rc = add_group(c, g, k, col)))
             return rc;
     }
-    if (count && c->s->params.count != (int)total)
-        return fail_at(c, count, "the start's groups hold %.0f boids: remove 'count' or make it %.0f",
-                       total, total);
-    c->s->params.count = (int)total;
+    (void)count;   /* checked against the total once the flock section is read (flock_source) */
     return 0;
 }
 
@@ -793,8 +793,17 @@ static int flock_source(ctx *c, yaml_node_t *map)
     const mur_recording *r = s->replay ? s->replay : s->start;
     if (s->ngroups && s->replay)
         return fail_at(c, lookup(c, map, "start"), "a replayed flock follows its recording: it has no start");
-    if (s->ngroups == 1 && s->groups[0].count < 0)
-        s->groups[0].count = s->params.count;
+    if (s->ngroups == 1 && s->groups[0].count < 0) {
+        s->groups[0].count = s->params.count;   /* one shape: the whole flock */
+    } else if (s->ngroups) {
+        long total = 0;
+        for (int k = 0; k < s->ngroups; k++)
+            total += s->groups[k].count;
+        if (count && s->params.count != total)
+            return fail_at(c, count, "the start's groups hold %ld boids: remove 'count' or make it %ld",
+                           total, total);
+        s->params.count = (int)total;
+    }
     if (s->replay && s->start)
         return fail_at(c, lookup(c, map, "start"), "a flock replays a recording or starts from a "
                                                    "saved state, not both");
@@ -2195,7 +2204,10 @@ static int twin_ok(ctx *c, yaml_node_t *root)
     if (s->twin.kind == MUR_TWIN_NONE)
         return 0;
     yaml_node_t *where = lookup(c, lookup(c, root, "experiment"), "twin");
-    if (s->replay)
+    int replayed = s->replay != NULL;
+    for (int i = 0; i < s->nconditions; i++)
+        replayed |= s->conditions[i].replay != NULL;
+    if (replayed)
         return fail_at(c, where, "a replayed flock is shown, not stepped: it has no twin");
     for (int i = 0; i < s->ncues; i++) {
         const mur_cue *q = &s->cues[i];
@@ -2289,11 +2301,12 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
     int rc;
     if ((rc = replay_ok(c, root, video)))
         return rc;
-    for (int i = 0; s->ngroups && i < s->nconditions; i++)
-        for (int k = 0; k < s->conditions[i].nset; k++)
+    for (int i = 0; (s->ngroups > 1 || s->start) && i < s->nconditions; i++)
+        for (int k = 0; k < s->conditions[i].nset && !s->conditions[i].replay; k++)
             if (!strcmp(s->conditions[i].set[k].setting->name, "count"))
                 return fail_at(c, lookup(c, root, "experiment"), "condition '%s' sets count, which "
-                               "the start's groups decide", s->conditions[i].name);
+                               "the start decides (%s)", s->conditions[i].name,
+                               s->start ? "the saved state's boids" : "the sum of its groups");
     if (!lookup(c, root, "predators") && (rc = preset_predator(c)))
         return rc;
     if ((rc = camera_finish(c)))
@@ -2380,14 +2393,16 @@ static int read_tps(ctx *c, yaml_node_t *video)
  * flock, so world and flock are read before them. */
 static int read_top_keys(ctx *c, yaml_node_t *root)
 {
+    /* pass 0: world; 1: flock (its shapes and recordings are checked
+     * against the world); 2: the rest */
     static const char *const first[] = {"world", "flock", NULL};
     int rc = 0;
-    for (int pass = 0; pass < 2 && !rc; pass++) {
+    for (int pass = 0; pass < 3 && !rc; pass++) {
         for (yaml_node_pair_t *it = root->data.mapping.pairs.start;
              !rc && it < root->data.mapping.pairs.top; it++) {
             const char *k = scalar(yaml_document_get_node(c->doc, it->key));
-            int early = k && (!strcmp(k, first[0]) || !strcmp(k, first[1]));
-            if (early != (pass == 0))
+            int when = !k ? 2 : !strcmp(k, first[0]) ? 0 : !strcmp(k, first[1]) ? 1 : 2;
+            if (when != pass)
                 continue;
             yaml_node_t one = *root;
             one.data.mapping.pairs.start = it;

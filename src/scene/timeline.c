@@ -280,7 +280,9 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     if (d->replay)   /* no warm-up (the loader refuses one): tick 0 is the recording's */
         return show_recorded(d, err);
     if (s->ngroups) {   /* the starting flock's shape, drawn from the seed */
-        int rc = mur_flock_set_start(f, s->groups, s->ngroups, err);
+        mur_start_group one = s->groups[0];
+        one.count = base->count;   /* one shape holds the whole flock, whatever a condition makes it */
+        int rc = mur_flock_set_start(f, s->ngroups == 1 ? &one : s->groups, s->ngroups, err);
         if (rc)
             return rc;
     }
