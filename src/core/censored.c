@@ -17,17 +17,17 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Type 7 percentile of n sorted values, NaN when it needs a censored one. */
+/* Type 7 percentile of n sorted values (mur_percentile), NaN when it needs
+ * a censored one. */
 static double percentile(const double *sorted, int n, double p)
 {
     double h = (n - 1) * (p / 100.0);
     int lo = (int)h;
     if (lo >= n - 1)
         return isfinite(sorted[n - 1]) ? sorted[n - 1] : NAN;
-    double frac = h - lo;
-    if (!isfinite(sorted[lo]) || (frac > 0 && !isfinite(sorted[lo + 1])))
+    if (!isfinite(sorted[lo]) || (h > lo && !isfinite(sorted[lo + 1])))
         return NAN;
-    return frac > 0 ? sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
+    return h > lo ? mur_percentile(sorted, n, p) : sorted[lo];
 }
 
 void mur_summary_censored(mur_summary *out, double *values, int n, int *censored)
