@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "murmur/experiment.h"
 #include "murmur/scene.h"
 
 static inline mur_scene *scene_of(const char *yaml)
@@ -16,6 +17,21 @@ static inline mur_scene *scene_of(const char *yaml)
     if (mur_scene_parse(&s, "test.yaml", yaml, strlen(yaml), &err))
         fprintf(stderr, "  scene: %s\n", err.msg);
     return s;
+}
+
+/* An experiment of s run on 2 threads (every_tick: keep every tick's
+ * metrics); the message goes to stderr when it fails (the test then fails
+ * on the NULL). */
+static inline mur_experiment *experiment_of(const mur_scene *s, int every_tick)
+{
+    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
+    def.every_tick = every_tick;
+    def.threads = 2;
+    mur_experiment *e = NULL;
+    mur_error err = {{0}};
+    if (mur_experiment_run(&e, s, &def, &err))
+        fprintf(stderr, "  experiment: %s\n", err.msg);
+    return e;
 }
 
 #endif

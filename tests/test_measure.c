@@ -12,23 +12,11 @@
 
 #define SCENE_HEAD "seed: 5\nmodel: wrkspc\nworld: {width: 240, height: 160, boundary: wrap}\nflock: {count: 60}\n"
 
-static mur_experiment *run(const mur_scene *s, int every_tick)
-{
-    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
-    def.every_tick = every_tick;
-    def.threads = 2;
-    mur_experiment *e = NULL;
-    mur_error err = {{0}};
-    if (mur_experiment_run(&e, s, &def, &err))
-        fprintf(stderr, "  experiment: %s\n", err.msg);
-    return e;
-}
-
 TEST(window_mean_is_the_mean_of_the_series_at_its_sample_ticks)
 {
     mur_scene *s = scene_of(SCENE_HEAD "experiment: {runs: 3, ticks: 200, measure: {window: 50t, every: 7t}}\n");
     REQUIRE(s, "scene");
-    mur_experiment *stats = run(s, 0), *series = run(s, 1);
+    mur_experiment *stats = experiment_of(s, 0), *series = experiment_of(s, 1);
     REQUIRE(stats && series, "experiments");
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < MUR_METRIC_COUNT; k++) {
@@ -59,7 +47,7 @@ TEST(until_is_the_first_tick_that_meets_it_and_never_is_censored)
                                        "  until: {order: \"> 0.8\", nearest: \"<= 9\"}\n"
                                        "  conditions: {all: {}, none: {separation: 0, alignment: 0, cohesion: 0}}\n");
     REQUIRE(s, "scene");
-    mur_experiment *stats = run(s, 0), *series = run(s, 1);
+    mur_experiment *stats = experiment_of(s, 0), *series = experiment_of(s, 1);
     REQUIRE(stats && series, "experiments");
     int met = 0;
     for (int c = 0; c < 2; c++)

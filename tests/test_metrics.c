@@ -393,3 +393,30 @@ TEST(state_label_follows_tunstrom_thresholds)
               !strcmp(mur_state_name(MUR_STATE_TRANSITION), "transition"),
           "state names");
 }
+
+/* Computing some metrics gives exactly those of computing all, and NaN for
+ * the rest (a trace asks only for its observables). */
+TEST(some_metrics_are_those_of_all_and_the_rest_nan)
+{
+    mur_params p = mur_preset_find("wrkspc")->params;
+    p.count = 300;
+    mur_flock *f = NULL;
+    mur_error err;
+    REQUIRE(mur_flock_create(&f, &p, 9, &err) == 0, "%s", err.msg);
+    for (int t = 0; t < 60; t++)
+        mur_flock_step(f);
+    mur_metrics_ctx *ctx = mur_metrics_ctx_create();
+    mur_metrics all, order, nearest, clusters;
+    REQUIRE(ctx && mur_metrics_compute(ctx, f, &all) == 0, "compute");
+    CHECK(mur_metrics_compute_some(ctx, f, 1u << 0, &order) == 0 && order.order == all.order &&
+              isnan(order.nearest) && isnan(order.milling),
+          "order alone");
+    CHECK(mur_metrics_compute_some(ctx, f, 1u << 1, &nearest) == 0 && nearest.nearest == all.nearest &&
+              nearest.clusters == -1 && isnan(nearest.milling),
+          "nearest alone");
+    CHECK(mur_metrics_compute_some(ctx, f, 1u << 5, &clusters) == 0 && clusters.milling == all.milling &&
+              clusters.clusters == all.clusters && clusters.largest == all.largest && isnan(clusters.nearest),
+          "milling and what it rests on");
+    mur_metrics_ctx_destroy(ctx);
+    mur_flock_destroy(f);
+}

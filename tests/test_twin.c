@@ -32,23 +32,11 @@ static mur_scene *twin_scene(const char *twin, const char *extra, int runs, int 
     return scene_of(text);
 }
 
-static mur_experiment *run(const mur_scene *s, int every_tick)
-{
-    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
-    def.every_tick = every_tick;
-    def.threads = 2;
-    mur_experiment *e = NULL;
-    mur_error err = {{0}};
-    if (mur_experiment_run(&e, s, &def, &err))
-        fprintf(stderr, "  experiment: %s\n", err.msg);
-    return e;
-}
-
 TEST(half_box_twin_starts_at_rounding_and_doubles_in_finite_time)
 {
     mur_scene *s = twin_scene("{shift: half-box}", "", 3, 700);
     REQUIRE(s, "scene");
-    mur_experiment *e = run(s, 0);
+    mur_experiment *e = experiment_of(s, 0);
     REQUIRE(e, "experiment");
     for (int r = 0; r < 3; r++) {
         const mur_twin_record *t0 = mur_experiment_twin(e, 0, r, 0);
@@ -78,7 +66,7 @@ TEST(zero_shift_twin_stays_exactly_zero_for_1000_ticks)
                             "timeline:\n  - at: 5s\n    event: scatter\n"
                             "experiment: {runs: 2, ticks: 1000, twin: {shift: [0, 0]}, metrics: [order]}\n");
     REQUIRE(s, "scene");
-    mur_experiment *e = run(s, 1);
+    mur_experiment *e = experiment_of(s, 1);
     REQUIRE(e, "experiment");
     long nonzero = 0, first = -1;
     for (int r = 0; r < 2; r++)
@@ -108,7 +96,7 @@ TEST(a_twin_starts_from_the_scenes_shaped_start)
                             "video: {width: 240, height: 160, duration: 1s}\n"
                             "experiment: {runs: 2, ticks: 20, twin: {shift: half-box}, metrics: [order]}\n");
     REQUIRE(s, "scene");
-    mur_experiment *e = run(s, 0);
+    mur_experiment *e = experiment_of(s, 0);
     REQUIRE(e, "experiment");
     for (int r = 0; r < 2; r++)
         CHECK(mur_experiment_twin(e, 0, r, 20)->divergence.max < 1e-9, "run %d: %g apart after 20 ticks", r,
@@ -126,7 +114,7 @@ TEST(a_shifted_twins_predators_move_with_it)
                               "    x: \"100 + 60*t\"\n    y: \"80\"\n",
                               1, 60);
     REQUIRE(s, "scene");
-    mur_experiment *e = run(s, 0);
+    mur_experiment *e = experiment_of(s, 0);
     REQUIRE(e, "experiment");
     double d = mur_experiment_twin(e, 0, 0, 60)->divergence.max;
     CHECK(d < 1e-6, "with a predator the twins are %g apart after 60 ticks", d);
@@ -138,7 +126,7 @@ TEST(perturbed_twin_starts_the_perturbation_apart)
 {
     mur_scene *s = twin_scene("{perturb: 1e-6}", "", 1, 5);
     REQUIRE(s, "scene");
-    mur_experiment *e = run(s, 0);
+    mur_experiment *e = experiment_of(s, 0);
     REQUIRE(e, "experiment");
     const mur_twin_record *w = mur_experiment_twin(e, 0, 0, 0);
     CHECK(fabs(w->divergence.rms - 1e-6) < 1e-9 && fabs(w->divergence.max - 1e-6) < 1e-9,

@@ -21,6 +21,10 @@ extern "C" {
 /// The temporary name beside path, "<dir>/.<base><suffix>.part.<pid>" (suffix
 /// may be ""): same directory, so rename(2) is atomic; this process's id, so
 /// two writers never share one. NULL when out of memory; the caller frees it.
+/// Whether path names an HDF5 file by its extension: .h5, .hdf5 or .h5md
+/// (a trace's, a replay's or a saved state's; a dot in a folder's name does not count).
+MUR_API int mur_file_is_hdf5(const char *path);
+
 MUR_API char *mur_file_temp_name(const char *path, const char *suffix);
 
 /// Accepts (non-zero) the stem of a temporary name: what lies between the

@@ -65,6 +65,13 @@ MUR_API void mur_metrics_ctx_set_stop(mur_metrics_ctx *m, volatile sig_atomic_t 
 /// MUR_EINTR when the stop flag was seen (*out and the per-boid results are then unfinished).
 MUR_API int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out);
 
+/// The same for the metrics in `want` (bit k: metric k) only, and what they
+/// rest on: order alone needs no neighbour search, nearest needs the grid,
+/// the others the clusters. The fields not asked for are NaN (clusters: -1; and the
+/// per-boid results are left as they were unless a cluster metric is asked).
+MUR_API int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned want,
+                                     mur_metrics *out);
+
 /// Per-boid results of the last mur_metrics_compute on m, arrays of that
 /// flock's count owned by m and valid until the next compute: each boid's
 /// cluster, named by the smallest boid index in it, and its count of other

@@ -11,12 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Type 7 percentile of n sorted values (mur_percentile), NaN when it needs
  * a censored one. */
 static double percentile(const double *sorted, int n, double p)
@@ -32,24 +26,18 @@ static double percentile(const double *sorted, int n, double p)
 
 void mur_summary_censored(mur_summary *out, double *values, int n, int *censored)
 {
-    out->n = n;
-    out->median = out->p10 = out->p90 = out->mean = NAN;
     *censored = 0;
-    double sum = 0;
+    int nan = 0;
     for (int i = 0; i < n; i++) {
-        if (isnan(values[i]))
-            return;
-        if (isinf(values[i]))
-            ++*censored;
-        else
-            sum += values[i];
+        nan |= isnan(values[i]);
+        *censored += isinf(values[i]) != 0;
     }
-    if (n < 1)
+    /* sorts the values (censored last) unless one is NaN: every field is then NaN */
+    mur_summary_compute(out, values, n);
+    if (nan || !*censored)
         return;
-    qsort(values, (size_t)n, sizeof *values, cmp_double);
     out->median = percentile(values, n, 50);
     out->p10 = percentile(values, n, 10);
     out->p90 = percentile(values, n, 90);
-    if (!*censored)
-        out->mean = sum / n;
+    out->mean = NAN;   /* unknown: the censored runs took longer than they ran */
 }

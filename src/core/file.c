@@ -273,3 +273,11 @@ int mur_file_write_text(const char *path, const char *text, mur_error *err)
     fputs(text, fp);
     return mur_atomic_commit(&a, err);
 }
+
+int mur_file_is_hdf5(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash))
+        return 0;
+    return !strcmp(dot, ".h5") || !strcmp(dot, ".hdf5") || !strcmp(dot, ".h5md");
+}

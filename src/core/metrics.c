@@ -371,8 +371,9 @@ static double milling_of(mur_metrics_ctx *m, const mur_flock *f, int n)
     return mill / n;
 }
 
-int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out)
+int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
 {
+    enum { NEAREST = 1u << 1, LINKED = (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) };
     memset(out, 0, sizeof *out);
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f);
@@ -381,17 +382,34 @@ int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out
     out->order = mur_metrics_order(n, vx, vy);
     if (n <= 0)
         return MUR_OK;
+    if (!(want & (NEAREST | LINKED))) {
+        out->nearest = out->neighbours = out->largest = out->milling = NAN;
+        out->clusters = -1;
+        return MUR_OK;
+    }
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     double R = p->cohesion_radius;
     if (reserve(m, (size_t)n) ||
         mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
         return MUR_ERUN;
+    int rc = want & NEAREST ? nearest_mean(m, f, n, &out->nearest) : MUR_OK;
+    if (!(want & NEAREST))
+        out->nearest = NAN;
+    if (rc || !(want & LINKED)) {
+        out->neighbours = out->largest = out->milling = NAN;
+        out->clusters = -1;
+        return rc;
+    }
     long pairs;
-    int rc = nearest_mean(m, f, n, &out->nearest);
-    if (rc || (rc = link_neighbours(m, f, n, &pairs)))
+    if ((rc = link_neighbours(m, f, n, &pairs)))
         return rc;
     out->neighbours = (double)pairs / n;
     tally_clusters(m, f, n, out);
     out->milling = milling_of(m, f, n);
     return MUR_OK;
+}
+
+int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out)
+{
+    return mur_metrics_compute_some(m, f, (1u << MUR_METRIC_COUNT) - 1, out);
 }

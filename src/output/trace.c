@@ -28,7 +28,7 @@ static int format_of(const char *path)
     const char *ext = extension(path);
     if (!strcmp(ext, ".csv"))
         return FORMAT_CSV;
-    if (!strcmp(ext, ".h5") || !strcmp(ext, ".hdf5") || !strcmp(ext, ".h5md"))
+    if (mur_file_is_hdf5(path))
         return FORMAT_H5;
     return -1;
 }

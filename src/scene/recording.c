@@ -4,6 +4,7 @@
 #include "recording.h"
 #include "murmur/scene.h"
 #include "murmur/alloc.h"
+#include "murmur/file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -166,12 +167,6 @@ int mur_rec_finish(rec_builder *b, int has_velocity, const mur_params *p, mur_er
 
 /* ---- which reader --------------------------------------------------------- */
 
-static int is_h5(const char *path)
-{
-    const char *dot = strrchr(path, '.');
-    return dot && (!strcmp(dot, ".h5") || !strcmp(dot, ".hdf5") || !strcmp(dot, ".h5md"));
-}
-
 int mur_recording_file_ok(const char *path, char *why, size_t n)
 {
     struct stat st;
@@ -191,7 +186,7 @@ int mur_recording_replay(mur_recording **out, const char *path, const char *show
                          const mur_params *p, mur_error *err)
 {
     *out = NULL;
-    return is_h5(path) ? mur_recording_read_h5(out, path, shown, -1, 1, p, err)
+    return mur_file_is_hdf5(path) ? mur_recording_read_h5(out, path, shown, -1, 1, p, err)
                        : mur_recording_read_csv(out, path, shown, p, err);
 }
 
@@ -199,7 +194,7 @@ int mur_recording_start(mur_recording **out, const char *path, const char *shown
                         const mur_params *p, mur_error *err)
 {
     *out = NULL;
-    if (!is_h5(path))
+    if (!mur_file_is_hdf5(path))
         return mur_error_set(err, MUR_EINPUT,
                              "%s: error: a saved state is an HDF5 file from `murmur trace` (.h5)", shown);
     return mur_recording_read_h5(out, path, shown, tick, 0, p, err);

@@ -25,6 +25,7 @@
 #include "yamlnode.h"
 #include "murmur/experiment.h"
 #include "recording.h"
+#include "murmur/file.h"
 #include "murmur/metrics.h"
 #include "sweep.h"
 
@@ -557,8 +558,7 @@ static int recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_rec
     if (!path)
         return oom(c);
     char why[160];
-    const char *dot = strrchr(path, '.');
-    if (strcmp(key, "replay") && !(dot && (!strcmp(dot, ".h5") || !strcmp(dot, ".hdf5") || !strcmp(dot, ".h5md")))) {
+    if (strcmp(key, "replay") && !mur_file_is_hdf5(path)) {
         rc = fail_at(c, n, "a saved state is an HDF5 file from `murmur trace` (.h5), not '%s'", path);
     } else if (mur_recording_file_ok(path, why, sizeof why)) {
         rc = fail_at(c, n, "'%s' %s", path, why);
