@@ -658,11 +658,19 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
         int m = q->filter(&in, b.x, b.y, j0, j1, skip, bdx, bdy, bd2, keep);
         /* the field of view: seen[t] indexes the block, dist2[t] is its d2 */
         int ms = 0;
-        for (int t = 0; t < m; t++) {
-            int o = keep[t];
-            dist2[ms] = bd2[o];
-            seen[ms] = o;
-            ms += !(cone && bdx[o] * vxi + bdy[o] * vyi < cvl * sqrt(bd2[o]));
+        if (cone) {
+            for (int t = 0; t < m; t++) {
+                int o = keep[t];
+                dist2[ms] = bd2[o];
+                seen[ms] = o;
+                ms += !(bdx[o] * vxi + bdy[o] * vyi < cvl * sqrt(bd2[o]));
+            }
+        } else {
+            for (int t = 0; t < m; t++) {
+                dist2[t] = bd2[keep[t]];
+                seen[t] = keep[t];
+            }
+            ms = m;
         }
         int k;
         if (q->rules & RULE_SEP) {
@@ -1043,10 +1051,14 @@ static void block_load(const mur_flock *f, const probe *tmpl, int c, block_copy 
         }
         if (b->lo[r] <= g->start[c] && g->start[c] < b->hi[r])
             first = total + g->start[c] - b->lo[r];
-        memcpy(buf->x + total, f->kx + b->lo[r], (size_t)len * sizeof *buf->x);
-        memcpy(buf->y + total, f->ky + b->lo[r], (size_t)len * sizeof *buf->y);
-        memcpy(buf->vx + total, f->kvx + b->lo[r], (size_t)len * sizeof *buf->vx);
-        memcpy(buf->vy + total, f->kvy + b->lo[r], (size_t)len * sizeof *buf->vy);
+        /* Runs are a few boids long: a plain loop beats four calls. */
+        const int lo = b->lo[r];
+        for (int t = 0; t < len; t++) {
+            buf->x[total + t] = f->kx[lo + t];
+            buf->y[total + t] = f->ky[lo + t];
+            buf->vx[total + t] = f->kvx[lo + t];
+            buf->vy[total + t] = f->kvy[lo + t];
+        }
         total += len;
     }
     if (total >= 0)
@@ -1157,8 +1169,8 @@ int mur_flock_step(mur_flock *f)
          * that much so the 3 x 3 block still holds every neighbour. */
         double cell = max_radius(p) + (seq ? p->max_speed : 0);
         cell *= 1 + 1e-9;
-        f->grid_ok = mur_grid_build(&f->grid, f->x, f->y, f->n, p->width, p->height, cell,
-                                    p->boundary == MUR_BOUNDARY_WRAP) == 0;
+        f->grid_ok = mur_grid_build_on(&f->grid, f->pool, f->x, f->y, f->n, p->width, p->height,
+                                       cell, p->boundary == MUR_BOUNDARY_WRAP) == 0;
         /* On allocation failure the brute loop gives the same answer, slowly. */
     }
     mur_pool_run(f->pool, copy_chunk, f, f->n);

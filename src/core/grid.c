@@ -55,8 +55,9 @@ int mur_grid_span(int c, int n, int wrap, int out[3])
     return k;
 }
 
-int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
-                   double width, double height, double cell, int wrap)
+/* Sizes the grid for the world and cell and grows its arrays for n boids;
+ * -1 when memory is short. */
+static int size_grid(mur_grid *g, int n, double width, double height, double cell, int wrap)
 {
     if (!(cell > 0))
         cell = width > height ? width : height;
@@ -74,20 +75,40 @@ int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
     g->wrap = wrap;
     g->ncells = gx * gy;
     g->n = 0;
-    if (grow((void **)&g->start, &g->cap_cells, (size_t)g->ncells + 1, sizeof(int)) ||
-        grow((void **)&g->order, &g->cap_boids, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)) ||
-        grow((void **)&g->cell_of, &g->cap_cell_of, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)) ||
-        grow((void **)&g->slot, &g->cap_slot, (size_t)n > 0 ? (size_t)n : 1, sizeof(int)))
-        return -1;
+    size_t nb = n > 0 ? (size_t)n : 1;
+    return grow((void **)&g->start, &g->cap_cells, (size_t)g->ncells + 1, sizeof(int)) ||
+                   grow((void **)&g->order, &g->cap_boids, nb, sizeof(int)) ||
+                   grow((void **)&g->cell_of, &g->cap_cell_of, nb, sizeof(int)) ||
+                   grow((void **)&g->slot, &g->cap_slot, nb, sizeof(int))
+               ? -1
+               : 0;
+}
 
+static int cell_index(const mur_grid *g, double x, double y)
+{
+    int cx, cy;
+    mur_grid_cell(g, x, y, &cx, &cy);
+    return cy * g->gx + cx;
+}
+
+static int scatter(mur_grid *g, int n);
+
+int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
+                   double width, double height, double cell, int wrap)
+{
+    if (size_grid(g, n, width, height, cell, wrap))
+        return -1;
+    for (int i = 0; i < n; i++)
+        g->cell_of[i] = cell_index(g, x[i], y[i]);
+    return scatter(g, n);
+}
+
+/* Enters with every boid's cell in cell_of; leaves the grid built. */
+static int scatter(mur_grid *g, int n)
+{
     memset(g->start, 0, ((size_t)g->ncells + 1) * sizeof(int));
-    for (int i = 0; i < n; i++) {
-        int cx, cy;
-        mur_grid_cell(g, x[i], y[i], &cx, &cy);
-        int k = cy * gx + cx;
-        g->cell_of[i] = k;
-        g->start[k + 1]++;
-    }
+    for (int i = 0; i < n; i++)
+        g->start[g->cell_of[i] + 1]++;
     for (int k = 0; k < g->ncells; k++)
         g->start[k + 1] += g->start[k];
     /* Stable scatter: boids enter their cell in index order. start[k] is
@@ -101,6 +122,40 @@ int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
     g->start[0] = 0;
     g->n = n;
     return 0;
+}
+
+/* ---- the parallel build --------------------------------------------------
+ *
+ * Filing boids into cells (two divisions and two floors a boid) runs on
+ * the pool; counting and the stable scatter stay serial: integer work whose
+ * random writes two threads would fight over cache lines for (atomic
+ * counters measured slower than one thread). The grid is the same bytes. */
+
+typedef struct {
+    mur_grid *g;
+    const double *x, *y;
+} build_ctx;
+
+static void file_boids(void *ctx, int begin, int end)
+{
+    build_ctx *b = ctx;
+    for (int i = begin; i < end; i++)
+        b->g->cell_of[i] = cell_index(b->g, b->x[i], b->y[i]);
+}
+
+/* Below this many boids the serial build is as fast. */
+#define PARALLEL_MIN 16384
+
+int mur_grid_build_on(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
+                      double width, double height, double cell, int wrap)
+{
+    if (mur_pool_threads(pool) < 2 || n < PARALLEL_MIN)
+        return mur_grid_build(g, x, y, n, width, height, cell, wrap);
+    if (size_grid(g, n, width, height, cell, wrap))
+        return -1;
+    build_ctx b = {g, x, y};
+    mur_pool_run(pool, file_boids, &b, n);
+    return scatter(g, n);
 }
 
 void mur_grid_free(mur_grid *g)

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "pool.h"
+
 typedef struct mur_grid {
     int gx, gy;          /* cells per axis (>= 1) */
     double cw, ch;       /* cell size, world units (>= the requested size) */
@@ -27,6 +29,11 @@ typedef struct mur_grid {
 /// Returns 0, or -1 when memory is short (the grid is then left empty).
 int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
                    double width, double height, double cell, int wrap);
+
+/// mur_grid_build on the pool's threads: the same grid, bit for bit, for
+/// any thread count (pool NULL or one thread: the serial build).
+int mur_grid_build_on(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
+                      double width, double height, double cell, int wrap);
 
 /// Cell coordinates of a point (clamped into the grid).
 void mur_grid_cell(const mur_grid *g, double x, double y, int *cx, int *cy);
