@@ -726,9 +726,23 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
  * Writes up to 9 runs to lo/hi and returns how many. */
 static int block_runs(const mur_grid *g, int c, int lo[9], int hi[9])
 {
-    int xs[3], ys[3], r = 0;
-    int nx = mur_grid_span(c % g->gx, g->gx, g->wrap, xs);
-    int ny = mur_grid_span(c / g->gx, g->gy, g->wrap, ys);
+    int cx = c % g->gx, cy = c / g->gx, r = 0;
+    if (cx >= 1 && cx <= g->gx - 2 && cy >= 1 && cy <= g->gy - 2) {
+        /* Inside the grid (most cells): three rows of three adjacent
+         * columns, one run each, as the general walk below finds them. */
+        for (int y = cy - 1; y <= cy + 1; y++) {
+            const int *row = g->start + (size_t)y * g->gx;
+            if (row[cx - 1] < row[cx + 2]) {
+                lo[r] = row[cx - 1];
+                hi[r] = row[cx + 2];
+                r++;
+            }
+        }
+        return r;
+    }
+    int xs[3], ys[3];
+    int nx = mur_grid_span(cx, g->gx, g->wrap, xs);
+    int ny = mur_grid_span(cy, g->gy, g->wrap, ys);
     for (int b = 0; b < ny; b++) {
         const int *row = g->start + (size_t)ys[b] * g->gx;
         for (int a = 0; a < nx;) {
@@ -832,6 +846,94 @@ static void combine(const mur_params *p, unsigned used, double vxi, double vyi, 
         r->n_ali = s->na;
         r->n_coh = s->nc;
     }
+}
+
+/* combine() for a run of boids: accelerations of the boids whose
+ * velocities are vx[t], vy[t] and sums s[t], t < n, to ax[t], ay[t].
+ *
+ * Normalised rules (most presets) go four boids at a time through the
+ * vector unit where it has AVX2: each lane does combine's operations in
+ * combine's order (IEEE division and square root round the same in a lane
+ * as in a scalar register, and nothing is fused), and a lane's branch
+ * becomes a blend of both outcomes, so the bytes are combine's. A combine
+ * is a chain of divisions and square roots; four at once share them. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* unit(x, y) of four lanes. */
+__attribute__((target("avx2"))) static void unit4(__m256d x, __m256d y, __m256d *ux, __m256d *uy)
+{
+    const __m256d zero = _mm256_setzero_pd();
+    __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(x, x), _mm256_mul_pd(y, y)));
+    __m256d pos = _mm256_cmp_pd(l, zero, _CMP_GT_OQ);
+    *ux = _mm256_blendv_pd(zero, _mm256_div_pd(x, l), pos);
+    *uy = _mm256_blendv_pd(zero, _mm256_div_pd(y, l), pos);
+}
+
+__attribute__((target("avx2"))) static void combine_norm4(const mur_params *p, unsigned used,
+                                                          const double *vx, const double *vy,
+                                                          const sums *s, double *ax, double *ay)
+{
+    const __m256d zero = _mm256_setzero_pd();
+    __m256d vxi = _mm256_loadu_pd(vx), vyi = _mm256_loadu_pd(vy);
+    __m256d sx = _mm256_set_pd(s[3].sx, s[2].sx, s[1].sx, s[0].sx);
+    __m256d sy = _mm256_set_pd(s[3].sy, s[2].sy, s[1].sy, s[0].sy);
+    __m256d na = _mm256_set_pd(s[3].na, s[2].na, s[1].na, s[0].na);
+    __m256d nc = _mm256_set_pd(s[3].nc, s[2].nc, s[1].nc, s[0].nc);
+    __m256d has_a = _mm256_cmp_pd(na, zero, _CMP_NEQ_OQ), has_c = _mm256_cmp_pd(nc, zero, _CMP_NEQ_OQ);
+    __m256d Ax = _mm256_div_pd(_mm256_set_pd(s[3].ax, s[2].ax, s[1].ax, s[0].ax), na);
+    __m256d Ay = _mm256_div_pd(_mm256_set_pd(s[3].ay, s[2].ay, s[1].ay, s[0].ay), na);
+    if (p->alignment_mode == MUR_ALIGN_RELATIVE) {
+        Ax = _mm256_sub_pd(Ax, vxi);
+        Ay = _mm256_sub_pd(Ay, vyi);
+    }
+    Ax = _mm256_blendv_pd(zero, Ax, has_a);
+    Ay = _mm256_blendv_pd(zero, Ay, has_a);
+    __m256d Cx = _mm256_blendv_pd(zero, _mm256_div_pd(_mm256_set_pd(s[3].cx, s[2].cx, s[1].cx, s[0].cx), nc), has_c);
+    __m256d Cy = _mm256_blendv_pd(zero, _mm256_div_pd(_mm256_set_pd(s[3].cy, s[2].cy, s[1].cy, s[0].cy), nc), has_c);
+    const __m256d rx[3] = {sx, Ax, Cx}, ry[3] = {sy, Ay, Cy};
+    const double wg[3] = {p->separation * p->gain_separation, p->alignment * p->gain_alignment,
+                          p->cohesion * p->gain_cohesion};
+    __m256d tx = zero, ty = zero;
+    for (int k = 0; k < 3; k++) {
+        __m256d px = zero, py = zero;
+        if (used & (1u << k)) {
+            __m256d ux, uy;
+            unit4(rx[k], ry[k], &ux, &uy);
+            __m256d g = _mm256_set1_pd(wg[k]);
+            px = _mm256_mul_pd(g, ux);
+            py = _mm256_mul_pd(g, uy);
+        }
+        tx = _mm256_add_pd(tx, px);
+        ty = _mm256_add_pd(ty, py);
+    }
+    if (p->max_force > 0) {   /* clamp_len */
+        __m256d max = _mm256_set1_pd(p->max_force);
+        __m256d l2 = _mm256_add_pd(_mm256_mul_pd(tx, tx), _mm256_mul_pd(ty, ty));
+        __m256d over = _mm256_cmp_pd(l2, _mm256_mul_pd(max, max), _CMP_GT_OQ);
+        __m256d sc = _mm256_div_pd(max, _mm256_sqrt_pd(l2));
+        tx = _mm256_blendv_pd(tx, _mm256_mul_pd(tx, sc), over);
+        ty = _mm256_blendv_pd(ty, _mm256_mul_pd(ty, sc), over);
+    }
+    _mm256_storeu_pd(ax, tx);
+    _mm256_storeu_pd(ay, ty);
+}
+#define COMBINE_VECTOR 1
+#else
+#define COMBINE_VECTOR 0
+#endif
+
+static void combine_run(const mur_flock *f, unsigned used, const double *vx, const double *vy,
+                        const sums *s, int n, double *ax, double *ay)
+{
+    int t = 0;
+#if COMBINE_VECTOR
+    if (f->simd >= MUR_SIMD_AVX2 && f->p.combine == MUR_COMBINE_NORMALIZE)
+        for (; t + 4 <= n; t += 4)
+            combine_norm4(&f->p, used, vx + t, vy + t, s + t, ax + t, ay + t);
+#endif
+    for (; t < n; t++)
+        combine(&f->p, used, vx[t], vy[t], &s[t], &ax[t], &ay[t], NULL);
 }
 
 void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
@@ -1012,6 +1114,8 @@ static int cell_at(const mur_grid *g, int k)
  * read in place, run by run. */
 enum { BLOCK_MAX = 512 };
 
+_Static_assert(MUR_FILTER_PAD >= 3, "block_load's moves of four pass a run's end by 3");
+
 /* The copied candidates, each array readable MUR_FILTER_PAD past the last. */
 typedef struct {
     double x[BLOCK_MAX + MUR_FILTER_PAD], y[BLOCK_MAX + MUR_FILTER_PAD];
@@ -1051,13 +1155,17 @@ static void block_load(const mur_flock *f, const probe *tmpl, int c, block_copy 
         }
         if (b->lo[r] <= g->start[c] && g->start[c] < b->hi[r])
             first = total + g->start[c] - b->lo[r];
-        /* Runs are a few boids long: a plain loop beats four calls. */
+        /* Runs are a few boids long: fixed-size moves of four, rather than
+         * four calls. The last move may pass the run's end by up to three
+         * (the arrays are readable MUR_FILTER_PAD past the last boid, and
+         * the buffer as far past BLOCK_MAX); the next run, or the padding
+         * below, overwrites what it brought. */
         const int lo = b->lo[r];
-        for (int t = 0; t < len; t++) {
-            buf->x[total + t] = f->kx[lo + t];
-            buf->y[total + t] = f->ky[lo + t];
-            buf->vx[total + t] = f->kvx[lo + t];
-            buf->vy[total + t] = f->kvy[lo + t];
+        for (int t = 0; t < len; t += 4) {
+            memcpy(buf->x + total + t, f->kx + lo + t, 4 * sizeof(double));
+            memcpy(buf->y + total + t, f->ky + lo + t, 4 * sizeof(double));
+            memcpy(buf->vx + total + t, f->kvx + lo + t, 4 * sizeof(double));
+            memcpy(buf->vy + total + t, f->kvy + lo + t, 4 * sizeof(double));
         }
         total += len;
     }
@@ -1068,40 +1176,55 @@ static void block_load(const mur_flock *f, const probe *tmpl, int c, block_copy 
     b->first = first;
 }
 
-/* Enters with cell c's block loaded (block_load); leaves positions
- * [k, kend) of that cell with their accelerations, stored by boid id. */
+/* Sums waiting for their rules to be combined: positions k0 .. k0 + n - 1.
+ * A cell holds a boid or two at the presets' densities, so the batch runs
+ * across cells: each combine is a long chain of dependent divisions and
+ * square roots, and a run of independent ones overlaps in the CPU (and
+ * fills the vector unit's lanes, combine_run) where one between two scans
+ * would not. */
+enum { COMBINE_BATCH = 32 };
+typedef struct {
+    int k0, n;
+    sums s[COMBINE_BATCH];
+} sum_batch;
+
+/* Combines the batch's sums and stores the accelerations by boid id. */
+static void batch_flush(mur_flock *f, unsigned rules, sum_batch *bt)
+{
+    double bx[COMBINE_BATCH], by[COMBINE_BATCH];
+    combine_run(f, rules, f->kvx + bt->k0, f->kvy + bt->k0, bt->s, bt->n, bx, by);
+    for (int t = 0; t < bt->n; t++) {
+        int i = f->grid.order[bt->k0 + t];
+        f->acc[2 * i] = bx[t];
+        f->acc[2 * i + 1] = by[t];
+    }
+    bt->n = 0;
+}
+
+/* Enters with cell c's block loaded (block_load) and a batch ending at
+ * position k; leaves the sums of positions [k, kend) of that cell in the
+ * batch, flushing it whenever it fills. */
 static void accel_cell(mur_flock *f, const probe *tmpl, int c, const block_copy *buf,
-                       const cell_block *b, int k, int kend)
+                       const cell_block *b, int k, int kend, sum_batch *bt)
 {
     const mur_grid *g = &f->grid;
     const boids copy = {buf->x, buf->y, buf->vx, buf->vy}, all = by_position(f);
-    probe q;
-    /* The sums of up to COMBINE_BATCH boids first, then their rules
-     * combined: each combine is a long chain of dependent divisions and
-     * square roots, and a run of independent ones overlaps in the CPU
-     * where one between two scans would not. */
-    enum { COMBINE_BATCH = 32 };
-    sums batch[COMBINE_BATCH];
-    while (k < kend) {
-        int k0 = k, k1 = kend - k > COMBINE_BATCH ? k + COMBINE_BATCH : kend;
-        for (; k < k1; k++) {
-            sums *s = &batch[k - k0];
-            memset(s, 0, sizeof *s);
-            q = *tmpl;
-            q.wrapx = b->wrapx;
-            q.wrapy = b->wrapy;
-            probe_set(&q, all, k);
-            if (b->total >= 0) {
-                scan(&q, copy, 0, b->total, b->first + k - g->start[c], s);
-            } else {
-                for (int r = 0; r < b->nr; r++)
-                    scan(&q, all, b->lo[r], b->hi[r], k, s);
-            }
-        }
-        for (int t = k0; t < k1; t++) {
-            int i = g->order[t];
-            combine(&f->p, tmpl->rules, f->kvx[t], f->kvy[t], &batch[t - k0], &f->acc[2 * i],
-                    &f->acc[2 * i + 1], NULL);
+    probe q = *tmpl;
+    q.wrapx = b->wrapx;
+    q.wrapy = b->wrapy;
+    for (; k < kend; k++) {
+        if (bt->n == COMBINE_BATCH)
+            batch_flush(f, tmpl->rules, bt);
+        if (bt->n == 0)
+            bt->k0 = k;
+        sums *s = &bt->s[bt->n++];
+        *s = (sums){0, 0, 0, 0, 0, 0, 0, 0, 0};
+        probe_set(&q, all, k);
+        if (b->total >= 0) {
+            scan(&q, copy, 0, b->total, b->first + k - g->start[c], s);
+        } else {
+            for (int r = 0; r < b->nr; r++)
+                scan(&q, all, b->lo[r], b->hi[r], k, s);
         }
     }
 }
@@ -1127,6 +1250,8 @@ static void accel_chunk(void *ctx, int begin, int end)
     const mur_grid *g = &f->grid;
     block_copy buf;
     cell_block b;
+    sum_batch bt;
+    bt.n = 0;
     int poll = begin + POLL_BOIDS;
     for (int k = begin, c = cell_at(g, begin); k < end; c++) {
         if (k >= poll) {
@@ -1138,9 +1263,11 @@ static void accel_chunk(void *ctx, int begin, int end)
         if (k >= kend)
             continue;  /* empty cell */
         block_load(f, &tmpl, c, &buf, &b);
-        accel_cell(f, &tmpl, c, &buf, &b, k, kend);
+        accel_cell(f, &tmpl, c, &buf, &b, k, kend, &bt);
         k = kend;
     }
+    if (bt.n)
+        batch_flush(f, tmpl.rules, &bt);
 }
 
 static void integrate_chunk(void *ctx, int begin, int end)
