@@ -14,6 +14,7 @@
 #include "cli_util.h"
 #include "harness.h"
 #include "murmur/session.h"
+#include "murmur/render.h"
 #include "murmur/trace.h"
 
 /* A scene from text, named as a file in the scratch folder (a recording's
@@ -537,5 +538,60 @@ TEST(a_thinned_replay_keeps_its_trails)
         lit += px[49 * stride + 4 * x + 1] + px[50 * stride + 4 * x + 1] > 24;
     CHECK(lit == 21, "%d of 21 pixels of the thinned replay's trail are drawn", lit);
     mur_session_destroy(ss);
+    mur_scene_destroy(s);
+}
+
+/* On a replay a boid is named by its id, the tracker's number: the camera
+ * follows, and the watch view shows, the boid with that id wherever it sits
+ * among the frame's rows; an id no row has is refused at its line. */
+TEST(the_camera_and_the_watch_view_name_a_replay_s_boids_by_id)
+{
+    /* ids 4 and 9: id 9 is row 1, far from the middle of the world */
+    write_file(scratch_path("ids.csv"), "frame,id,x,y\n0,4,20,80\n0,9,85,20\n1,4,20,80\n1,9,85,20\n");
+    static const char scene[] =
+        "model: wrkspc\nworld: {width: 100, height: 100, boundary: reflect}\n"
+        "flock: {replay: ids.csv}\n"
+        "video: {width: 100, height: 100, duration: 1s, fps: 30, ticks_per_second: 30}\n"
+        "camera: {follow: {boid: %d}, zoom: 4, smooth: 0}\n"
+        "look: {background: '#000000', boid: {shape: dot, size: 2, color: '#ffffff'},"
+        " overlays: [{watch: {boid: %d}}]}\n";
+    char text[1024];
+    snprintf(text, sizeof text, scene, 9, 9);
+    mur_error err;
+    mur_scene *s = scene_in_scratch(text, &err);
+    REQUIRE(s, "%s", err.msg);
+    mur_flock *f = NULL;
+    mur_driver d = {0};
+    REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0, "%s", err.msg);
+    REQUIRE(mur_driver_start(&d, s, f, &s->params, &err) == 0, "%s", err.msg);
+    CHECK(mur_flock_row(f, 9) == 1 && mur_flock_row(f, 4) == 0 && mur_flock_row(f, 5) == -1 &&
+              mur_flock_row(f, 0) == -1,
+          "rows of ids 9, 4, 5, 0: %d %d %d %d", mur_flock_row(f, 9), mur_flock_row(f, 4),
+          mur_flock_row(f, 5), mur_flock_row(f, 0));
+    mur_watch_view v;
+    CHECK(mur_render_watch_view(f, 9, &v, &err) == 0 && v.x == 85 && v.y == 20,
+          "the watch view of id 9 is at (%g, %g), not (85, 20)", v.x, v.y);
+    mur_flock_destroy(f);
+    mur_session *ss = NULL;
+    REQUIRE(mur_session_create(&ss, s, NULL, &err) == 0, "%s", err.msg);
+    const uint8_t *px;
+    int stride;
+    REQUIRE(mur_session_frame(ss, 1, &px, &stride, &err) == 0, "%s", err.msg);
+    /* id 9 held in the middle of the view: the frame's centre is lit */
+    int lit = px[50 * stride + 4 * 50 + 1] > 100 || px[49 * stride + 4 * 49 + 1] > 100;
+    CHECK(lit, "the boid the camera follows (id 9) is not in the middle of the frame");
+    mur_session_destroy(ss);
+    mur_scene_destroy(s);
+
+    snprintf(text, sizeof text, scene, 5, 9);
+    s = scene_in_scratch(text, &err);
+    CHECK(!s && strstr(err.msg, "scene.yaml:5:") &&
+              strstr(err.msg, "the camera follows boid 5, but no boid of"),
+          "a camera on an id no row has: %s", s ? "loaded" : err.msg);
+    mur_scene_destroy(s);
+    snprintf(text, sizeof text, scene, 9, 1);
+    s = scene_in_scratch(text, &err);
+    CHECK(!s && strstr(err.msg, "the watch view shows boid 1, but no boid of"),
+          "a watch view of an id no row has: %s", s ? "loaded" : err.msg);
     mur_scene_destroy(s);
 }

@@ -148,7 +148,7 @@ TEST(errors_name_line_column_and_suggest)
     expect_error("flock: {noise: -1}\n", "1:16", "out of range [0, 10]");
     expect_error("video: {fps: 29.97}\n", "1:14", "whole number");
     expect_error("flock: {count: 20}\nlook: {overlays: [{watch: {boid: 20}}]}\n", "2:34",
-                 "out of range [0, 19]");
+                 "the watch view shows boid 20, but the flock has 20");
     expect_error("video: {duration: 0s}\n", "1:19", "less than one frame");
     expect_error("look: {background: \"#12345\"}\n", "1:20", "6 or 8 hex digits");
     expect_error("predators:\n  - {mode: attract, x: \"1/0\", y: \"0\"}\n", "2:24",

@@ -139,6 +139,11 @@ MUR_API int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const doubl
 /// for the model's own boids, whose id is their index.
 MUR_API const int *mur_flock_ids(const mur_flock *f);
 
+/// The row (index into the state arrays) of the boid with this id: the id
+/// itself for the model's own boids, the id's place in a recorded frame's
+/// ids on a replay; -1 when no boid has it now.
+MUR_API int mur_flock_row(const mur_flock *f, int id);
+
 /// Set the tick counter, which the noise and scatter draws are keyed on: a
 /// flock restored from a saved state continues the saved run's draws.
 MUR_API void mur_flock_set_tick(mur_flock *f, uint64_t tick);

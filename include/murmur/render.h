@@ -124,10 +124,11 @@ typedef struct mur_watch_view {
     int n_sep, n_ali, n_coh;      ///< neighbours of each rule (as mur_rules counts them)
 } mur_watch_view;
 
-/// The one-boid view of boid i of f, from the engine's own rule vectors
+/// The one-boid view of the boid with id `id` of f (its index, but for a
+/// replay's recorded ids: mur_flock_row), from the engine's own rule vectors
 /// (mur_flock_rules): the arrows drawn run from (x, y) to (x, y) + steer[k] *
-/// scale. MUR_EINPUT when f has no boid i.
-MUR_API int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_error *err);
+/// scale. MUR_EINPUT when f has no such boid now.
+MUR_API int mur_render_watch_view(const mur_flock *f, int id, mur_watch_view *out, mur_error *err);
 
 #ifdef __cplusplus
 }

@@ -442,6 +442,21 @@ int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const double *x, co
 
 const int *mur_flock_ids(const mur_flock *f) { return f->ids; }
 
+int mur_flock_row(const mur_flock *f, int id)
+{
+    if (!f->ids)
+        return id >= 0 && id < f->n ? id : -1;
+    int lo = 0, hi = f->n;   /* ids ascend: the first row whose id >= id */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (f->ids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->n && f->ids[lo] == id ? lo : -1;
+}
+
 const unsigned char *mur_flock_groups(const mur_flock *f) { return f->groups ? f->group : NULL; }
 
 int mur_flock_set_start(mur_flock *f, const mur_start_group *g, int n, mur_error *err)

@@ -93,8 +93,8 @@ static int target(mur_renderer *r, int panel, const mur_flock *f, double t, doub
     const mur_look *lk = r->look;
     switch (lk->follow) {
     case MUR_FOLLOW_BOID: {
-        int i = lk->follow_index;
-        if (i < 0 || i >= mur_flock_count(f))
+        int i = mur_flock_row(f, lk->follow_index);   /* on a replay, the boid with that id */
+        if (i < 0)
             return 0;
         c[0] = mur_flock_x(f)[i];
         c[1] = mur_flock_y(f)[i];

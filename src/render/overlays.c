@@ -84,11 +84,12 @@ int mur_overlays_need_metrics(const mur_look *lk)
 
 /* ---- the one-boid view ---------------------------------------------------- */
 
-int mur_render_watch_view(const mur_flock *f, int i, mur_watch_view *out, mur_error *err)
+int mur_render_watch_view(const mur_flock *f, int id, mur_watch_view *out, mur_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (i < 0 || i >= mur_flock_count(f))
-        return mur_error_set(err, MUR_EINPUT, "no boid %d to watch (the flock has %d)", i,
+    int i = mur_flock_row(f, id);   /* on a replay, the boid with that id */
+    if (i < 0)
+        return mur_error_set(err, MUR_EINPUT, "no boid %d to watch (the flock has %d)", id,
                              mur_flock_count(f));
     const mur_params *p = mur_flock_params(f);
     mur_rules rules;

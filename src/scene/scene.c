@@ -979,13 +979,36 @@ static int plot_pair(ctx *c, pair *p, void *arg)
     return 0;
 }
 
+/* Reads the boid a watch view or a camera names, at node v: an index below
+ * the flock's count, or on a replay one of the recording's ids (they are
+ * the tracker's numbers: any, in any order). world and flock are read
+ * before look and camera, so both are known here. what: for messages. */
+static int boid_named(ctx *c, yaml_node_t *v, const char *what, int *out)
+{
+    const mur_recording *r = c->s->replay;
+    if (!r) {
+        int n = c->s->params.count;
+        int rc = integer(c, v, "boid", 0, MUR_MAX_BOIDS, out);
+        if (!rc && *out >= n)
+            return fail_at(c, v, "%s boid %d, but the flock has %d (boids 0 to %d)", what, *out, n,
+                           n - 1);
+        return rc;
+    }
+    int rc = integer(c, v, "boid", 0, MUR_REPLAY_MAX_ID, out);
+    if (rc)
+        return rc;
+    long rows = r->first[r->nframes];
+    for (long k = 0; k < rows; k++)
+        if (r->id[k] == *out)
+            return 0;
+    return fail_at(c, v, "%s boid %d, but no boid of '%s' has that id", what, *out, r->path);
+}
+
 static int watch_pair(ctx *c, pair *p, void *arg)
 {
     mur_overlay *o = arg;
     int rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key);
-    /* world and flock are read before look, so the count is known here. */
-    int last = c->s->params.count > 0 ? c->s->params.count - 1 : 0;
-    return rc ? rc : integer(c, p->v, "boid", 0, last, &o->boid);
+    return rc ? rc : boid_named(c, p->v, "the watch view shows", &o->boid);
 }
 
 static const char *const kinds[] = {"readout", "plot", "watch", "params", "clock", "state", NULL};
@@ -1130,14 +1153,7 @@ static int follow_pair(ctx *c, pair *p, void *arg)
         return rc;
     if (!strcmp(p->key, "boid")) {
         cam->follow = MUR_FOLLOW_BOID;
-        /* world and flock are read before the camera, so the count is known */
-        int n = c->s->params.count;
-        if ((rc = integer(c, p->v, "boid", 0, MUR_MAX_BOIDS, &cam->target)))
-            return rc;
-        if (cam->target >= n)
-            return fail_at(c, p->v, "the camera follows boid %d, but the flock has %d (boids 0 to %d)",
-                           cam->target, n, n - 1);
-        return 0;
+        return boid_named(c, p->v, "the camera follows", &cam->target);
     }
     cam->follow = MUR_FOLLOW_PREDATOR;   /* its index is checked in camera_finish */
     c->follow = p->v;
