@@ -71,10 +71,11 @@ static const mur_usage_command commands[] = {
      "tick what a flock needs to go on exactly from there: --at 30s -o formed.h5 saves a state "
      "that a scene starts from with flock: {start: formed.h5}."},
     {"join", "PART...", MUR_OPERAND_FILES,
-     "join the chunks of a render (render --chunk) into the file the whole render writes",
-     "Copies the chunks' packets into one file of their format, in chunk order whatever order "
-     "they are given in, each moved to its place in time: nothing is encoded again, and the "
-     "frames equal a whole render's (ffmpeg -f framemd5 shows it). Chapters are joined, the "
+     "join a render's chunks into the file the whole render writes",
+     "Takes the chunks murmur render writes with its chunk option K/N and copies their "
+     "packets into one file of their format, in chunk order whatever order they are given in, "
+     "each moved to its place in time: nothing is encoded again, and the frames equal a whole "
+     "render's (as ffmpeg's framemd5 shows). Chapters are joined, the "
      "provenance is the whole render's, an .mp4 gets +faststart. A .gif is made from its "
      "chunks' lossless frames with one palette, byte for byte the whole render's GIF. A chunk "
      "that is missing or given twice, truncated, of another size, codec, frame rate or render "
@@ -109,7 +110,8 @@ static const mur_usage_option options[] = {
     {"--output", "-o", "FILE", OPT(output), "join", 1, 1,
      "the whole video, in the chunks' format (.mp4, .webm, .mov or .gif)", NULL},
     {"--chunk", NULL, "K/N", OPT(chunk), "render", 0, 0,
-     "only chunk K of N (K counts from 1, as Slurm's --array=1-N and GNU parallel's {#}): "
+     "only chunk K of N (K counts from 1, as GNU parallel's {#} and a Slurm job array "
+     "numbered from 1): "
      "the frames are cut every 2 s of video into N runs as even as possible; murmur join makes "
      "the whole of them. A .gif chunk holds its frames losslessly", "the whole video"},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
