@@ -3,6 +3,8 @@
  * (mur_video_join, video.h), this command reads the operands and reports. */
 #include <stdio.h>
 
+#include <libavutil/log.h>
+
 #include "commands.h"
 #include "murmur/video.h"
 
@@ -13,6 +15,9 @@ int mur_cmd_join(const mur_cli_opts *o)
         return mur_cli_usage_error("'%s' needs the chunk files (PART...)", "join");
     if (!o->output)
         return mur_cli_usage_error("'%s' needs -o OUT, the whole video", "join");
+    /* A damaged chunk makes the demuxer and parser complain on their own
+     * (and again while probing); the one line below says what is wrong. */
+    av_log_set_level(AV_LOG_QUIET);
     mur_join_result res;
     int rc = mur_video_join(o->output, o->parts, o->nparts, &res, &err);
     if (!rc && !o->quiet)
