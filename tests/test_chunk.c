@@ -191,6 +191,15 @@ TEST(every_segment_of_a_render_starts_with_a_keyframe)
      * x264 may add its own at a cut in the picture (the fades) */
     CHECK(!strncmp(out, "0 ", 2) && strstr(out, " 20480 ") && strstr(out, " 40960 "),
           "keyframes at %s, want at 0, 2 s and 4 s", out);
+    /* decode times rise packet by packet across the segments' joins, and
+     * no frame is shown before it is decoded */
+    snprintf(cmd, sizeof cmd,
+             "ffprobe -v error -select_streams v -show_entries packet=pts,dts -of csv=p=0 '%s' | "
+             "awk -F, 'NR > 1 && $2 <= d {bad++} $1 < $2 {bad++} {d = $2; n++} "
+             "END {print n, bad + 0}'",
+             scratch_path("keys.mp4"));
+    REQUIRE(run_tool_output(cmd, out, sizeof out) == 0, "ffprobe failed");
+    CHECK(!strcmp(out, "60 0\n"), "packets, and dts out of order or after pts: %s", out);
 }
 
 /* ---- whole = join of chunks ------------------------------------------------------ */

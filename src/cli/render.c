@@ -151,12 +151,6 @@ int mur_cmd_render(const mur_cli_opts *o)
         long a;
         mur_error why;
         int fps = (int)lround(s->fps);
-        if (mur_video_check_path(ro.path, &why) == MUR_OK && strchr(ro.path, '%')) {
-            rc = mur_error_set(&err, MUR_EINPUT,
-                               "murmur: --chunk writes .mp4, .webm, .mov or .gif, not a PNG "
-                               "sequence ('%s': cut one with --from and --to)", ro.path);
-            goto done;
-        }
         if (mur_video_chunk_frames(last - first, fps > 0 ? fps : 1, chunk, nchunks, &a, &todo, &why)) {
             rc = mur_error_set(&err, MUR_EINPUT, "murmur: --chunk %s: %s", o->chunk, why.msg);
             goto done;

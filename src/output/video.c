@@ -285,8 +285,8 @@ static int check_chunk(const mur_video_opts *o, const mur_format *f, mur_error *
 {
     if (f->ops == &mur_sequence_sink)
         return mur_error_set(err, MUR_EINPUT,
-                             "'%s': a chunk is a .mp4, .webm, .mov or .gif (a PNG sequence is cut "
-                             "with --from and --to, and needs no join)", o->path);
+                             "'%s': a chunk is a .mp4, .webm, .mov or .gif, not a PNG sequence (cut "
+                             "one with --from and --to: it needs no join)", o->path);
     if (o->nchunks < 1 || o->chunk < 1 || o->chunk > o->nchunks || o->chunk_frames < 1)
         return mur_error_set(err, MUR_EINPUT, "chunk %d of %d (%ld frames) is not a chunk",
                              o->chunk, o->nchunks, o->chunk_frames);
