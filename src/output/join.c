@@ -247,7 +247,10 @@ static int open_output(joiner *j, mur_error *err)
     if ((ret = avcodec_parameters_copy(j->ost->codecpar, a->st->codecpar)) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", j->path,
                              av_err2str(ret));
-    j->ost->codecpar->codec_tag = 0;   /* the muxer's own tag for the codec */
+    /* The part's codec tag stays: the container is the part's own (the
+     * codec was checked against the output's format), and the MOV muxer
+     * would otherwise pick ProRes 4444's tag from a pixel format the
+     * demuxer reports differently (12 bits where the encoder said 10). */
     /* the demuxer's measure of the part, which an encoder in constant
      * quality leaves 0: the MP4 muxer would write it as the maximum rate */
     j->ost->codecpar->bit_rate = 0;
