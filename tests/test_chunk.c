@@ -445,3 +445,46 @@ TEST(join_refuses_chunks_that_do_not_make_one_render)
     CHECK(count_named(dir, ".joined") == 0 && count_named(dir, ".j.webm") == 0 && !exists(scratch_path("ref/j.webm")),
           "a temporary file was left");
 }
+
+/* A join stopped (Ctrl-C sets the flag) writes nothing: the GIF's writer
+ * and the stream copy both poll it. */
+TEST(a_stopped_join_writes_nothing)
+{
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/stop", scratch());
+    mkdir(dir, 0777);
+    char out[256];
+    snprintf(out, sizeof out, "%s/s.gif", dir);
+    const char *scn = scene("stop.yaml", out, 3);
+    char args[1400], err[1024];
+    for (int k = 1; k <= 2; k++) {
+        snprintf(args, sizeof args, "render %s -q --chunk %d/2", scn, k);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    }
+    const char *exts[] = {"gif", "mp4"};
+    for (int e = 0; e < 2; e++) {
+        char a[256], b[256], joined[256];
+        if (e == 1) {   /* .mp4 chunks too */
+            for (int k = 1; k <= 2; k++) {
+                snprintf(args, sizeof args, "render %s -q --chunk %d/2 -o %s/s.chunk-%d-of-2.mp4", scn,
+                         k, dir, k);
+                REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+            }
+        }
+        snprintf(a, sizeof a, "%s/s.chunk-1-of-2.%s", dir, exts[e]);
+        snprintf(b, sizeof b, "%s/s.chunk-2-of-2.%s", dir, exts[e]);
+        snprintf(joined, sizeof joined, "%s/joined.%s", dir, exts[e]);
+        const char *parts[] = {b, a};
+        volatile sig_atomic_t stop = 1;
+        mur_error why = {{0}};
+        CHECK(mur_video_join(joined, parts, 2, &stop, NULL, &why) == MUR_EINTR, "%s: not stopped: %s",
+              exts[e], why.msg);
+        CHECK(!exists(joined) && count_named(dir, ".joined") == 0, "%s: a stopped join left a file",
+              exts[e]);
+        stop = 0;
+        mur_join_result res;
+        CHECK(mur_video_join(joined, parts, 2, &stop, &res, &why) == 0 && res.parts == 2 &&
+                  res.frames == 60,
+              "%s: %s", exts[e], why.msg);
+    }
+}

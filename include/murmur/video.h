@@ -24,6 +24,7 @@
 
 #include "murmur/export.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include "murmur/error.h"
 
@@ -163,9 +164,11 @@ typedef struct mur_join_result {
 /// for frame. MUR_EINPUT, with err naming the part, when a part is not a
 /// chunk, is truncated, differs from the first (size, codec, frame rate,
 /// render) or when chunks are missing or given twice; MUR_ERUN for I/O.
-/// path appears only when complete; on failure nothing is left.
+/// path appears only when complete; on failure nothing is left. stop (may be
+/// NULL) is polled between packets: non-zero stops the join with MUR_EINTR,
+/// nothing written.
 MUR_API int mur_video_join(const char *path, const char *const *parts, int nparts,
-                           mur_join_result *res, mur_error *err);
+                           volatile sig_atomic_t *stop, mur_join_result *res, mur_error *err);
 
 /// Abandon: free everything and delete the temporary file (for a PNG
 /// sequence: the frames written by v). NULL is fine.

@@ -56,6 +56,7 @@ typedef struct joiner {
     part *parts;
     int nparts;
     AVRational fps;
+    volatile sig_atomic_t *stop;
     mur_atomic file;
     AVFormatContext *out;
     AVStream *ost;
@@ -284,6 +285,8 @@ static int copy_part(joiner *j, const part *p, mur_error *err)
     int64_t offset = av_rescale_q(p->first - j->parts[0].first, av_inv_q(j->fps), j->ost->time_base);
     long got = 0, want = p->last - p->first + 1;
     for (;;) {
+        if (j->stop && *j->stop)
+            return mur_error_set(err, MUR_EINTR, "joining '%s'", j->path);
         int ret = av_read_frame(p->in, j->pkt);
         if (ret == AVERROR_EOF)
             break;
@@ -356,6 +359,10 @@ static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, u
         goto done;
     }
     for (int eof = 0; !eof;) {
+        if (j->stop && *j->stop) {
+            rc = mur_error_set(err, MUR_EINTR, "joining '%s'", j->path);
+            goto done;
+        }
         ret = av_read_frame(p->in, j->pkt);
         if (ret == AVERROR_EOF) {
             eof = 1;
@@ -447,8 +454,8 @@ static int join_gif(joiner *j, mur_error *err)
 
 /* ---- the public call -------------------------------------------------------- */
 
-int mur_video_join(const char *path, const char *const *paths, int nparts, mur_join_result *res,
-                   mur_error *err)
+int mur_video_join(const char *path, const char *const *paths, int nparts,
+                   volatile sig_atomic_t *stop, mur_join_result *res, mur_error *err)
 {
     mur_join_result none;
     if (!res)
@@ -457,7 +464,7 @@ int mur_video_join(const char *path, const char *const *paths, int nparts, mur_j
     if (nparts < 1 || nparts > MAX_PARTS)
         return mur_error_set(err, MUR_EINPUT, "murmur: join takes 1 to %d chunks, not %d", MAX_PARTS,
                              nparts);
-    joiner j = {.path = path};
+    joiner j = {.path = path, .stop = stop};
     int rc;
     if (!(j.f = mur_out_format_of(path, err)))
         return MUR_EINPUT;
