@@ -40,6 +40,9 @@
 /* A command line holds a few thousand names; a render's segments bound
  * the useful count far lower. */
 #define MAX_PARTS 100000
+/* Far beyond any render's frames (a day at 240 fps is 2e7): a chunk line
+ * claiming more is damaged, and frame arithmetic stays far from overflow. */
+#define MAX_FRAME 1000000000000L
 
 typedef struct part {
     const char *path;
@@ -92,7 +95,8 @@ static int open_part(part *p, mur_error *err)
     const char *nl = c ? strchr(c->value, '\n') : NULL;
     if (!p->st || !c || !nl ||
         sscanf(c->value, MUR_VIDEO_CHUNK_LINE, &p->k, &p->n, &p->first, &p->last) != 4 ||
-        p->n < 1 || p->k < 1 || p->k > p->n || p->first < 0 || p->last < p->first)
+        p->n < 1 || p->k < 1 || p->k > p->n || p->first < 0 || p->last < p->first ||
+        p->last > MAX_FRAME)
         return mur_error_set(err, MUR_EINPUT,
                              "murmur: '%s' is not a chunk of a murmur render (render --chunk K/N)",
                              p->path);
@@ -436,10 +440,13 @@ static int join_gif(joiner *j, mur_error *err)
     vo.fps = j->fps.num;
     vo.metadata = j->parts[0].rest;
     mur_video *g = NULL;
-    AVFrame *frame = av_frame_alloc();
-    uint8_t *argb = mur_malloc((size_t)par->width * (size_t)par->height * 4);
-    int rc = frame && argb ? mur_video_open(&g, &vo, err)
-                           : mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+    AVFrame *frame = NULL;
+    uint8_t *argb = NULL;
+    /* the writer checks the size first: a damaged part may claim any */
+    int rc = mur_video_open(&g, &vo, err);
+    if (!rc && (!(frame = av_frame_alloc()) ||
+                !(argb = mur_malloc((size_t)par->width * (size_t)par->height * 4))))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
     for (int i = 0; !rc && i < j->nparts; i++)
         rc = decode_part(j, &j->parts[i], g, frame, argb, err);
     if (!rc) {
