@@ -281,7 +281,8 @@ TEST(stats_series_still_remove_temporaries_of_killed_runs)
 static const struct {
     const char *name, *alias, *commands;
 } cli_options[] = {
-    {"--output", "-o", "render still stats series trace"},
+    {"--output", "-o", "render still stats series trace join"},
+    {"--chunk", NULL, "render"},
     {"--from", NULL, "render trace"},
     {"--to", NULL, "render trace"},
     {"--at", NULL, "still check trace"},
@@ -303,12 +304,12 @@ static const struct {
     {"--subtitles", NULL, "render"},
     {"--subtitles=embed", NULL, "render"},
     {"--threads", NULL, "render still stats series trace"},
-    {"--quiet", "-q", "render still stats series trace check presets"},
-    {"--help", "-h", "render still stats series trace check presets help"},
+    {"--quiet", "-q", "render still stats series trace check presets join"},
+    {"--help", "-h", "render still stats series trace check presets help join"},
 };
 #define NCLI_OPTIONS (sizeof cli_options / sizeof cli_options[0])
-static const char *const cli_commands[] = {"render", "still", "stats",   "series",
-                                           "trace",  "check", "presets", "help"};
+static const char *const cli_commands[] = {"render", "still", "stats",   "series", "trace",
+                                           "join",   "check", "presets", "help"};
 #define NCLI_COMMANDS (sizeof cli_commands / sizeof cli_commands[0])
 
 static int in_list(const char *word, const char *list)

@@ -110,7 +110,7 @@ MUR_API int mur_session_still(mur_session *ss, long k, const char *path, mur_err
 MUR_API int mur_session_frame_at(const mur_scene *s, const char *text, long *out);
 
 /// The version of mur_render_opts this header describes.
-#define MUR_RENDER_OPTS_VERSION 2
+#define MUR_RENDER_OPTS_VERSION 3
 
 /// What mur_render_opts.subtitles asks for (flags).
 #define MUR_SUBTITLES_FILES 1     ///< NAME.srt and NAME.vtt beside the video (a PNG sequence:
@@ -134,10 +134,15 @@ typedef struct mur_render_opts {
     /* version 2 */
     int subtitles;                ///< the captions as subtitles: MUR_SUBTITLES_* flags, 0 = none.
                                   ///< Chapters (timeline `chapter:`) are always written
+    /* version 3 */
+    int chunk, nchunks;           ///< 1..nchunks: only chunk `chunk` of the frames [first,
+                                  ///< last) cut into nchunks on segment boundaries
+                                  ///< (mur_video_chunk_frames), written for mur_video_join;
+                                  ///< 0 = all of them. No subtitles with a chunk
 } mur_render_opts;
 
 /// Defaults: the whole video, medium preset, no queue, no progress, no subtitles.
-#define MUR_RENDER_OPTS_INIT {MUR_RENDER_OPTS_VERSION, NULL, 0, -1, NULL, NULL, 0, NULL, NULL, 0}
+#define MUR_RENDER_OPTS_INIT {MUR_RENDER_OPTS_VERSION, NULL, 0, -1, NULL, NULL, 0, NULL, NULL, 0, 0, 0}
 
 /// The chapters and the captions (as subtitles) of frames [first, last) of
 /// s, in seconds from frame `first`: chapters from timeline `chapter:`

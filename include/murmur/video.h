@@ -24,6 +24,7 @@
 
 #include "murmur/export.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include "murmur/error.h"
 
@@ -32,7 +33,7 @@ extern "C" {
 #endif
 
 /// The version of mur_video_opts this header describes.
-#define MUR_VIDEO_OPTS_VERSION 2
+#define MUR_VIDEO_OPTS_VERSION 3
 
 /// A stretch of a video with a text: a chapter (its title) or a subtitle.
 typedef struct mur_video_text {
@@ -69,7 +70,34 @@ typedef struct mur_video_opts {
     int nchapters;                  ///< formats have none and ignore them), sorted by start
     const mur_video_text *subtitles;///< a soft subtitle track: mov_text in .mp4 and .mov,
     int nsubtitles;                 ///< WebVTT in .webm (MUR_EINPUT for other formats)
+    /* version 3 */
+    int chunk, nchunks;             ///< 1..nchunks: the file is chunk `chunk` of a render cut
+                                    ///< into nchunks (mur_video_join makes the whole); 0: a
+                                    ///< whole file. Its metadata starts with the chunk line
+                                    ///< (MUR_VIDEO_CHUNK_LINE); a .gif chunk holds its frames
+                                    ///< losslessly (QuickTime Animation in a QuickTime file),
+                                    ///< since a GIF's palette is the whole video's
+    long chunk_frames;              ///< frames the chunk is to hold (first_number is its first)
 } mur_video_opts;
+
+/// The first line of a chunk's metadata: chunk K of N, frames A to B (the
+/// whole render's numbers, B inclusive), then the whole render's metadata.
+#define MUR_VIDEO_CHUNK_LINE "chunk: %d of %d, frames %ld to %ld\n"
+
+/// Frames in one segment of a video at fps: a video is encoded in segments
+/// of 2 s (a keyframe interval), each by a fresh encoder with the same
+/// settings, so any run of whole segments encodes to the same packets
+/// whether rendered alone or as part of the whole (murmur render --chunk).
+MUR_API long mur_video_segment_frames(int fps);
+
+/// The frames of chunk k (1..n) of a video of `frames` frames at fps, cut on
+/// segment boundaries: its S segments (the last may be short) are dealt out
+/// in contiguous runs, chunk k getting segments floor((k-1)S/n) to
+/// floor(kS/n) - 1, so two chunks differ by at most one segment. *first and
+/// *count are frames from the video's first. MUR_EINPUT, with err saying
+/// why in one line, when k is not in 1..n or n exceeds S.
+MUR_API int mur_video_chunk_frames(long frames, int fps, int k, int n, long *first, long *count,
+                                   mur_error *err);
 
 /// A mur_video_opts of this version, every other field zero.
 #define MUR_VIDEO_OPTS_INIT {.version = MUR_VIDEO_OPTS_VERSION}
@@ -121,6 +149,26 @@ MUR_API int mur_video_close(mur_video *v, mur_error *err);
 /// another). Times in milliseconds. The file appears at path only when
 /// complete. n may be 0 (a file with no cues).
 MUR_API int mur_subtitles_write(const char *path, const mur_video_text *cues, int n, mur_error *err);
+
+/// What mur_video_join made.
+typedef struct mur_join_result {
+    int parts;            ///< chunks joined
+    long frames;          ///< frames in the joined file
+} mur_join_result;
+
+/// Join the chunks of one render (files written with opts.chunk, given in
+/// any order) into path, which must have the chunks' extension: the video
+/// packets copied as they are (a .gif: decoded and given one palette), their
+/// timestamps moved to their place, chapters (and a subtitle track) joined,
+/// the metadata the whole render's. The result equals a whole render frame
+/// for frame. MUR_EINPUT, with err naming the part, when a part is not a
+/// chunk, is truncated, differs from the first (size, codec, frame rate,
+/// render) or when chunks are missing or given twice; MUR_ERUN for I/O.
+/// path appears only when complete; on failure nothing is left. stop (may be
+/// NULL) is polled between packets: non-zero stops the join with MUR_EINTR,
+/// nothing written.
+MUR_API int mur_video_join(const char *path, const char *const *parts, int nparts,
+                           volatile sig_atomic_t *stop, mur_join_result *res, mur_error *err);
 
 /// Abandon: free everything and delete the temporary file (for a PNG
 /// sequence: the frames written by v). NULL is fine.

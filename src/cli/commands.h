@@ -21,6 +21,9 @@ typedef struct mur_cli_opts {
     const char *size, *fps_text, *quality_text;  /* render, still: a variant of the video */
     int draft;            /* render, still: half size, the fastest preset */
     int subtitles, subtitles_embed;  /* render: captions as .srt/.vtt beside, or as a track */
+    const char *chunk;    /* render: "K/N", only chunk K of N of the frames */
+    const char **parts;   /* join: the chunk files, nparts of them (argv's) */
+    int nparts;
     int float32;          /* trace: positions and velocities as float32 */
     int threads;          /* 0 = all cores */
     int quiet, json;
@@ -70,5 +73,6 @@ int mur_cmd_presets(const mur_cli_opts *o);
 int mur_cmd_stats(const mur_cli_opts *o);
 int mur_cmd_series(const mur_cli_opts *o);
 int mur_cmd_trace(const mur_cli_opts *o);
+int mur_cmd_join(const mur_cli_opts *o);
 
 #endif

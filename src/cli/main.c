@@ -87,11 +87,13 @@ static int not_for(const char *opt, const char *cmd)
     return 2;
 }
 
-static int parse_options(int argc, char **argv, mur_cli_opts *o)
+static int parse_options(int argc, char **argv, mur_cli_opts *o, const char **parts)
 {
     const char *cmd = argv[1];
     memset(o, 0, sizeof *o);
     o->threads = 0;
+    if (!strcmp(cmd, "join"))
+        o->parts = parts;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         /* An option given to a command that would ignore it is an error,
@@ -110,6 +112,8 @@ static int parse_options(int argc, char **argv, mur_cli_opts *o)
             *want = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             return mur_cli_usage_error("unknown option '%s'", a);
+        } else if (o->parts) {   /* join: every operand is a chunk */
+            o->parts[o->nparts++] = a;
         } else if (!o->scene) {
             o->scene = a;
         } else {
@@ -192,6 +196,8 @@ static int answer(int argc, char **argv)
     return 0;
 }
 
+static int run(const char *cmd, mur_cli_opts *o);
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -201,15 +207,27 @@ int main(int argc, char **argv)
     int rc = answer(argc, argv);
     if (rc >= 0)
         return rc;
-    const char *cmd = argv[1];
     mur_cli_opts o;
     /* libav's per-run chatter (x264's statistics) is not for users; its
      * errors still reach stderr. */
     av_log_set_level(AV_LOG_ERROR);
-    rc = parse_options(argc, argv, &o);
-    if (rc)
-        return rc;
-    o.stop = &interrupted;
+    /* join's chunks: at most every argument */
+    const char **parts = calloc((size_t)argc, sizeof *parts);
+    if (!parts) {
+        fprintf(stderr, "murmur: error: out of memory\n");
+        return 1;
+    }
+    rc = parse_options(argc, argv, &o, parts);
+    if (!rc)
+        rc = run(argv[1], &o);
+    free(parts);
+    return rc;
+}
+
+/* Runs the command cmd with its options parsed. */
+static int run(const char *cmd, mur_cli_opts *o)
+{
+    o->stop = &interrupted;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -225,20 +243,22 @@ int main(int argc, char **argv)
     }
 
     if (!strcmp(cmd, "presets"))
-        return mur_cmd_presets(&o);
-    if (!o.scene)
+        return mur_cmd_presets(o);
+    if (!strcmp(cmd, "join"))
+        return mur_cmd_join(o);
+    if (!o->scene)
         return mur_cli_usage_error("'%s' needs a SCENE file", cmd);
     if (!strcmp(cmd, "render"))
-        return mur_cmd_render(&o);
+        return mur_cmd_render(o);
     if (!strcmp(cmd, "still"))
-        return mur_cmd_still(&o);
+        return mur_cmd_still(o);
     if (!strcmp(cmd, "check"))
-        return mur_cmd_check(&o);
+        return mur_cmd_check(o);
     if (!strcmp(cmd, "stats"))
-        return mur_cmd_stats(&o);
+        return mur_cmd_stats(o);
     if (!strcmp(cmd, "series"))
-        return mur_cmd_series(&o);
+        return mur_cmd_series(o);
     if (!strcmp(cmd, "trace"))
-        return mur_cmd_trace(&o);
+        return mur_cmd_trace(o);
     return mur_cli_usage_error("unknown command '%s'", cmd);
 }

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "murmur/alloc.h"
 #include "murmur/session.h"
+#include "murmur/video.h"
 #include "progress.h"
 
 /* Frames the writer may hold while this thread draws ahead: enough to ride
@@ -29,6 +30,41 @@ static void ensure_default_dir(const char *path)
 {
     if (strncmp(path, "out/", 4) == 0)
         mkdir("out", 0777);
+}
+
+/* --chunk K/N: whole numbers, 1 <= K <= N. */
+static int chunk_option(const char *text, int *k, int *n, mur_error *err)
+{
+    char *end;
+    long a = strtol(text, &end, 10), b = -1;
+    if (end != text && *end == '/' && end[1] >= '0' && end[1] <= '9') {
+        const char *q = end + 1;
+        b = strtol(q, &end, 10);
+        if (*end)
+            b = -1;
+    }
+    if (b < 1 || b > 100000 || a < 1 || a > b)
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: --chunk must be K/N with 1 <= K <= N (chunks count from 1), "
+                             "not '%s'", text);
+    *k = (int)a;
+    *n = (int)b;
+    return MUR_OK;
+}
+
+/* The default name of chunk k of n: the scene's video.output with
+ * ".chunk-K-of-N" before its extension (out/flock.mp4 ->
+ * out/flock.chunk-2-of-4.mp4), the names `murmur plan` writes and `murmur
+ * join out/flock.chunk-*-of-4.mp4` reads. NULL when out of memory. */
+static char *chunk_name(const char *output, int k, int n)
+{
+    const char *slash = strrchr(output, '/'), *dot = strrchr(output, '.');
+    size_t stem = dot && dot > (slash ? slash + 1 : output) ? (size_t)(dot - output) : strlen(output);
+    size_t size = strlen(output) + 48;
+    char *name = mur_malloc(size);
+    if (name)
+        snprintf(name, size, "%.*s.chunk-%d-of-%d%s", (int)stem, output, k, n, output + stem);
+    return name;
 }
 
 /* The provenance stored in the output (mur_session_provenance: the seed and
@@ -80,8 +116,18 @@ int mur_cmd_render(const mur_cli_opts *o)
     mur_error err = {{0}};
     mur_scene *s = NULL;
     mur_session *ss = NULL;
-    char *meta = NULL;
-    int rc = mur_cli_session(o, &s, &ss, &err);
+    char *meta = NULL, *name = NULL;
+    int chunk = 0, nchunks = 0;
+    int rc = o->chunk ? chunk_option(o->chunk, &chunk, &nchunks, &err) : MUR_OK;
+    if (rc)
+        goto done;
+    if (chunk && (o->subtitles || o->subtitles_embed)) {
+        rc = mur_error_set(&err, MUR_EINPUT,
+                           "murmur: --chunk takes no --subtitles: a chunk's captions would be cut "
+                           "at its ends (render the captions with a whole render, or use chapters)");
+        goto done;
+    }
+    rc = mur_cli_session(o, &s, &ss, &err);
     if (rc)
         goto done;
     long frames = mur_scene_frames(s), first = 0, last = frames;
@@ -100,6 +146,22 @@ int mur_cmd_render(const mur_cli_opts *o)
     ro.path = o->output ? o->output : s->output;
     ro.first = first;
     ro.last = last;
+    long todo = last - first;
+    if (chunk) {
+        long a;
+        mur_error why;
+        int fps = (int)lround(s->fps);
+        if (mur_video_chunk_frames(last - first, fps > 0 ? fps : 1, chunk, nchunks, &a, &todo, &why)) {
+            rc = mur_error_set(&err, MUR_EINPUT, "murmur: --chunk %s: %s", o->chunk, why.msg);
+            goto done;
+        }
+        if (!o->output && !(ro.path = name = chunk_name(s->output, chunk, nchunks))) {
+            rc = mur_error_set(&err, MUR_ERUN, "out of memory");
+            goto done;
+        }
+        ro.chunk = chunk;
+        ro.nchunks = nchunks;
+    }
     /* --draft: the fastest preset unless one is asked for */
     ro.preset = o->preset ? o->preset : o->draft ? "ultrafast" : NULL;
     ro.subtitles = (o->subtitles ? MUR_SUBTITLES_FILES : 0) | (o->subtitles_embed ? MUR_SUBTITLES_EMBED : 0);
@@ -113,7 +175,7 @@ int mur_cmd_render(const mur_cli_opts *o)
     }
     ro.metadata = meta;
     mur_progress bar;
-    mur_progress_start(&bar, "frames", last - first, o->quiet);
+    mur_progress_start(&bar, "frames", todo, o->quiet);
     ro.progress = on_frame;
     ro.progress_ctx = &bar;
     mur_render_result res;
@@ -133,6 +195,7 @@ int mur_cmd_render(const mur_cli_opts *o)
     }
 done:
     mur_free(meta);
+    mur_free(name);
     mur_session_destroy(ss);
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);

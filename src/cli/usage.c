@@ -70,6 +70,17 @@ static const mur_usage_command commands[] = {
      "seed), --runs R runs 0 to R-1 (one .csv; NAME-runK.h5 each). An .h5 also keeps at every "
      "tick what a flock needs to go on exactly from there: --at 30s -o formed.h5 saves a state "
      "that a scene starts from with flock: {start: formed.h5}."},
+    {"join", "PART...", MUR_OPERAND_FILES,
+     "join a render's chunks into the file the whole render writes",
+     "Takes the chunks murmur render writes with its chunk option K/N and copies their "
+     "packets into one file of their format, in chunk order whatever order they are given in, "
+     "each moved to its place in time: nothing is encoded again, and the frames equal a whole "
+     "render's (as ffmpeg's framemd5 shows). Chapters are joined, the "
+     "provenance is the whole render's, an .mp4 gets +faststart. A .gif is made from its "
+     "chunks' lossless frames with one palette, byte for byte the whole render's GIF. A chunk "
+     "that is missing or given twice, truncated, of another size, codec, frame rate or render "
+     "(scene, seed, settings, murmur version) is refused with exit status 2 and nothing is "
+     "written."},
     {"check", "SCENE", MUR_OPERAND_SCENE, "validate; print the resolved settings and timeline",
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
      "preset with the scene's overrides) and the timeline as a table. The first problem stops "
@@ -89,13 +100,20 @@ static const mur_usage_command commands[] = {
 static const mur_usage_option options[] = {
     {"--output", "-o", "FILE", OPT(output), "render", 0, 1,
      "the video: .mp4 (H.264), .webm (VP9), .mov (ProRes), .gif, or DIR/%05d.png",
-     "the scene's video.output"},
+     "the scene's video.output; with --chunk K/N, NAME.chunk-K-of-N.EXT beside it"},
     {"--output", "-o", "FILE", OPT(output), "still", 1, 1, "the image: .png, .pdf or .svg", NULL},
     {"--output", "-o", "FILE", OPT(output), "stats", 0, 1,
      "also write the numbers as .csv or .json (- is stdout)", NULL},
     {"--output", "-o", "FILE", OPT(output), "series", 1, 1, "the series as .csv (- is stdout)",
      NULL},
     {"--output", "-o", "FILE", OPT(output), "trace", 1, 1, "the trace: .csv or .h5 (H5MD)", NULL},
+    {"--output", "-o", "FILE", OPT(output), "join", 1, 1,
+     "the whole video, in the chunks' format (.mp4, .webm, .mov or .gif)", NULL},
+    {"--chunk", NULL, "K/N", OPT(chunk), "render", 0, 0,
+     "only chunk K of N (K counts from 1, as GNU parallel's {#} and a Slurm job array "
+     "numbered from 1): "
+     "the frames are cut every 2 s of video into N runs as even as possible; murmur join makes "
+     "the whole of them. A .gif chunk holds its frames losslessly", "the whole video"},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
      "render only the part from T (a PNG sequence keeps the whole render's frame numbers)", "0"},
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",
@@ -163,7 +181,7 @@ static const mur_usage_option options[] = {
      "all cores"},
     {"--threads", NULL, "N", OPT(threads_text), "still stats series trace", 0, 0,
      "simulation threads, 1 to 256; the output is identical for any N", "all cores"},
-    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets", 0, 0,
+    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets join", 0, 0,
      "no progress bar, no \"wrote\" line", NULL},
     {"--help", "-h", NULL, MUR_USAGE_NO_FIELD, "*", 0, 0,
      "print this help and exit", NULL},
@@ -196,6 +214,9 @@ static const struct {
     {"murmur series scenes/noise-sweep.yaml --runs 8 -o sweep.csv", "a time series with a band"},
     {"murmur trace scenes/knockout.yaml --every 5t -o flock.h5", "trajectories for analysis"},
     {"murmur trace scenes/flock.yaml --at 30s -o formed.h5", "a saved state to start scenes from"},
+    {"parallel --will-cite murmur render scenes/flock.yaml -q --chunk {}/4 ::: 1 2 3 4",
+     "a render in 4 chunks at once"},
+    {"murmur join out/flock.chunk-*-of-4.mp4 -o out/flock.mp4", "the chunks as the whole video"},
     {"murmur check scenes/knockout.yaml", "what a scene resolves to"},
     {"ffprobe -v error -show_entries format_tags=comment out.mp4", "a video's provenance"},
 };
@@ -608,7 +629,10 @@ static void bash_options(FILE *fp, const char *var, const char *cmd, int which)
 /* The words an operand of this kind completes to (none for a scene). */
 static void bash_operand(FILE *fp, mur_operand_kind kind)
 {
-    fputs(kind == MUR_OPERAND_SCENE ? " kind=scene words='" : " kind=words words='", fp);
+    fputs(kind == MUR_OPERAND_SCENE   ? " kind=scene words='"
+          : kind == MUR_OPERAND_FILES ? " kind=files words='"
+                                      : " kind=words words='",
+          fp);
     for (int i = 0; kind == MUR_OPERAND_PRESET && i < mur_preset_count(); i++)
         fprintf(fp, "%s%s", i ? " " : "", mur_preset_at(i)->name);
     for (size_t i = 0; kind == MUR_OPERAND_COMMAND && i < NCOMMANDS; i++)
@@ -629,6 +653,11 @@ static const char bash_tail[] =
     "    fi\n"
     "    if [[ $cur == -* ]]; then\n"
     "        mapfile -t COMPREPLY < <(compgen -W \"$opts\" -- \"$cur\")\n"
+    "        return 0\n"
+    "    fi\n"
+    "    if [[ $kind == files ]]; then\n"
+    "        compopt -o filenames 2>/dev/null\n"
+    "        mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
     "        return 0\n"
     "    fi\n"
     "    for ((i = 2; i < COMP_CWORD; i++)); do\n"

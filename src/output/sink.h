@@ -88,6 +88,13 @@ int mur_out_configure_x264(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_vp9(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_prores4444(AVCodecContext *enc, const mur_video_opts *o);
+int mur_out_configure_qtrle(AVCodecContext *enc, const mur_video_opts *o);
+
+/* The format path's extension names, or NULL with err filled (video.c). */
+const mur_format *mur_out_format_of(const char *path, mur_error *err);
+
+/* The format of a .gif chunk (lossless frames for join; video.c). */
+const mur_format *mur_out_gif_chunk_format(void);
 
 /* "<dir>/.<base><suffix>.part.<pid>": mur_file_temp_name (murmur/file.h),
  * the one maker of every writer's temporary names. Each sink's open first

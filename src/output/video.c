@@ -67,6 +67,37 @@ static const mur_format alpha_formats[] = {
     {".png", "PNG with alpha", "png", NULL, "", AV_PIX_FMT_RGBA, 0, MAX_FPS, NULL, &mur_sequence_sink},
 };
 
+/* A chunk of a GIF render: its frames kept exactly, for murmur join to
+ * give the whole video one palette. QuickTime Animation (qtrle) in a
+ * QuickTime file, what gif.c keeps its own intermediate in: exact RGB, run
+ * lengths of changed lines, small on a painted background. */
+static const mur_format gif_chunk_format = {".gif", "GIF chunk (QuickTime Animation)", "qtrle", "mov",
+                                            "", AV_PIX_FMT_RGB24, 0, 50, mur_out_configure_qtrle,
+                                            &mur_stream_sink};
+
+const mur_format *mur_out_gif_chunk_format(void) { return &gif_chunk_format; }
+
+long mur_video_segment_frames(int fps) { return 2L * fps; }
+
+int mur_video_chunk_frames(long frames, int fps, int k, int n, long *first, long *count,
+                           mur_error *err)
+{
+    assert(frames > 0 && fps > 0);
+    long len = mur_video_segment_frames(fps), segs = (frames + len - 1) / len;
+    if (n < 1 || k < 1 || k > n)
+        return mur_error_set(err, MUR_EINPUT, "chunk %d of %d does not exist (chunks count 1 to N)",
+                             k, n);
+    if (n > segs)
+        return mur_error_set(err, MUR_EINPUT,
+                             "%d chunks of a video of %ld segments: chunks are cut every 2 s of "
+                             "video (%ld frames), so at most %ld",
+                             n, segs, len, segs);
+    long a = (long)((int64_t)(k - 1) * segs / n), b = (long)((int64_t)k * segs / n);
+    *first = a * len;
+    *count = (b * len < frames ? b * len : frames) - *first;
+    return MUR_OK;
+}
+
 const char *const mur_x264_presets[] = {"ultrafast", "superfast", "veryfast", "faster",
                                         "fast",      "medium",    "slow",     "slower",
                                         "veryslow",  "placebo",   NULL};
@@ -92,6 +123,7 @@ struct mur_video {
     int thread_code;
     int started;
     uint8_t *straight;         /* alpha: the frame unpremultiplied, width x height x 4 */
+    char *metadata;            /* a chunk's: the chunk line, then the caller's */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t changed;    /* any of count, closing, quit, failed changed */
@@ -139,6 +171,11 @@ static const mur_format *format_of(const char *path, mur_error *err)
     mur_error_set(err, MUR_EINPUT, "unsupported output format '%s' (use %s)", dot,
                   format_list(list, sizeof list));
     return NULL;
+}
+
+const mur_format *mur_out_format_of(const char *path, mur_error *err)
+{
+    return format_of(path, err);
 }
 
 int mur_video_check_path(const char *path, mur_error *err)
@@ -241,6 +278,25 @@ const AVCodec *mur_out_find_encoder(const mur_format *f, const mur_video_opts *o
     return codec;
 }
 
+/* A chunk's options: its place in the render, and a format join can make
+ * the whole of (not a PNG sequence, whose frames keep the whole render's
+ * numbers anyway: --from and --to cut it). */
+static int check_chunk(const mur_video_opts *o, const mur_format *f, mur_error *err)
+{
+    if (f->ops == &mur_sequence_sink)
+        return mur_error_set(err, MUR_EINPUT,
+                             "'%s': a chunk is a .mp4, .webm, .mov or .gif, not a PNG sequence (cut "
+                             "one with --from and --to: it needs no join)", o->path);
+    if (o->nchunks < 1 || o->chunk < 1 || o->chunk > o->nchunks || o->chunk_frames < 1)
+        return mur_error_set(err, MUR_EINPUT, "chunk %d of %d (%ld frames) is not a chunk",
+                             o->chunk, o->nchunks, o->chunk_frames);
+    if (o->nsubtitles)
+        return mur_error_set(err, MUR_EINPUT,
+                             "'%s': a chunk carries no subtitle track (murmur join could not make "
+                             "the whole render's captions of it)", o->path);
+    return MUR_OK;
+}
+
 /* ---- the encoding thread ------------------------------------------------- */
 
 /* Drains the queue into the sink until closing with nothing left, quit, or
@@ -314,6 +370,7 @@ static void destroy(mur_video *v)
         pthread_cond_destroy(&v->changed);
     }
     mur_free(v->straight);
+    mur_free(v->metadata);
     mur_free(v);
 }
 
@@ -346,13 +403,16 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     mur_video *v = NULL;
     *out = NULL;
 
-    if (opts->version != 1 && opts->version != MUR_VIDEO_OPTS_VERSION)
-        return mur_error_set(err, MUR_EINPUT, "video options of version %u (this murmur takes 1 or %d)",
+    if (opts->version < 1 || opts->version > MUR_VIDEO_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "video options of version %u (this murmur takes 1 to %d)",
                              opts->version, MUR_VIDEO_OPTS_VERSION);
-    /* version 1 ends before the chapters: read only that much of it */
-    mur_video_opts v2 = {0};
-    memcpy(&v2, opts, opts->version == 1 ? offsetof(mur_video_opts, chapters) : sizeof v2);
-    opts = &v2;
+    /* older versions end before the chapters (1) or the chunk (2): read
+     * only that much of them */
+    mur_video_opts v3 = {0};
+    memcpy(&v3, opts, opts->version == 1   ? offsetof(mur_video_opts, chapters)
+                      : opts->version == 2 ? offsetof(mur_video_opts, chunk)
+                                           : sizeof v3);
+    opts = &v3;
     const mur_format *f = check_opts(opts, err);
     if (!f)
         return MUR_EINPUT;
@@ -360,9 +420,24 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
         return mur_error_set(err, MUR_EINPUT,
                              "'%s': a subtitle track goes in .mp4, .mov or .webm, not %s (write "
                              "subtitles beside it instead)", opts->path, f->ext);
+    if (opts->chunk && (code = check_chunk(opts, f, err)) < 0)
+        return code;
+    if (opts->chunk && f->ops == &mur_gif_sink)
+        f = &gif_chunk_format;
     if (!(v = mur_calloc(1, sizeof *v)))
         return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", opts->path);
     v->f = f;
+    if (opts->chunk) {   /* the chunk line first: murmur join reads it back */
+        const char *meta = opts->metadata ? opts->metadata : "";
+        size_t n = strlen(meta) + 128;
+        if (!(v->metadata = mur_malloc(n))) {
+            destroy(v);
+            return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", opts->path);
+        }
+        snprintf(v->metadata, n, MUR_VIDEO_CHUNK_LINE "%s", opts->chunk, opts->nchunks,
+                 opts->first_number, opts->first_number + opts->chunk_frames - 1, meta);
+        v3.metadata = v->metadata;
+    }
     /* yuv420p and yuv422p store one chroma sample per 2 pixels across
      * (420: and down): round down to even. */
     v->width = f->even ? opts->width & ~1 : opts->width;

@@ -257,7 +257,7 @@ int mur_session_frame_at(const mur_scene *s, const char *text, long *out)
 
 /* Enters with o checked; leaves *v open on o->path for the scene's frames
  * [first, ...), or an error. */
-static int open_video(const mur_session *ss, const mur_render_opts *o, long first, mur_video **v,
+static int open_video(const mur_session *ss, const mur_render_opts *o, long first, long last, mur_video **v,
                       const mur_video_text *ch, int nch, const mur_video_text *subs, int nsubs,
                       mur_error *err)
 {
@@ -267,6 +267,11 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
                          .first_number = first, .queue = o->queue, .metadata = o->metadata,
                          .chapters = ch, .nchapters = nch, .subtitles = subs, .nsubtitles = nsubs,
                          .alpha = ss->look.transparent};
+    if (o->version >= 3 && o->chunk) {
+        vo.chunk = o->chunk;
+        vo.nchunks = o->nchunks;
+        vo.chunk_frames = last - first;
+    }
     mur_error why;
     if (vo.alpha && mur_video_check_alpha(o->path, &why))   /* the line that asked for alpha */
         return mur_error_set(err, MUR_EINPUT, "%s:%d:%d: error: %s", s->path, s->background_line,
@@ -306,8 +311,8 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
     if (!res)
         res = &none;
     *res = none;
-    if (o->version != 1 && o->version != MUR_RENDER_OPTS_VERSION)
-        return mur_error_set(err, MUR_EINPUT, "render options of version %u (this murmur takes 1 or %d)",
+    if (o->version < 1 || o->version > MUR_RENDER_OPTS_VERSION)
+        return mur_error_set(err, MUR_EINPUT, "render options of version %u (this murmur takes 1 to %d)",
                              o->version, MUR_RENDER_OPTS_VERSION);
     int subtitles = o->version >= 2 ? o->subtitles : 0;   /* version 1 ends before it */
     long frames = mur_scene_frames(ss->scene);
@@ -316,11 +321,24 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
         return mur_error_set(err, MUR_EINPUT,
                              "nothing to render: frames %ld to %ld of a video of %ld frames", first,
                              last, frames);
+    int rc;
+    if (o->version >= 3 && o->chunk) {   /* the chunk's frames of [first, last) */
+        long a, n;
+        if (subtitles)
+            return mur_error_set(err, MUR_EINPUT,
+                                 "a chunk carries no subtitles: murmur join could not make the "
+                                 "whole render's captions of them");
+        if ((rc = mur_video_chunk_frames(last - first, (int)lround(ss->scene->fps), o->chunk,
+                                         o->nchunks, &a, &n, err)))
+            return rc;
+        first += a;
+        last = first + n;
+    }
     mur_video *v = NULL;
     mur_video_text *ch = NULL, *subs = NULL;
     int nch = 0, nsubs = 0;
-    int rc = mur_scene_texts(ss->scene, first, last, &ch, &nch, &subs, &nsubs, err);
-    if (rc || (rc = open_video(ss, o, first, &v, ch, nch, subs,
+    rc = mur_scene_texts(ss->scene, first, last, &ch, &nch, &subs, &nsubs, err);
+    if (rc || (rc = open_video(ss, o, first, last, &v, ch, nch, subs,
                                subtitles & MUR_SUBTITLES_EMBED ? nsubs : 0, err)))
         goto out;
     mur_video_size(v, &res->width, &res->height);

@@ -1,0 +1,26 @@
+/* `murmur join`: the chunks of a render (render --chunk K/N) into the one
+ * file the whole render writes; the work is the library's
+ * (mur_video_join, video.h), this command reads the operands and reports. */
+#include <stdio.h>
+
+#include <libavutil/log.h>
+
+#include "commands.h"
+#include "murmur/video.h"
+
+int mur_cmd_join(const mur_cli_opts *o)
+{
+    mur_error err = {{0}};
+    if (!o->nparts)
+        return mur_cli_usage_error("'%s' needs the chunk files (PART...)", "join");
+    if (!o->output)
+        return mur_cli_usage_error("'%s' needs -o OUT, the whole video", "join");
+    /* A damaged chunk makes the demuxer and parser complain on their own
+     * (and again while probing); the one line below says what is wrong. */
+    av_log_set_level(AV_LOG_QUIET);
+    mur_join_result res;
+    int rc = mur_video_join(o->output, o->parts, o->nparts, o->stop, &res, &err);
+    if (!rc && !o->quiet)
+        fprintf(stderr, "murmur: wrote %s (%d chunks, %ld frames)\n", o->output, res.parts, res.frames);
+    return mur_cli_report(rc, &err);
+}

@@ -1,0 +1,512 @@
+/* murmur join: the chunks of a chunked render (render --chunk) made into
+ * the file the whole render writes.
+ *
+ * Every video is encoded in segments of 2 s, each by a fresh encoder (see
+ * stream.c), and a chunk is a run of whole segments, so a chunk's packets
+ * are the very packets the whole render makes for those frames: joining is
+ * a stream copy with each chunk's timestamps moved by its first frame's
+ * time. Nothing is decoded, nothing is encoded again, and the decoded
+ * frames are the whole render's. A GIF is the exception: its one palette
+ * is computed from every frame, so its chunks hold their frames losslessly
+ * (QuickTime Animation) and the join decodes them into the GIF writer
+ * (gif.c), exactly as a whole render feeds it.
+ *
+ * What a chunk is and where it goes is in its metadata: its first line is
+ * MUR_VIDEO_CHUNK_LINE (chunk K of N, frames A to B), the rest the whole
+ * render's metadata. So parts are ordered by K whatever order they are
+ * given in; a missing or repeated chunk, a chunk of another render (its
+ * metadata differs: another scene, seed, size, frame rate or version), one
+ * of another codec or size, and a truncated one (fewer frames than its
+ * line says) are refused before the output is kept. The output is written
+ * under a temporary name and renamed when complete (mur_atomic). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "murmur/alloc.h"
+#include "murmur/file.h"
+#include "murmur/video.h"
+#include "sink.h"
+
+/* A command line holds a few thousand names; a render's segments bound
+ * the useful count far lower. */
+#define MAX_PARTS 100000
+/* Far beyond any render's frames (a day at 240 fps is 2e7): a chunk line
+ * claiming more is damaged, and frame arithmetic stays far from overflow. */
+#define MAX_FRAME 1000000000000L
+
+typedef struct part {
+    const char *path;
+    AVFormatContext *in;
+    AVStream *st;             /* its video stream */
+    int k, n;                 /* chunk k of n */
+    long first, last;         /* frames, the whole render's numbers, last inclusive */
+    const char *rest;         /* the metadata after the chunk line (in in's dictionary) */
+} part;
+
+typedef struct joiner {
+    const char *path;
+    const mur_format *f;
+    part *parts;
+    int nparts;
+    AVRational fps;
+    volatile sig_atomic_t *stop;
+    mur_atomic file;
+    AVFormatContext *out;
+    AVStream *ost;
+    AVPacket *pkt;
+    long frames;
+} joiner;
+
+static void close_parts(joiner *j)
+{
+    for (int i = 0; i < j->nparts; i++)
+        avformat_close_input(&j->parts[i].in);
+}
+
+/* ---- reading the parts ----------------------------------------------------- */
+
+/* Opens p->path and reads its chunk line; MUR_EINPUT naming the file when it
+ * is no chunk of a murmur render. */
+static int open_part(part *p, mur_error *err)
+{
+    int ret = avformat_open_input(&p->in, p->path, NULL, NULL);
+    if (ret < 0)
+        return mur_error_set(err, MUR_EINPUT, "murmur: cannot read chunk '%s': %s", p->path, av_err2str(ret));
+    if ((ret = avformat_find_stream_info(p->in, NULL)) < 0)
+        return mur_error_set(err, MUR_EINPUT, "murmur: '%s' is not a readable video: %s", p->path,
+                             av_err2str(ret));
+    for (unsigned i = 0; i < p->in->nb_streams && !p->st; i++) {
+        AVStream *st = p->in->streams[i];
+        if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+            !(st->disposition & AV_DISPOSITION_ATTACHED_PIC))
+            p->st = st;
+    }
+    const AVDictionaryEntry *c = av_dict_get(p->in->metadata, "comment", NULL, 0);
+    const char *nl = c ? strchr(c->value, '\n') : NULL;
+    if (!p->st || !c || !nl ||
+        sscanf(c->value, MUR_VIDEO_CHUNK_LINE, &p->k, &p->n, &p->first, &p->last) != 4 ||
+        p->n < 1 || p->k < 1 || p->k > p->n || p->first < 0 || p->last < p->first ||
+        p->last > MAX_FRAME)
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: '%s' is not a chunk of a murmur render (render --chunk K/N)",
+                             p->path);
+    p->rest = nl + 1;
+    return MUR_OK;
+}
+
+static const char *codec_name(enum AVCodecID id)
+{
+    const AVCodecDescriptor *d = avcodec_descriptor_get(id);
+    return d ? d->long_name ? d->long_name : d->name : "unknown";
+}
+
+static const char *pix_name(int fmt)
+{
+    const char *name = av_get_pix_fmt_name((enum AVPixelFormat)fmt);
+    return name ? name : "?";
+}
+
+/* Every part a chunk of one render, in the output's format: sorted by
+ * chunk index, checked against the first. */
+static int by_chunk(const void *a, const void *b)
+{
+    const part *x = a, *y = b;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+static int check_parts(joiner *j, mur_error *err)
+{
+    part *ps = j->parts;
+    qsort(ps, (size_t)j->nparts, sizeof *ps, by_chunk);
+    const part *a = &ps[0];
+    const AVCodecParameters *pa = a->st->codecpar;
+    const AVCodec *want = avcodec_find_encoder_by_name(j->f->encoder);
+    if (j->f->ops == &mur_gif_sink)
+        want = avcodec_find_encoder_by_name(mur_out_gif_chunk_format()->encoder);
+    if (!want || pa->codec_id != want->id)
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: '%s' holds %s video, not what a %s holds: join chunks into "
+                             "their own format",
+                             a->path, codec_name(pa->codec_id), j->f->ext);
+    j->fps = a->st->r_frame_rate;
+    if (j->fps.num <= 0 || j->fps.den <= 0)
+        return mur_error_set(err, MUR_EINPUT, "murmur: '%s' has no frame rate", a->path);
+    for (int i = 0; i < j->nparts; i++) {
+        const part *p = &ps[i];
+        const AVCodecParameters *pp = p->st->codecpar;
+        if (p->n != a->n)
+            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' is a chunk of %d, '%s' of %d", p->path,
+                                 p->n, a->path, a->n);
+        if (i && p->k == ps[i - 1].k)
+            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' and '%s' are both chunk %d of %d",
+                                 ps[i - 1].path, p->path, p->k, p->n);
+        if (pp->codec_id != pa->codec_id)
+            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' holds %s video, '%s' %s", p->path,
+                                 codec_name(pp->codec_id), a->path, codec_name(pa->codec_id));
+        if (pp->width != pa->width || pp->height != pa->height || pp->format != pa->format)
+            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' is %dx%d %s, '%s' %dx%d %s", p->path,
+                                 pp->width, pp->height, pix_name(pp->format), a->path, pa->width,
+                                 pa->height, pix_name(pa->format));
+        if (av_cmp_q(p->st->r_frame_rate, j->fps) != 0)
+            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' runs at %d/%d fps, '%s' at %d/%d",
+                                 p->path, p->st->r_frame_rate.num, p->st->r_frame_rate.den, a->path,
+                                 j->fps.num, j->fps.den);
+        if (strcmp(p->rest, a->rest) != 0)
+            return mur_error_set(err, MUR_EINPUT,
+                                 "murmur: '%s' is a chunk of another render than '%s' (their "
+                                 "provenance differs: scene, seed, settings or murmur version)",
+                                 p->path, a->path);
+    }
+    if (j->nparts != a->n) {   /* sorted and without repeats: the first gap is missing */
+        int k = 1;
+        while (k <= j->nparts && ps[k - 1].k == k)
+            k++;
+        return mur_error_set(err, MUR_EINPUT, "murmur: chunk %d of %d is missing (%d given)", k, a->n,
+                             j->nparts);
+    }
+    for (int i = 1; i < j->nparts; i++)
+        if (ps[i].first != ps[i - 1].last + 1)
+            return mur_error_set(err, MUR_EINPUT,
+                                 "murmur: '%s' starts at frame %ld, but '%s' ends at frame %ld",
+                                 ps[i].path, ps[i].first, ps[i - 1].path, ps[i - 1].last);
+    return MUR_OK;
+}
+
+/* The one line for a part that ends early: it was cut short (a killed
+ * copy, a full disk) or interrupted while rendering. */
+static int truncated(const part *p, long got, mur_error *err)
+{
+    return mur_error_set(err, MUR_EINPUT,
+                         "murmur: '%s' is truncated: it holds %ld of the %ld frames of chunk %d of %d",
+                         p->path, got, p->last - p->first + 1, p->k, p->n);
+}
+
+/* ---- chapters ------------------------------------------------------------- */
+
+#define MS ((AVRational){1, 1000})
+
+/* Adds part p's chapters, moved by offset ms, to the output; a chapter
+ * the cut split (the last one so far ends at the cut and this part's first
+ * starts there with the same title) becomes one again, as the whole render
+ * writes it. */
+static int add_chapters(joiner *j, const part *p, int64_t offset, mur_error *err)
+{
+    AVFormatContext *out = j->out;
+    for (unsigned i = 0; i < p->in->nb_chapters; i++) {
+        const AVChapter *c = p->in->chapters[i];
+        const AVDictionaryEntry *t = av_dict_get(c->metadata, "title", NULL, 0);
+        int64_t start = av_rescale_q(c->start, c->time_base, MS) + offset;
+        int64_t end = av_rescale_q(c->end, c->time_base, MS) + offset;
+        if (out->nb_chapters) {
+            AVChapter *last = out->chapters[out->nb_chapters - 1];
+            const AVDictionaryEntry *lt = av_dict_get(last->metadata, "title", NULL, 0);
+            if (i == 0 && llabs(last->end - offset) <= 1 && llabs(start - offset) <= 1 &&
+                ((!lt && !t) || (lt && t && !strcmp(lt->value, t->value)))) {
+                last->end = end;
+                continue;
+            }
+        }
+        AVChapter **tab = av_realloc_array(out->chapters, out->nb_chapters + 1, sizeof *tab);
+        if (!tab)
+            return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+        out->chapters = tab;
+        AVChapter *ch = av_mallocz(sizeof *ch);
+        if (!ch)
+            return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+        tab[out->nb_chapters++] = ch;   /* avformat_free_context frees it from here */
+        ch->id = out->nb_chapters;
+        ch->time_base = MS;
+        ch->start = start;
+        ch->end = end;
+        if (t && av_dict_set(&ch->metadata, "title", t->value, 0) < 0)
+            return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+    }
+    return MUR_OK;
+}
+
+/* ---- stream copy ---------------------------------------------------------- */
+
+/* The output muxer with one video stream like the first part's, the
+ * chapters of every part and the whole render's metadata; header written. */
+static int open_output(joiner *j, mur_error *err)
+{
+    int ret;
+    AVDictionary *opts = NULL;
+    const part *a = &j->parts[0];
+    ret = avformat_alloc_output_context2(&j->out, NULL, j->f->muxer, j->file.tmp);
+    if (ret < 0 || !j->out)
+        return mur_error_set(err, MUR_ERUN, "cannot set up the %s muxer for '%s': %s", j->f->muxer,
+                             j->path, av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
+    if (!(j->ost = avformat_new_stream(j->out, NULL)))
+        return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+    if ((ret = avcodec_parameters_copy(j->ost->codecpar, a->st->codecpar)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", j->path,
+                             av_err2str(ret));
+    /* The part's codec tag stays: the container is the part's own (the
+     * codec was checked against the output's format), and the MOV muxer
+     * would otherwise pick ProRes 4444's tag from a pixel format the
+     * demuxer reports differently (12 bits where the encoder said 10). */
+    /* the demuxer's measure of the part, which an encoder in constant
+     * quality leaves 0: the MP4 muxer would write it as the maximum rate */
+    j->ost->codecpar->bit_rate = 0;
+    j->ost->time_base = (AVRational){j->fps.den, j->fps.num};   /* a hint, as the render gives */
+    /* a stream tag the muxer acts on (WebM's alpha) goes along */
+    const AVDictionaryEntry *alpha = av_dict_get(a->st->metadata, "alpha_mode", NULL, 0);
+    if (alpha && av_dict_set(&j->ost->metadata, "alpha_mode", alpha->value, 0) < 0)
+        return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+    for (int i = 0; i < j->nparts; i++) {
+        int64_t offset = av_rescale_q(j->parts[i].first - a->first, av_inv_q(j->fps), MS);
+        if ((ret = add_chapters(j, &j->parts[i], offset, err)) < 0)
+            return ret;
+    }
+    if ((ret = av_dict_set(&j->out->metadata, "comment", a->rest, 0)) < 0)
+        return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+    if ((ret = avio_open(&j->out->pb, j->file.tmp, AVIO_FLAG_WRITE)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", j->path, av_err2str(ret));
+    if ((ret = av_dict_parse_string(&opts, j->f->muxer_opts, "=", ":", 0)) < 0 ||
+        (ret = avformat_write_header(j->out, &opts)) < 0) {
+        av_dict_free(&opts);
+        return mur_error_set(err, MUR_ERUN, "cannot write the %s header of '%s': %s", j->f->muxer,
+                             j->path, av_err2str(ret));
+    }
+    av_dict_free(&opts);
+    return MUR_OK;
+}
+
+/* Copies part p's video packets, moved to start at its first frame's time. */
+static int copy_part(joiner *j, const part *p, mur_error *err)
+{
+    int64_t offset = av_rescale_q(p->first - j->parts[0].first, av_inv_q(j->fps), j->ost->time_base);
+    long got = 0, want = p->last - p->first + 1;
+    for (;;) {
+        if (j->stop && *j->stop)
+            return mur_error_set(err, MUR_EINTR, "joining '%s'", j->path);
+        int ret = av_read_frame(p->in, j->pkt);
+        if (ret == AVERROR_EOF)
+            break;
+        if (ret < 0)
+            return got < want ? truncated(p, got, err)
+                              : mur_error_set(err, MUR_EINPUT, "murmur: cannot read '%s': %s",
+                                              p->path, av_err2str(ret));
+        if (j->pkt->stream_index != p->st->index) {
+            av_packet_unref(j->pkt);
+            continue;
+        }
+        if ((j->pkt->flags & AV_PKT_FLAG_CORRUPT) || ++got > want) {
+            av_packet_unref(j->pkt);
+            return got > want ? mur_error_set(err, MUR_EINPUT,
+                                              "murmur: '%s' holds more frames than chunk %d of %d "
+                                              "(%ld)", p->path, p->k, p->n, want)
+                              : truncated(p, got - 1, err);
+        }
+        av_packet_rescale_ts(j->pkt, p->st->time_base, j->ost->time_base);
+        j->pkt->pts += offset;
+        j->pkt->dts += offset;
+        j->pkt->stream_index = j->ost->index;
+        j->pkt->pos = -1;
+        if ((ret = av_interleaved_write_frame(j->out, j->pkt)) < 0)
+            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", j->path, av_err2str(ret));
+    }
+    if (got < want)
+        return truncated(p, got, err);
+    j->frames += got;
+    return MUR_OK;
+}
+
+static int copy_all(joiner *j, mur_error *err)
+{
+    int rc = open_output(j, err), ret;
+    for (int i = 0; !rc && i < j->nparts; i++)
+        rc = copy_part(j, &j->parts[i], err);
+    if (rc)
+        return rc;
+    if ((ret = av_write_trailer(j->out)) < 0)   /* +faststart rewrites the file here */
+        return mur_error_set(err, MUR_ERUN, "cannot finish '%s': %s", j->path, av_err2str(ret));
+    avio_flush(j->out->pb);
+    if ((ret = j->out->pb->error) < 0 || (ret = avio_closep(&j->out->pb)) < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", j->path, av_err2str(ret));
+    return MUR_OK;
+}
+
+/* ---- GIF: decode the lossless chunks into one GIF ------------------------- */
+
+/* Decodes part p's frames into the GIF writer g as Cairo's ARGB32 (opaque),
+ * the pixels a whole render hands it. */
+static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, uint8_t *argb,
+                       mur_error *err)
+{
+    const AVCodecParameters *par = p->st->codecpar;
+    const AVCodec *codec = avcodec_find_decoder(par->codec_id);
+    AVCodecContext *dec = codec ? avcodec_alloc_context3(codec) : NULL;
+    struct SwsContext *sws = NULL;
+    long got = 0, want = p->last - p->first + 1;
+    int rc = MUR_OK, ret;
+    int stride = par->width * 4;
+    if (!dec) {
+        rc = mur_error_set(err, MUR_ERUN, "cannot decode '%s': no %s decoder", p->path,
+                           codec_name(par->codec_id));
+        goto done;
+    }
+    dec->thread_count = 1;
+    if ((ret = avcodec_parameters_to_context(dec, par)) < 0 || (ret = avcodec_open2(dec, codec, NULL)) < 0) {
+        rc = mur_error_set(err, MUR_ERUN, "cannot decode '%s': %s", p->path, av_err2str(ret));
+        goto done;
+    }
+    for (int eof = 0; !eof;) {
+        if (j->stop && *j->stop) {
+            rc = mur_error_set(err, MUR_EINTR, "joining '%s'", j->path);
+            goto done;
+        }
+        ret = av_read_frame(p->in, j->pkt);
+        if (ret == AVERROR_EOF) {
+            eof = 1;
+        } else if (ret < 0) {
+            rc = truncated(p, got, err);
+            goto done;
+        } else if (j->pkt->stream_index != p->st->index) {
+            av_packet_unref(j->pkt);
+            continue;
+        } else if (j->pkt->flags & AV_PKT_FLAG_CORRUPT) {
+            av_packet_unref(j->pkt);
+            rc = truncated(p, got, err);
+            goto done;
+        }
+        ret = avcodec_send_packet(dec, eof ? NULL : j->pkt);
+        av_packet_unref(j->pkt);
+        if (ret < 0) {
+            rc = mur_error_set(err, MUR_EINPUT, "murmur: cannot decode '%s': %s", p->path,
+                               av_err2str(ret));
+            goto done;
+        }
+        while ((ret = avcodec_receive_frame(dec, frame)) >= 0) {
+            if (++got > want) {
+                av_frame_unref(frame);
+                rc = mur_error_set(err, MUR_EINPUT,
+                                   "murmur: '%s' holds more frames than chunk %d of %d (%ld)",
+                                   p->path, p->k, p->n, want);
+                goto done;
+            }
+            sws = sws_getCachedContext(sws, frame->width, frame->height, frame->format, par->width,
+                                       par->height, AV_PIX_FMT_RGB32,
+                                       SWS_POINT | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL, NULL);
+            uint8_t *dst[4] = {argb, NULL, NULL, NULL};
+            int dst_stride[4] = {stride, 0, 0, 0};
+            if (!sws || sws_scale(sws, (const uint8_t *const *)frame->data, frame->linesize, 0,
+                                  frame->height, dst, dst_stride) != par->height) {
+                av_frame_unref(frame);
+                rc = mur_error_set(err, MUR_ERUN, "cannot convert a frame of '%s'", p->path);
+                goto done;
+            }
+            av_frame_unref(frame);
+            if ((rc = mur_video_write(g, argb, stride, err)) < 0)
+                goto done;
+        }
+        if (ret != AVERROR(EAGAIN) && ret != AVERROR_EOF) {
+            rc = mur_error_set(err, MUR_EINPUT, "murmur: cannot decode '%s': %s", p->path,
+                               av_err2str(ret));
+            goto done;
+        }
+    }
+    if (got < want)
+        rc = truncated(p, got, err);
+    else
+        j->frames += got;
+done:
+    sws_freeContext(sws);
+    avcodec_free_context(&dec);
+    return rc;
+}
+
+static int join_gif(joiner *j, mur_error *err)
+{
+    const AVCodecParameters *par = j->parts[0].st->codecpar;
+    if (j->fps.den != 1)
+        return mur_error_set(err, MUR_EINPUT, "murmur: '%s' runs at %d/%d fps, not a whole number",
+                             j->parts[0].path, j->fps.num, j->fps.den);
+    mur_video_opts vo = MUR_VIDEO_OPTS_INIT;
+    vo.path = j->path;
+    vo.width = par->width;
+    vo.height = par->height;
+    vo.fps = j->fps.num;
+    vo.metadata = j->parts[0].rest;
+    mur_video *g = NULL;
+    AVFrame *frame = NULL;
+    uint8_t *argb = NULL;
+    /* the writer checks the size first: a damaged part may claim any */
+    int rc = mur_video_open(&g, &vo, err);
+    if (!rc && (!(frame = av_frame_alloc()) ||
+                !(argb = mur_malloc((size_t)par->width * (size_t)par->height * 4))))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
+    for (int i = 0; !rc && i < j->nparts; i++)
+        rc = decode_part(j, &j->parts[i], g, frame, argb, err);
+    if (!rc) {
+        rc = mur_video_close(g, err);
+        g = NULL;
+    }
+    mur_video_abort(g);
+    av_frame_free(&frame);
+    mur_free(argb);
+    return rc;
+}
+
+/* ---- the public call -------------------------------------------------------- */
+
+int mur_video_join(const char *path, const char *const *paths, int nparts,
+                   volatile sig_atomic_t *stop, mur_join_result *res, mur_error *err)
+{
+    mur_join_result none;
+    if (!res)
+        res = &none;
+    memset(res, 0, sizeof *res);
+    if (nparts < 1 || nparts > MAX_PARTS)
+        return mur_error_set(err, MUR_EINPUT, "murmur: join takes 1 to %d chunks, not %d", MAX_PARTS,
+                             nparts);
+    joiner j = {.path = path, .stop = stop};
+    int rc;
+    if (!(j.f = mur_out_format_of(path, err)))
+        return MUR_EINPUT;
+    if (j.f->ops == &mur_sequence_sink)
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: join writes a .mp4, .webm, .mov or .gif, not '%s'", path);
+    if (!(j.parts = mur_calloc((size_t)nparts, sizeof *j.parts)))
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    j.nparts = nparts;
+    for (int i = 0; i < nparts; i++)
+        j.parts[i].path = paths[i];
+    rc = MUR_OK;
+    for (int i = 0; !rc && i < nparts; i++)
+        rc = open_part(&j.parts[i], err);
+    if (!rc)
+        rc = check_parts(&j, err);
+    if (!rc && !(j.pkt = av_packet_alloc()))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", path);
+    if (!rc && j.f->ops == &mur_gif_sink) {
+        rc = join_gif(&j, err);
+    } else if (!rc) {
+        if (!(rc = mur_atomic_begin(&j.file, path, 0, err)) && !(rc = copy_all(&j, err)))
+            rc = mur_atomic_commit(&j.file, err);
+        if (j.out) {
+            avio_closep(&j.out->pb);
+            avformat_free_context(j.out);
+        }
+        mur_atomic_abort(&j.file);
+    }
+    av_packet_free(&j.pkt);
+    if (!rc) {
+        res->parts = nparts;
+        res->frames = j.frames;
+    }
+    close_parts(&j);
+    mur_free(j.parts);
+    return rc;
+}
