@@ -87,11 +87,23 @@ static int not_for(const char *opt, const char *cmd)
     return 2;
 }
 
+/* merge's operands (SHARD...): argv's words, kept for the life of the
+ * process. */
+static const char **operands;
+
 static int parse_options(int argc, char **argv, mur_cli_opts *o)
 {
     const char *cmd = argv[1];
     memset(o, 0, sizeof *o);
     o->threads = 0;
+    int many = !strcmp(cmd, "merge");   /* a command of several operands */
+    if (many) {
+        if (!(operands = calloc((size_t)argc, sizeof *operands))) {
+            fprintf(stderr, "murmur: error: out of memory\n");
+            return 1;
+        }
+        o->inputs = operands;
+    }
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         /* An option given to a command that would ignore it is an error,
@@ -110,6 +122,8 @@ static int parse_options(int argc, char **argv, mur_cli_opts *o)
             *want = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             return mur_cli_usage_error("unknown option '%s'", a);
+        } else if (many) {
+            operands[o->ninputs++] = a;
         } else if (!o->scene) {
             o->scene = a;
         } else {
@@ -210,6 +224,7 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
     o.stop = &interrupted;
+    o.argv0 = argv[0];
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -226,6 +241,8 @@ int main(int argc, char **argv)
 
     if (!strcmp(cmd, "presets"))
         return mur_cmd_presets(&o);
+    if (!strcmp(cmd, "merge"))
+        return mur_cmd_merge(&o);
     if (!o.scene)
         return mur_cli_usage_error("'%s' needs a SCENE file", cmd);
     if (!strcmp(cmd, "render"))
@@ -240,5 +257,7 @@ int main(int argc, char **argv)
         return mur_cmd_series(&o);
     if (!strcmp(cmd, "trace"))
         return mur_cmd_trace(&o);
+    if (!strcmp(cmd, "plan"))
+        return mur_cmd_plan(&o);
     return mur_cli_usage_error("unknown command '%s'", cmd);
 }

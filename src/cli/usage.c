@@ -70,6 +70,26 @@ static const mur_usage_command commands[] = {
      "seed), --runs R runs 0 to R-1 (one .csv; NAME-runK.h5 each). An .h5 also keeps at every "
      "tick what a flock needs to go on exactly from there: --at 30s -o formed.h5 saves a state "
      "that a scene starts from with flock: {start: formed.h5}."},
+    {"merge", "SHARD...", MUR_OPERAND_FILES,
+     "shards of stats or series (--shard K/N) -> the whole run's outputs, byte for byte",
+     "Reads the N shard files that stats or series --shard K/N wrote (NAME.shard-K-of-N.mur), checks "
+     "that they are all there, once each, complete, and of one scene text, seed, runs, ticks and "
+     "murmur version, and writes what the whole run writes: for stats the table on stdout and -o as "
+     ".csv or .json, --runs-out, --plot and --plot-effects; for series -o .csv and --plot. The "
+     "files are the whole run's to the byte. A shard missing, given twice, truncated or of "
+     "another run: exit status 2, one line naming the file, nothing written. The scene is read "
+     "again from the path the shards name (relative to where they ran), and must be unchanged."},
+    {"plan", "SCENE", MUR_OPERAND_SCENE,
+     "a Slurm batch script or a GNU parallel command that runs the experiment in shards",
+     "Prints to stdout, with --slurm, a batch script (sbatch job.sh): a job array of N shards of "
+     "stats (#SBATCH --array=1-N), whose first task submits the merge with "
+     "--dependency=afterok on the array; with --parallel, one GNU parallel command (--joblog, "
+     "--resume-failed: run it again to redo only what failed) followed by the merge. Commands run "
+     "relative to the directory the script starts in; the merge writes -o (default "
+     "out/NAME.csv), the same file a whole `murmur stats SCENE -o out/NAME.csv` writes. Comments "
+     "give the number of runs and an estimate of the CPU time, timed from a short calibration run. "
+     "With --chunks N instead of --shards N, the same for a render in chunks (render --chunk K/N, "
+     "then murmur join)."},
     {"check", "SCENE", MUR_OPERAND_SCENE, "validate; print the resolved settings and timeline",
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
      "preset with the scene's overrides) and the timeline as a table. The first problem stops "
@@ -96,6 +116,21 @@ static const mur_usage_option options[] = {
     {"--output", "-o", "FILE", OPT(output), "series", 1, 1, "the series as .csv (- is stdout)",
      NULL},
     {"--output", "-o", "FILE", OPT(output), "trace", 1, 1, "the trace: .csv or .h5 (H5MD)", NULL},
+    {"--output", "-o", "FILE", OPT(output), "merge", 1, 1,
+     "the whole run's output: stats .csv or .json, series .csv", NULL},
+    {"--output", "-o", "FILE", OPT(output), "plan", 0, 1,
+     "what the plan's merge (join) writes", "out/NAME.csv (out/NAME.mp4)"},
+    {"--shard", NULL, "K/N", OPT(shard_text), "stats series", 0, 0,
+     "run only shard K of N (K from 1 to N, as #SBATCH --array=1-N gives it; from a 0-based index I "
+     "write $((I+1))/N) into DIR/NAME.shard-K-of-N.mur, -o giving DIR and NAME; a complete file "
+     "is kept (run again: nothing to do). Job j = condition x runs + run goes to shard j mod N + 1",
+     "the whole run"},
+    {"--shards", NULL, "N", OPT(shards_text), "plan", 0, 0, "split the experiment's runs into N shards",
+     NULL},
+    {"--chunks", NULL, "N", OPT(chunks_text), "plan", 0, 0, "split the render into N chunks", NULL},
+    {"--slurm", NULL, NULL, OPT(slurm), "plan", 0, 0, "print a Slurm batch script (submit: sbatch FILE)",
+     NULL},
+    {"--parallel", NULL, NULL, OPT(parallel), "plan", 0, 0, "print a GNU parallel command line", NULL},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
      "render only the part from T (a PNG sequence keeps the whole render's frame numbers)", "0"},
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",
@@ -126,21 +161,25 @@ static const mur_usage_option options[] = {
      "the scene's experiment.runs"},
     {"--runs", NULL, "R", OPT(runs_text), "series", 0, 0, "runs for the band", "1"},
     {"--runs", NULL, "R", OPT(runs_text), "trace", 0, 0, "trace runs 0 to R-1", NULL},
+    {"--runs", NULL, "R", OPT(runs_text), "plan", 0, 0, "runs per condition (passed to every shard)",
+     "the scene's experiment.runs"},
     {"--ticks", NULL, "T", OPT(ticks_text), "stats", 0, 0,
      "ticks per run: a count, or a time like 15s", "the scene's experiment.ticks"},
     {"--ticks", NULL, "T", OPT(ticks_text), "series", 0, 0,
      "ticks per run: a count, or a time like 15s", "the video's duration"},
-    {"--runs-out", NULL, "FILE", OPT(runs_out), "stats", 0, 1,
+    {"--runs-out", NULL, "FILE", OPT(runs_out), "stats merge", 0, 1,
      "also write every run's values as .csv: condition,run,seed,metric,value", NULL},
+    {"--ticks", NULL, "T", OPT(ticks_text), "plan", 0, 0,
+     "ticks per run (passed to every shard)", "the scene's experiment.ticks"},
     {"--ticks", NULL, "T", OPT(ticks_text), "trace", 0, 0,
      "trace ticks --from to --from + T: a count, or a time like 15s", "to the last frame"},
     {"--float32", NULL, NULL, OPT(float32), "trace", 0, 0,
      ".h5: positions and velocities as float32 (half the size)", NULL},
-    {"--plot", NULL, "FIG", OPT(plot), "stats series", 0, 1,
+    {"--plot", NULL, "FIG", OPT(plot), "stats series merge", 0, 1,
      "also draw a figure: .png (300 dpi), .pdf or .svg", NULL},
-    {"--plot-effects", NULL, "FIG", OPT(plot_effects), "stats", 0, 1,
+    {"--plot-effects", NULL, "FIG", OPT(plot_effects), "stats merge", 0, 1,
      "also draw each condition's paired effect against the baseline with its 95% interval", NULL},
-    {"--json", NULL, NULL, OPT(json), "stats", 0, 0, "print the table on stdout as JSON, not text", NULL},
+    {"--json", NULL, NULL, OPT(json), "stats merge", 0, 0, "print the table on stdout as JSON, not text", NULL},
     {"--size", NULL, "WxH", OPT(size), "render still", 0, 0,
      "frame size: WxH or 360p, 480p, 720p, 1080p, 1440p, 4k (the world is scaled to fit)",
      "the scene's video.width x height"},
@@ -163,7 +202,7 @@ static const mur_usage_option options[] = {
      "all cores"},
     {"--threads", NULL, "N", OPT(threads_text), "still stats series trace", 0, 0,
      "simulation threads, 1 to 256; the output is identical for any N", "all cores"},
-    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets", 0, 0,
+    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets merge plan", 0, 0,
      "no progress bar, no \"wrote\" line", NULL},
     {"--help", "-h", NULL, MUR_USAGE_NO_FIELD, "*", 0, 0,
      "print this help and exit", NULL},
@@ -196,6 +235,11 @@ static const struct {
     {"murmur series scenes/noise-sweep.yaml --runs 8 -o sweep.csv", "a time series with a band"},
     {"murmur trace scenes/knockout.yaml --every 5t -o flock.h5", "trajectories for analysis"},
     {"murmur trace scenes/flock.yaml --at 30s -o formed.h5", "a saved state to start scenes from"},
+    {"murmur stats scenes/knockout-stats.yaml --shard 2/4 -o out/",
+     "shard 2 of 4: out/knockout-stats.shard-2-of-4.mur"},
+    {"murmur merge out/knockout-stats.shard-*-of-4.mur -o out/knockout-stats.csv",
+     "the shards -> the whole run's table"},
+    {"murmur plan scenes/knockout-stats.yaml --shards 4 --slurm > job.sh", "a Slurm job array and its merge"},
     {"murmur check scenes/knockout.yaml", "what a scene resolves to"},
     {"ffprobe -v error -show_entries format_tags=comment out.mp4", "a video's provenance"},
 };
@@ -608,7 +652,8 @@ static void bash_options(FILE *fp, const char *var, const char *cmd, int which)
 /* The words an operand of this kind completes to (none for a scene). */
 static void bash_operand(FILE *fp, mur_operand_kind kind)
 {
-    fputs(kind == MUR_OPERAND_SCENE ? " kind=scene words='" : " kind=words words='", fp);
+    fputs(kind == MUR_OPERAND_SCENE ? " kind=scene words='" : kind == MUR_OPERAND_FILES ? " kind=files words='"
+                                                                                : " kind=words words='", fp);
     for (int i = 0; kind == MUR_OPERAND_PRESET && i < mur_preset_count(); i++)
         fprintf(fp, "%s%s", i ? " " : "", mur_preset_at(i)->name);
     for (size_t i = 0; kind == MUR_OPERAND_COMMAND && i < NCOMMANDS; i++)
@@ -634,11 +679,14 @@ static const char bash_tail[] =
     "    for ((i = 2; i < COMP_CWORD; i++)); do\n"
     "        if [[ \" $vals \" == *\" ${COMP_WORDS[i]} \"* ]]; then\n"
     "            ((i++))\n"
-    "        elif [[ ${COMP_WORDS[i]} != -* ]]; then\n"
+    "        elif [[ ${COMP_WORDS[i]} != -* && $kind != files ]]; then\n"
     "            return 0\n"
     "        fi\n"
     "    done\n"
-    "    if [[ $kind == scene ]]; then\n"
+    "    if [[ $kind == files ]]; then\n"
+    "        compopt -o filenames 2>/dev/null\n"
+    "        mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
+    "    elif [[ $kind == scene ]]; then\n"
     "        compopt -o filenames 2>/dev/null\n"
     "        mapfile -t COMPREPLY < <(compgen -d -- \"$cur\"; compgen -f -X '!*.yaml' -- \"$cur\";\n"
     "                                 compgen -f -X '!*.yml' -- \"$cur\")\n"

@@ -12,7 +12,7 @@
 #define MUR_USAGE_NO_FIELD ((size_t)-1)
 
 /* What a command's operand completes to. */
-typedef enum { MUR_OPERAND_SCENE, MUR_OPERAND_PRESET, MUR_OPERAND_COMMAND } mur_operand_kind;
+typedef enum { MUR_OPERAND_SCENE, MUR_OPERAND_PRESET, MUR_OPERAND_COMMAND, MUR_OPERAND_FILES } mur_operand_kind;
 
 typedef struct mur_usage_command {
     const char *name;      /* "render" */
