@@ -555,6 +555,10 @@ static int shard_refuses(const mur_cli_opts *o)
 static int run_shard(const mur_cli_opts *o, const char *command, mur_scene *s, mur_experiment_def *def,
                      mur_error *err)
 {
+    struct stat st;
+    if (stat(s->path, &st) != 0 || !S_ISREG(st.st_mode))   /* a pipe cannot be read again by the merge */
+        return mur_error_set(err, MUR_EINPUT, "murmur: --shard needs the scene as a file (the merge reads it again), not '%s'",
+                             s->path);
     char *path = mur_cli_shard_path(o->output, s->path, def->shard, def->shards);
     if (!path)
         return mur_error_set(err, MUR_ERUN, "out of memory");

@@ -71,8 +71,8 @@ static const mur_usage_command commands[] = {
      "tick what a flock needs to go on exactly from there: --at 30s -o formed.h5 saves a state "
      "that a scene starts from with flock: {start: formed.h5}."},
     {"merge", "SHARD...", MUR_OPERAND_FILES,
-     "shards of stats or series (--shard K/N) -> the whole run's outputs, byte for byte",
-     "Reads the N shard files that stats or series --shard K/N wrote (NAME.shard-K-of-N.mur), checks "
+     "shards of stats or series -> the whole run's outputs, byte for byte",
+     "Reads the N shard files that stats or series wrote with their shard option (NAME.shard-K-of-N.mur), checks "
      "that they are all there, once each, complete, and of one scene text, seed, runs, ticks and "
      "murmur version, and writes what the whole run writes: for stats the table on stdout and -o as "
      ".csv or .json, --runs-out, --plot and --plot-effects; for series -o .csv and --plot. The "
@@ -82,13 +82,14 @@ static const mur_usage_command commands[] = {
     {"plan", "SCENE", MUR_OPERAND_SCENE,
      "a Slurm batch script or a GNU parallel command that runs the experiment in shards",
      "Prints to stdout, with --slurm, a batch script (sbatch job.sh): a job array of N shards of "
-     "stats (#SBATCH --array=1-N), whose first task submits the merge with "
-     "--dependency=afterok on the array; with --parallel, one GNU parallel command (--joblog, "
-     "--resume-failed: run it again to redo only what failed) followed by the merge. Commands run "
+     "stats (#SBATCH array 1-N), whose first task submits the merge as a job that depends on the "
+     "array (afterok: it runs once every shard succeeded); with --parallel, one GNU parallel "
+     "command (with a joblog, and resume-failed: run it again to redo only what failed) followed "
+     "by the merge. Commands run "
      "relative to the directory the script starts in; the merge writes -o (default "
      "out/NAME.csv), the same file a whole `murmur stats SCENE -o out/NAME.csv` writes. Comments "
      "give the number of runs and an estimate of the CPU time, timed from a short calibration run. "
-     "With --chunks N instead of --shards N, the same for a render in chunks (render --chunk K/N, "
+     "With --chunks N instead of --shards N, the same for a render in chunks (murmur render ... chunk K of N, "
      "then murmur join)."},
     {"check", "SCENE", MUR_OPERAND_SCENE, "validate; print the resolved settings and timeline",
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
@@ -121,8 +122,8 @@ static const mur_usage_option options[] = {
     {"--output", "-o", "FILE", OPT(output), "plan", 0, 1,
      "what the plan's merge (join) writes", "out/NAME.csv (out/NAME.mp4)"},
     {"--shard", NULL, "K/N", OPT(shard_text), "stats series", 0, 0,
-     "run only shard K of N (K from 1 to N, as #SBATCH --array=1-N gives it; from a 0-based index I "
-     "write $((I+1))/N) into DIR/NAME.shard-K-of-N.mur, -o giving DIR and NAME; a complete file "
+     "run only shard K of N (K from 1 to N, as a Slurm job array of 1-N or GNU parallel's {#} gives "
+     "it; from a 0-based index I write $((I+1))/N) into DIR/NAME.shard-K-of-N.mur, -o giving DIR and NAME; a complete file "
      "is kept (run again: nothing to do). Job j = condition x runs + run goes to shard j mod N + 1",
      "the whole run"},
     {"--shards", NULL, "N", OPT(shards_text), "plan", 0, 0, "split the experiment's runs into N shards",
