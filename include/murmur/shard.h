@@ -53,6 +53,7 @@ typedef struct mur_shard_info {
     int scene_only;         ///< 1: the scene's own settings as one condition
     int every_tick;         ///< 1: every tick kept (a series)
     long jobs;              ///< jobs in the file
+    char trace[200];        ///< a trace's shape ("csv ticks 0 to 599 every 1 run 0 float32 0"), "" for an experiment
 } mur_shard_info;
 
 /// Read and check the header of the shard file at path (a file that is not
@@ -86,6 +87,42 @@ MUR_API int mur_shard_done(const char *path, const mur_scene *s, const mur_exper
 /// file it expected). The caller owns *out (mur_experiment_destroy).
 MUR_API int mur_experiment_merge(mur_experiment **out, const mur_scene *s, const char *const *paths, int n,
                                  mur_error *err);
+
+/// 1 when a and b are the same shard of the same run (every field but jobs).
+MUR_API int mur_shard_same(const mur_shard_info *a, const mur_shard_info *b);
+
+/// A shard file opened (mapped) and checked whole: header, size and hash.
+typedef struct mur_shard_file mur_shard_file;
+
+/// Open and check the shard file at path (MUR_EINPUT "PATH: ..." when it is
+/// not one, or truncated or damaged). Close it with mur_shard_close.
+MUR_API int mur_shard_open(mur_shard_file **out, const char *path, mur_error *err);
+
+/// Unmap and free; NULL is fine.
+MUR_API void mur_shard_close(mur_shard_file *f);
+
+/// The header of f (lives as long as f).
+MUR_API const mur_shard_info *mur_shard_file_info(const mur_shard_file *f);
+
+/// Record i (0..jobs-1) of f: its job number into *job, its length into
+/// *len; the bytes live as long as f.
+MUR_API const void *mur_shard_file_record(const mur_shard_file *f, long i, uint64_t *job, size_t *len);
+
+/// Open the shard files paths[0..n) of one run of scene s whose jobs
+/// number `total`, checked as mur_experiment_merge says (every shard once,
+/// one scene text, seed, shape and murmur; each holding the jobs it is
+/// assigned, in order): *out gets them by shard number, [1..N] ([0]
+/// unused). Free with mur_shard_set_close(*out, N).
+MUR_API int mur_shard_set_open(mur_shard_file ***out, const mur_scene *s, const char *const *paths, int n, long total,
+                               mur_error *err);
+
+/// Close a set of mur_shard_set_open of n shards; NULL is fine.
+MUR_API void mur_shard_set_close(mur_shard_file **set, int n);
+
+/// Write a shard file of info (its jobs records: job numbers index[i],
+/// bytes data[i] of len[i]) with the provenance text prov, atomically.
+MUR_API int mur_shard_write(const char *path, const mur_shard_info *info, const char *prov, const uint64_t *index,
+                            const void *const *data, const size_t *len, mur_error *err);
 
 /// FNV-1a 64 of the file at path's bytes, into *out: 0, or MUR_ERUN.
 MUR_API int mur_shard_hash_file(const char *path, uint64_t *out, mur_error *err);

@@ -20,6 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "experiment_internal.h"
 
@@ -147,6 +151,103 @@ static void put_u64(writer *w, uint64_t v)
     put(w, b, 8);
 }
 
+/* The header of a shard of info (its jobs, records of job_bytes bytes
+ * each, or 0: of any length) with prov_len bytes of provenance after it,
+ * into a new string (NULL when out of memory). */
+static char *header_of(const mur_shard_info *in, size_t job_bytes, size_t prov_len)
+{
+    char lay[128];
+    layout(lay, sizeof lay);
+    size_t hn = 1024 + strlen(in->scene) + (in->condition ? strlen(in->condition) : 0) + strlen(in->trace);
+    char *h = mur_malloc(hn);
+    if (h)
+        snprintf(h, hn,
+                 MAGIC "command: %s\nmurmur: %s\nscene: %s\nscene-fnv1a64: %016" PRIx64 "\nseed: %" PRIu64
+                       "\nshard: %d/%d\nruns: %d\nticks: %ld\ncondition: %s\nscene-only: %d\nevery-tick: %d\n"
+                       "trace: %s\nlayout: %s\njobs: %ld\njob-bytes: %zu\nprovenance-bytes: %zu\n\n",
+                 in->command, in->version, in->scene, in->scene_hash, in->seed, in->shard, in->shards, in->runs,
+                 in->ticks, in->condition ? in->condition : "", in->scene_only, in->every_tick, in->trace, lay, in->jobs,
+                 job_bytes, prov_len);
+    return h;
+}
+
+/* Writes the shard file: header, provenance, then n records, each its
+ * job number and length (8 bytes little-endian each) and its bytes, as
+ * record(ctx, i, &job, &len) gives them, then the hash line. */
+typedef const void *(*record_fn)(void *ctx, long i, uint64_t *job, size_t *len);
+
+static int write_shard(const char *path, const mur_shard_info *in, size_t job_bytes, const char *prov,
+                       record_fn record, void *ctx, mur_error *err)
+{
+    mur_atomic a;
+    memset(&a, 0, sizeof a);
+    if (in->condition && strpbrk(in->condition, "\r\n"))
+        return mur_error_set(err, MUR_EINPUT, "a condition's name with a line break cannot go in a shard");
+    char *header = header_of(in, job_bytes, strlen(prov));
+    int rc = header ? mur_atomic_begin(&a, path, 0, err) : mur_error_set(err, MUR_ERUN, "out of memory writing '%s'", path);
+    writer w = {NULL, FNV_OFFSET};
+    if (!rc && !(w.fp = mur_atomic_fopen(&a, "wb", err)))
+        rc = MUR_ERUN;
+    if (!rc) {
+        put(&w, header, strlen(header));
+        put(&w, prov, strlen(prov));
+        for (long i = 0; i < in->jobs; i++) {
+            uint64_t job;
+            size_t len;
+            const void *data = record(ctx, i, &job, &len);
+            put_u64(&w, job);
+            put_u64(&w, (uint64_t)len);
+            put(&w, data, len);
+        }
+        fprintf(w.fp, "end %016" PRIx64 "\n", w.hash);
+        rc = mur_atomic_commit(&a, err);
+    }
+    if (rc)
+        mur_atomic_abort(&a);
+    mur_free(header);
+    return rc;
+}
+
+/* Records given as arrays (mur_shard_write). */
+typedef struct {
+    const uint64_t *index;
+    const void *const *data;
+    const size_t *len;
+} arrays_ctx;
+
+static const void *array_record(void *ctx, long i, uint64_t *job, size_t *len)
+{
+    const arrays_ctx *c = ctx;
+    *job = c->index[i];
+    *len = c->len[i];
+    return c->data[i];
+}
+
+int mur_shard_write(const char *path, const mur_shard_info *info, const char *prov, const uint64_t *index,
+                    const void *const *data, const size_t *len, mur_error *err)
+{
+    arrays_ctx c = {index, data, len};
+    return write_shard(path, info, 0, prov, array_record, &c, err);
+}
+
+/* An experiment's job i of the shard, packed into ctx's buffer. */
+typedef struct {
+    const mur_experiment *e;
+    int shard, shards;
+    unsigned char *rec;
+    size_t bytes;
+} jobs_ctx;
+
+static const void *job_record(void *ctx, long i, uint64_t *job, size_t *len)
+{
+    jobs_ctx *c = ctx;
+    long j = i * c->shards + c->shard - 1;
+    experiment_job_pack(c->e, j, c->rec);
+    *job = (uint64_t)j;
+    *len = c->bytes;
+    return c->rec;
+}
+
 int mur_experiment_shard_write(const mur_experiment *e, const mur_experiment_def *def, const char *command,
                                const char *path, mur_error *err)
 {
@@ -154,52 +255,15 @@ int mur_experiment_shard_write(const mur_experiment *e, const mur_experiment_def
     int rc = info_of(&in, e->scene, def, command, err);
     if (rc)
         return rc;
-    char *prov = NULL, *header = NULL, lay[128];
-    unsigned char *rec = NULL;
+    char *prov = NULL;
     size_t bytes = experiment_job_bytes(e);
-    long total = (long)e->nconditions * e->runs, jobs = mur_shard_jobs(total, in.shard, in.shards);
-    mur_atomic a;
-    memset(&a, 0, sizeof a);
-    layout(lay, sizeof lay);
-    if (in.condition && strpbrk(in.condition, "\r\n")) {
-        rc = mur_error_set(err, MUR_EINPUT, "a condition's name with a line break cannot go in a shard");
-        goto done;
-    }
-    if ((rc = mur_experiment_provenance(e, 0, &prov, err)))
-        goto done;
-    size_t hn = 1024 + strlen(in.scene) + (in.condition ? strlen(in.condition) : 0);
-    if (!(header = mur_malloc(hn)) || !(rec = mur_malloc(bytes ? bytes : 1))) {
+    jobs_ctx c = {e, in.shard, in.shards, mur_malloc(bytes ? bytes : 1), bytes};
+    in.jobs = mur_shard_jobs((long)e->nconditions * e->runs, in.shard, in.shards);
+    if (!c.rec)
         rc = mur_error_set(err, MUR_ERUN, "out of memory writing '%s'", path);
-        goto done;
-    }
-    snprintf(header, hn,
-             MAGIC "command: %s\nmurmur: %s\nscene: %s\nscene-fnv1a64: %016" PRIx64 "\nseed: %" PRIu64
-                   "\nshard: %d/%d\nruns: %d\nticks: %ld\ncondition: %s\nscene-only: %d\nevery-tick: %d\n"
-                   "layout: %s\njobs: %ld\njob-bytes: %zu\nprovenance-bytes: %zu\n\n",
-             in.command, in.version, in.scene, in.scene_hash, in.seed, in.shard, in.shards, in.runs, in.ticks,
-             in.condition ? in.condition : "", in.scene_only, in.every_tick, lay, jobs, bytes, strlen(prov));
-    if ((rc = mur_atomic_begin(&a, path, 0, err)))
-        goto done;
-    writer w = {mur_atomic_fopen(&a, "wb", err), FNV_OFFSET};
-    if (!w.fp) {
-        rc = MUR_ERUN;
-        goto done;
-    }
-    put(&w, header, strlen(header));
-    put(&w, prov, strlen(prov));
-    for (long i = 0; i < jobs; i++) {
-        long job = i * in.shards + in.shard - 1;
-        experiment_job_pack(e, job, rec);
-        put_u64(&w, (uint64_t)job);
-        put(&w, rec, bytes);
-    }
-    fprintf(w.fp, "end %016" PRIx64 "\n", w.hash);
-    rc = mur_atomic_commit(&a, err);
-done:
-    if (rc)
-        mur_atomic_abort(&a);
-    mur_free(rec);
-    mur_free(header);
+    if (!rc && !(rc = mur_experiment_provenance(e, 0, &prov, err)))
+        rc = write_shard(path, &in, bytes, prov, job_record, &c, err);
+    mur_free(c.rec);
     mur_free(prov);
     mur_shard_info_free(&in);
     return rc;
@@ -207,45 +271,51 @@ done:
 
 /* ---- reading -------------------------------------------------------------- */
 
-/* A shard file in memory: its info, where its records start, how many
- * bytes each job's numbers are. */
-typedef struct {
+/* A shard file, mapped: its info, where its records start, the length of
+ * every job's numbers (0: any). */
+struct mur_shard_file {
     unsigned char *data;
     size_t len;
     size_t records;     /* offset of the first record */
     size_t job_bytes;
+    long *offsets;      /* each record's offset (its 16-byte head) */
     mur_shard_info info;
-} shard_file;
+};
 
-static void shard_file_free(shard_file *f)
+void mur_shard_close(mur_shard_file *f)
 {
-    mur_free(f->data);
+    if (!f)
+        return;
+    if (f->data && f->len)
+        munmap(f->data, f->len);
+    mur_free(f->offsets);
     mur_shard_info_free(&f->info);
-    memset(f, 0, sizeof *f);
+    mur_free(f);
 }
 
-static int read_all(const char *path, unsigned char **out, size_t *len, mur_error *err)
+/* Maps path read-only: a shard's records may be a trace's gigabytes, and
+ * the page cache holds them better than a copy would. */
+static int map_file(const char *path, unsigned char **out, size_t *len, mur_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
         return mur_error_set(err, MUR_EINPUT, "cannot read shard '%s': %s", path, strerror(errno));
+    struct stat st;
     int rc = MUR_OK;
-    long size = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
-    if (size < 0 || fseek(fp, 0, SEEK_SET) != 0) {
-        rc = mur_error_set(err, MUR_EINPUT, "%s: not a murmur shard (not a regular file)", path);
-    } else if (!(*out = mur_malloc((size_t)size + 1))) {
-        rc = mur_error_set(err, MUR_ERUN, "out of memory reading '%s' (%ld bytes)", path, size);
-    } else if (fread(*out, 1, (size_t)size, fp) != (size_t)size) {
-        rc = mur_error_set(err, MUR_ERUN, "cannot read '%s'", path);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = mur_error_set(err, MUR_EINPUT, "%s: not a murmur shard file (not a regular file)", path);
+    } else if (st.st_size == 0) {
+        rc = mur_error_set(err, MUR_EINPUT, "%s: not a murmur shard file (empty)", path);
     } else {
-        (*out)[size] = 0;
-        *len = (size_t)size;
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED)
+            rc = mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, strerror(errno));
+        else {
+            *out = p;
+            *len = (size_t)st.st_size;
+        }
     }
-    fclose(fp);
-    if (rc) {
-        mur_free(*out);
-        *out = NULL;
-    }
+    close(fd);
     return rc;
 }
 
@@ -255,12 +325,13 @@ static int field(const char **p, const char *end, const char *key, char *buf, si
 {
     size_t k = strlen(key);
     const char *nl = memchr(*p, '\n', (size_t)(end - *p));
-    if (!nl || (size_t)(nl - *p) < k + 2 || memcmp(*p, key, k) || (*p)[k] != ':' || (*p)[k + 1] != ' ')
+    if (!nl || (size_t)(nl - *p) < k + 1 || memcmp(*p, key, k) || (*p)[k] != ':')
         return -1;
-    size_t v = (size_t)(nl - *p) - k - 2;
+    size_t skip = (size_t)(nl - *p) > k + 1 && (*p)[k + 1] == ' ' ? k + 2 : k + 1;
+    size_t v = (size_t)(nl - *p) - skip;
     if (v >= n)
         return -1;
-    memcpy(buf, *p + k + 2, v);
+    memcpy(buf, *p + skip, v);
     buf[v] = 0;
     *p = nl + 1;
     return 0;
@@ -277,8 +348,17 @@ static int number(const char *text, long long lo, long long hi, long long *out)
     return 0;
 }
 
-/* Parse the header of f->data; leaves f->info and f->records. */
-static int parse_header(shard_file *f, const char *path, mur_error *err)
+static uint64_t get_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int b = 0; b < 8; b++)
+        v |= (uint64_t)p[b] << (8 * b);
+    return v;
+}
+
+/* Parse the header of f->data and walk its records; leaves f->info,
+ * f->records and f->offsets. */
+static int parse_header(mur_shard_file *f, const char *path, mur_error *err)
 {
     const char *p = (const char *)f->data, *end = p + f->len;
     mur_shard_info *in = &f->info;
@@ -303,7 +383,7 @@ static int parse_header(shard_file *f, const char *path, mur_error *err)
                       in->shards <= MUR_SHARD_MAX && in->shard >= 1 && in->shard <= in->shards);
     NEED("runs", !number(v, 1, 100000, &n));
     in->runs = (int)n;
-    NEED("ticks", !number(v, 1, 10000000, &n));
+    NEED("ticks", !number(v, 0, 10000000, &n));
     in->ticks = (long)n;
     NEED("condition", !v[0] || (in->condition = dup_text(v)) != NULL);
     NEED("scene-only", !number(v, 0, 1, &n));
@@ -313,12 +393,14 @@ static int parse_header(shard_file *f, const char *path, mur_error *err)
     if (strcmp(in->version, MUR_VERSION_STRING))
         return mur_error_set(err, MUR_EINPUT, "%s: a shard of murmur %s; this is murmur %s (run the shard again)",
                              path, in->version, MUR_VERSION_STRING);
+    NEED("trace", strlen(v) < sizeof in->trace);
+    strcpy(in->trace, v);
     NEED("layout", 1);
     if (strcmp(v, lay))
         return mur_error_set(err, MUR_EINPUT, "%s: a shard of another kind of machine (%s, not %s)", path, v, lay);
     NEED("jobs", !number(v, 0, 100000L * 4096, &n));
     in->jobs = (long)n;
-    NEED("job-bytes", !number(v, 1, 1LL << 40, &n));
+    NEED("job-bytes", !number(v, 0, 1LL << 40, &n));
     f->job_bytes = (size_t)n;
     NEED("provenance-bytes", !number(v, 0, 1LL << 40, &n));
     prov = (size_t)n;
@@ -327,40 +409,64 @@ static int parse_header(shard_file *f, const char *path, mur_error *err)
 #undef NEED
     p++;
     f->records = (size_t)(p - (const char *)f->data) + prov;
-    /* the size the header promises, then the hash of what it covers */
-    double want = (double)f->records + (double)in->jobs * (8.0 + (double)f->job_bytes) + END_LINE_BYTES;
-    if ((double)f->len != want)
-        return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (%zu bytes, its header says %.0f)",
-                             path, f->len, want);
-    size_t body = f->len - END_LINE_BYTES;
+    /* the records' heads, then the hash of all that precedes the end line */
+    if (!(f->offsets = mur_calloc((size_t)in->jobs + 1, sizeof *f->offsets)))
+        return mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", path);
+    size_t at = f->records, stop = f->len >= END_LINE_BYTES ? f->len - END_LINE_BYTES : 0;
+    for (long i = 0; i < in->jobs; i++) {
+        uint64_t len = at + 16 <= stop ? get_u64(f->data + at + 8) : 0;
+        if (at + 16 > stop || len > stop - at - 16 || (f->job_bytes && len != f->job_bytes))
+            return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (record %ld of %ld cut short)", path,
+                                 i + 1, in->jobs);
+        f->offsets[i] = (long)at;
+        at += 16 + (size_t)len;
+    }
+    if (at != stop || f->len < END_LINE_BYTES)
+        return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (%zu bytes, its records end at %zu)",
+                             path, f->len, at + END_LINE_BYTES);
     char tail[END_LINE_BYTES + 1];
-    snprintf(tail, sizeof tail, "end %016" PRIx64 "\n", fnv(FNV_OFFSET, f->data, body));
-    if (memcmp(f->data + body, tail, END_LINE_BYTES))
+    snprintf(tail, sizeof tail, "end %016" PRIx64 "\n", fnv(FNV_OFFSET, f->data, stop));
+    if (memcmp(f->data + stop, tail, END_LINE_BYTES))
         return mur_error_set(err, MUR_EINPUT, "%s: damaged shard (its hash does not match its bytes)", path);
     return MUR_OK;
 }
 
-static int load(shard_file *f, const char *path, mur_error *err)
+int mur_shard_open(mur_shard_file **out, const char *path, mur_error *err)
 {
-    memset(f, 0, sizeof *f);
-    int rc = read_all(path, &f->data, &f->len, err);
+    mur_shard_file *f = mur_calloc(1, sizeof *f);
+    *out = NULL;
+    if (!f)
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    int rc = map_file(path, &f->data, &f->len, err);
     if (!rc)
         rc = parse_header(f, path, err);
     if (rc)
-        shard_file_free(f);
+        mur_shard_close(f);
+    else
+        *out = f;
     return rc;
+}
+
+const mur_shard_info *mur_shard_file_info(const mur_shard_file *f) { return &f->info; }
+
+const void *mur_shard_file_record(const mur_shard_file *f, long i, uint64_t *job, size_t *len)
+{
+    const unsigned char *p = f->data + f->offsets[i];
+    *job = get_u64(p);
+    *len = (size_t)get_u64(p + 8);
+    return p + 16;
 }
 
 int mur_shard_read_info(const char *path, mur_shard_info *out, mur_error *err)
 {
-    shard_file f;
+    mur_shard_file *f;
     memset(out, 0, sizeof *out);
-    int rc = load(&f, path, err);
+    int rc = mur_shard_open(&f, path, err);
     if (rc)
         return rc;
-    *out = f.info;
-    memset(&f.info, 0, sizeof f.info);
-    shard_file_free(&f);
+    *out = f->info;
+    memset(&f->info, 0, sizeof f->info);
+    mur_shard_close(f);
     return MUR_OK;
 }
 
@@ -391,9 +497,14 @@ static const char *differs(const mur_shard_info *a, const mur_shard_info *b)
         return "ticks";
     if (!same_text(a->condition, b->condition) || a->scene_only != b->scene_only)
         return "condition";
-    if (a->every_tick != b->every_tick)
+    if (a->every_tick != b->every_tick || strcmp(a->trace, b->trace))
         return "kind of run";
     return NULL;
+}
+
+int mur_shard_same(const mur_shard_info *a, const mur_shard_info *b)
+{
+    return !differs(a, b) && a->shard == b->shard;
 }
 
 int mur_shard_done(const char *path, const mur_scene *s, const mur_experiment_def *def, const char *command)
@@ -402,13 +513,13 @@ int mur_shard_done(const char *path, const mur_scene *s, const mur_experiment_de
     mur_error err = {{0}};
     if (info_of(&want, s, def, command, &err))
         return 0;
-    int done = !mur_shard_read_info(path, &have, &err) && !differs(&want, &have) && have.shard == want.shard;
+    int done = !mur_shard_read_info(path, &have, &err) && mur_shard_same(&want, &have);
     mur_shard_info_free(&want);
     mur_shard_info_free(&have);
     return done;
 }
 
-/* ---- merging ------------------------------------------------------------- */
+/* ---- sets of shards ------------------------------------------------------------ */
 
 /* The name shard k of the set would have: `first` with its
  * "shard-K-of-N" changed to k (or NULL when its name has no such part). */
@@ -429,92 +540,112 @@ static char *sibling(const char *first, int k, int n)
     return out;
 }
 
-/* The records of shard file f (already checked against the first) into e. */
-static int take(mur_experiment *e, const shard_file *f, const char *path, mur_error *err)
+void mur_shard_set_close(mur_shard_file **set, int n)
 {
-    const mur_shard_info *in = &f->info;
-    long total = (long)e->nconditions * e->runs, want = mur_shard_jobs(total, in->shard, in->shards);
-    if (in->jobs != want || f->job_bytes != experiment_job_bytes(e))
-        return mur_error_set(err, MUR_EINPUT, "%s: holds %ld jobs of %zu bytes; shard %d of %d has %ld of %zu",
-                             path, in->jobs, f->job_bytes, in->shard, in->shards, want, experiment_job_bytes(e));
-    const unsigned char *p = f->data + f->records;
-    for (long i = 0; i < want; i++, p += 8 + f->job_bytes) {
-        uint64_t job = 0;
-        for (int b = 0; b < 8; b++)
-            job |= (uint64_t)p[b] << (8 * b);
-        if (job != (uint64_t)(i * in->shards + in->shard - 1))
-            return mur_error_set(err, MUR_EINPUT, "%s: damaged shard (job %" PRIu64 " out of place)", path, job);
-        experiment_job_unpack(e, (long)job, p + 8);
-    }
-    return MUR_OK;
+    for (int k = 0; set && k <= n; k++)
+        mur_shard_close(set[k]);
+    mur_free(set);
 }
+
+int mur_shard_set_open(mur_shard_file ***out, const mur_scene *s, const char *const *paths, int n, long total,
+                       mur_error *err)
+{
+    *out = NULL;
+    mur_shard_file *ref = NULL, **set = NULL;
+    int *from = NULL;
+    int rc = n < 1 ? mur_error_set(err, MUR_EINPUT, "no shard to merge") : mur_shard_open(&ref, paths[0], err);
+    if (rc)
+        return rc;
+    const mur_shard_info *in = &ref->info;
+    int shards = in->shards;
+    uint64_t hash = 0;
+    if (strcmp(s->path, in->scene) || s->seed != in->seed)
+        rc = mur_error_set(err, MUR_EINPUT, "%s: a shard of %s (seed %" PRIu64 "), not of %s", paths[0], in->scene,
+                           in->seed, s->path);
+    else if (!(rc = mur_shard_hash_file(s->path, &hash, err)) && hash != in->scene_hash)
+        rc = mur_error_set(err, MUR_EINPUT,
+                           "%s: made from %s as it was; the scene has changed since (run the shards again)", paths[0],
+                           s->path);
+    else if (!rc && (!(set = mur_calloc((size_t)shards + 1, sizeof *set)) ||
+                     !(from = mur_calloc((size_t)shards + 1, sizeof *from))))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory");
+    for (int i = 0; i < n && !rc; i++) {
+        mur_shard_file *g = NULL;
+        if ((rc = mur_shard_open(&g, paths[i], err)))
+            break;
+        const char *what = differs(in, &g->info);
+        int k = g->info.shard;
+        long want = mur_shard_jobs(total, k, shards);
+        if (what)
+            rc = mur_error_set(err, MUR_EINPUT, "%s: another %s than %s's: not a shard of the same run", paths[i], what,
+                               paths[0]);
+        else if (from[k])
+            rc = mur_error_set(err, MUR_EINPUT, "%s: shard %d of %d again (also %s)", paths[i], k, shards,
+                               paths[from[k] - 1]);
+        else if (g->info.jobs != want)
+            rc = mur_error_set(err, MUR_EINPUT, "%s: holds %ld jobs; shard %d of %d has %ld", paths[i], g->info.jobs,
+                               k, shards, want);
+        for (long j = 0; !rc && j < want; j++) {   /* the jobs it is assigned, in order */
+            uint64_t job;
+            size_t len;
+            mur_shard_file_record(g, j, &job, &len);
+            if (job != (uint64_t)(j * shards + k - 1))
+                rc = mur_error_set(err, MUR_EINPUT, "%s: damaged shard (job %" PRIu64 " out of place)", paths[i], job);
+        }
+        if (rc) {
+            mur_shard_close(g);
+            break;
+        }
+        from[k] = i + 1;
+        set[k] = g;
+    }
+    for (int k = 1; k <= shards && !rc; k++)
+        if (!set[k]) {
+            char *name = sibling(paths[0], k, shards);
+            rc = mur_error_set(err, MUR_EINPUT, "shard %d of %d is missing%s%s%s", k, shards, name ? " (" : "",
+                               name ? name : "", name ? ")" : "");
+            mur_free(name);
+        }
+    mur_shard_close(ref);
+    mur_free(from);
+    if (rc)
+        mur_shard_set_close(set, shards);
+    else
+        *out = set;
+    return rc;
+}
+
+/* ---- merging experiments ---------------------------------------------------------- */
 
 int mur_experiment_merge(mur_experiment **out, const mur_scene *s, const char *const *paths, int n,
                          mur_error *err)
 {
     *out = NULL;
-    if (n < 1)
-        return mur_error_set(err, MUR_EINPUT, "no shard to merge");
-    shard_file first, f;
-    memset(&f, 0, sizeof f);
-    int rc = load(&first, paths[0], err);
+    mur_shard_info in;
+    mur_experiment *e = NULL;
+    mur_shard_file **set = NULL;
+    int rc = n < 1 ? mur_error_set(err, MUR_EINPUT, "no shard to merge") : mur_shard_read_info(paths[0], &in, err);
     if (rc)
         return rc;
-    const mur_shard_info *in = &first.info;
-    int *seen = NULL;
-    mur_experiment *e = NULL;
-    uint64_t hash = 0;
     mur_experiment_def def;
-    mur_shard_def(in, &def);
-    if (strcmp(s->path, in->scene) || s->seed != in->seed) {
-        rc = mur_error_set(err, MUR_EINPUT, "%s: a shard of %s (seed %" PRIu64 "), not of %s", paths[0],
-                           in->scene, in->seed, s->path);
-        goto done;
-    }
-    if ((rc = mur_shard_hash_file(s->path, &hash, err)))
-        goto done;
-    if (hash != in->scene_hash) {
-        rc = mur_error_set(err, MUR_EINPUT, "%s: made from %s as it was; the scene has changed since (run the shards again)",
-                           paths[0], s->path);
-        goto done;
-    }
-    if (!(seen = mur_calloc((size_t)in->shards + 1, sizeof *seen))) {
-        rc = mur_error_set(err, MUR_ERUN, "out of memory");
-        goto done;
-    }
-    if ((rc = experiment_new(&e, s, &def, err)))
-        goto done;
-    for (int i = 0; i < n && !rc; i++) {
-        const shard_file *g = &first;
-        if (i > 0) {
-            shard_file_free(&f);
-            if ((rc = load(&f, paths[i], err)))
-                break;
-            g = &f;
+    mur_shard_def(&in, &def);
+    if (in.trace[0] || in.every_tick != !strcmp(in.command, "series"))
+        rc = mur_error_set(err, MUR_EINPUT, "%s: a shard of %s, not of an experiment", paths[0], in.command);
+    if (!rc && !(rc = experiment_new(&e, s, &def, err)))
+        rc = mur_shard_set_open(&set, s, paths, n, (long)e->nconditions * e->runs, err);
+    size_t bytes = e ? experiment_job_bytes(e) : 0;
+    for (int k = 1; !rc && k <= in.shards; k++)
+        for (long j = 0; !rc && j < set[k]->info.jobs; j++) {
+            uint64_t job;
+            size_t len;
+            const void *rec = mur_shard_file_record(set[k], j, &job, &len);
+            if (len != bytes)
+                rc = mur_error_set(err, MUR_EINPUT, "%s: jobs of %zu bytes, not %zu", paths[0], len, bytes);
+            else
+                experiment_job_unpack(e, (long)job, rec);
         }
-        const char *what = differs(in, &g->info);
-        if (what) {
-            rc = mur_error_set(err, MUR_EINPUT, "%s: another %s than %s's: not a shard of the same run", paths[i], what,
-                               paths[0]);
-        } else if (seen[g->info.shard]) {
-            rc = mur_error_set(err, MUR_EINPUT, "%s: shard %d of %d again (also %s)", paths[i], g->info.shard,
-                               in->shards, paths[seen[g->info.shard] - 1]);
-        } else {
-            seen[g->info.shard] = i + 1;
-            rc = take(e, g, paths[i], err);
-        }
-    }
-    for (int k = 1; k <= in->shards && !rc; k++)
-        if (!seen[k]) {
-            char *name = sibling(paths[0], k, in->shards);
-            rc = mur_error_set(err, MUR_EINPUT, "shard %d of %d is missing%s%s%s", k, in->shards,
-                               name ? " (" : "", name ? name : "", name ? ")" : "");
-            mur_free(name);
-        }
-done:
-    shard_file_free(&f);
-    shard_file_free(&first);
-    mur_free(seen);
+    mur_shard_set_close(set, in.shards);
+    mur_shard_info_free(&in);
     if (rc)
         mur_experiment_destroy(e);
     else
