@@ -282,7 +282,7 @@ static const struct {
     const char *name, *alias, *commands;
 } cli_options[] = {
     {"--output", "-o", "render still stats series trace merge plan"},
-    {"--shard", NULL, "stats series"},
+    {"--shard", NULL, "stats series trace"},
     {"--shards", NULL, "plan"},
     {"--chunks", NULL, "plan"},
     {"--slurm", NULL, "plan"},

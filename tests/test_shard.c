@@ -3,7 +3,7 @@
  * number bit for bit, merges whose outputs are the whole run's bytes
  * (table, JSON, per-run file, figures; series), the refusals (a shard
  * missing, twice, truncated, of another scene, seed, shard count or murmur),
- * resuming, and a real GNU parallel running a plan. */
+ * resuming, traces (.csv and .h5), and a real GNU parallel running a plan. */
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -435,4 +435,45 @@ TEST(gnu_parallel_runs_a_plan_whose_merge_is_the_whole_run)
     CHECK(run_in(dir, "PARALLEL=--will-cite bash plan.sh > /dev/null", err, sizeof err) == 0,
           "the plan again: %s", err);
     CHECK(same_file(a, b), "still the whole run's bytes");
+}
+
+/* ---- traces ------------------------------------------------------------------ */
+
+TEST(merge_of_trace_shards_writes_the_whole_traces_bytes)
+{
+    const char *dir = folder("trace");
+    scene_in(dir, "s.yaml", 2, "");
+    char err[4096], args[512];
+    for (int h5 = 0; h5 < 2; h5++) {
+        const char *ext = h5 ? "h5" : "csv";
+        snprintf(args, sizeof args, "trace s.yaml --runs 5 --ticks 20 --every 2t --condition none -o out/w.%s -q", ext);
+        REQUIRE(murmur_in(dir, args, err, sizeof err) == 0, "%s", err);
+        for (int k = 1; k <= 3; k++) {
+            snprintf(args, sizeof args, "trace s.yaml --runs 5 --ticks 20 --every 2t --condition none --shard %d/3 -o out/%s/x.%s",
+                     k, ext, ext);
+            REQUIRE(run_in(dir, h5 ? "mkdir -p out/h5" : "mkdir -p out/csv", NULL, 0) == 0, "mkdir");
+            CHECK(murmur_in(dir, args, err, sizeof err) == 0, "%s", err);
+        }
+        snprintf(args, sizeof args, "merge out/%s/x.shard-*-of-3.mur -o out/m.%s", ext, ext);
+        CHECK(murmur_in(dir, args, err, sizeof err) == 0, "%s", err);
+        static const char *const csv_files[][2] = {{"w.csv", "m.csv"}, {"w.csv.provenance.txt", "m.csv.provenance.txt"}};
+        static const char *const h5_files[][2] = {{"w-run0.h5", "m-run0.h5"}, {"w-run2.h5", "m-run2.h5"},
+                                                  {"w-run4.h5", "m-run4.h5"}};
+        for (int i = 0; i < (h5 ? 3 : 2); i++) {
+            char a[512], b[512];
+            snprintf(a, sizeof a, "%s/out/%s", dir, h5 ? h5_files[i][0] : csv_files[i][0]);
+            snprintf(b, sizeof b, "%s/out/%s", dir, h5 ? h5_files[i][1] : csv_files[i][1]);
+            CHECK(same_file(a, b), "merged %s differs from the whole trace's", b);
+        }
+        /* the other format: refused, nothing written */
+        snprintf(args, sizeof args, "merge out/%s/x.shard-*-of-3.mur -o out/other.%s", ext, h5 ? "csv" : "h5");
+        CHECK(murmur_in(dir, args, err, sizeof err) == 2 && strstr(err, "-o must be a") && lines_of(err) == 1,
+              "a .%s trace's shards merged to the other format: %s", ext, err);
+        CHECK(!exists(dir, "out/other.csv") && !exists(dir, "out/other.h5") && !exists(dir, "out/other-run0.h5"),
+              "nothing written");
+    }
+    CHECK(run_in(dir, "ls -a out/csv out/h5 | grep -q murmur-trace-shard", NULL, 0) != 0,
+          "a trace shard's temporary folder was left");
+    CHECK(murmur_in(dir, "merge out/csv/x.shard-*-of-3.mur -o out/m2.csv --plot out/x.png", err, sizeof err) == 2,
+          "--plot with trace shards: %s", err);
 }

@@ -16,6 +16,7 @@
 #include "murmur/experiment.h"
 #include "murmur/scene.h"
 #include "murmur/shard.h"
+#include "murmur/trace.h"
 
 int mur_cli_parse_shard(const char *text, int *k, int *n)
 {
@@ -81,7 +82,8 @@ static int merge_refuses(const mur_cli_opts *o, const char *command)
 {
     if (!strcmp(command, "stats"))
         return 0;
-    const char *opt = o->runs_out ? "--runs-out" : o->plot_effects ? "--plot-effects" : o->json ? "--json" : NULL;
+    const char *opt = o->runs_out ? "--runs-out" : o->plot_effects ? "--plot-effects" : o->json ? "--json"
+                    : o->plot && !strcmp(command, "trace") ? "--plot" : NULL;
     if (!opt)
         return 0;
     char msg[160];
@@ -103,14 +105,19 @@ int mur_cmd_merge(const mur_cli_opts *o)
     int rc = mur_shard_read_info(o->inputs[0], &in, &err);
     if (rc)
         goto done;
-    int json;
+    int json, trace = !strcmp(in.command, "trace");
     if (merge_refuses(o, in.command) ||
-        (!strcmp(in.command, "stats") ? mur_cli_stats_options(o, &json) : mur_cli_series_options(o))) {
+        (trace ? 0 : !strcmp(in.command, "stats") ? mur_cli_stats_options(o, &json) : mur_cli_series_options(o))) {
         mur_shard_info_free(&in);
         return 2;
     }
     if ((rc = mur_cli_load_scene(in.scene, &s, &err)))
         goto done;
+    if (trace) {   /* every run's rows or file, as the whole trace has them */
+        if (!(rc = mur_trace_merge(s, o->inputs, o->ninputs, o->output, &err)) && !o->quiet)
+            fprintf(stderr, "murmur: wrote %s (%d run%s)\n", o->output, in.runs, in.runs == 1 ? "" : "s");
+        goto done;
+    }
     if ((rc = mur_experiment_merge(&e, s, o->inputs, o->ninputs, &err)))
         goto done;
     if (!strcmp(in.command, "stats"))

@@ -71,11 +71,12 @@ static const mur_usage_command commands[] = {
      "tick what a flock needs to go on exactly from there: --at 30s -o formed.h5 saves a state "
      "that a scene starts from with flock: {start: formed.h5}."},
     {"merge", "SHARD...", MUR_OPERAND_FILES,
-     "shards of stats or series -> the whole run's outputs, byte for byte",
-     "Reads the N shard files that stats or series wrote with their shard option (NAME.shard-K-of-N.mur), checks "
+     "shards of stats, series or trace -> the whole run's outputs, byte for byte",
+     "Reads the N shard files that stats, series or trace wrote with their shard option (NAME.shard-K-of-N.mur), checks "
      "that they are all there, once each, complete, and of one scene text, seed, runs, ticks and "
      "murmur version, and writes what the whole run writes: for stats the table on stdout and -o as "
-     ".csv or .json, --runs-out, --plot and --plot-effects; for series -o .csv and --plot. The "
+     ".csv or .json, --runs-out, --plot and --plot-effects; for series -o .csv and --plot; for "
+     "trace -o .csv or .h5 (a file per run, NAME-runK.h5, for several runs). The "
      "files are the whole run's to the byte. A shard missing, given twice, truncated or of "
      "another run: exit status 2, one line naming the file, nothing written. The scene is read "
      "again from the path the shards name (relative to where they ran), and must be unchanged."},
@@ -118,13 +119,14 @@ static const mur_usage_option options[] = {
      NULL},
     {"--output", "-o", "FILE", OPT(output), "trace", 1, 1, "the trace: .csv or .h5 (H5MD)", NULL},
     {"--output", "-o", "FILE", OPT(output), "merge", 1, 1,
-     "the whole run's output: stats .csv or .json, series .csv", NULL},
+     "the whole run's output: stats .csv or .json, series .csv, trace .csv or .h5", NULL},
     {"--output", "-o", "FILE", OPT(output), "plan", 0, 1,
      "what the plan's merge (join) writes", "out/NAME.csv (out/NAME.mp4)"},
-    {"--shard", NULL, "K/N", OPT(shard_text), "stats series", 0, 0,
+    {"--shard", NULL, "K/N", OPT(shard_text), "stats series trace", 0, 0,
      "run only shard K of N (K from 1 to N, as a Slurm job array of 1-N or GNU parallel's {#} gives "
      "it; from a 0-based index I write $((I+1))/N) into DIR/NAME.shard-K-of-N.mur, -o giving DIR and NAME; a complete file "
-     "is kept (run again: nothing to do). Job j = condition x runs + run goes to shard j mod N + 1",
+     "is kept (run again: nothing to do). Job j = condition x runs + run (a trace: its run) goes to "
+     "shard j mod N + 1",
      "the whole run"},
     {"--shards", NULL, "N", OPT(shards_text), "plan", 0, 0, "split the experiment's runs into N shards",
      NULL},
