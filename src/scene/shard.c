@@ -1,10 +1,13 @@
 /* Shard files (shard.h, docs/data.md#shard-files): a piece of an
- * experiment written by `--shard K/N`, read back by `murmur merge`.
+ * experiment (or of a trace's runs, output/trace.c) written by `--shard
+ * K/N`, read back by `murmur merge`.
  *
  * A shard file is a text header (readable with `head`), the provenance
- * text, the jobs' numbers as the bytes the experiment keeps them in (so a
- * merge gives back every double bit for bit, with no printing or parsing
- * of numbers), and a last line with a hash of everything before it. The
+ * text, one record per job: its number, its length and its bytes (an
+ * experiment's numbers as the bytes it keeps them in, so a merge gives back
+ * every double bit for bit, with no printing or parsing of numbers; a
+ * trace's rows or file), and a last line with a hash of everything before
+ * it. Files are mapped, not copied: a trace's shards may be large. The
  * header says how long the rest is, so a truncated file is told from a
  * complete one by its size and hash, never by trusting what it holds.
  * Bytes in memory order are only meaningful to the same build on the same
