@@ -16,7 +16,10 @@
 #      whole-1t:   murmur stats --threads 1 (one core)
 #      whole:      murmur stats (all cores, threads inside one process)
 #      2-shards:   two shards of --threads 1 at once, then the merge
-#    reported as medians and as speed-ups over whole-1t.
+#    reported as medians of wall time (and of CPU time, user + system of
+#    every process: what sharding adds to the work) and as speed-ups over
+#    whole-1t. On a loaded machine only the CPU column means much.
+# ONLY=merge or ONLY=speedup runs one part.
 # A benchmark, not a test: numbers vary with the machine and its load
 # (other work on the cores shows in the medians); the ratios, measured in
 # one run, vary less.
@@ -48,7 +51,9 @@ experiment:
     noise: {linspace: [0, 0.3, 100]}
   metrics: [order, nearest, clusters]
 SCENE
+only=${ONLY:-}
 cd "$work"
+if [ "$only" != speedup ]; then
 mkdir -p one many
 echo "shard_bench: running the sweep as $shards shards and as one ..." >&2
 seq 1 "$shards" | xargs -P 2 -I K "$murmur" stats sweep.yaml --shard "K/$shards" -o many/ --threads 1 -q
@@ -66,25 +71,26 @@ mn=$(printf '%s\n' "${tn[@]}" | median)
 printf 'merge of 10,000 runs (median of %d)\n  merge-1     %8.3f s  (one shard file: the baseline)\n  merge-%-5s %8.3f s  (%s shard files; %.3f s over the baseline)\n' \
     "$runs" "$m1" "$shards" "$mn" "$shards" "$(calc "$mn - $m1")"
 
+fi
+
 cd - > /dev/null
+[ "$only" = merge ] && exit 0
 scene=scenes/knockout-stats.yaml
-w1=() w=() p=()
+# wall and CPU (user + system, children included) seconds of a command line
+TIMEFORMAT='%R %U %S'
+clock() { { time eval "$1" > /dev/null; } 2>&1 | awk '{ printf "%s %s\n", $1, $2 + $3 }'; }
+w1=() w=() p=() c1=() c=() cp=()
 for _ in $(seq "$runs"); do
-    w1+=("$(timed "$murmur" stats "$scene" --threads 1 -o "$work/w1.csv" -q)")
-    w+=("$(timed "$murmur" stats "$scene" -o "$work/w.csv" -q)")
+    read -r wall cpu < <(clock "\"$murmur\" stats $scene --threads 1 -o $work/w1.csv -q"); w1+=("$wall"); c1+=("$cpu")
+    read -r wall cpu < <(clock "\"$murmur\" stats $scene -o $work/w.csv -q"); w+=("$wall"); c+=("$cpu")
     rm -f "$work"/knockout-stats.shard-*
-    a=$(now)
-    "$murmur" stats "$scene" --shard 1/2 --threads 1 -o "$work/" -q &
-    pid=$!
-    "$murmur" stats "$scene" --shard 2/2 --threads 1 -o "$work/" -q
-    wait "$pid"
-    "$murmur" merge "$work"/knockout-stats.shard-*-of-2.mur -o "$work/p.csv" -q > /dev/null
-    b=$(now)
-    p+=("$(calc "$b - $a")")
+    read -r wall cpu < <(clock "\"$murmur\" stats $scene --shard 1/2 --threads 1 -o $work/ -q & \"$murmur\" stats $scene --shard 2/2 --threads 1 -o $work/ -q; wait; \"$murmur\" merge $work/knockout-stats.shard-*-of-2.mur -o $work/p.csv -q")
+    p+=("$wall"); cp+=("$cpu")
 done
 cmp "$work/w1.csv" "$work/p.csv" && cmp "$work/w.csv" "$work/p.csv"
-mw1=$(printf '%s\n' "${w1[@]}" | median)
-mw=$(printf '%s\n' "${w[@]}" | median)
-mp=$(printf '%s\n' "${p[@]}" | median)
-printf '%s (median of %d, %d cores)\n  whole-1t  %7.3f s\n  whole     %7.3f s  (%.2fx)\n  2-shards  %7.3f s  (%.2fx, merge included)\n' \
-    "$scene" "$runs" "$(nproc)" "$mw1" "$mw" "$(calc "$mw1 / $mw")" "$mp" "$(calc "$mw1 / $mp")"
+med() { printf '%s\n' "$@" | median; }
+mw1=$(med "${w1[@]}") mw=$(med "${w[@]}") mp=$(med "${p[@]}")
+printf '%s (median of %d, %d cores, load average %s)\n' "$scene" "$runs" "$(nproc)" "$(cut -d' ' -f1 /proc/loadavg)"
+printf '  whole-1t  %7.3f s wall %7.3f s CPU\n' "$mw1" "$(med "${c1[@]}")"
+printf '  whole     %7.3f s wall %7.3f s CPU  (%.2fx)\n' "$mw" "$(med "${c[@]}")" "$(calc "$mw1 / $mw")"
+printf '  2-shards  %7.3f s wall %7.3f s CPU  (%.2fx, merge included)\n' "$mp" "$(med "${cp[@]}")" "$(calc "$mw1 / $mp")"
