@@ -403,8 +403,13 @@ int mur_trace_shard_write(const mur_scene *s, const mur_trace_opts *o, const cha
         if (p != end)
             rc = mur_error_set(err, MUR_ERUN, "a trace shard's rows are not in run order");
     }
-    if (csv)
-        unlink(tpath);
+    for (long j = 0; j < jobs; j++) {   /* what a failed or stopped trace left in the folder */
+        char *p = mur_trace_path(tpath, o->runs, (int)(j * o->shards + o->shard - 1));
+        if (p)
+            unlink(p);
+        mur_free(p);
+    }
+    unlink(tpath);
     if (!rc) {
         long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
         snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s; runs %d from %d; shard %d of %d",
