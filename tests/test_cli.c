@@ -281,21 +281,26 @@ TEST(stats_series_still_remove_temporaries_of_killed_runs)
 static const struct {
     const char *name, *alias, *commands;
 } cli_options[] = {
-    {"--output", "-o", "render still stats series trace join"},
+    {"--output", "-o", "render still stats series trace join merge plan"},
     {"--chunk", NULL, "render"},
+    {"--shard", NULL, "stats series trace"},
+    {"--shards", NULL, "plan"},
+    {"--chunks", NULL, "plan"},
+    {"--slurm", NULL, "plan"},
+    {"--parallel", NULL, "plan"},
     {"--from", NULL, "render trace"},
     {"--to", NULL, "render trace"},
     {"--at", NULL, "still check trace"},
     {"--condition", NULL, "render still trace series"},
     {"--run", NULL, "render still trace"},
-    {"--runs-out", NULL, "stats"},
+    {"--runs-out", NULL, "stats merge"},
     {"--every", NULL, "trace"},
-    {"--runs", NULL, "stats series trace"},
-    {"--ticks", NULL, "stats series trace"},
+    {"--runs", NULL, "stats series trace plan"},
+    {"--ticks", NULL, "stats series trace plan"},
     {"--float32", NULL, "trace"},
-    {"--plot", NULL, "stats series"},
-    {"--plot-effects", NULL, "stats"},
-    {"--json", NULL, "stats"},
+    {"--plot", NULL, "stats series merge"},
+    {"--plot-effects", NULL, "stats merge"},
+    {"--json", NULL, "stats merge"},
     {"--preset", NULL, "render"},
     {"--size", NULL, "render still"},
     {"--fps", NULL, "render"},
@@ -304,12 +309,12 @@ static const struct {
     {"--subtitles", NULL, "render"},
     {"--subtitles=embed", NULL, "render"},
     {"--threads", NULL, "render still stats series trace"},
-    {"--quiet", "-q", "render still stats series trace check presets join"},
-    {"--help", "-h", "render still stats series trace check presets help join"},
+    {"--quiet", "-q", "render still stats series trace check presets join merge plan"},
+    {"--help", "-h", "render still stats series trace check presets help join merge plan"},
 };
 #define NCLI_OPTIONS (sizeof cli_options / sizeof cli_options[0])
-static const char *const cli_commands[] = {"render", "still", "stats",   "series", "trace",
-                                           "join",   "check", "presets", "help"};
+static const char *const cli_commands[] = {"render", "still", "stats", "series",  "trace", "join",
+                                           "merge",  "plan",  "check", "presets", "help"};
 #define NCLI_COMMANDS (sizeof cli_commands / sizeof cli_commands[0])
 
 static int in_list(const char *word, const char *list)

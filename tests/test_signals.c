@@ -355,3 +355,90 @@ TEST(sigint_during_an_experiments_warm_up_exits_130)
     CHECK(st == 130, "exit %d, want 130 (stderr: %s)", st, err);
     CHECK(access(out, F_OK) != 0, "%s written after SIGINT", out);
 }
+
+/* Runs `murmur ARGS...` (a scene from a regular file), waits until it runs
+ * `threads` threads (an experiment's workers have started: the handlers
+ * are in place), sends SIGINT and waits for it; stderr into err. The exit
+ * status, or -1 when it did not end within GUARD_MS (it is then killed). */
+static int interrupted_file_run(const char *const *args, int threads, char *err, size_t n)
+{
+    const char *argv[16] = {MURMUR_EXE};
+    int argc = 1;
+    for (int i = 0; args[i] && argc < 15; i++)
+        argv[argc++] = args[i];
+    argv[argc] = NULL;
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return -2;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 2);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        execv(MURMUR_EXE, (char *const *)argv);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    if (pid < 0)
+        return -2;
+    struct pollfd pe = {pipefd[0], POLLIN, 0};
+    for (int waited = 0; threads_of(pid) < threads && waited < GUARD_MS; waited += 5)
+        if (poll(&pe, 1, 5) > 0)
+            break;   /* murmur wrote or exited */
+    kill(pid, SIGINT);
+    size_t got = 0;
+    int left = GUARD_MS, open_ = 1;
+    while (open_ && left > 0) {
+        int r = poll(&pe, 1, 100);
+        left -= 100;
+        if (r <= 0)
+            continue;
+        char buf[512];
+        ssize_t k = read(pipefd[0], buf, sizeof buf);
+        if (k <= 0) {
+            open_ = 0;
+            break;
+        }
+        size_t c = (size_t)k < n - 1 - got ? (size_t)k : n - 1 - got;
+        memcpy(err + got, buf, c);
+        got += c;
+    }
+    err[got] = 0;
+    close(pipefd[0]);
+    if (open_)
+        kill(pid, SIGKILL);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (open_)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A shard (stats --shard K/N) interrupted while its runs go leaves nothing
+ * at its final name, nor a temporary: run again, it runs (issue 13). */
+TEST(an_interrupted_shard_leaves_nothing_at_its_name)
+{
+    const char *scene = scratch_path("slowshard.yaml");
+    write_file(scene, "model: wrkspc\nflock: {count: 600}\n"
+                      "video: {warmup: 200000s}\n"
+                      "experiment: {runs: 2, ticks: 10}\n");
+    const char *dir = scratch_path("shards/");
+    mkdir(dir, 0700);
+    const char *args[] = {"stats", scene, "--shard", "1/2", "-o", dir, "-q", "--threads", "1", NULL};
+    char err[4096];
+    int st = interrupted_file_run(args, 2, err, sizeof err);
+    CHECK(st == 130, "exit %d, want 130 (stderr: %s)", st, err);
+    char final[512];
+    snprintf(final, sizeof final, "%sslowshard.shard-1-of-2.mur", dir);
+    CHECK(access(final, F_OK) != 0, "%s exists after SIGINT", final);
+    DIR *d = opendir(dir);
+    int entries = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        entries += e->d_name[0] != '.' || strstr(e->d_name, ".part.") != NULL;
+    if (d)
+        closedir(d);
+    CHECK(entries == 0, "%d files left in %s after SIGINT", entries, dir);
+}

@@ -38,7 +38,7 @@ extern "C" {
 
 /// What to run. Zero-initialise, then set what differs.
 /// The version of mur_experiment_def this header describes.
-#define MUR_EXPERIMENT_DEF_VERSION 2
+#define MUR_EXPERIMENT_DEF_VERSION 3
 
 typedef struct mur_experiment_def {
     unsigned version;   ///< MUR_EXPERIMENT_DEF_VERSION
@@ -51,6 +51,7 @@ typedef struct mur_experiment_def {
     void (*progress)(void *ctx, long done, long total); ///< runs done of total, called on the calling thread (may be NULL)
     void *progress_ctx;
     const char *condition; ///< (version 2) run this experiment condition alone, by name (NULL: as scene_only says)
+    int shard, shards;  ///< (version 3) run only the jobs of shard `shard` (1..shards) of `shards` (murmur/shard.h); 0, 0: every job
 } mur_experiment_def;
 
 /// A mur_experiment_def of this version, every other field zero (the
@@ -64,7 +65,9 @@ typedef struct mur_experiment mur_experiment;
 /// Run an experiment on scene s. 0, MUR_EINPUT (a def value out of range, or
 /// too many values to keep), MUR_ERUN (memory, threads, a flock error) or
 /// MUR_EINTR (stopped); MUR_EINPUT also when def->condition names no
-/// condition (the message lists them). Version 1 defs are still taken.
+/// condition (the message lists them), or a shard out of range. Version 1
+/// and 2 defs are still taken. A sharded experiment fills only its shard's
+/// jobs (the others stay empty): write it with mur_experiment_shard_write.
 /// The caller owns *out (mur_experiment_destroy); the
 /// scene must outlive it.
 MUR_API int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,

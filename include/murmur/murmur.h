@@ -24,6 +24,7 @@
 #include "murmur/twin.h"
 #include "murmur/variant.h"
 #include "murmur/experiment.h"
+#include "murmur/shard.h"
 #include "murmur/render.h"
 #include "murmur/plot.h"
 #include "murmur/video.h"

@@ -26,7 +26,7 @@ extern "C" {
 #define MUR_TRACE_STATE_FORMAT 1
 
 /// The version of mur_trace_opts this header describes.
-#define MUR_TRACE_OPTS_VERSION 1
+#define MUR_TRACE_OPTS_VERSION 2
 
 /// Progress of a trace: recorded ticks done of total (over every run).
 typedef void (*mur_trace_progress)(void *ctx, long done, long total);
@@ -48,11 +48,13 @@ typedef struct mur_trace_opts {
     volatile sig_atomic_t *stop;  ///< polled every tick: non-zero ends with MUR_EINTR (may be NULL)
     mur_trace_progress progress;  ///< called after each recorded tick (may be NULL)
     void *progress_ctx;
+    int shard, shards;            ///< (version 2) only the runs k (0..runs-1) with k mod shards =
+                                  ///< shard - 1 (murmur/shard.h); 0, 0: every run
 } mur_trace_opts;
 
 /// Defaults: the scene's seed and settings, every tick a render draws.
 #define MUR_TRACE_OPTS_INIT                                                                        \
-    {MUR_TRACE_OPTS_VERSION, NULL, NULL, -1, 1, 0, -1, 1, 0, 0, NULL, NULL, NULL}
+    {MUR_TRACE_OPTS_VERSION, NULL, NULL, -1, 1, 0, -1, 1, 0, 0, NULL, NULL, NULL, 0, 0}
 
 /// Write the trace o asks for of scene s. 0; MUR_EINPUT for a bad option
 /// (an unknown extension or condition, a run out of range, an empty range);
@@ -60,6 +62,22 @@ typedef struct mur_trace_opts {
 /// MUR_EINTR when stopped. On failure nothing is left at the final name
 /// (runs already complete keep their files).
 MUR_API int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err);
+
+/// Run shard o->shard of o->shards of the trace o asks for (o->path's
+/// extension picks the format; nothing is written there) into the shard file
+/// shard_path (murmur/shard.h), atomically: each of its runs' rows (.csv) or
+/// whole file (.h5) as one record. 0, or as mur_trace_write.
+MUR_API int mur_trace_shard_write(const mur_scene *s, const mur_trace_opts *o, const char *shard_path, mur_error *err);
+
+/// 1 when shard_path is a complete shard file of exactly that trace shard.
+MUR_API int mur_trace_shard_done(const mur_scene *s, const mur_trace_opts *o, const char *shard_path);
+
+/// Merge the trace shards paths[0..n) of scene s into path (.csv: one file
+/// and its provenance beside it; .h5: a file per run as mur_trace_path
+/// names them), the bytes a whole `murmur trace` writes. MUR_EINPUT with one
+/// line naming the file for a set that is not whole (mur_shard_set_open),
+/// or shards of the other format; nothing is written then.
+MUR_API int mur_trace_merge(const mur_scene *s, const char *const *paths, int n, const char *path, mur_error *err);
 
 /// The file of run k of a trace to path: path itself when runs == 1, else
 /// "NAME-runK.EXT" for an HDF5 path (a CSV keeps every run in one file).

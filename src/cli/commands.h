@@ -22,9 +22,13 @@ typedef struct mur_cli_opts {
     int draft;            /* render, still: half size, the fastest preset */
     int subtitles, subtitles_embed;  /* render: captions as .srt/.vtt beside, or as a track */
     const char *chunk;    /* render: "K/N", only chunk K of N of the frames */
-    const char **parts;   /* join: the chunk files, nparts of them (argv's) */
-    int nparts;
     int float32;          /* trace: positions and velocities as float32 */
+    const char *shard_text;   /* stats, series, trace: --shard K/N */
+    const char *shards_text, *chunks_text;  /* plan: --shards N, --chunks N */
+    int slurm, parallel;  /* plan: the engine */
+    const char **inputs;  /* join, merge: the operands (PART..., SHARD...), ninputs of them (argv's) */
+    int ninputs;
+    const char *argv0;    /* how murmur was called (plan: the murmur its commands run) */
     int threads;          /* 0 = all cores */
     int quiet, json;
     volatile sig_atomic_t *stop;  /* the signal flag, handed to every long loop (never NULL) */
@@ -66,6 +70,25 @@ int mur_cli_warnings(const struct mur_scene *s, const char *at);
 /// Warn when a time given as option opt lies past the scene's end; 1 if so.
 int mur_cli_warn_at(const struct mur_scene *s, const char *opt, const char *text);
 
+/// Parse --shard's "K/N" (K from 1 to N) into *k and *n; a usage error
+/// (printed, returns 2) otherwise.
+int mur_cli_parse_shard(const char *text, int *k, int *n);
+
+/// The shard file of shard k of n: DIR/NAME.shard-K-of-N.mur, where -o
+/// gives DIR and NAME (-o out/x.csv: out/ and x; -o out/ or a folder:
+/// out/ and the scene's name; no -o: out/ and the scene's name). The
+/// caller frees it (mur_free); NULL when out of memory.
+char *mur_cli_shard_path(const char *output, const char *scene, int k, int n);
+
+/// Everything stats (series) writes and prints from an experiment, for a
+/// whole run and a merge of shards alike: the one path from the per-run
+/// values to the outputs.
+struct mur_experiment;
+int mur_cli_stats_options(const mur_cli_opts *o, int *json);   /* the output options' checks; 2 when bad (said) */
+int mur_cli_series_options(const mur_cli_opts *o);
+int mur_cli_stats_outputs(const mur_cli_opts *o, const struct mur_experiment *e, mur_error *err);
+int mur_cli_series_outputs(const mur_cli_opts *o, const struct mur_experiment *e, mur_error *err);
+
 int mur_cmd_render(const mur_cli_opts *o);
 int mur_cmd_still(const mur_cli_opts *o);
 int mur_cmd_check(const mur_cli_opts *o);
@@ -74,5 +97,7 @@ int mur_cmd_stats(const mur_cli_opts *o);
 int mur_cmd_series(const mur_cli_opts *o);
 int mur_cmd_trace(const mur_cli_opts *o);
 int mur_cmd_join(const mur_cli_opts *o);
+int mur_cmd_merge(const mur_cli_opts *o);
+int mur_cmd_plan(const mur_cli_opts *o);
 
 #endif

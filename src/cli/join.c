@@ -11,7 +11,7 @@
 int mur_cmd_join(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
-    if (!o->nparts)
+    if (!o->ninputs)
         return mur_cli_usage_error("'%s' needs the chunk files (PART...)", "join");
     if (!o->output)
         return mur_cli_usage_error("'%s' needs -o OUT, the whole video", "join");
@@ -19,7 +19,7 @@ int mur_cmd_join(const mur_cli_opts *o)
      * (and again while probing); the one line below says what is wrong. */
     av_log_set_level(AV_LOG_QUIET);
     mur_join_result res;
-    int rc = mur_video_join(o->output, o->parts, o->nparts, o->stop, &res, &err);
+    int rc = mur_video_join(o->output, o->inputs, o->ninputs, o->stop, &res, &err);
     if (!rc && !o->quiet)
         fprintf(stderr, "murmur: wrote %s (%d chunks, %ld frames)\n", o->output, res.parts, res.frames);
     return mur_cli_report(rc, &err);

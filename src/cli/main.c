@@ -87,13 +87,16 @@ static int not_for(const char *opt, const char *cmd)
     return 2;
 }
 
-static int parse_options(int argc, char **argv, mur_cli_opts *o, const char **parts)
+/* operands: room for the files of a command of several (join's PART...,
+ * merge's SHARD...), at most every argument. */
+static int parse_options(int argc, char **argv, mur_cli_opts *o, const char **operands)
 {
     const char *cmd = argv[1];
     memset(o, 0, sizeof *o);
     o->threads = 0;
-    if (!strcmp(cmd, "join"))
-        o->parts = parts;
+    int many = !strcmp(cmd, "merge") || !strcmp(cmd, "join");   /* a command of several operands */
+    if (many)
+        o->inputs = operands;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         /* An option given to a command that would ignore it is an error,
@@ -112,8 +115,8 @@ static int parse_options(int argc, char **argv, mur_cli_opts *o, const char **pa
             *want = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             return mur_cli_usage_error("unknown option '%s'", a);
-        } else if (o->parts) {   /* join: every operand is a chunk */
-            o->parts[o->nparts++] = a;
+        } else if (many) {   /* every operand is a file: a chunk, a shard */
+            operands[o->ninputs++] = a;
         } else if (!o->scene) {
             o->scene = a;
         } else {
@@ -211,16 +214,18 @@ int main(int argc, char **argv)
     /* libav's per-run chatter (x264's statistics) is not for users; its
      * errors still reach stderr. */
     av_log_set_level(AV_LOG_ERROR);
-    /* join's chunks: at most every argument */
-    const char **parts = calloc((size_t)argc, sizeof *parts);
-    if (!parts) {
+    /* join's chunks and merge's shards: at most every argument */
+    const char **operands = calloc((size_t)argc, sizeof *operands);
+    if (!operands) {
         fprintf(stderr, "murmur: error: out of memory\n");
         return 1;
     }
-    rc = parse_options(argc, argv, &o, parts);
-    if (!rc)
+    rc = parse_options(argc, argv, &o, operands);
+    if (!rc) {
+        o.argv0 = argv[0];
         rc = run(argv[1], &o);
-    free(parts);
+    }
+    free(operands);
     return rc;
 }
 
@@ -246,6 +251,8 @@ static int run(const char *cmd, mur_cli_opts *o)
         return mur_cmd_presets(o);
     if (!strcmp(cmd, "join"))
         return mur_cmd_join(o);
+    if (!strcmp(cmd, "merge"))
+        return mur_cmd_merge(o);
     if (!o->scene)
         return mur_cli_usage_error("'%s' needs a SCENE file", cmd);
     if (!strcmp(cmd, "render"))
@@ -260,5 +267,7 @@ static int run(const char *cmd, mur_cli_opts *o)
         return mur_cmd_series(o);
     if (!strcmp(cmd, "trace"))
         return mur_cmd_trace(o);
+    if (!strcmp(cmd, "plan"))
+        return mur_cmd_plan(o);
     return mur_cli_usage_error("unknown command '%s'", cmd);
 }

@@ -22,6 +22,7 @@
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
 #include "murmur/rng.h"
+#include "murmur/shard.h"
 #include "progress.h"
 
 #define MAX_SWEPT 16
@@ -535,21 +536,69 @@ static int ticks_option(const mur_cli_opts *o, mur_scene *s, mur_experiment_def 
     return 0;
 }
 
-int mur_cmd_stats(const mur_cli_opts *o)
+/* ---- shards --------------------------------------------------------------- */
+
+/* The options that make figures and files of the whole experiment belong to
+ * the merge (murmur merge), not to one shard of it. */
+static int shard_refuses(const mur_cli_opts *o)
 {
-    mur_error err = {{0}};
-    mur_scene *s = NULL;
+    const char *opt = o->plot ? "--plot" : o->plot_effects ? "--plot-effects" : o->runs_out ? "--runs-out"
+                    : o->json ? "--json" : NULL;
+    if (!opt)
+        return 0;
+    return mur_cli_usage_error("%s is for the merge of the shards (murmur merge ... --plot ...), not for one shard",
+                               opt);
+}
+
+/* Runs shard K of N of the experiment def describes (the parsed --shard)
+ * into its file, unless that file is already complete. */
+static int run_shard(const mur_cli_opts *o, const char *command, mur_scene *s, mur_experiment_def *def,
+                     mur_error *err)
+{
+    struct stat st;
+    if (stat(s->path, &st) != 0 || !S_ISREG(st.st_mode))   /* a pipe cannot be read again by the merge */
+        return mur_error_set(err, MUR_EINPUT, "murmur: --shard needs the scene as a file (the merge reads it again), not '%s'",
+                             s->path);
+    char *path = mur_cli_shard_path(o->output, s->path, def->shard, def->shards);
+    if (!path)
+        return mur_error_set(err, MUR_ERUN, "out of memory");
     mur_experiment *e = NULL;
-    out_file of = {0};
-    char *prov = NULL;
-    mur_effect *eff = NULL;
-    const mur_effect *cols = NULL;   /* eff when the tables carry it */
-    int json = 0;
-    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
+    int rc = MUR_OK;
+    long jobs = (long)(def->scene_only || def->condition ? 1 : s->nconditions) * (def->runs ? def->runs : s->runs);
+    long mine = mur_shard_jobs(jobs, def->shard, def->shards);
+    if (mur_shard_done(path, s, def, command)) {
+        if (!o->quiet)
+            fprintf(stderr, "murmur: %s is complete (shard %d of %d): nothing to do\n", path, def->shard,
+                    def->shards);
+        goto done;
+    }
+    ensure_out_dir(path);
+    mur_progress bar;
+    mur_progress_start(&bar, "runs", mine, o->quiet);
+    def->progress = on_progress;
+    def->progress_ctx = &bar;
+    if ((rc = finish_run(mur_experiment_run(&e, s, def, err), &bar, mine, err)) ||
+        (rc = mur_experiment_shard_write(e, def, command, path, err)))
+        goto done;
+    if (!o->quiet)
+        fprintf(stderr, "murmur: wrote %s (shard %d of %d: %ld of %ld runs)\n", path, def->shard, def->shards, mine,
+                jobs);
+done:
+    mur_experiment_destroy(e);
+    mur_free(path);
+    return rc;
+}
+
+/* ---- stats, whole or merged ---------------------------------------------- */
+
+/* stats's output options: -o's format (*json), --runs-out, --plot-effects. */
+int mur_cli_stats_options(const mur_cli_opts *o, int *json)
+{
+    *json = 0;
     if (o->output) {
         const char *ext = extension(o->output);
         if (!strcmp(ext, ".json"))
-            json = 1;
+            *json = 1;
         else if (strcmp(ext, ".csv") != 0)
             return mur_cli_usage_error("stats output must end in .csv or .json, not '%s'", o->output);
     }
@@ -557,26 +606,26 @@ int mur_cmd_stats(const mur_cli_opts *o)
         return mur_cli_usage_error("--runs-out must end in .csv, not '%s'", o->runs_out);
     if (o->plot_effects && !mur_plot_format_ok(o->plot_effects))
         return mur_cli_usage_error("--plot-effects must end in .png, .pdf or .svg, not '%s'", o->plot_effects);
-    int rc = load(o, &def, &s, &err);
-    if (rc)
-        goto done;
-    if (ticks_option(o, s, &def))
-        return 2;
-    def.threads = o->threads;
-    def.stop = o->stop;
-    mur_progress bar;
-    long total = (long)s->nconditions * (def.runs ? def.runs : s->runs);
-    mur_progress_start(&bar, "runs", total, o->quiet);
-    def.progress = on_progress;
-    def.progress_ctx = &bar;
-    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, total, &err);
-    if (rc)
-        goto done;
-    if ((o->json || json) && (rc = mur_experiment_provenance(e, 1, &prov, &err)))
+    if (o->plot && !mur_plot_format_ok(o->plot))
+        return mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
+    return 0;
+}
+
+int mur_cli_stats_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_error *err)
+{
+    const mur_scene *s = mur_experiment_scene(e);
+    out_file of = {0};
+    char *prov = NULL;
+    mur_effect *eff = NULL;
+    const mur_effect *cols = NULL;   /* eff when the tables carry it */
+    int json = 0, rc = MUR_OK;
+    if (mur_cli_stats_options(o, &json))
+        return MUR_EINPUT;   /* checked before running; said */
+    if ((o->json || json) && (rc = mur_experiment_provenance(e, 1, &prov, err)))
         goto done;
     /* Paired effects when the scene names its baseline (tables of scenes
      * without one keep their columns), or for their figure. */
-    if ((s->baseline_named || o->plot_effects) && (rc = effects_of(e, s, &eff, &err)))
+    if ((s->baseline_named || o->plot_effects) && (rc = effects_of(e, s, &eff, err)))
         goto done;
     cols = s->baseline_named ? eff : NULL;
     if (o->json)
@@ -584,25 +633,25 @@ int mur_cmd_stats(const mur_cli_opts *o)
     else
         stats_table(stdout, e, s, cols);
     if (o->output) {
-        if ((rc = out_open(&of, o->output, &err)))
+        if ((rc = out_open(&of, o->output, err)))
             goto done;
         if (json)
             stats_json(of.fp, e, s, prov, cols);
         else
             stats_csv(of.fp, e, s, cols);
-        if ((rc = out_close(&of, &err)) || (!json && (rc = write_sidecar(o->output, e, &err))))
+        if ((rc = out_close(&of, err)) || (!json && (rc = write_sidecar(o->output, e, err))))
             goto done;
         if (!o->quiet && strcmp(o->output, "-"))
             fprintf(stderr, "murmur: wrote %s\n", o->output);
     }
-    if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, &err)) ||
-                        (rc = write_sidecar(o->runs_out, e, &err))))
+    if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, err)) ||
+                        (rc = write_sidecar(o->runs_out, e, err))))
         goto done;
-    if ((rc = write_plot(o, extra_rows(e) ? twin_plot : mur_plot_stats, e, s, &err)))
+    if ((rc = write_plot(o, extra_rows(e) ? twin_plot : mur_plot_stats, e, s, err)))
         goto done;
     if (o->plot_effects) {
         ensure_out_dir(o->plot_effects);
-        if ((rc = mur_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, &err)))
+        if ((rc = mur_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, err)))
             goto done;
         if (!o->quiet)
             fprintf(stderr, "murmur: wrote %s\n", o->plot_effects);
@@ -611,6 +660,40 @@ done:
     mur_free(eff);
     mur_free(prov);
     out_abort(&of);
+    return rc;
+}
+
+int mur_cmd_stats(const mur_cli_opts *o)
+{
+    mur_error err = {{0}};
+    mur_scene *s = NULL;
+    mur_experiment *e = NULL;
+    int json = 0;
+    mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
+    if (o->shard_text && (shard_refuses(o) || mur_cli_parse_shard(o->shard_text, &def.shard, &def.shards)))
+        return 2;
+    if (!o->shard_text && mur_cli_stats_options(o, &json))
+        return 2;
+    int rc = load(o, &def, &s, &err);
+    if (rc)
+        goto done;
+    if (ticks_option(o, s, &def))
+        return 2;
+    def.threads = o->threads;
+    def.stop = o->stop;
+    if (o->shard_text) {
+        rc = run_shard(o, "stats", s, &def, &err);
+        goto done;
+    }
+    mur_progress bar;
+    long total = (long)s->nconditions * (def.runs ? def.runs : s->runs);
+    mur_progress_start(&bar, "runs", total, o->quiet);
+    def.progress = on_progress;
+    def.progress_ctx = &bar;
+    rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, total, &err);
+    if (!rc)
+        rc = mur_cli_stats_outputs(o, e, &err);
+done:
     mur_experiment_destroy(e);
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);
@@ -741,17 +824,48 @@ static void series_csv(FILE *fp, const mur_experiment *e)
     }
 }
 
+/* series's output options (-o, checked before running). */
+int mur_cli_series_options(const mur_cli_opts *o)
+{
+    if (!o->output)
+        return mur_cli_usage_error("%s needs -o OUT.csv (or -o - for standard output)", "series");
+    if (strcmp(o->output, "-") && strcmp(extension(o->output), ".csv"))
+        return mur_cli_usage_error("series output must end in .csv, not '%s'", o->output);
+    if (o->plot && !mur_plot_format_ok(o->plot))
+        return mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
+    return 0;
+}
+
+int mur_cli_series_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_error *err)
+{
+    out_file of = {0};
+    int rc;
+    if (mur_cli_series_options(o))
+        return MUR_EINPUT;
+    if ((rc = out_open(&of, o->output, err)))
+        return rc;
+    series_csv(of.fp, e);
+    if ((rc = out_close(&of, err)) || (rc = write_sidecar(o->output, e, err))) {
+        out_abort(&of);
+        return rc;
+    }
+    int runs = mur_experiment_runs(e);
+    if (!o->quiet && strcmp(o->output, "-"))
+        fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s%s)\n", o->output, mur_experiment_ticks(e), runs,
+                runs == 1 ? "" : "s", mur_experiment_conditions(e) > 1 ? " per condition" : "");
+    return write_plot(o, mur_plot_series, e, mur_experiment_scene(e), err);
+}
+
 int mur_cmd_series(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
     mur_scene *s = NULL;
     mur_experiment *e = NULL;
-    out_file of = {0};
     mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 1, .scene_only = 1, .every_tick = 1};
-    if (!o->output)
-        return mur_cli_usage_error("%s needs -o OUT.csv (or -o - for standard output)", "series");
-    if (strcmp(o->output, "-") && strcmp(extension(o->output), ".csv"))
-        return mur_cli_usage_error("series output must end in .csv, not '%s'", o->output);
+    if (o->shard_text && (shard_refuses(o) || mur_cli_parse_shard(o->shard_text, &def.shard, &def.shards)))
+        return 2;
+    if (!o->shard_text && mur_cli_series_options(o))
+        return 2;
     int rc = load(o, &def, &s, &err);
     if (rc)
         goto done;
@@ -769,24 +883,22 @@ int mur_cmd_series(const mur_cli_opts *o)
      * as "scene". */
     def.condition = o->condition;
     def.scene_only = !o->condition && s->nconditions == 1 && s->conditions[0].nset == 0;
+    if (o->shard_text) {
+        if (o->condition && mur_experiment_find_condition(s, o->condition, &err) < 0)
+            rc = MUR_EINPUT;
+        else
+            rc = run_shard(o, "series", s, &def, &err);
+        goto done;
+    }
     long total = (long)def.runs * (def.scene_only || o->condition ? 1 : s->nconditions);
     mur_progress bar;
     mur_progress_start(&bar, "runs", total, o->quiet);
     def.progress = on_progress;
     def.progress_ctx = &bar;
     rc = finish_run(mur_experiment_run(&e, s, &def, &err), &bar, total, &err);
-    if (rc || (rc = out_open(&of, o->output, &err)))
-        goto done;
-    series_csv(of.fp, e);
-    if ((rc = out_close(&of, &err)) || (rc = write_sidecar(o->output, e, &err)))
-        goto done;
-    if (!o->quiet && strcmp(o->output, "-"))
-        fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s%s)\n", o->output, def.ticks, def.runs,
-                def.runs == 1 ? "" : "s", mur_experiment_conditions(e) > 1 ? " per condition" : "");
-    if ((rc = write_plot(o, mur_plot_series, e, s, &err)))
-        goto done;
+    if (!rc)
+        rc = mur_cli_series_outputs(o, e, &err);
 done:
-    out_abort(&of);
     mur_experiment_destroy(e);
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);

@@ -81,6 +81,28 @@ static const mur_usage_command commands[] = {
      "that is missing or given twice, truncated, of another size, codec, frame rate or render "
      "(scene, seed, settings, murmur version) is refused with exit status 2 and nothing is "
      "written."},
+    {"merge", "SHARD...", MUR_OPERAND_FILES,
+     "shards of stats, series or trace -> the whole run's outputs, byte for byte",
+     "Reads the N shard files that stats, series or trace wrote with their shard option (NAME.shard-K-of-N.mur), checks "
+     "that they are all there, once each, complete, and of one scene text, seed, runs, ticks and "
+     "murmur version, and writes what the whole run writes: for stats the table on stdout and -o as "
+     ".csv or .json, --runs-out, --plot and --plot-effects; for series -o .csv and --plot; for "
+     "trace -o .csv or .h5 (a file per run, NAME-runK.h5, for several runs). The "
+     "files are the whole run's to the byte. A shard missing, given twice, truncated or of "
+     "another run: exit status 2, one line naming the file, nothing written. The scene is read "
+     "again from the path the shards name (relative to where they ran), and must be unchanged."},
+    {"plan", "SCENE", MUR_OPERAND_SCENE,
+     "a Slurm batch script or a GNU parallel command that runs the experiment in shards",
+     "Prints to stdout, with --slurm, a batch script (sbatch job.sh): a job array of N shards of "
+     "stats (#SBATCH array 1-N), whose first task submits the merge as a job that depends on the "
+     "array (afterok: it runs once every shard succeeded); with --parallel, one GNU parallel "
+     "command (with a joblog, and resume-failed: run it again to redo only what failed) followed "
+     "by the merge. Commands run "
+     "relative to the directory the script starts in; the merge writes -o (default "
+     "out/NAME.csv), the same file a whole `murmur stats SCENE -o out/NAME.csv` writes. Comments "
+     "give the number of runs and an estimate of the CPU time, timed from a short calibration run. "
+     "With --chunks N instead of --shards N, the same for a render in chunks (murmur render ... chunk K of N, "
+     "then murmur join)."},
     {"check", "SCENE", MUR_OPERAND_SCENE, "validate; print the resolved settings and timeline",
      "Loads the scene as render would and prints what it resolves to: the flock settings (the "
      "preset with the scene's overrides) and the timeline as a table. The first problem stops "
@@ -114,6 +136,22 @@ static const mur_usage_option options[] = {
      "numbered from 1): "
      "the frames are cut every 2 s of video into N runs as even as possible; murmur join makes "
      "the whole of them. A .gif chunk holds its frames losslessly", "the whole video"},
+    {"--output", "-o", "FILE", OPT(output), "merge", 1, 1,
+     "the whole run's output: stats .csv or .json, series .csv, trace .csv or .h5", NULL},
+    {"--output", "-o", "FILE", OPT(output), "plan", 0, 1,
+     "what the plan's merge (join) writes", "out/NAME.csv (out/NAME.mp4)"},
+    {"--shard", NULL, "K/N", OPT(shard_text), "stats series trace", 0, 0,
+     "run only shard K of N (K from 1 to N, as a Slurm job array of 1-N or GNU parallel's {#} gives "
+     "it; from a 0-based index I write $((I+1))/N) into DIR/NAME.shard-K-of-N.mur, -o giving DIR and NAME; a complete file "
+     "is kept (run again: nothing to do). Job j = condition x runs + run (a trace: its run) goes to "
+     "shard j mod N + 1",
+     "the whole run"},
+    {"--shards", NULL, "N", OPT(shards_text), "plan", 0, 0, "split the experiment's runs into N shards",
+     NULL},
+    {"--chunks", NULL, "N", OPT(chunks_text), "plan", 0, 0, "split the render into N chunks", NULL},
+    {"--slurm", NULL, NULL, OPT(slurm), "plan", 0, 0, "print a Slurm batch script (submit: sbatch FILE)",
+     NULL},
+    {"--parallel", NULL, NULL, OPT(parallel), "plan", 0, 0, "print a GNU parallel command line", NULL},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
      "render only the part from T (a PNG sequence keeps the whole render's frame numbers)", "0"},
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",
@@ -144,21 +182,25 @@ static const mur_usage_option options[] = {
      "the scene's experiment.runs"},
     {"--runs", NULL, "R", OPT(runs_text), "series", 0, 0, "runs for the band", "1"},
     {"--runs", NULL, "R", OPT(runs_text), "trace", 0, 0, "trace runs 0 to R-1", NULL},
+    {"--runs", NULL, "R", OPT(runs_text), "plan", 0, 0, "runs per condition (passed to every shard)",
+     "the scene's experiment.runs"},
     {"--ticks", NULL, "T", OPT(ticks_text), "stats", 0, 0,
      "ticks per run: a count, or a time like 15s", "the scene's experiment.ticks"},
     {"--ticks", NULL, "T", OPT(ticks_text), "series", 0, 0,
      "ticks per run: a count, or a time like 15s", "the video's duration"},
-    {"--runs-out", NULL, "FILE", OPT(runs_out), "stats", 0, 1,
+    {"--runs-out", NULL, "FILE", OPT(runs_out), "stats merge", 0, 1,
      "also write every run's values as .csv: condition,run,seed,metric,value", NULL},
+    {"--ticks", NULL, "T", OPT(ticks_text), "plan", 0, 0,
+     "ticks per run (passed to every shard)", "the scene's experiment.ticks"},
     {"--ticks", NULL, "T", OPT(ticks_text), "trace", 0, 0,
      "trace ticks --from to --from + T: a count, or a time like 15s", "to the last frame"},
     {"--float32", NULL, NULL, OPT(float32), "trace", 0, 0,
      ".h5: positions and velocities as float32 (half the size)", NULL},
-    {"--plot", NULL, "FIG", OPT(plot), "stats series", 0, 1,
+    {"--plot", NULL, "FIG", OPT(plot), "stats series merge", 0, 1,
      "also draw a figure: .png (300 dpi), .pdf or .svg", NULL},
-    {"--plot-effects", NULL, "FIG", OPT(plot_effects), "stats", 0, 1,
+    {"--plot-effects", NULL, "FIG", OPT(plot_effects), "stats merge", 0, 1,
      "also draw each condition's paired effect against the baseline with its 95% interval", NULL},
-    {"--json", NULL, NULL, OPT(json), "stats", 0, 0, "print the table on stdout as JSON, not text", NULL},
+    {"--json", NULL, NULL, OPT(json), "stats merge", 0, 0, "print the table on stdout as JSON, not text", NULL},
     {"--size", NULL, "WxH", OPT(size), "render still", 0, 0,
      "frame size: WxH or 360p, 480p, 720p, 1080p, 1440p, 4k (the world is scaled to fit)",
      "the scene's video.width x height"},
@@ -181,7 +223,7 @@ static const mur_usage_option options[] = {
      "all cores"},
     {"--threads", NULL, "N", OPT(threads_text), "still stats series trace", 0, 0,
      "simulation threads, 1 to 256; the output is identical for any N", "all cores"},
-    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets join", 0, 0,
+    {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets join merge plan", 0, 0,
      "no progress bar, no \"wrote\" line", NULL},
     {"--help", "-h", NULL, MUR_USAGE_NO_FIELD, "*", 0, 0,
      "print this help and exit", NULL},
@@ -217,6 +259,11 @@ static const struct {
     {"parallel --will-cite murmur render scenes/flock.yaml -q --chunk {}/4 ::: 1 2 3 4",
      "a render in 4 chunks at once"},
     {"murmur join out/flock.chunk-*-of-4.mp4 -o out/flock.mp4", "the chunks as the whole video"},
+    {"murmur stats scenes/knockout-stats.yaml --shard 2/4 -o out/",
+     "shard 2 of 4: out/knockout-stats.shard-2-of-4.mur"},
+    {"murmur merge out/knockout-stats.shard-*-of-4.mur -o out/knockout-stats.csv",
+     "the shards -> the whole run's table"},
+    {"murmur plan scenes/knockout-stats.yaml --shards 4 --slurm > job.sh", "a Slurm job array and its merge"},
     {"murmur check scenes/knockout.yaml", "what a scene resolves to"},
     {"ffprobe -v error -show_entries format_tags=comment out.mp4", "a video's provenance"},
 };
@@ -663,11 +710,14 @@ static const char bash_tail[] =
     "    for ((i = 2; i < COMP_CWORD; i++)); do\n"
     "        if [[ \" $vals \" == *\" ${COMP_WORDS[i]} \"* ]]; then\n"
     "            ((i++))\n"
-    "        elif [[ ${COMP_WORDS[i]} != -* ]]; then\n"
+    "        elif [[ ${COMP_WORDS[i]} != -* && $kind != files ]]; then\n"
     "            return 0\n"
     "        fi\n"
     "    done\n"
-    "    if [[ $kind == scene ]]; then\n"
+    "    if [[ $kind == files ]]; then\n"
+    "        compopt -o filenames 2>/dev/null\n"
+    "        mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
+    "    elif [[ $kind == scene ]]; then\n"
     "        compopt -o filenames 2>/dev/null\n"
     "        mapfile -t COMPREPLY < <(compgen -d -- \"$cur\"; compgen -f -X '!*.yaml' -- \"$cur\";\n"
     "                                 compgen -f -X '!*.yml' -- \"$cur\")\n"

@@ -7,12 +7,17 @@
 #include "murmur/alloc.h"
 
 #include <errno.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "murmur/file.h"
+#include "murmur/version.h"
 #include "murmur/rng.h"
+#include "murmur/shard.h"
 #include "trace_internal.h"
 
 enum { FORMAT_CSV, FORMAT_H5 };
@@ -70,7 +75,7 @@ static int find_condition(const mur_scene *s, const char *name, int *out, mur_er
 
 static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, int cond, mur_error *err)
 {
-    if (o->version != MUR_TRACE_OPTS_VERSION)
+    if (o->version < 1 || o->version > MUR_TRACE_OPTS_VERSION)
         return mur_error_set(err, MUR_EINPUT, "trace options of version %u (this murmur takes %d)",
                              o->version, MUR_TRACE_OPTS_VERSION);
     if (!o->path || format_of(o->path) < 0)
@@ -83,6 +88,9 @@ static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, in
                              o->run, s->path, s->runs - 1);
     if (o->every < 1)
         return mur_error_set(err, MUR_EINPUT, "every %ld ticks: must be at least 1", o->every);
+    if (o->version >= 2 && (o->shard || o->shards) &&
+        (o->shards < 1 || o->shards > MUR_SHARD_MAX || o->shard < 1 || o->shard > o->shards))
+        return mur_error_set(err, MUR_EINPUT, "shard %d of %d: a shard is 1 to N", o->shard, o->shards);
     if (o->first < 0 || last < o->first)
         return mur_error_set(err, MUR_EINPUT, "the ticks %ld to %ld are an empty range", o->first,
                              last);
@@ -186,12 +194,11 @@ fail:
 
 /* A CSV trace's provenance beside it, PATH.provenance.txt, as every CSV
  * murmur writes has: the CSV stays a table any reader loads unchanged. */
-static int csv_provenance(const mur_scene *s, const mur_trace_opts *o, const tracer *t,
-                          mur_error *err)
+static int csv_provenance(const mur_scene *s, const mur_trace_opts *o, long last, mur_error *err)
 {
     char request[200], *text = NULL, *path = mur_malloc(strlen(o->path) + sizeof ".provenance.txt");
     snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s; runs %d from %d",
-             o->first, t->last, o->every, o->condition ? o->condition : "scene", o->runs, o->run);
+             o->first, last, o->every, o->condition ? o->condition : "scene", o->runs, o->run);
     int rc = path ? mur_scene_provenance(s, s->seed, request, &text, err)
                   : mur_error_set(err, MUR_ERUN, "out of memory");
     if (!rc)
@@ -246,7 +253,10 @@ int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
         }
         fputs("run,condition,tick,time,id,x,y,vx,vy\n", t.csv);
     }
+    int sharded = o->version >= 2 && o->shards > 0;
     for (int k = 0; !rc && k < o->runs; k++) {
+        if (sharded && k % o->shards != o->shard - 1)
+            continue;
         int run = o->run < 0 ? -1 : o->run + k;
         trace_run r = {c >= 0 ? s->conditions[c].name : "scene", run,
                        run < 0 ? s->seed : mur_rng_derive(s->seed, (uint64_t)run), c};
@@ -255,8 +265,233 @@ int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
     if (t.csv) {
         if (rc)
             mur_atomic_abort(&a);
-        else if (!(rc = mur_atomic_commit(&a, err)))
-            rc = csv_provenance(s, o, &t, err);
+        else if (!(rc = mur_atomic_commit(&a, err)) && !sharded)
+            rc = csv_provenance(s, o, last, err);
     }
+    return rc;
+}
+
+/* ---- shards (murmur/shard.h) ------------------------------------------------ */
+
+/* What shapes a trace, as a shard's header keeps it. */
+static void trace_shape(char *buf, size_t n, const mur_scene *s, const mur_trace_opts *o)
+{
+    long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
+    snprintf(buf, n, "%s ticks %ld to %ld every %ld from run %d float32 %d",
+             format_of(o->path) == FORMAT_CSV ? "csv" : "h5", o->first, last, o->every, o->run, o->float32);
+}
+
+/* A trace shard's header: scene, seed, shape, shard. */
+static int trace_info(mur_shard_info *in, const mur_scene *s, const mur_trace_opts *o, long jobs, mur_error *err)
+{
+    memset(in, 0, sizeof *in);
+    snprintf(in->command, sizeof in->command, "trace");
+    snprintf(in->version, sizeof in->version, "%s", MUR_VERSION_STRING);
+    int rc = mur_shard_hash_file(s->path, &in->scene_hash, err);
+    if (rc)
+        return rc;
+    in->scene = (char *)s->path;   /* borrowed: not freed here */
+    in->condition = (char *)o->condition;
+    in->seed = s->seed;
+    in->shard = o->shard;
+    in->shards = o->shards;
+    in->runs = o->runs;
+    in->jobs = jobs;
+    trace_shape(in->trace, sizeof in->trace, s, o);
+    return MUR_OK;
+}
+
+int mur_trace_shard_done(const mur_scene *s, const mur_trace_opts *o, const char *shard_path)
+{
+    mur_shard_info want, have;
+    mur_error err = {{0}};
+    if (trace_info(&want, s, o, 0, &err) || mur_shard_read_info(shard_path, &have, &err))
+        return 0;
+    int done = mur_shard_same(&want, &have);
+    mur_shard_info_free(&have);
+    return done;
+}
+
+/* A file mapped read-only (len 0: an empty file, *out NULL). */
+static int map_whole(const char *path, const unsigned char **out, size_t *len, mur_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    struct stat st;
+    *out = NULL;
+    *len = 0;
+    if (!fp || fstat(fileno(fp), &st) != 0) {
+        if (fp)
+            fclose(fp);
+        return mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, strerror(errno));
+    }
+    void *p = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(fp), 0) : NULL;
+    fclose(fp);
+    if (p == MAP_FAILED)
+        return mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, strerror(errno));
+    *out = p;
+    *len = (size_t)st.st_size;
+    return MUR_OK;
+}
+
+/* The folder of path ("." when none) into buf. */
+static void folder_of(char *buf, size_t n, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(buf, n, "%.*s", (int)(slash - path), path);
+    else
+        snprintf(buf, n, ".");
+    if (!buf[0])
+        snprintf(buf, n, "/");
+}
+
+int mur_trace_shard_write(const mur_scene *s, const mur_trace_opts *o, const char *shard_path, mur_error *err)
+{
+    if (o->version < 2 || o->shards < 1)
+        return mur_error_set(err, MUR_EINPUT, "a trace shard needs a shard of a count (version 2 options)");
+    int csv = format_of(o->path) == FORMAT_CSV;
+    long jobs = mur_shard_jobs(o->runs, o->shard, o->shards);
+    char dir[4096], tmpl[4200], tpath[4300];
+    folder_of(dir, sizeof dir, shard_path);
+    snprintf(tmpl, sizeof tmpl, "%s/.murmur-trace-shard.XXXXXX", dir);
+    if (!mkdtemp(tmpl))
+        return mur_error_set(err, MUR_ERUN, "cannot write in '%s': %s", dir, strerror(errno));
+    snprintf(tpath, sizeof tpath, "%s/trace%s", tmpl, csv ? ".csv" : ".h5");
+    mur_trace_opts t = *o;
+    t.path = tpath;
+    mur_shard_info in;
+    char *prov = NULL, request[200];
+    const unsigned char **maps = mur_calloc((size_t)jobs + 1, sizeof *maps);
+    size_t *maplen = mur_calloc((size_t)jobs + 1, sizeof *maplen), *len = mur_calloc((size_t)jobs + 1, sizeof *len);
+    const void **data = mur_calloc((size_t)jobs + 1, sizeof *data);
+    uint64_t *index = mur_calloc((size_t)jobs + 1, sizeof *index);
+    int rc = maps && maplen && len && data && index ? MUR_OK : mur_error_set(err, MUR_ERUN, "out of memory");
+    if (!rc && jobs > 0)
+        rc = mur_trace_write(s, &t, err);
+    if (!rc)
+        rc = trace_info(&in, s, o, jobs, err);
+    for (long j = 0; !rc && j < jobs; j++) {   /* each run of the shard: a record */
+        int k = (int)(j * o->shards + o->shard - 1);
+        index[j] = (uint64_t)k;
+        if (!csv) {
+            char *p = mur_trace_path(tpath, o->runs, k);
+            rc = p ? map_whole(p, &maps[j], &maplen[j], err) : mur_error_set(err, MUR_ERUN, "out of memory");
+            data[j] = maps[j];
+            len[j] = maplen[j];
+            if (p)
+                unlink(p);
+            mur_free(p);
+        }
+    }
+    if (!rc && csv && jobs > 0 && !(rc = map_whole(tpath, &maps[0], &maplen[0], err))) {
+        /* the shard's CSV holds its runs in order: cut it at each run's rows */
+        const char *p = memchr(maps[0], '\n', maplen[0]), *end = (const char *)maps[0] + maplen[0];
+        p = p ? p + 1 : end;
+        for (long j = 0; j < jobs; j++) {
+            int k = (int)index[j], run = o->run < 0 ? -1 : o->run + k;
+            char prefix[24];
+            size_t pl = (size_t)snprintf(prefix, sizeof prefix, "%d,", run);
+            const char *q = p;
+            while (q < end && (size_t)(end - q) >= pl && !memcmp(q, prefix, pl)) {
+                const char *nl = memchr(q, '\n', (size_t)(end - q));
+                q = nl ? nl + 1 : end;
+            }
+            data[j] = p;
+            len[j] = (size_t)(q - p);
+            p = q;
+        }
+        if (p != end)
+            rc = mur_error_set(err, MUR_ERUN, "a trace shard's rows are not in run order");
+    }
+    for (long j = 0; j < jobs; j++) {   /* what a failed or stopped trace left in the folder */
+        char *p = mur_trace_path(tpath, o->runs, (int)(j * o->shards + o->shard - 1));
+        if (p)
+            unlink(p);
+        mur_free(p);
+    }
+    unlink(tpath);
+    if (!rc) {
+        long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
+        snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s; runs %d from %d; shard %d of %d",
+                 o->first, last, o->every, o->condition ? o->condition : "scene", o->runs, o->run, o->shard, o->shards);
+        if (!(rc = mur_scene_provenance(s, s->seed, request, &prov, err)))
+            rc = mur_shard_write(shard_path, &in, prov, index, data, len, err);
+    }
+    for (long j = 0; maps && maplen && j <= jobs; j++)
+        if (maps[j])
+            munmap((void *)maps[j], maplen[j]);
+    rmdir(tmpl);
+    mur_free(prov);
+    mur_free(maps);
+    mur_free(maplen);
+    mur_free(len);
+    mur_free(data);
+    mur_free(index);
+    return rc;
+}
+
+/* Writes path atomically: head (NULL: none), then the records of runs
+ * 0..runs-1 in order (k_only >= 0: run k_only alone), run k being record
+ * k / shards of shard k mod shards + 1. */
+static int write_bytes(const char *path, const char *head, const mur_shard_file *const *set, int shards, int runs,
+                       int k_only, mur_error *err)
+{
+    mur_atomic a;
+    memset(&a, 0, sizeof a);
+    FILE *fp = NULL;
+    int rc = mur_atomic_begin(&a, path, 0, err);
+    if (!rc && !(fp = mur_atomic_fopen(&a, "wb", err)))
+        rc = MUR_ERUN;
+    if (!rc && head)
+        fputs(head, fp);
+    for (int k = k_only >= 0 ? k_only : 0; !rc && k < (k_only >= 0 ? k_only + 1 : runs); k++) {
+        uint64_t job;
+        size_t len;
+        const void *p = mur_shard_file_record(set[k % shards + 1], k / shards, &job, &len);
+        if (len && fwrite(p, 1, len, fp) != len)
+            a.error = errno;
+    }
+    if (!rc)
+        rc = mur_atomic_commit(&a, err);
+    else
+        mur_atomic_abort(&a);
+    return rc;
+}
+
+int mur_trace_merge(const mur_scene *s, const char *const *paths, int n, const char *path, mur_error *err)
+{
+    mur_shard_info in;
+    mur_shard_file **set = NULL;
+    int rc = n < 1 ? mur_error_set(err, MUR_EINPUT, "no shard to merge") : mur_shard_read_info(paths[0], &in, err);
+    if (rc)
+        return rc;
+    mur_trace_opts o = MUR_TRACE_OPTS_INIT;
+    char fmt[8] = "";
+    long last = 0;
+    o.path = path;
+    o.runs = in.runs;
+    o.condition = in.condition;
+    if (strcmp(in.command, "trace") ||
+        sscanf(in.trace, "%7s ticks %ld to %ld every %ld from run %d float32 %d", fmt, &o.first, &last, &o.every, &o.run,
+               &o.float32) != 6)
+        rc = mur_error_set(err, MUR_EINPUT, "%s: a shard of %s, not of a trace", paths[0], in.command);
+    else if (format_of(path) != (strcmp(fmt, "csv") ? FORMAT_H5 : FORMAT_CSV))
+        rc = mur_error_set(err, MUR_EINPUT, "%s: shards of a .%s trace: -o must be a .%s, not '%s'", paths[0], fmt, fmt,
+                           path);
+    if (!rc)
+        rc = mur_shard_set_open(&set, s, paths, n, in.runs, err);
+    if (!rc && format_of(path) == FORMAT_CSV) {
+        if (!(rc = write_bytes(path, "run,condition,tick,time,id,x,y,vx,vy\n", (const mur_shard_file *const *)set,
+                               in.shards, in.runs, -1, err)))
+            rc = csv_provenance(s, &o, last, err);
+    }
+    for (int k = 0; !rc && format_of(path) == FORMAT_H5 && k < in.runs; k++) {
+        char *p = mur_trace_path(path, in.runs, k);
+        rc = p ? write_bytes(p, NULL, (const mur_shard_file *const *)set, in.shards, in.runs, k, err)
+               : mur_error_set(err, MUR_ERUN, "out of memory");
+        mur_free(p);
+    }
+    mur_shard_set_close(set, in.shards);
+    mur_shard_info_free(&in);
     return rc;
 }

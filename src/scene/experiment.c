@@ -20,26 +20,11 @@
 #include <unistd.h>
 
 #include "murmur/rng.h"
+#include "murmur/shard.h"
+#include "experiment_internal.h"
 
 /* ---- experiments --------------------------------------------------------- */
 
-struct mur_experiment {
-    const mur_scene *scene;
-    int nconditions;
-    int scene_only;
-    int first;            /* scene condition of condition 0 (def->condition picks one) */
-    int runs;
-    long ticks;
-    int every_tick;
-    long stride;          /* recorded ticks per run: ticks + 1, or 1 */
-    mur_metrics *m;       /* [(condition * runs + run) * stride + recorded tick] */
-    mur_twin_record *tw;  /* twins: [(condition * runs + run) * (ticks + 1) + tick], else NULL */
-    mur_twin_result *twr; /* twins: [condition * runs + run] */
-    double *window;       /* measure.window: [(condition * runs + run) * MUR_METRIC_COUNT + metric] means, else NULL */
-    long samples;         /* ticks sampled in the window */
-    double *until;        /* until: [(condition * runs + run) * nuntil + i] first tick it holds, +inf if never; else NULL */
-    double *scratch;      /* runs values, for summaries */
-};
 
 /* What the workers share. Everything but the atomics is under lock. */
 typedef struct {
@@ -47,7 +32,8 @@ typedef struct {
     volatile sig_atomic_t *stop;
     pthread_mutex_t lock;
     pthread_cond_t changed;    /* a job finished or a worker left */
-    long next, njobs, done;
+    long next, njobs, done;    /* jobs of this shard: job = index * shards + shard - 1 */
+    int shard, shards;         /* 1-based shard of shards (1 of 1: every job) */
     int live;                  /* workers still running */
     long failed_job;           /* lowest failing job, njobs when none */
     int rc;
@@ -188,16 +174,16 @@ static void *worker(void *arg)
         atomic_store(&sh->quit, 1);
     }
     while (mc && sh->next < sh->njobs && !stopped(sh)) {
-        long job = sh->next++;
+        long index = sh->next++, job = index * sh->shards + sh->shard - 1;
         pthread_mutex_unlock(&sh->lock);
         int rc = run_job(sh, job, mc, &err);
         pthread_mutex_lock(&sh->lock);
         if (rc == MUR_OK) {
             sh->done++;
-        } else if (rc != MUR_EINTR && job < sh->failed_job) {
+        } else if (rc != MUR_EINTR && index < sh->failed_job) {
             /* The lowest failing job reports, so the message does not
              * depend on which thread got there first. */
-            sh->failed_job = job;
+            sh->failed_job = index;
             sh->rc = rc;
             sh->err = err;
             atomic_store(&sh->quit, 1);
@@ -220,13 +206,17 @@ static int cpu_count(void)
 /* Start the workers and wait for them, reporting progress as jobs finish
  * and polling for a stop (a signal handler cannot signal a condition
  * variable, hence the timed wait). */
-static int run_all(mur_experiment *e, const mur_experiment_def *def, mur_error *err)
+static int run_all(mur_experiment *e, const mur_experiment_def *def, int shard, int shards, mur_error *err)
 {
     shared sh;
     memset(&sh, 0, sizeof sh);
     sh.e = e;
     sh.stop = def->stop;
-    sh.njobs = (long)e->nconditions * e->runs;
+    sh.shard = shard;
+    sh.shards = shards;
+    sh.njobs = mur_shard_jobs((long)e->nconditions * e->runs, shard, shards);
+    if (sh.njobs == 0)   /* a shard with no job (more shards than jobs): nothing to run */
+        return MUR_OK;
     sh.failed_job = sh.njobs;
     atomic_init(&sh.quit, 0);
     pthread_mutex_init(&sh.lock, NULL);
@@ -282,11 +272,10 @@ static int run_all(mur_experiment *e, const mur_experiment_def *def, mur_error *
     return rc;
 }
 
-int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
-                       mur_error *err)
+int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err)
 {
     *out = NULL;
-    if (def->version != MUR_EXPERIMENT_DEF_VERSION && def->version != 1)
+    if (def->version < 1 || def->version > MUR_EXPERIMENT_DEF_VERSION)
         return mur_error_set(err, MUR_EINPUT, "experiment of version %u (this murmur takes %d)",
                              def->version, MUR_EXPERIMENT_DEF_VERSION);
     int runs = def->runs ? def->runs : s->runs;
@@ -369,13 +358,78 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
         rc = mur_error_set(err, MUR_ERUN, "out of memory for %zu metric records", nm);
         goto fail;
     }
-    if ((rc = run_all(e, def, err)))
-        goto fail;
     *out = e;
     return MUR_OK;
 fail:
     mur_experiment_destroy(e);
     return rc;
+}
+
+int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
+                       mur_error *err)
+{
+    int shard = def->version >= 3 ? def->shard : 0, shards = def->version >= 3 ? def->shards : 0;
+    if (shards == 0 && shard == 0)
+        shard = shards = 1;
+    if (shards < 1 || shard < 1 || shard > shards || shards > MUR_SHARD_MAX)
+        return mur_error_set(err, MUR_EINPUT, "shard %d of %d: a shard is 1 to N, N from 1 to %d", shard,
+                             shards, MUR_SHARD_MAX);
+    int rc = experiment_new(out, s, def, err);
+    if (!rc && (rc = run_all(*out, def, shard, shards, err))) {
+        mur_experiment_destroy(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* ---- a job's numbers as bytes (shard files) ------------------------------- */
+
+size_t experiment_job_bytes(const mur_experiment *e)
+{
+    size_t n = (size_t)e->stride * sizeof *e->m;
+    if (e->tw)
+        n += (size_t)(e->ticks + 1) * sizeof *e->tw + sizeof *e->twr;
+    if (e->window)
+        n += MUR_METRIC_COUNT * sizeof *e->window;
+    if (e->until)
+        n += (size_t)e->scene->nuntil * sizeof *e->until;
+    return n;
+}
+
+/* Copies n bytes between a slot and a record, one way or the other. */
+static void move(unsigned char **rec, void *slot, size_t n, int unpack)
+{
+    if (unpack)
+        memcpy(slot, *rec, n);
+    else
+        memcpy(*rec, slot, n);
+    *rec += n;
+}
+
+/* Every slot of job `job`, in the order experiment_job_bytes counts them:
+ * its metrics, its twin's records and result, its window's means, its
+ * times to each `until`. */
+static void job_bytes(mur_experiment *e, long job, unsigned char *rec, int unpack)
+{
+    move(&rec, e->m + job * e->stride, (size_t)e->stride * sizeof *e->m, unpack);
+    if (e->tw) {
+        move(&rec, e->tw + job * (e->ticks + 1), (size_t)(e->ticks + 1) * sizeof *e->tw, unpack);
+        move(&rec, e->twr + job, sizeof *e->twr, unpack);
+    }
+    if (e->window)
+        move(&rec, e->window + job * MUR_METRIC_COUNT, MUR_METRIC_COUNT * sizeof *e->window, unpack);
+    if (e->until)
+        move(&rec, e->until + job * e->scene->nuntil, (size_t)e->scene->nuntil * sizeof *e->until, unpack);
+}
+
+void experiment_job_pack(const mur_experiment *e, long job, unsigned char *out)
+{
+    job_bytes((mur_experiment *)e, job, out, 0);   /* reads e only */
+}
+
+void experiment_job_unpack(mur_experiment *e, long job, const unsigned char *in)
+{
+    job_bytes(e, job, (unsigned char *)in, 1);     /* reads in only */
 }
 
 void mur_experiment_destroy(mur_experiment *e)
