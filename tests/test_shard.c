@@ -404,6 +404,8 @@ TEST(plan_writes_a_slurm_array_with_its_merge_and_a_parallel_line)
     CHECK(strstr(out, "render s.yaml --chunk $SLURM_ARRAY_TASK_ID/3 -o out/s.chunk-$SLURM_ARRAY_TASK_ID-of-3.mp4") &&
               strstr(out, "join out/s.chunk-*-of-3.mp4 -o out/s.mp4"),
           "a render in chunks, then the join: %s", out);
+    CHECK(strstr(out, "CPU time: about") && strstr(out, "per chunk") && strstr(out, "the first 15 frames took"),
+          "a render's plan prices it from a calibration render: %s", out);
     free(out);
     static const char *const bad[] = {"--shards 4", "--slurm", "--shards 0 --slurm", "--shards 2 --chunks 2 --slurm",
                                       "--shards 2 --slurm --parallel", "--shards 2 --slurm -o out/x.txt"};
