@@ -19,7 +19,7 @@
 #               thread count), minus the decoding alone.
 # The render less the warm-up is the figure against the 2-minute target.
 # Environment: RUNS (renders timed, default 1), THREADS (--threads, default
-# all cores). A benchmark, not a test: numbers vary with the machine's load
+# all cores), KEEP (a path to keep the render at, to look at). A benchmark, not a test: numbers vary with the machine's load
 # (the lines starting "load" say what it was).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +66,7 @@ for i in $(seq "$runs"); do
   walls+=("$w") cpus+=("$(awk -v a="$u" -v b="$s" 'BEGIN {print a + b}')") rss+=("$m")
   echo "  render $i: wall $w s, cpu $(awk -v a="$u" -v b="$s" 'BEGIN {print a + b}') s, peak $((m / 1024)) MiB (load $(cut -d' ' -f1 /proc/loadavg))"
 done
+[ -n "${KEEP:-}" ] && cp "$work/render.mp4" "$KEEP"
 frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$work/render.mp4")
 
 # 2. the stages' work

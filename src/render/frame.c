@@ -793,7 +793,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     if (rc == MUR_EINTR)
         return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
     if (rc)
-        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails of %d boids", n);
+        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails or the density of %d boids", n);
     if (outline)
         outline_panel(r, cr, &pc, u);
     mur_overlays_panel(&pc);
