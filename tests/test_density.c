@@ -151,11 +151,11 @@ static uint64_t frame_of(const mur_scene *s, int threads, long k, uint32_t *out)
     return h;
 }
 
-/* A crowd in a wrapping world at a low resolution: 60,000 boids at the
+/* A crowd in a wrapping world at a low resolution: 30,000 boids at the
  * wrkspc density, uniform start, each about a pixel long. */
 #define CROWD(extra)                                                                              \
-    "seed: 5\nmodel: wrkspc\nworld: {width: 9300, height: 6200, boundary: wrap}\n"                \
-    "flock: {count: 60000}\n"                                                                     \
+    "seed: 5\nmodel: wrkspc\nworld: {width: 6600, height: 4400, boundary: wrap}\n"                \
+    "flock: {count: 30000}\n"                                                                     \
     "video: {width: 240, height: 160, fps: 30, duration: 10s, warmup: " extra "}\n"              \
     "look: {boid: {size: 15, color: heading}}\n"
 
@@ -217,7 +217,7 @@ static int cmp_double(const void *a, const void *b)
 
 TEST(crowd_frame_is_not_uniform_once_it_flocks)
 {
-    /* 60,000 boids, each under a pixel: drawn as density. At the start they
+    /* 30,000 boids, each under a pixel: drawn as density. At the start they
      * are spread evenly; after 400 ticks they have gathered into flocks,
      * and the brightest cells of the frame are several times the dimmest. */
     mur_scene *start = scene_of(CROWD("0t")), *formed = scene_of(CROWD("400t"));
