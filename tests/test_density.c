@@ -2,13 +2,14 @@
  * weight and is the same on any thread count; frames of splats are the
  * same for --threads 1, 2, 3 and 8; a crowd's frame is not uniform once it
  * flocks; a look left to choose its shape switches to splats below two
- * pixels and keeps shapes above; at the switch both drawings are alike;
- * bad input is refused at its line. */
+ * pixels and keeps shapes above (and `murmur check` says so); at the
+ * switch both drawings are alike; bad input is refused at its line. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_util.h"
 #include "harness.h"
 #include "murmur/render.h"
 #include "murmur/rng.h"
@@ -327,4 +328,30 @@ TEST(density_with_no_size_is_refused_at_its_line)
               err.msg, bad[k][1]);
         mur_scene_destroy(s);
     }
+}
+
+TEST(check_says_when_arrows_are_drawn_as_density_and_bad_sizes_exit_2)
+{
+    static const char *const base =
+        "world: {width: 4800, height: 2700}\nvideo: {width: 480, height: 270}\nlook: {boid: %s}\n";
+    struct { const char *boid; int density; } cases[] = {
+        {"{size: 15}", 1},                  /* 1.5 px, no shape: density */
+        {"{size: 25}", 0},                  /* 2.5 px */
+        {"{shape: arrow, size: 15}", 0},    /* chosen: never switches */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char yaml[512], cmd[1024], out[4096];
+        snprintf(yaml, sizeof yaml, base, cases[k].boid);
+        write_file(scratch_path("check.yaml"), yaml);
+        snprintf(cmd, sizeof cmd, "%s check %s", MURMUR_EXE, scratch_path("check.yaml"));
+        CHECK(run_tool_output(cmd, out, sizeof out) == 0, "check %s failed", cases[k].boid);
+        CHECK(!strstr(out, "drawn as density") == !cases[k].density, "look.boid %s: check says %s",
+              cases[k].boid, strstr(out, "look:") ? strstr(out, "look:") : out);
+    }
+    char err[1024];
+    write_file(scratch_path("bad.yaml"), "look:\n  boid: {shape: density, size: 0}\n");
+    char args[512];
+    snprintf(args, sizeof args, "check %s", scratch_path("bad.yaml"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "bad.yaml:2:32: error:"),
+          "a density of size 0: %s", err);
 }
