@@ -20,7 +20,9 @@ extern "C" {
 /// Largest frame width and height a renderer draws (and a scene may ask for).
 #define MUR_LOOK_MAX_PIXELS 8192
 
-typedef enum { MUR_SHAPE_ARROW, MUR_SHAPE_TRIANGLE, MUR_SHAPE_DOT } mur_shape;
+/// MUR_SHAPE_DENSITY: every boid a splat of ink in a density image (crowds;
+/// docs/scenes.md `look.boid.shape`).
+typedef enum { MUR_SHAPE_ARROW, MUR_SHAPE_TRIANGLE, MUR_SHAPE_DOT, MUR_SHAPE_DENSITY } mur_shape;
 typedef enum {
     MUR_COLOR_FIXED, MUR_COLOR_HEADING, MUR_COLOR_SPEED, MUR_COLOR_NEIGHBOURS, MUR_COLOR_CLUSTER,
     MUR_COLOR_GROUP
@@ -137,6 +139,8 @@ typedef struct mur_look {
     /// The camera at t into out. NULL: no camera, the whole world fits the frame.
     void (*camera_at)(const void *ctx, double t, mur_camera *out);
     int columns;                 ///< panels per row (0: up to three side by side, else a grid as square as possible)
+    int shape_auto;              ///< 1: the shape was not chosen; boids under 2 pixels on the frame are
+                                 ///< drawn as density (0: always `shape`)
 } mur_look;
 
 #ifdef __cplusplus

@@ -28,6 +28,10 @@
 extern "C" {
 #endif
 
+/// Boids shorter than this many pixels on the frame are drawn as density
+/// when the look's shape was not chosen (mur_look.shape_auto).
+#define MUR_RENDER_DENSITY_PX 2.0
+
 /// Width of a PDF or SVG still: one column of a two-column paper (3.5 in).
 #define MUR_RENDER_COLUMN_PT 252.0
 
@@ -47,6 +51,10 @@ MUR_API void mur_renderer_destroy(mur_renderer *r);
 /// few thousand boids: once it is nonzero, draws and stills return MUR_EINTR
 /// within milliseconds and write nothing. The flag is the caller's.
 MUR_API void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop);
+
+/// Draw on `threads` threads (0: all cores) where the drawing is split
+/// (density drawing); the pixels are the same for any count.
+MUR_API void mur_renderer_set_threads(mur_renderer *r, int threads);
 
 /// Record the state of panel `panel` after a tick (trails, plot samples,
 /// cluster colours); tick counts from the first frame. A failure (memory)

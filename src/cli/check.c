@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "murmur/metrics.h"
+#include "murmur/render.h"
 #include "murmur/scene.h"
 
 int mur_cmd_presets(const mur_cli_opts *o)
@@ -255,13 +256,18 @@ static void print_recordings(const mur_scene *s)
 
 static void print_look(const mur_scene *s)
 {
-    static const char *const shapes[] = {"arrow", "triangle", "dot"};
+    static const char *const shapes[] = {"arrow", "triangle", "dot", "density"};
     static const char *const modes[] = {"fixed", "heading", "speed", "neighbours", "cluster"};
     static const char *const overlays[] = {"readout", "plot", "watch", "params", "clock", "state"};
     const mur_rgba *b = &s->look.background, *c = &s->look.boid_color;
     printf("look: background #%02x%02x%02x, boids %s size %g ",
            (int)lround(b->r * 255), (int)lround(b->g * 255), (int)lround(b->b * 255),
-           s->look.shape <= MUR_SHAPE_DOT ? shapes[s->look.shape] : "?", s->look.boid_size);
+           s->look.shape <= MUR_SHAPE_DENSITY ? shapes[s->look.shape] : "?", s->look.boid_size);
+    /* A shape left to choose itself: say when the whole world, one panel,
+     * makes its arrows specks (the camera's zoom may change that later). */
+    double px = s->look.boid_size * fmin(s->width / s->params.width, s->height / s->params.height);
+    if (s->look.shape_auto && s->look.panels <= 1 && px < MUR_RENDER_DENSITY_PX)
+        printf("(drawn as density: arrows of %.2g px) ", px);
     if (s->look.color_mode == MUR_COLOR_FIXED)
         printf("#%02x%02x%02x", (int)lround(c->r * 255), (int)lround(c->g * 255), (int)lround(c->b * 255));
     else

@@ -13,6 +13,7 @@
  * record, which leaves it unchanged when it is current. Colours thus depend
  * on the observed ticks only, and a still equals the frame of a render. */
 #include "internal.h"
+#include "density.h"
 #include "murmur/alloc.h"
 
 #include <limits.h>
@@ -143,7 +144,7 @@ static int look_ok(const mur_look *lk, mur_error *err)
     const char *bad = NULL;
     if (lk->panels < 1)
         bad = "panels (at least 1)";
-    else if ((unsigned)lk->shape > MUR_SHAPE_DOT || (unsigned)lk->color_mode > MUR_COLOR_GROUP ||
+    else if ((unsigned)lk->shape > MUR_SHAPE_DENSITY || (unsigned)lk->color_mode > MUR_COLOR_GROUP ||
              (lk->color_mode == MUR_COLOR_GROUP && (lk->ngroups < 0 || lk->ngroups > MUR_MAX_GROUPS ||
                                                      (lk->ngroups && !lk->group_colors))))
         bad = "shape or colour mode";
@@ -232,6 +233,7 @@ void mur_renderer_destroy(mur_renderer *r)
     mur_free(r->m_list);
     mur_free(r->m_claimed);
     mur_free(r->m_seen);
+    mur_density_destroy(r->density);
     mur_free(r);
 }
 
@@ -242,6 +244,15 @@ void mur_renderer_set_ghost(mur_renderer *r, int panel, const mur_flock *ghost, 
     r->panels[panel].ghost = ghost;
     r->panels[panel].ghost_shift[0] = dx;
     r->panels[panel].ghost_shift[1] = dy;
+}
+
+void mur_renderer_set_threads(mur_renderer *r, int threads)
+{
+    if (threads == r->threads)
+        return;
+    r->threads = threads > 0 ? threads : 0;
+    mur_density_destroy(r->density);   /* made again on the new count */
+    r->density = NULL;
 }
 
 void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
@@ -476,7 +487,7 @@ static void boid_path(cairo_t *cr, mur_shape shape, double size, double x, doubl
     }
     cairo_move_to(cr, x + ux * h, y + uy * h);
     cairo_line_to(cr, x - ux * h + px * h * 0.6, y - uy * h + py * h * 0.6);
-    if (shape == MUR_SHAPE_ARROW)
+    if (shape == MUR_SHAPE_ARROW || shape == MUR_SHAPE_DENSITY)   /* a density look's ghost: arrows */
         cairo_line_to(cr, x - ux * h * 0.45, y - uy * h * 0.45);   /* the notch */
     cairo_line_to(cr, x - ux * h - px * h * 0.6, y - uy * h - py * h * 0.6);
     cairo_close_path(cr);
@@ -716,8 +727,13 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
     double bx = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, by = 0;
     cairo_user_to_device_distance(cr, &bx, &by);
     cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
-    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && draw_boids(r, cr, f, start, nb, hypot(bx, by)))
-        return MUR_EINTR;
+    if (layer < 0 || layer == MUR_LAYER_BOIDS) {   /* specks of a crowd: density (density.c) */
+        double px = hypot(bx, by);
+        int drc = mur_density_wanted(lk, px) ? mur_density_draw(r, cr, f, nb, px)
+                                              : draw_boids(r, cr, f, start, nb, px);
+        if (drc)
+            return drc;
+    }
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
     /* a twin's ghost over its boids (nothing when the panel has none) */
     if ((layer < 0 || layer == MUR_LAYER_BOIDS) && mur_ghost_draw(r, cr, pc->index))
@@ -777,7 +793,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     if (rc == MUR_EINTR)
         return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
     if (rc)
-        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails of %d boids", n);
+        return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails or the density of %d boids", n);
     if (outline)
         outline_panel(r, cr, &pc, u);
     mur_overlays_panel(&pc);

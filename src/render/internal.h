@@ -151,6 +151,8 @@ struct mur_renderer {
     long long *m_list;
     unsigned char *m_claimed, *m_seen;
     mur_moment moment;       /* the look at the frame being drawn (titles.c) */
+    int threads;             /* for split drawing (0: all cores) */
+    struct mur_density *density;  /* density drawing's scratch and pool (density.c); NULL: not yet */
 };
 
 /* One panel being drawn: where it is, its world transform and what the

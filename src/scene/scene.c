@@ -907,7 +907,7 @@ static int video_pair(ctx *c, pair *p, void *arg)
     return 0;
 }
 
-static const char *const shape_names[] = {"arrow", "triangle", "dot", NULL};
+static const char *const shape_names[] = {"arrow", "triangle", "dot", "density", NULL};
 static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", "group", NULL};
 
 static int boid_pair(ctx *c, pair *p, void *arg)
@@ -920,6 +920,7 @@ static int boid_pair(ctx *c, pair *p, void *arg)
         if ((rc = choice(c, p->v, "shape", shape_names, &k)))
             return rc;
         s->look.shape = (mur_shape)k;
+        s->look.shape_auto = 0;   /* a chosen shape never switches */
         return 0;
     }
     if (!strcmp(p->key, "size"))
@@ -2094,6 +2095,7 @@ static int defaults(ctx *c, const char *name)
     s->quality = 20;
     s->look.background = (mur_rgba){0x0b / 255.0, 0x0d / 255.0, 0x0f / 255.0, 1};
     s->look.shape = MUR_SHAPE_ARROW;
+    s->look.shape_auto = 1;   /* arrows, or density when they are specks */
     s->look.boid_size = 6;
     s->look.color_mode = MUR_COLOR_FIXED;
     s->look.boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};

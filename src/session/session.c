@@ -134,8 +134,10 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     ss->look = look;
     ss->npanels = npanels;
     rc = mur_renderer_create(&ss->renderer, &ss->look, s->width, s->height, err);
-    if (!rc)
+    if (!rc) {
         mur_renderer_set_stop(ss->renderer, ss->opts.stop);
+        mur_renderer_set_threads(ss->renderer, ss->opts.threads);
+    }
     for (int i = 0; !rc && i < npanels; i++)
         rc = start_panel(ss, i, err);
     if (rc) {
