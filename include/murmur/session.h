@@ -36,7 +36,7 @@ extern "C" {
 /// How a session runs. Start from MUR_SESSION_OPTS_INIT, then set fields.
 typedef struct mur_session_opts {
     unsigned version;             ///< MUR_SESSION_OPTS_VERSION
-    int threads;                  ///< threads stepping each flock: 0 = all cores, 1 = the
+    int threads;                  ///< threads stepping each flock and drawing each frame: 0 = all cores, 1 = the
                                   ///< single-threaded reference (same frames either way)
     volatile sig_atomic_t *stop;  ///< polled by every long loop; non-zero stops it with
                                   ///< MUR_EINTR (a signal handler sets it). NULL: never

@@ -14,8 +14,10 @@
  * on the observed ticks only, and a still equals the frame of a render. */
 #include "internal.h"
 #include "murmur/alloc.h"
+#include "../core/pool.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,7 @@ void mur_renderer_destroy(mur_renderer *r)
         return;
     if (r->image)
         cairo_surface_destroy(r->image);
+    mur_pool_destroy(r->pool);
     if (r->panels)
         for (int i = 0; i < r->npanels; i++)
             panel_free(&r->panels[i], r->look->noverlays);
@@ -249,6 +252,20 @@ void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
     r->stop = stop;
     for (int i = 0; i < r->npanels; i++)
         mur_metrics_ctx_set_stop(r->panels[i].mx, stop);
+}
+
+int mur_renderer_set_threads(mur_renderer *r, int threads, mur_error *err)
+{
+    if (threads <= 0)
+        threads = mur_cpu_count();
+    if (mur_pool_threads(r->pool) == threads)
+        return MUR_OK;
+    mur_pool *pool = threads > 1 ? mur_pool_create(threads) : NULL;
+    if (threads > 1 && !pool)
+        return mur_error_set(err, MUR_ERUN, "cannot start %d drawing threads", threads);
+    mur_pool_destroy(r->pool);
+    r->pool = pool;
+    return MUR_OK;
 }
 
 /* Scratch for n boids; ids of cluster matching range over 2n (see below). */
@@ -576,17 +593,73 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
  * of 2,073,600 pixels of that still, by at most 29 of 255). */
 #define FILL_MAX 65536
 
-static void fill_bin(cairo_t *cr, const mur_look *lk, int b)
+/* Two edges of opposite direction on top of one another, left and right
+ * of the frame over rows [y0, y1): they cover nothing, but they keep a
+ * band's fill as wide as the frame's. Cairo rasterises a fill within the
+ * extents of its polygon, which it measures on the exact edges (in a band:
+ * cut at the band's rows), while its 4 x 4 scan converter (the fast
+ * antialiasing) first snaps the edges to quarter pixels: an edge cut at a
+ * band's row can then reach a pixel left of those extents, which the band
+ * would leave out and the whole frame draws (one pixel in a few frames).
+ * With the guards the extents are the clip's, in the band as in the frame. */
+static void band_guards(cairo_t *cr, double width, double y0, double y1)
 {
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    cairo_identity_matrix(cr);
+    for (int side = 0; side < 2; side++) {
+        cairo_move_to(cr, side ? width + 1 : -1, y0 - 1);
+        cairo_line_to(cr, side ? width + 1 : -1, y1 + 1);
+        cairo_close_path(cr);
+    }
+    cairo_set_matrix(cr, &m);
+}
+
+/* Fill the path in bin b's colour; band: cr's target holds rows [y0, y1)
+ * of the frame only. */
+static void fill_bin(cairo_t *cr, const mur_look *lk, int b, int band, double y0, double y1)
+{
+    if (band)
+        band_guards(cr, cairo_image_surface_get_width(cairo_get_target(cr)), y0, y1);
     double rgb[3];
     mur_bin_colour(lk, b, rgb);
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], lk->boid_color.a);
     cairo_fill(cr);
 }
 
+/* Rows of the frame, device pixels, that cr's target holds: a band's
+ * surface (mur_renderer_draw_image) holds its own rows under a device
+ * offset. 1 and the rows [*y0, *y1) for an image surface, 0 for any other
+ * (vector stills): draw everything. */
+int mur_target_rows(cairo_t *cr, double *y0, double *y1)
+{
+    cairo_surface_t *s = cairo_get_target(cr);
+    if (cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE)
+        return 0;
+    double ox, oy;
+    cairo_surface_get_device_offset(s, &ox, &oy);
+    *y0 = -oy;
+    *y1 = -oy + cairo_image_surface_get_height(s);
+    return 1;
+}
+
+/* Whether a shape reaching `reach` device pixels around world point (x, y)
+ * can touch rows [y0, y1) (antialiasing included). A shape that cannot is
+ * left out of the path: a scan converter's coverage of a row depends only
+ * on the edges crossing it, so the rows drawn are the same either way. */
+static inline int meets_rows(const cairo_matrix_t *m, double reach, double y0, double y1, double x,
+                             double y)
+{
+    double dy = m->yx * x + m->yy * y + m->y0;
+    return dy + reach >= y0 && dy - reach < y1;
+}
+
 /* Boids in colour-bin runs of r->order (start[b] .. start[b+1]); px: a
- * boid's size on the frame, pixels. 0, or MUR_EINTR when the stop flag was
- * seen (the path is then dropped). */
+ * boid's size on the frame, pixels. Only boids that reach cr's target rows
+ * (a band's, mur_target_rows) go into the path, but every boid counts
+ * towards a bin's parts (FILL_MAX), so the parts, and the pixels, are
+ * those of the whole frame drawn at once. 0, or MUR_EINTR when the stop
+ * flag was seen (the path is then dropped). */
 static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const int *start, int nb,
                       double px)
 {
@@ -597,11 +670,15 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, w = p->width, h = p->height;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling;   /* tiled: the next image draws it */
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
+    double y0, y1, reach = px + 2;   /* a boid lies within its size of its centre */
+    cairo_matrix_t m;
+    int rows = mur_target_rows(cr, &y0, &y1), band = rows && (y0 > 0 || y1 < r->height);
+    cairo_get_matrix(cr, &m);
     for (int b = 0; b < nb; b++) {
         if (start[b] == start[b + 1])
             continue;
         cairo_new_path(cr);
-        int images = 0;
+        int images = 0, held = 0;   /* held: images in the path */
         for (int k = start[b]; k < start[b + 1]; k++) {
             int done = k - start[b];
             if (done && done % MUR_POLL_BOIDS == 0 && mur_render_stopped(r)) {
@@ -613,28 +690,37 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                               y[i] + r->tile_dy < r->cull[1] - size || y[i] + r->tile_dy > r->cull[3] + size))
                 continue;   /* this image of it is out of the view */
             if (images >= batch) {
-                fill_bin(cr, lk, b);
-                images = 0;
+                if (held)
+                    fill_bin(cr, lk, b, band, y0, y1);
+                images = held = 0;
             }
             images++;
+            /* Under wrap a boid on the seam shows on both sides, as its
+             * neighbours see it. */
+            double sx = 0, sy = 0;
+            if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
+                sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
+                sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
+                images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
+            }
+            if (rows && !meets_rows(&m, reach, y0, y1, x[i], y[i]) &&
+                !(sx != 0 && meets_rows(&m, reach, y0, y1, x[i] + sx, y[i])) &&
+                !(sy != 0 && (meets_rows(&m, reach, y0, y1, x[i], y[i] + sy) ||
+                              (sx != 0 && meets_rows(&m, reach, y0, y1, x[i] + sx, y[i] + sy)))))
+                continue;   /* none of its images reaches these rows */
+            held = 1;
             double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
             double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
             boid_path(cr, lk->shape, size, x[i], y[i], ux, uy);
-            /* Under wrap a boid on the seam shows on both sides, as its
-             * neighbours see it. */
-            if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
-                double sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
-                double sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
-                images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
-                if (sx != 0)
-                    boid_path(cr, lk->shape, size, x[i] + sx, y[i], ux, uy);
-                if (sy != 0)
-                    boid_path(cr, lk->shape, size, x[i], y[i] + sy, ux, uy);
-                if (sx != 0 && sy != 0)
-                    boid_path(cr, lk->shape, size, x[i] + sx, y[i] + sy, ux, uy);
-            }
+            if (sx != 0)
+                boid_path(cr, lk->shape, size, x[i] + sx, y[i], ux, uy);
+            if (sy != 0)
+                boid_path(cr, lk->shape, size, x[i], y[i] + sy, ux, uy);
+            if (sx != 0 && sy != 0)
+                boid_path(cr, lk->shape, size, x[i] + sx, y[i] + sy, ux, uy);
         }
-        fill_bin(cr, lk, b);
+        if (held)
+            fill_bin(cr, lk, b, band, y0, y1);
     }
     return MUR_OK;
 }
@@ -727,6 +813,104 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
     return 0;
 }
 
+/* ---- bands ------------------------------------------------------------------ */
+
+/* A frame drawn into r->image is drawn in bands of BAND_ROWS rows, on the
+ * renderer's threads. A band is an image surface over the frame's own
+ * rows (the same pixels, the same stride) whose device offset puts it at
+ * its first row, so user space, the transformation matrix and everything
+ * computed from them are the whole frame's to the bit: Cairo adds the
+ * offset after the matrix, and an integer added to a coordinate below
+ * 2^21 is exact, so every edge lands on the same 1/256 of a pixel and the
+ * scan converter gives each row the coverage it gives it in the whole
+ * frame (tests/test_bands.c). The rows do not depend on the thread
+ * count. What keeps state between frames (the trails' layers) is brought
+ * up to date before the bands start; the bands only read it. */
+#define BAND_ROWS 64
+
+typedef struct band_job {
+    mur_renderer *r;
+    mur_panel_ctx *pc;
+    const int *start;
+    int nb;
+    const int *d;            /* the panel's clip, device pixels */
+    cairo_matrix_t m;        /* world -> device */
+    int layer;               /* MUR_LAYER_TRAILS or MUR_LAYER_BOIDS */
+    _Atomic int rc;          /* the first failure */
+} band_job;
+
+/* Draw job->layer into bands [begin, end). */
+static void band_draw(void *ctx, int begin, int end)
+{
+    band_job *job = ctx;
+    mur_renderer *r = job->r;
+    unsigned char *px = cairo_image_surface_get_data(r->image);
+    int stride = cairo_image_surface_get_stride(r->image);
+    for (int k = begin; k < end && !atomic_load(&job->rc); k++) {
+        int y0 = k * BAND_ROWS, y1 = y0 + BAND_ROWS < r->height ? y0 + BAND_ROWS : r->height;
+        if (y0 < job->d[1])
+            y0 = job->d[1];
+        if (y1 > job->d[1] + job->d[3])
+            y1 = job->d[1] + job->d[3];
+        if (y0 >= y1)
+            continue;   /* outside the panel */
+        cairo_surface_t *s = cairo_image_surface_create_for_data(px + (size_t)y0 * (size_t)stride,
+                                                                 CAIRO_FORMAT_ARGB32, r->width, y1 - y0, stride);
+        cairo_surface_set_device_offset(s, 0, -y0);
+        cairo_t *cr = cairo_create(s);
+        cairo_rectangle(cr, job->d[0], job->d[1], job->d[2], job->d[3]);   /* device pixels */
+        cairo_clip(cr);
+        cairo_set_matrix(cr, &job->m);
+        int rc = mur_draw_world(r, cr, job->pc, job->start, job->nb, job->d, job->layer);
+        if (!rc && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+            rc = -1;
+        cairo_destroy(cr);
+        cairo_surface_destroy(s);
+        if (rc) {
+            int none = 0;
+            atomic_compare_exchange_strong(&job->rc, &none, rc);
+        }
+    }
+}
+
+/* The layer in bands on the renderer's threads; what mur_draw_world returns. */
+static int draw_bands(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
+                      const int d[4], int layer)
+{
+    band_job job = {.r = r, .pc = pc, .start = start, .nb = nb, .d = d, .layer = layer};
+    cairo_get_matrix(cr, &job.m);
+    atomic_init(&job.rc, 0);
+    cairo_surface_flush(r->image);   /* what cr drew is in the pixels */
+    mur_pool_run(r->pool, band_draw, &job, (r->height + BAND_ROWS - 1) / BAND_ROWS);
+    cairo_surface_mark_dirty(r->image);
+    return atomic_load(&job.rc);
+}
+
+/* A panel's world (mur_draw_world) into r->image, the trails and the boids
+ * in bands; the watch overlays, few shapes, on cr in between. */
+static int draw_world_banded(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start,
+                             int nb, const int d[4])
+{
+    int rc = 0;
+    if (r->look->trail_length > 0) {
+        mur_trails *t = &r->panels[pc->index].trails;
+        rc = mur_trails_prepare(r, cr, t, mur_flock_params(pc->f), d[0], d[1], d[2], d[3]);
+        if (rc == 1)
+            rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_TRAILS);
+        else if (rc == 0)   /* stroked afresh: one thread */
+            rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_TRAILS);
+    }
+    if (!rc && mur_render_stopped(r))
+        rc = MUR_EINTR;
+    if (!rc)
+        rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_UNDER);
+    if (!rc)
+        rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);
+    if (!rc)
+        rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_OVER);
+    return rc;
+}
+
 /* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit;
  * its overlay boxes stack in st. */
 static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *f, double t,
@@ -771,7 +955,8 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         clip_to_world(cr, &pc, d);
         cairo_translate(cr, pc.ox, pc.oy);
         cairo_scale(cr, pc.scale, pc.scale);
-        rc = mur_draw_world(r, cr, &pc, start, nb, d, MUR_LAYER_ALL);
+        rc = r->banding ? draw_world_banded(r, cr, &pc, start, nb, d)
+                        : mur_draw_world(r, cr, &pc, start, nb, d, MUR_LAYER_ALL);
         cairo_restore(cr);
     }
     if (rc == MUR_EINTR)
@@ -881,7 +1066,9 @@ int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int
         }
     }
     cairo_t *cr = cairo_create(r->image);
+    r->banding = 1;
     int rc = mur_renderer_draw(r, cr, flocks, n, t, err);
+    r->banding = 0;
     cairo_destroy(cr);
     if (rc)
         return rc;

@@ -127,6 +127,8 @@ struct mur_renderer {
     volatile sig_atomic_t *stop;  /* polled while drawing; NULL: never */
     int width, height;
     cairo_surface_t *image;  /* for draw_image */
+    struct mur_pool *pool;   /* threads drawing bands (mur_renderer_set_threads); NULL: the caller alone */
+    int banding;             /* drawing r->image: worlds are drawn band by band (frame.c) */
     int npanels;
     mur_panel_state *panels;
     int failed;              /* observe could not record: the code draw returns */
@@ -216,6 +218,14 @@ int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *
  * when memory is short, or MUR_EINTR when the stop flag was seen. */
 int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
                     int dy, int dw, int dh);
+/* Bring the band layers up to date for drawing under cr (as mur_trails_draw
+ * would, first thing): 1 when the trails are laid from layers, after which
+ * mur_trails_draw only reads them and may run on several threads at once,
+ * each with a cairo_t of its own over the same transform; 0 when they are
+ * stroked afresh (no layers); -1 when memory is short, MUR_EINTR when
+ * stopped. */
+int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
+                       int dy, int dw, int dh);
 
 /* frame.c: colours shared with overlays and trails */
 void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
@@ -223,6 +233,11 @@ void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
 void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy);
 /* Colour bins of the look's colour mode (1 for a fixed colour). */
 int mur_bin_count(const mur_look *lk);
+/* Rows [*y0, *y1) of the frame (device pixels) that cr's target holds: 1
+ * for an image surface (a band of the frame under a device offset, or the
+ * whole frame), 0 for a vector surface. What cannot reach them need not be
+ * drawn. */
+int mur_target_rows(cairo_t *cr, double *y0, double *y1);
 
 /* legible.c: the least UI unit (user units: frame pixels) at which the
  * smallest text the look draws is MUR_TEXT_MIN_PX in a frame whose short
