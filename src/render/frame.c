@@ -593,34 +593,50 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
  * of 2,073,600 pixels of that still, by at most 29 of 255). */
 #define FILL_MAX 65536
 
-/* Two edges of opposite direction on top of one another, left and right
- * of the frame over rows [y0, y1): they cover nothing, but they keep a
- * band's fill as wide as the frame's. Cairo rasterises a fill within the
- * extents of its polygon, which it measures on the exact edges (in a band:
- * cut at the band's rows), while its 4 x 4 scan converter (the fast
- * antialiasing) first snaps the edges to quarter pixels: an edge cut at a
- * band's row can then reach a pixel left of those extents, which the band
- * would leave out and the whole frame draws (one pixel in a few frames).
- * With the guards the extents are the clip's, in the band as in the frame. */
-static void band_guards(cairo_t *cr, double width, double y0, double y1)
+/* A fill in a band (cr's target holds rows [y0, y1) of the frame only)
+ * spans the device columns [x0, x1) with its antialiasing. Cairo
+ * rasterises a fill within the extents of its polygon, which it measures
+ * on the exact edges, in a band cut at the band's rows; its 4 x 4 scan
+ * converter (the fast antialiasing of small boids) first snaps the edges
+ * to quarter pixels, so an edge cut at a band's row can reach a pixel
+ * left of those extents, which the band would leave out and the whole
+ * frame draws (a pixel in a few frames). Two edges of opposite direction
+ * on top of one another, a pixel outside [x0, x1) on each side, cover
+ * nothing but widen the extents past the shapes. They go where no shape's
+ * edge can be (an edge at the same place, on the clip's side, changes how
+ * Cairo pairs edges: tried, a pixel differed), so a side whose shapes come
+ * within two pixels of the clip gets none: there the clip bounds the
+ * extents. */
+static void band_guards(cairo_t *cr, double y0, double y1, double x0, double x1)
 {
+    double cx0, cy0, cx1, cy1;
+    cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1);
+    cairo_user_to_device(cr, &cx0, &cy0);
+    cairo_user_to_device(cr, &cx1, &cy1);
+    double left = floor(x0) - 1, right = ceil(x1) + 1;
     cairo_matrix_t m;
     cairo_get_matrix(cr, &m);
     cairo_identity_matrix(cr);
-    for (int side = 0; side < 2; side++) {
-        cairo_move_to(cr, side ? width + 1 : -1, y0 - 1);
-        cairo_line_to(cr, side ? width + 1 : -1, y1 + 1);
+    if (left > fmin(cx0, cx1) + 1) {
+        cairo_move_to(cr, left, y0);
+        cairo_line_to(cr, left, y1);
+        cairo_close_path(cr);
+    }
+    if (right < fmax(cx0, cx1) - 1) {
+        cairo_move_to(cr, right, y0);
+        cairo_line_to(cr, right, y1);
         cairo_close_path(cr);
     }
     cairo_set_matrix(cr, &m);
 }
 
-/* Fill the path in bin b's colour; band: cr's target holds rows [y0, y1)
- * of the frame only. */
-static void fill_bin(cairo_t *cr, const mur_look *lk, int b, int band, double y0, double y1)
+/* Fill the path in bin b's colour; band: cr's target is a band of rows
+ * [y0, y1), its shapes within device columns xs[0] .. xs[1]. */
+static void fill_bin(cairo_t *cr, const mur_look *lk, int b, int band, double y0, double y1,
+                     const double xs[2])
 {
     if (band)
-        band_guards(cr, cairo_image_surface_get_width(cairo_get_target(cr)), y0, y1);
+        band_guards(cr, y0, y1, xs[0], xs[1]);
     double rgb[3];
     mur_bin_colour(lk, b, rgb);
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], lk->boid_color.a);
@@ -679,6 +695,7 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
             continue;
         cairo_new_path(cr);
         int images = 0, held = 0;   /* held: images in the path */
+        double xs[2] = {INFINITY, -INFINITY};   /* their device columns */
         for (int k = start[b]; k < start[b + 1]; k++) {
             int done = k - start[b];
             if (done && done % MUR_POLL_BOIDS == 0 && mur_render_stopped(r)) {
@@ -691,8 +708,10 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                 continue;   /* this image of it is out of the view */
             if (images >= batch) {
                 if (held)
-                    fill_bin(cr, lk, b, band, y0, y1);
+                    fill_bin(cr, lk, b, band, y0, y1, xs);
                 images = held = 0;
+                xs[0] = INFINITY;
+                xs[1] = -INFINITY;
             }
             images++;
             /* Under wrap a boid on the seam shows on both sides, as its
@@ -709,6 +728,14 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                               (sx != 0 && meets_rows(&m, reach, y0, y1, x[i] + sx, y[i] + sy)))))
                 continue;   /* none of its images reaches these rows */
             held = 1;
+            for (int c = 0; c < 4; c++) {   /* the images' columns */
+                double ix = x[i] + (c & 1 ? sx : 0), iy = y[i] + (c & 2 ? sy : 0);
+                if (((c & 1) && sx == 0) || ((c & 2) && sy == 0))
+                    continue;
+                double cx = m.xx * ix + m.xy * iy + m.x0;
+                xs[0] = fmin(xs[0], cx - reach);
+                xs[1] = fmax(xs[1], cx + reach);
+            }
             double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
             double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
             boid_path(cr, lk->shape, size, x[i], y[i], ux, uy);
@@ -720,7 +747,7 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                 boid_path(cr, lk->shape, size, x[i] + sx, y[i] + sy, ux, uy);
         }
         if (held)
-            fill_bin(cr, lk, b, band, y0, y1);
+            fill_bin(cr, lk, b, band, y0, y1, xs);
     }
     return MUR_OK;
 }
