@@ -594,40 +594,62 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
 #define FILL_MAX 65536
 
 /* A fill in a band (cr's target holds rows [y0, y1) of the frame only)
- * spans the device columns [x0, x1) with its antialiasing. Cairo
- * rasterises a fill within the extents of its polygon, which it measures
- * on the exact edges, in a band cut at the band's rows; its 4 x 4 scan
- * converter (the fast antialiasing of small boids) first snaps the edges
- * to quarter pixels, so an edge cut at a band's row can reach a pixel
- * left of those extents, which the band would leave out and the whole
- * frame draws (a pixel in a few frames). Two edges of opposite direction
- * on top of one another, a pixel outside [x0, x1) on each side, cover
- * nothing but widen the extents past the shapes. They go where no shape's
- * edge can be (an edge at the same place, on the clip's side, changes how
- * Cairo pairs edges: tried, a pixel differed), so a side whose shapes come
- * within two pixels of the clip gets none: there the clip bounds the
- * extents. */
+ * whose shapes span device columns [x0, x1]. Cairo rasterises a fill
+ * within the extents of its polygon, which it measures on the exact
+ * edges, in a band cut at the band's rows; its 4 x 4 scan converter (the
+ * fast antialiasing of small boids) first snaps the edges to quarter
+ * pixels, so an edge cut at a band's row can reach a pixel left of those
+ * extents, which the band would leave out and the whole frame draws (a
+ * pixel in a few frames). Two edges of opposite direction on top of one
+ * another cover nothing but widen the extents: a pixel outside the
+ * shapes, or on the clip's side when the shapes come within two pixels of
+ * it. A side the shapes cross needs none (the clip's side bounds the
+ * extents there), and must get none: a guard on top of the edges Cairo
+ * cuts at the clip changed a pixel (scenes/flock.yaml). */
 static void band_guards(cairo_t *cr, double y0, double y1, double x0, double x1)
 {
     double cx0, cy0, cx1, cy1;
     cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1);
     cairo_user_to_device(cr, &cx0, &cy0);
     cairo_user_to_device(cr, &cx1, &cy1);
-    double left = floor(x0) - 1, right = ceil(x1) + 1;
+    double lo = round(fmin(cx0, cx1)), hi = round(fmax(cx0, cx1));   /* whole pixels (clip_to_world) */
+    double at[2] = {fmax(floor(x0) - 1, lo), fmin(ceil(x1) + 1, hi)};
+    int want[2] = {x0 >= lo, x1 <= hi};
     cairo_matrix_t m;
     cairo_get_matrix(cr, &m);
     cairo_identity_matrix(cr);
-    if (left > fmin(cx0, cx1) + 1) {
-        cairo_move_to(cr, left, y0);
-        cairo_line_to(cr, left, y1);
-        cairo_close_path(cr);
-    }
-    if (right < fmax(cx0, cx1) - 1) {
-        cairo_move_to(cr, right, y0);
-        cairo_line_to(cr, right, y1);
+    for (int side = 0; side < 2; side++) {
+        if (!want[side])
+            continue;
+        cairo_move_to(cr, at[side], y0);
+        cairo_line_to(cr, at[side], y1);
         cairo_close_path(cr);
     }
     cairo_set_matrix(cr, &m);
+}
+
+/* Widen xs (device columns) to boid image (x, y)'s outline as boid_path
+ * draws it: its corners, or a dot's circle. */
+static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size, double x, double y,
+                          double ux, double uy, double xs[2])
+{
+    double px = -uy, py = ux, h = size / 2;
+    double vx[4], vy[4];
+    int nv = 0;
+    if (shape == MUR_SHAPE_DOT) {
+        double cx = m->xx * x + m->xy * y + m->x0, r = size / 4 * hypot(m->xx, m->xy);
+        xs[0] = fmin(xs[0], cx - r);
+        xs[1] = fmax(xs[1], cx + r);
+        return;
+    }
+    vx[nv] = x + ux * h, vy[nv++] = y + uy * h;
+    vx[nv] = x - ux * h + px * h * 0.6, vy[nv++] = y - uy * h + py * h * 0.6;
+    vx[nv] = x - ux * h - px * h * 0.6, vy[nv++] = y - uy * h - py * h * 0.6;
+    for (int k = 0; k < nv; k++) {   /* the notch lies inside the others */
+        double cx = m->xx * vx[k] + m->xy * vy[k] + m->x0;
+        xs[0] = fmin(xs[0], cx);
+        xs[1] = fmax(xs[1], cx);
+    }
 }
 
 /* Fill the path in bin b's colour; band: cr's target is a band of rows
@@ -728,16 +750,12 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                               (sx != 0 && meets_rows(&m, reach, y0, y1, x[i] + sx, y[i] + sy)))))
                 continue;   /* none of its images reaches these rows */
             held = 1;
-            for (int c = 0; c < 4; c++) {   /* the images' columns */
-                double ix = x[i] + (c & 1 ? sx : 0), iy = y[i] + (c & 2 ? sy : 0);
-                if (((c & 1) && sx == 0) || ((c & 2) && sy == 0))
-                    continue;
-                double cx = m.xx * ix + m.xy * iy + m.x0;
-                xs[0] = fmin(xs[0], cx - reach);
-                xs[1] = fmax(xs[1], cx + reach);
-            }
             double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
             double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
+            for (int c = 0; band && c < 4; c++)   /* the images' columns */
+                if (!((c & 1) && sx == 0) && !((c & 2) && sy == 0))
+                    shape_columns(&m, lk->shape, size, x[i] + (c & 1 ? sx : 0), y[i] + (c & 2 ? sy : 0),
+                                  ux, uy, xs);
             boid_path(cr, lk->shape, size, x[i], y[i], ux, uy);
             if (sx != 0)
                 boid_path(cr, lk->shape, size, x[i] + sx, y[i], ux, uy);
@@ -804,6 +822,13 @@ static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ct
     cairo_restore(cr);
 }
 
+/* Whether cr draws into a band of the frame rather than the whole of it. */
+static int in_band(const mur_renderer *r, cairo_t *cr)
+{
+    double y0, y1;
+    return mur_target_rows(cr, &y0, &y1) && (y0 > 0 || y1 < r->height);
+}
+
 int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
                    const int d[4], int layer)
 {
@@ -832,8 +857,9 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
     if ((layer < 0 || layer == MUR_LAYER_BOIDS) && draw_boids(r, cr, f, start, nb, hypot(bx, by)))
         return MUR_EINTR;
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    /* a twin's ghost over its boids (nothing when the panel has none) */
-    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && mur_ghost_draw(r, cr, pc->index))
+    /* a twin's ghost over its boids (nothing when the panel has none); in
+     * bands, drawn whole after them (draw_world_banded) */
+    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && !in_band(r, cr) && mur_ghost_draw(r, cr, pc->index))
         return MUR_EINTR;
     if (layer < 0 || layer == MUR_LAYER_OVER)
         mur_overlays_world_over(pc);
@@ -914,7 +940,8 @@ static int draw_bands(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int
 }
 
 /* A panel's world (mur_draw_world) into r->image, the trails and the boids
- * in bands; the watch overlays, few shapes, on cr in between. */
+ * in bands; the watch overlays (few shapes) and the ghost whole, on cr, in
+ * between. */
 static int draw_world_banded(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start,
                              int nb, const int d[4])
 {
@@ -933,6 +960,12 @@ static int draw_world_banded(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, co
         rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_UNDER);
     if (!rc)
         rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);
+    /* The ghost, whole: a stroke cut at a band's rows took other pixels
+     * (tests/test_bands.c, scenes/chaos.yaml), and a twin is a few hundred
+     * boids. */
+    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+    if (!rc && mur_ghost_draw(r, cr, pc->index))
+        rc = MUR_EINTR;
     if (!rc)
         rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_OVER);
     return rc;
