@@ -235,6 +235,11 @@ void mur_renderer_destroy(mur_renderer *r)
     mur_free(r->m_list);
     mur_free(r->m_claimed);
     mur_free(r->m_seen);
+    mur_free(r->bk_start);
+    mur_free(r->bk_items);
+    mur_free(r->bk_batch);
+    mur_free(r->bk_lo);
+    mur_free(r->bk_hi);
     mur_free(r);
 }
 
@@ -657,7 +662,7 @@ static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size,
 static void fill_bin(cairo_t *cr, const mur_look *lk, int b, int band, double y0, double y1,
                      const double xs[2])
 {
-    if (band)
+    if (band && cairo_get_antialias(cr) == CAIRO_ANTIALIAS_FAST)   /* the fine grid does not snap */
         band_guards(cr, y0, y1, xs[0], xs[1]);
     double rgb[3];
     mur_bin_colour(lk, b, rgb);
@@ -712,26 +717,44 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     cairo_matrix_t m;
     int rows = mur_target_rows(cr, &y0, &y1), band = rows && (y0 > 0 || y1 < r->height);
     cairo_get_matrix(cr, &m);
+    /* In a band, only the positions of its bucket (bucket_boids) */
+    const int *list = NULL;
+    int nlist = 0, li = 0;
+    if (band && r->bk_ready) {
+        int kb = (int)(y0 / MUR_BAND_ROWS);
+        list = r->bk_items + r->bk_start[kb];
+        nlist = r->bk_start[kb + 1] - r->bk_start[kb];
+    }
     for (int b = 0; b < nb; b++) {
         if (start[b] == start[b + 1])
             continue;
+        int lo = start[b], hi = start[b + 1];
+        if (list) {   /* this bin's run of the bucket */
+            lo = li;
+            while (li < nlist && list[li] < start[b + 1])
+                li++;
+            hi = li;
+            if (lo == hi)
+                continue;
+        }
         cairo_new_path(cr);
-        int images = 0, held = 0;   /* held: images in the path */
+        int images = 0, held = 0, part = 0;   /* held: images in the path; part: of the bin */
         double xs[2] = {INFINITY, -INFINITY};   /* their device columns */
-        for (int k = start[b]; k < start[b + 1]; k++) {
-            int done = k - start[b];
-            if (done && done % MUR_POLL_BOIDS == 0 && mur_render_stopped(r)) {
+        for (int q = lo; q < hi; q++) {
+            if (q > lo && (q - lo) % MUR_POLL_BOIDS == 0 && mur_render_stopped(r)) {
                 cairo_new_path(cr);
                 return MUR_EINTR;
             }
-            int i = r->order[k];
+            int k = list ? list[q] : q, i = r->order[k];
             if (r->tiling && (x[i] + r->tile_dx < r->cull[0] - size || x[i] + r->tile_dx > r->cull[2] + size ||
                               y[i] + r->tile_dy < r->cull[1] - size || y[i] + r->tile_dy > r->cull[3] + size))
                 continue;   /* this image of it is out of the view */
-            if (images >= batch) {
+            int next = list ? r->bk_batch[k] : part + (images >= batch);
+            if (next != part) {   /* the bin's next part: FILL_MAX */
                 if (held)
                     fill_bin(cr, lk, b, band, y0, y1, xs);
                 images = held = 0;
+                part = next;
                 xs[0] = INFINITY;
                 xs[1] = -INFINITY;
             }
@@ -768,6 +791,98 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
             fill_bin(cr, lk, b, band, y0, y1, xs);
     }
     return MUR_OK;
+}
+
+/* Sort the boids of r->order (bins start[0 .. nb]) into the bands they
+ * can reach under cr's matrix, once a frame, so that a band builds only
+ * the paths that touch it (a band that walked all 100,000 boids spent
+ * more than it drew); and number each position's part of its bin as
+ * draw_boids would count it over the whole frame, so a band's parts are
+ * the frame's. px: a boid's size on the frame, pixels. 0, or -1 when
+ * memory is short. */
+static int bucket_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const int *start, int nb,
+                        double px)
+{
+    const mur_look *lk = r->look;
+    const mur_params *p = mur_flock_params(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;
+    double w = p->width, h = p->height, reach = px + 2;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling, batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;
+    int n = start[nb], bands = (r->height + MUR_BAND_ROWS - 1) / MUR_BAND_ROWS;
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    r->bk_ready = 0;
+    if ((size_t)n > r->bk_cap || bands + 1 > r->bk_bands) {
+        size_t cap = (size_t)n + (size_t)n / 2 + 16;
+        int *bt = mur_realloc(r->bk_batch, cap * sizeof *bt), *lo = bt ? mur_realloc(r->bk_lo, cap * sizeof *lo) : NULL;
+        if (bt)
+            r->bk_batch = bt;
+        if (lo)
+            r->bk_lo = lo;
+        int *hi = lo ? mur_realloc(r->bk_hi, cap * sizeof *hi) : NULL;
+        if (hi)
+            r->bk_hi = hi;
+        int *st = hi ? mur_realloc(r->bk_start, (size_t)(bands + 2) * sizeof *st) : NULL;
+        if (!st)
+            return -1;
+        r->bk_start = st;
+        r->bk_cap = cap;
+        r->bk_bands = bands + 1;
+    }
+    memset(r->bk_start, 0, (size_t)(bands + 2) * sizeof *r->bk_start);
+    size_t total = 0;
+    for (int b = 0; b < nb; b++) {
+        int images = 0, part = 0;
+        for (int k = start[b]; k < start[b + 1]; k++) {
+            int i = r->order[k];
+            if (images >= batch) {
+                part++;
+                images = 0;
+            }
+            images++;
+            double sx = 0, sy = 0;
+            if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
+                sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
+                sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
+                images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
+            }
+            r->bk_batch[k] = part;
+            double ylo = INFINITY, yhi = -INFINITY;
+            for (int c = 0; c < 4; c++)
+                if (!((c & 1) && sx == 0) && !((c & 2) && sy == 0)) {
+                    double cy = m.yx * (x[i] + (c & 1 ? sx : 0)) + m.yy * (y[i] + (c & 2 ? sy : 0)) + m.y0;
+                    ylo = fmin(ylo, cy - reach);
+                    yhi = fmax(yhi, cy + reach);
+                }
+            int b0 = ylo >= 0 ? (int)fmin(ylo / MUR_BAND_ROWS, bands) : 0;
+            int b1 = yhi >= 0 ? (int)fmin(yhi / MUR_BAND_ROWS, bands - 1) : -1;   /* NaN: none */
+            r->bk_lo[k] = b0;
+            r->bk_hi[k] = b1;
+            for (int kb = b0; kb <= b1; kb++)
+                r->bk_start[kb + 1]++;
+            total += (size_t)(b1 >= b0 ? b1 - b0 + 1 : 0);
+        }
+    }
+    if (total > r->bk_items_cap) {
+        size_t cap = total + total / 2 + 16;
+        int *it = mur_realloc(r->bk_items, cap * sizeof *it);
+        if (!it)
+            return -1;
+        r->bk_items = it;
+        r->bk_items_cap = cap;
+    }
+    for (int kb = 0; kb < bands; kb++)
+        r->bk_start[kb + 1] += r->bk_start[kb];
+    int *fill = r->bk_start;   /* each band's next entry; shifted back below */
+    for (int k = 0; k < n; k++)
+        for (int kb = r->bk_lo[k]; kb <= r->bk_hi[k]; kb++)
+            r->bk_items[fill[kb]++] = k;
+    for (int kb = bands; kb > 0; kb--)   /* fill[kb] ran up to the next band's start */
+        r->bk_start[kb] = r->bk_start[kb - 1];
+    r->bk_start[0] = 0;
+    r->bk_ready = 1;
+    return 0;
 }
 
 /* Enters with r->bin holding each boid's colour bin; leaves r->order with
@@ -868,7 +983,7 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
 
 /* ---- bands ------------------------------------------------------------------ */
 
-/* A frame drawn into r->image is drawn in bands of BAND_ROWS rows, on the
+/* A frame drawn into r->image is drawn in bands of MUR_BAND_ROWS rows, on the
  * renderer's threads. A band is an image surface over the frame's own
  * rows (the same pixels, the same stride) whose device offset puts it at
  * its first row, so user space, the transformation matrix and everything
@@ -879,7 +994,6 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
  * frame (tests/test_bands.c). The rows do not depend on the thread
  * count. What keeps state between frames (the trails' layers) is brought
  * up to date before the bands start; the bands only read it. */
-#define BAND_ROWS 64
 
 typedef struct band_job {
     mur_renderer *r;
@@ -900,7 +1014,7 @@ static void band_draw(void *ctx, int begin, int end)
     unsigned char *px = cairo_image_surface_get_data(r->image);
     int stride = cairo_image_surface_get_stride(r->image);
     for (int k = begin; k < end && !atomic_load(&job->rc); k++) {
-        int y0 = k * BAND_ROWS, y1 = y0 + BAND_ROWS < r->height ? y0 + BAND_ROWS : r->height;
+        int y0 = k * MUR_BAND_ROWS, y1 = y0 + MUR_BAND_ROWS < r->height ? y0 + MUR_BAND_ROWS : r->height;
         if (y0 < job->d[1])
             y0 = job->d[1];
         if (y1 > job->d[1] + job->d[3])
@@ -934,7 +1048,7 @@ static int draw_bands(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int
     cairo_get_matrix(cr, &job.m);
     atomic_init(&job.rc, 0);
     cairo_surface_flush(r->image);   /* what cr drew is in the pixels */
-    mur_pool_run(r->pool, band_draw, &job, (r->height + BAND_ROWS - 1) / BAND_ROWS);
+    mur_pool_run(r->pool, band_draw, &job, (r->height + MUR_BAND_ROWS - 1) / MUR_BAND_ROWS);
     cairo_surface_mark_dirty(r->image);
     return atomic_load(&job.rc);
 }
@@ -958,8 +1072,15 @@ static int draw_world_banded(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, co
         rc = MUR_EINTR;
     if (!rc)
         rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_UNDER);
+    if (!rc) {
+        double bx = r->size_scale > 0 ? r->look->boid_size * r->size_scale : r->look->boid_size, by = 0;
+        cairo_user_to_device_distance(cr, &bx, &by);
+        if (bucket_boids(r, cr, pc->f, start, nb, hypot(bx, by)))
+            rc = -1;
+    }
     if (!rc)
         rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);
+    r->bk_ready = 0;
     /* The ghost, whole: a stroke cut at a band's rows took other pixels
      * (tests/test_bands.c, scenes/chaos.yaml), and a twin is a few hundred
      * boids. */

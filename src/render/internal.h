@@ -15,6 +15,9 @@
 /* Most colour bins of any colour mode (colour by heading). */
 #define MUR_MAX_BINS 48
 
+/* Rows of a band when a frame is drawn in bands (frame.c). */
+#define MUR_BAND_ROWS 64
+
 /* A trail layer is wiped and laid over the frame only where it was drawn
  * on, in square tiles of this many pixels: a flock rarely covers the frame
  * (at 2,000 boids in 1080p each layer drew on about 60% of 64-pixel tiles,
@@ -129,6 +132,14 @@ struct mur_renderer {
     cairo_surface_t *image;  /* for draw_image */
     struct mur_pool *pool;   /* threads drawing bands (mur_renderer_set_threads); NULL: the caller alone */
     int banding;             /* drawing r->image: worlds are drawn band by band (frame.c) */
+    /* the boids of each band (frame.c, bucket_boids), while their bands draw */
+    int bk_ready;            /* the buckets below are the current panel's */
+    int *bk_start;           /* band b's entries: bk_items[bk_start[b] .. bk_start[b + 1]] */
+    int *bk_items;           /* positions in r->order, ascending within a band */
+    int *bk_batch;           /* each position's part of its colour bin (FILL_MAX) */
+    int *bk_lo, *bk_hi;      /* each position's first and last band */
+    size_t bk_cap, bk_items_cap;
+    int bk_bands;
     int npanels;
     mur_panel_state *panels;
     int failed;              /* observe could not record: the code draw returns */
