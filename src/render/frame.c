@@ -1072,21 +1072,28 @@ static int draw_world_banded(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, co
         rc = MUR_EINTR;
     if (!rc)
         rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_UNDER);
-    if (!rc) {
-        double bx = r->size_scale > 0 ? r->look->boid_size * r->size_scale : r->look->boid_size, by = 0;
-        cairo_user_to_device_distance(cr, &bx, &by);
+    /* Boids under the fast antialiasing (a few pixels across: every large
+     * flock) in bands. Larger ones, drawn with the fine grid, whole: Cairo's
+     * fine scan converter chooses between sampling a row and computing it
+     * exactly from what it has seen of the polygon so far, and a band's
+     * polygon starts at the band (a pixel of scenes/knockout.yaml
+     * differed); they are few. */
+    double bx = r->size_scale > 0 ? r->look->boid_size * r->size_scale : r->look->boid_size, by = 0;
+    cairo_user_to_device_distance(cr, &bx, &by);
+    if (!rc && hypot(bx, by) >= FAST_AA_PX) {
+        rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);   /* with the ghost */
+    } else if (!rc) {
         if (bucket_boids(r, cr, pc->f, start, nb, hypot(bx, by)))
             rc = -1;
+        if (!rc)
+            rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);
+        r->bk_ready = 0;
+        /* The ghost, whole: strokes with the fine grid, as above; a twin is
+         * a few hundred boids. */
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+        if (!rc && mur_ghost_draw(r, cr, pc->index))
+            rc = MUR_EINTR;
     }
-    if (!rc)
-        rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);
-    r->bk_ready = 0;
-    /* The ghost, whole: a stroke cut at a band's rows took other pixels
-     * (tests/test_bands.c, scenes/chaos.yaml), and a twin is a few hundred
-     * boids. */
-    cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    if (!rc && mur_ghost_draw(r, cr, pc->index))
-        rc = MUR_EINTR;
     if (!rc)
         rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_OVER);
     return rc;
