@@ -989,11 +989,21 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
  * its first row, so user space, the transformation matrix and everything
  * computed from them are the whole frame's to the bit: Cairo adds the
  * offset after the matrix, and an integer added to a coordinate below
- * 2^21 is exact, so every edge lands on the same 1/256 of a pixel and the
- * scan converter gives each row the coverage it gives it in the whole
- * frame (tests/test_bands.c). The rows do not depend on the thread
- * count. What keeps state between frames (the trails' layers) is brought
- * up to date before the bands start; the bands only read it. */
+ * 2^21 is exact, so every edge lands on the same 1/256 of a pixel. The
+ * rows do not depend on the thread count. What keeps state between frames
+ * (the trails' layers) is brought up to date before the bands start; the
+ * bands only read it.
+ *
+ * What is drawn in bands: the trails' layers laid over the frame (image
+ * sources at whole pixels) and boids under the fast antialiasing (every
+ * large flock), with guard edges (band_guards). Two things a band cannot
+ * reproduce exactly are drawn whole, after the bands: boids under the fine
+ * grid (its scan converter decides per row between sampling and an exact
+ * area from the edges it has met so far, and a band's edges start at the
+ * band) and a twin's ghost (stroked on that grid). So are the overlays and
+ * text, a handful of shapes, and Pango is not to be shared between
+ * threads. Every example scene's frames are byte-identical to the frames
+ * drawn whole (tests/test_bands.c, and the project's byte-identity set). */
 
 typedef struct band_job {
     mur_renderer *r;
