@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # bench/render_bench.sh: how close a whole render comes to the encoder alone.
 #
-#   bash bench/render_bench.sh [BUILD_DIR]     (default: build)
+#   bash bench/render_bench.sh [BUILD_DIR [BASELINE_BUILD_DIR]]   (default: build)
 #
 # For each boid count, a 1920x1080 60 fps scene with trails and overlays is
-# written to a scratch folder under /tmp, and two things are timed in the
-# same run, alternating, RUNS times each:
-#   render:  murmur render SCENE -o x.mp4 -q   (simulate + draw + encode)
-#   encoder: ffmpeg encoding the render's own frames, read as raw BGRA from
-#            a file (decoded once, untimed, from a PNG-sequence render), with
-#            libx264 at the same settings: crf, preset, yuv420p, BT.709
-#            bit-exact conversion, keyframe interval, and murmur's fixed
-#            encoder thread count.
-# Reported: the median wall time of each, and render / encoder (the issue's
-# target is at most 1.25); and the median CPU time (user + system) of each,
+# written to a scratch folder under /tmp, and these are timed in the same
+# run, alternating, RUNS times each:
+#   render:  murmur render SCENE -o x.mp4 -q   (simulate + draw + convert + encode)
+#   before:  the same with BASELINE_BUILD_DIR's murmur, when given (a
+#            change's before and after, measured in one run)
+#   encoder: ffmpeg encoding the render's own frames with libx264 alone,
+#            read as raw yuv420p from a file: the frames are rendered once
+#            as PNGs and converted to YUV beforehand, untimed, with the
+#            coefficients murmur converts with (BT.709, limited range,
+#            bicubic + accurate_rnd + bitexact), so the baseline is the
+#            encoder without the colour conversion; same crf, preset,
+#            keyframe interval and murmur's fixed encoder thread count.
+# Reported: the median wall time of each, and render / encoder (issue 17's
+# targets: at most 1.15 at 2,000 boids, 1.25 at 10,000 and 1.5 at 100,000);
+# and the median CPU time (user + system) of each,
 # which another process's load hardly changes: on a machine whose cores the
 # encoder alone already fills, the wall-time ratio cannot beat the CPU ratio
 # (drawing + encoding over encoding), however well the stages overlap. The flock keeps the `wrkspc` density at every count (the
@@ -23,7 +28,8 @@
 # Environment: DURATION (seconds of video, default 20), RUNS (default 3),
 # COUNTS (default "2000 10000 100000"), PRESET (default medium),
 # QUALITY (default 18). The raw frames take width*height*4 bytes each
-# (8.3 MB at 1080p: 10 GB for 20 s at 60 fps) in the scratch folder, one
+# (8.3 MB at 1080p: 10 GB for 20 s at 60 fps) while they are converted, and
+# yuv420p 1.5 bytes a pixel (3.1 MB a frame) for the runs, in the scratch folder, one
 # count at a time. This is a benchmark, not a test: numbers vary with the
 # machine and its load; the ratio, measured in one run, varies less.
 set -euo pipefail
@@ -31,6 +37,7 @@ cd "$(dirname "$0")/.."
 
 build=${1:-build}
 murmur="$build/murmur"
+before=${2:+$2/murmur}
 duration=${DURATION:-20}
 runs=${RUNS:-3}
 counts=${COUNTS:-"2000 10000 100000"}
@@ -43,6 +50,7 @@ height=1080
 threads=$(sed -n 's/^#define MUR_OUT_THREADS \([0-9]*\).*/\1/p' src/output/sink.h)
 
 [ -x "$murmur" ] || { echo "no $murmur: build first (cmake --build $build)" >&2; exit 1; }
+[ -z "$before" ] || [ -x "$before" ] || { echo "no $before: build the baseline first" >&2; exit 1; }
 command -v ffmpeg >/dev/null || { echo "ffmpeg is not installed (bash .ci/setup)" >&2; exit 1; }
 [ -n "$threads" ] || { echo "cannot read MUR_OUT_THREADS from src/output/sink.h" >&2; exit 1; }
 
@@ -102,19 +110,29 @@ for n in $counts; do
   "$murmur" render "$scene" -o "$work/png/%05d.png" -q
   ffmpeg -v error -y -framerate $fps -i "$work/png/%05d.png" -f rawvideo -pix_fmt bgra "$work/raw.bgra"
   rm -rf "$work/png"
+  ffmpeg -v error -y -f rawvideo -pix_fmt bgra -s ${width}x${height} -framerate $fps -i "$work/raw.bgra" \
+    -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+bitexact,format=yuv420p" \
+    -f rawvideo -pix_fmt yuv420p "$work/raw.yuv"
+  rm -f "$work/raw.bgra"
   want=$((duration * fps))
-  r_times=() e_times=() r_cpus=() e_cpus=()
+  r_times=() e_times=() r_cpus=() e_cpus=() b_times=() b_cpus=()
   for i in $(seq "$runs"); do
     read -r r rc < <(timed "$murmur" render "$scene" -o "$work/render.mp4" -q --preset "$preset")
-    read -r e ec < <(timed ffmpeg -v error -y -f rawvideo -pix_fmt bgra -s ${width}x${height} \
-      -framerate $fps -i "$work/raw.bgra" \
-      -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+bitexact,format=yuv420p" \
+    read -r e ec < <(timed ffmpeg -v error -y -f rawvideo -pix_fmt yuv420p -s ${width}x${height} \
+      -framerate $fps -i "$work/raw.yuv" \
       -c:v libx264 -preset "$preset" -crf "$quality" -threads "$threads" -g $((2 * fps)) \
       -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv \
       -movflags +faststart "$work/encoder.mp4")
     [ -n "$r" ] && [ -n "$e" ] || { echo "a timed command failed" >&2; exit 1; }
     r_times+=("$r") e_times+=("$e") r_cpus+=("$rc") e_cpus+=("$ec")
-    echo "   run $i: render $r s (cpu $rc s), encoder alone $e s (cpu $ec s)" >&2
+    line="   run $i: render $r s (cpu $rc s), encoder alone $e s (cpu $ec s)"
+    if [ -n "$before" ]; then
+      read -r b bc < <(timed "$before" render "$scene" -o "$work/before.mp4" -q --preset "$preset")
+      [ -n "$b" ] || { echo "a timed command failed" >&2; exit 1; }
+      b_times+=("$b") b_cpus+=("$bc")
+      line+=", before $b s (cpu $bc s)"
+    fi
+    echo "$line" >&2
   done
   fr=$(frames_of "$work/render.mp4")
   fe=$(frames_of "$work/encoder.mp4")
@@ -122,19 +140,32 @@ for n in $counts; do
     echo "frame counts differ: render $fr, encoder $fe, want $want" >&2
     exit 1
   fi
-  rm -f "$work/raw.bgra"
+  rm -f "$work/raw.yuv"
   rm_=$(median "${r_times[@]}")
   em=$(median "${e_times[@]}")
   rcm=$(median "${r_cpus[@]}")
   ecm=$(median "${e_cpus[@]}")
   ratio=$(awk -v a="$rm_" -v b="$em" 'BEGIN {printf "%.2f", a / b}')
   cpu_ratio=$(awk -v a="$rcm" -v b="$ecm" 'BEGIN {printf "%.2f", a / b}')
-  rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio |")
+  if [ -n "$before" ]; then
+    bm=$(median "${b_times[@]}")
+    bcm=$(median "${b_cpus[@]}")
+    bratio=$(awk -v a="$bm" -v b="$em" 'BEGIN {printf "%.2f", a / b}')
+    bcpu=$(awk -v a="$bcm" -v b="$ecm" 'BEGIN {printf "%.2f", a / b}')
+    rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio | $bm | $bratio | $bcpu |")
+  else
+    rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio |")
+  fi
 done
 
 echo
 echo "Medians of $runs runs; times in seconds; cpu = user + system."
 echo
-echo "| boids | frames | render wall | x264 alone wall | ratio | render cpu | x264 alone cpu | cpu ratio |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+if [ -n "$before" ]; then
+  echo "| boids | frames | render wall | x264 from YUV wall | ratio | render cpu | x264 from YUV cpu | cpu ratio | before wall | before ratio | before cpu ratio |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+else
+  echo "| boids | frames | render wall | x264 from YUV wall | ratio | render cpu | x264 from YUV cpu | cpu ratio |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+fi
 printf '%s\n' "${rows[@]}"

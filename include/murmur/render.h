@@ -52,9 +52,12 @@ MUR_API void mur_renderer_destroy(mur_renderer *r);
 /// within milliseconds and write nothing. The flag is the caller's.
 MUR_API void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop);
 
-/// Draw on `threads` threads (0: all cores) where the drawing is split
-/// (density drawing); the pixels are the same for any count.
-MUR_API void mur_renderer_set_threads(mur_renderer *r, int threads);
+/// Draw mur_renderer_draw_image's frames on `threads` threads (0: all cores,
+/// 1: the caller's alone; the default): the frame is cut into bands of rows
+/// whatever the count, and density drawing splits its work the same way, so
+/// the pixels are the same for any. MUR_ERUN when the threads cannot be
+/// started (the renderer then keeps the ones it had).
+MUR_API int mur_renderer_set_threads(mur_renderer *r, int threads, mur_error *err);
 
 /// Record the state of panel `panel` after a tick (trails, plot samples,
 /// cluster colours); tick counts from the first frame. A failure (memory)

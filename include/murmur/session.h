@@ -36,8 +36,9 @@ extern "C" {
 /// How a session runs. Start from MUR_SESSION_OPTS_INIT, then set fields.
 typedef struct mur_session_opts {
     unsigned version;             ///< MUR_SESSION_OPTS_VERSION
-    int threads;                  ///< threads stepping each flock and drawing density: 0 = all
-                                  ///< cores, 1 = the single-threaded reference (same frames either way)
+    int threads;                  ///< threads stepping each flock and drawing each frame (bands,
+                                  ///< density): 0 = all cores, 1 = the single-threaded reference
+                                  ///< (same frames either way)
     volatile sig_atomic_t *stop;  ///< polled by every long loop; non-zero stops it with
                                   ///< MUR_EINTR (a signal handler sets it). NULL: never
     int condition;                ///< -1: the scene as it is (a panel per condition when its

@@ -218,11 +218,11 @@ static const mur_usage_option options[] = {
     {"--preset", NULL, "NAME", OPT(preset), "render", 0, 0,
      "x264 speed/size trade-off, ultrafast .. veryslow, placebo (.webm: VP9's speed)", "medium"},
     {"--threads", NULL, "N", OPT(threads_text), "render", 0, 0,
-     "simulation and density-drawing threads, 1 to 256; the frames are identical for any N (1 also "
-     "encodes in the drawing thread: the reference render)",
+     "simulation and drawing threads (a frame is drawn in bands of rows), 1 to 256; the frames are "
+     "identical for any N (1 also encodes in the drawing thread: the reference render)",
      "all cores"},
     {"--threads", NULL, "N", OPT(threads_text), "still stats series trace", 0, 0,
-     "simulation (and density-drawing) threads, 1 to 256; the output is identical for any N", "all cores"},
+     "simulation (and still drawing) threads, 1 to 256; the output is identical for any N", "all cores"},
     {"--quiet", "-q", NULL, OPT(quiet), "render still stats series trace check presets join merge plan", 0, 0,
      "no progress bar, no \"wrote\" line", NULL},
     {"--help", "-h", NULL, MUR_USAGE_NO_FIELD, "*", 0, 0,

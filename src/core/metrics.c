@@ -229,8 +229,13 @@ static int nearest_mean(const mur_metrics_ctx *m, const mur_flock *f, int n, dou
 /* Enters with the grid built over the flock's n boids; leaves with each
  * boid's count of neighbours within R, every such pair joined in the
  * union-find, and *out at the number of (ordered) neighbour pairs; or
- * returns MUR_EINTR when stopped. */
-static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *out)
+ * returns MUR_EINTR when stopped. With near (n entries), also each boid's
+ * distance to its nearest other boid, found in the same pass where it can
+ * be: the 3 x 3 cells searched here are nearest_of's first two rings, and
+ * when the closest boid in them is within a cell's width nearest_of stops
+ * there with that very distance (the minimum of the same numbers); else
+ * nearest_of searches on. One pass over the pairs instead of two. */
+static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *out, double *near)
 {
     const mur_params *p = mur_flock_params(f);
     const mur_grid *g = &m->grid;
@@ -244,11 +249,12 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     }
     long pairs = 0;
     double T = mur_sqrt_bound(R), W = p->width, H = p->height;
+    double step = g->cw < g->ch ? g->cw : g->ch;
     for (int i = 0; i < n; i++) {
         if (stop_at(m, i))
             return MUR_EINTR;
         int cx, cy, xs[3], ys[3];
-        double xi = x[i], yi = y[i];
+        double xi = x[i], yi = y[i], best2 = INFINITY;
         mur_grid_cell(g, x[i], y[i], &cx, &cy);
         int nx = mur_grid_span(cx, g->gx, wrap, xs);
         int ny = mur_grid_span(cy, g->gy, wrap, ys);
@@ -260,11 +266,14 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
                     if (j == i)
                         continue;
                     double dx = off(xi, x[j], wrap, W), dy = off(yi, y[j], wrap, H);
+                    double d2 = dx * dx + dy * dy;
+                    if (d2 < best2)
+                        best2 = d2;
                     /* d < R, without the square root. A boid on the very
                      * same point is inside the radius: it is a neighbour
                      * and in the same cluster (the rules skip it only
                      * because it has no direction). */
-                    if (dx * dx + dy * dy < T) {
+                    if (d2 < T) {
                         pairs++;
                         m->neighbour_count[i]++;
                         if (j > i)
@@ -272,6 +281,8 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
                     }
                 }
             }
+        if (near)
+            near[i] = best2 <= step * step ? sqrt(best2) : nearest_of(g, f, i);
     }
     *out = pairs;
     return MUR_OK;
@@ -392,7 +403,9 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
     if (reserve(m, (size_t)n) ||
         mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
         return MUR_ERUN;
-    int rc = want & NEAREST ? nearest_mean(m, f, n, &out->nearest) : MUR_OK;
+    /* nearest and the links in one pass when both are wanted */
+    int fused = (want & NEAREST) && (want & LINKED) && n >= 2;
+    int rc = (want & NEAREST) && !fused ? nearest_mean(m, f, n, &out->nearest) : MUR_OK;
     if (!(want & NEAREST))
         out->nearest = NAN;
     if (rc || !(want & LINKED)) {
@@ -401,8 +414,14 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         return rc;
     }
     long pairs;
-    if ((rc = link_neighbours(m, f, n, &pairs)))
+    if ((rc = link_neighbours(m, f, n, &pairs, fused ? m->sum : NULL)))
         return rc;
+    if (fused) {   /* summed in boid order, as nearest_mean does */
+        double near_sum = 0;
+        for (int i = 0; i < n; i++)
+            near_sum += m->sum[i];
+        out->nearest = near_sum / n;
+    }
     out->neighbours = (double)pairs / n;
     tally_clusters(m, f, n, out);
     out->milling = milling_of(m, f, n);

@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
@@ -221,17 +222,26 @@ static int is_rgb(enum AVPixelFormat fmt)
  * so the same frames give the same bytes (DESIGN.md: frame hashes). */
 static int setup_sws(stream_sink *s, mur_error *err)
 {
-    s->sws = sws_getContext(s->width, s->height, AV_PIX_FMT_RGB32, s->width, s->height,
-                            s->enc->pix_fmt, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT,
-                            NULL, NULL, NULL);
-    if (!s->sws)
+    /* Slices of the frame on threads of swscale's own (FFmpeg 5's slice
+     * threading, sws_scale_frame): each slice reads the source rows its
+     * filters need, so the output is the one-thread output, bit for bit
+     * (tests/test_video.c compares them). */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
+    struct SwsContext *c = s->sws = sws_alloc_context();
+    if (!c || av_opt_set_int(c, "srcw", s->width, 0) < 0 || av_opt_set_int(c, "srch", s->height, 0) < 0 ||
+        av_opt_set_int(c, "dstw", s->width, 0) < 0 || av_opt_set_int(c, "dsth", s->height, 0) < 0 ||
+        av_opt_set_int(c, "src_format", AV_PIX_FMT_RGB32, 0) < 0 ||
+        av_opt_set_int(c, "dst_format", s->enc->pix_fmt, 0) < 0 ||
+        av_opt_set_int(c, "sws_flags", SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, 0) < 0 ||
+        av_opt_set_int(c, "threads", threads, 0) < 0 || sws_init_context(c, NULL, NULL) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot convert RGB to %s at %dx%d for '%s'",
                              av_get_pix_fmt_name(s->enc->pix_fmt), s->width, s->height,
                              s->file.path);
     if (is_rgb(s->enc->pix_fmt))   /* a byte shuffle: no matrix */
         return MUR_OK;
     const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
-    if (sws_setColorspaceDetails(s->sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0)
+    if (sws_setColorspaceDetails(c, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot set BT.709 conversion for '%s'", s->file.path);
     return MUR_OK;
 }
@@ -444,6 +454,12 @@ static int next_segment(stream_sink *s, mur_error *err)
     return MUR_OK;
 }
 
+static void keep_pixels(void *opaque, uint8_t *data)
+{
+    (void)opaque;
+    (void)data;
+}
+
 static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error *err)
 {
     stream_sink *s = sink;
@@ -462,14 +478,28 @@ static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error
         mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path, av_err2str(ret));
         goto fail;
     }
-    /* swscale copies four plane pointers and strides whatever the format:
-     * a one-element array would be read past its end. */
-    const uint8_t *src[4] = {pixels, NULL, NULL, NULL};
-    int src_stride[4] = {stride, 0, 0, 0};
-    ret = sws_scale(s->sws, src, src_stride, 0, s->height, s->frame->data, s->frame->linesize);
-    if (ret != s->height) {
-        mur_error_set(err, MUR_ERUN, "cannot convert a frame for '%s': %s", s->file.path,
-                      ret < 0 ? av_err2str(ret) : "short conversion");
+    /* The caller's pixels as a frame swscale can take a reference to
+     * without copying them: a buffer that frees nothing, dropped before
+     * this returns. */
+    AVFrame *src = av_frame_alloc();
+    AVBufferRef *buf = src ? av_buffer_create((uint8_t *)pixels, (size_t)stride * (size_t)s->height,
+                                              keep_pixels, NULL, AV_BUFFER_FLAG_READONLY)
+                           : NULL;
+    if (!buf) {
+        av_frame_free(&src);
+        mur_error_set(err, MUR_ERUN, "out of memory converting a frame for '%s'", s->file.path);
+        goto fail;
+    }
+    src->buf[0] = buf;
+    src->data[0] = (uint8_t *)pixels;
+    src->linesize[0] = stride;
+    src->width = s->width;
+    src->height = s->height;
+    src->format = AV_PIX_FMT_RGB32;
+    ret = sws_scale_frame(s->sws, s->frame, src);
+    av_frame_free(&src);
+    if (ret < 0) {
+        mur_error_set(err, MUR_ERUN, "cannot convert a frame for '%s': %s", s->file.path, av_err2str(ret));
         goto fail;
     }
     s->frame->pts = s->next_pts++ - s->seg_first;

@@ -45,7 +45,8 @@ typedef struct px_sum {
 } px_sum;
 
 struct mur_density {
-    mur_pool *pool;
+    mur_pool *pool;         /* NULL: the caller's thread alone */
+    int own_pool;           /* made by mur_density_create (else the renderer's) */
     int threads;
     /* the last accumulation */
     const mur_splat_job *job;
@@ -78,6 +79,17 @@ mur_density *mur_density_create(int threads)
         mur_free(d);
         return NULL;
     }
+    d->own_pool = 1;
+    return d;
+}
+
+mur_density *mur_density_create_on(mur_pool *pool)
+{
+    mur_density *d = mur_calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->pool = pool;
+    d->threads = mur_pool_threads(pool);
     return d;
 }
 
@@ -85,7 +97,8 @@ void mur_density_destroy(mur_density *d)
 {
     if (!d)
         return;
-    mur_pool_destroy(d->pool);
+    if (d->own_pool)
+        mur_pool_destroy(d->pool);
     mur_free(d->px);
     mur_free(d->hist);
     mur_free(d->rowstart);
@@ -403,7 +416,7 @@ int mur_density_draw(mur_renderer *r, cairo_t *cr, const mur_flock *f, int nb, d
     int ex = (int)fmin(ceil(hi[0]), r->width), ey = (int)fmin(ceil(hi[1]), r->height);
     if (ex <= bx || ey <= by || mur_flock_count(f) == 0)
         return MUR_OK;
-    if (!r->density && !(r->density = mur_density_create(r->threads)))
+    if (!r->density && !(r->density = mur_density_create_on(r->pool)))
         return -1;
     mur_density *d = r->density;
     uint8_t rgb[MUR_MAX_BINS][3];

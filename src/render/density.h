@@ -34,6 +34,10 @@ typedef struct mur_splat_job {
 /* Scratch for density drawing on `threads` threads (0: all cores); NULL
  * when memory is short. */
 mur_density *mur_density_create(int threads);
+/* The same on a pool of the caller's (the renderer's bands), which must
+ * outlive it; NULL pool: the caller's thread alone. */
+struct mur_pool;
+mur_density *mur_density_create_on(struct mur_pool *pool);
 void mur_density_destroy(mur_density *d);   /* NULL is fine */
 
 /* Accumulate the job's splats (replacing what was there): 0, or -1 when

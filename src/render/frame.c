@@ -15,8 +15,10 @@
 #include "internal.h"
 #include "density.h"
 #include "murmur/alloc.h"
+#include "../core/pool.h"
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +220,7 @@ void mur_renderer_destroy(mur_renderer *r)
         return;
     if (r->image)
         cairo_surface_destroy(r->image);
+    mur_pool_destroy(r->pool);
     if (r->panels)
         for (int i = 0; i < r->npanels; i++)
             panel_free(&r->panels[i], r->look->noverlays);
@@ -234,6 +237,11 @@ void mur_renderer_destroy(mur_renderer *r)
     mur_free(r->m_claimed);
     mur_free(r->m_seen);
     mur_density_destroy(r->density);
+    mur_free(r->bk_start);
+    mur_free(r->bk_items);
+    mur_free(r->bk_batch);
+    mur_free(r->bk_lo);
+    mur_free(r->bk_hi);
     mur_free(r);
 }
 
@@ -246,20 +254,27 @@ void mur_renderer_set_ghost(mur_renderer *r, int panel, const mur_flock *ghost, 
     r->panels[panel].ghost_shift[1] = dy;
 }
 
-void mur_renderer_set_threads(mur_renderer *r, int threads)
-{
-    if (threads == r->threads)
-        return;
-    r->threads = threads > 0 ? threads : 0;
-    mur_density_destroy(r->density);   /* made again on the new count */
-    r->density = NULL;
-}
-
 void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)
 {
     r->stop = stop;
     for (int i = 0; i < r->npanels; i++)
         mur_metrics_ctx_set_stop(r->panels[i].mx, stop);
+}
+
+int mur_renderer_set_threads(mur_renderer *r, int threads, mur_error *err)
+{
+    if (threads <= 0)
+        threads = mur_cpu_count();
+    if (mur_pool_threads(r->pool) == threads)
+        return MUR_OK;
+    mur_pool *pool = threads > 1 ? mur_pool_create(threads) : NULL;
+    if (threads > 1 && !pool)
+        return mur_error_set(err, MUR_ERUN, "cannot start %d drawing threads", threads);
+    mur_density_destroy(r->density);   /* it works on the pool: made again on the new one */
+    r->density = NULL;
+    mur_pool_destroy(r->pool);
+    r->pool = pool;
+    return MUR_OK;
 }
 
 /* Scratch for n boids; ids of cluster matching range over 2n (see below). */
@@ -587,17 +602,111 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
  * of 2,073,600 pixels of that still, by at most 29 of 255). */
 #define FILL_MAX 65536
 
-static void fill_bin(cairo_t *cr, const mur_look *lk, int b)
+/* A fill in a band (cr's target holds rows [y0, y1) of the frame only)
+ * whose shapes span device columns [x0, x1]. Cairo rasterises a fill
+ * within the extents of its polygon, which it measures on the exact
+ * edges, in a band cut at the band's rows; its 4 x 4 scan converter (the
+ * fast antialiasing of small boids) first snaps the edges to quarter
+ * pixels, so an edge cut at a band's row can reach a pixel left of those
+ * extents, which the band would leave out and the whole frame draws (a
+ * pixel in a few frames). Two edges of opposite direction on top of one
+ * another cover nothing but widen the extents: a pixel outside the
+ * shapes, or on the clip's side when the shapes come within two pixels of
+ * it. A side the shapes cross needs none (the clip's side bounds the
+ * extents there), and must get none: a guard on top of the edges Cairo
+ * cuts at the clip changed a pixel (scenes/flock.yaml). */
+static void band_guards(cairo_t *cr, double y0, double y1, double x0, double x1)
 {
+    double cx0, cy0, cx1, cy1;
+    cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1);
+    cairo_user_to_device(cr, &cx0, &cy0);
+    cairo_user_to_device(cr, &cx1, &cy1);
+    double lo = round(fmin(cx0, cx1)), hi = round(fmax(cx0, cx1));   /* whole pixels (clip_to_world) */
+    double at[2] = {fmax(floor(x0) - 1, lo), fmin(ceil(x1) + 1, hi)};
+    int want[2] = {x0 >= lo, x1 <= hi};
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    cairo_identity_matrix(cr);
+    for (int side = 0; side < 2; side++) {
+        if (!want[side])
+            continue;
+        cairo_move_to(cr, at[side], y0);
+        cairo_line_to(cr, at[side], y1);
+        cairo_close_path(cr);
+    }
+    cairo_set_matrix(cr, &m);
+}
+
+/* Widen xs (device columns) to boid image (x, y)'s outline as boid_path
+ * draws it: its corners, or a dot's circle. */
+static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size, double x, double y,
+                          double ux, double uy, double xs[2])
+{
+    double px = -uy, py = ux, h = size / 2;
+    double vx[4], vy[4];
+    int nv = 0;
+    if (shape == MUR_SHAPE_DOT) {
+        double cx = m->xx * x + m->xy * y + m->x0, r = size / 4 * hypot(m->xx, m->xy);
+        xs[0] = fmin(xs[0], cx - r);
+        xs[1] = fmax(xs[1], cx + r);
+        return;
+    }
+    vx[nv] = x + ux * h, vy[nv++] = y + uy * h;
+    vx[nv] = x - ux * h + px * h * 0.6, vy[nv++] = y - uy * h + py * h * 0.6;
+    vx[nv] = x - ux * h - px * h * 0.6, vy[nv++] = y - uy * h - py * h * 0.6;
+    for (int k = 0; k < nv; k++) {   /* the notch lies inside the others */
+        double cx = m->xx * vx[k] + m->xy * vy[k] + m->x0;
+        xs[0] = fmin(xs[0], cx);
+        xs[1] = fmax(xs[1], cx);
+    }
+}
+
+/* Fill the path in bin b's colour; band: cr's target is a band of rows
+ * [y0, y1), its shapes within device columns xs[0] .. xs[1]. */
+static void fill_bin(cairo_t *cr, const mur_look *lk, int b, int band, double y0, double y1,
+                     const double xs[2])
+{
+    if (band && cairo_get_antialias(cr) == CAIRO_ANTIALIAS_FAST)   /* the fine grid does not snap */
+        band_guards(cr, y0, y1, xs[0], xs[1]);
     double rgb[3];
     mur_bin_colour(lk, b, rgb);
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], lk->boid_color.a);
     cairo_fill(cr);
 }
 
+/* Rows of the frame, device pixels, that cr's target holds: a band's
+ * surface (mur_renderer_draw_image) holds its own rows under a device
+ * offset. 1 and the rows [*y0, *y1) for an image surface, 0 for any other
+ * (vector stills): draw everything. */
+int mur_target_rows(cairo_t *cr, double *y0, double *y1)
+{
+    cairo_surface_t *s = cairo_get_target(cr);
+    if (cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE)
+        return 0;
+    double ox, oy;
+    cairo_surface_get_device_offset(s, &ox, &oy);
+    *y0 = -oy;
+    *y1 = -oy + cairo_image_surface_get_height(s);
+    return 1;
+}
+
+/* Whether a shape reaching `reach` device pixels around world point (x, y)
+ * can touch rows [y0, y1) (antialiasing included). A shape that cannot is
+ * left out of the path: a scan converter's coverage of a row depends only
+ * on the edges crossing it, so the rows drawn are the same either way. */
+static inline int meets_rows(const cairo_matrix_t *m, double reach, double y0, double y1, double x,
+                             double y)
+{
+    double dy = m->yx * x + m->yy * y + m->y0;
+    return dy + reach >= y0 && dy - reach < y1;
+}
+
 /* Boids in colour-bin runs of r->order (start[b] .. start[b+1]); px: a
- * boid's size on the frame, pixels. 0, or MUR_EINTR when the stop flag was
- * seen (the path is then dropped). */
+ * boid's size on the frame, pixels. Only boids that reach cr's target rows
+ * (a band's, mur_target_rows) go into the path, but every boid counts
+ * towards a bin's parts (FILL_MAX), so the parts, and the pixels, are
+ * those of the whole frame drawn at once. 0, or MUR_EINTR when the stop
+ * flag was seen (the path is then dropped). */
 static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const int *start, int nb,
                       double px)
 {
@@ -608,46 +717,176 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, w = p->width, h = p->height;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling;   /* tiled: the next image draws it */
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
+    double y0 = 0, y1 = 0, reach = px + 2;   /* a boid lies within its size of its centre */
+    cairo_matrix_t m;
+    int rows = mur_target_rows(cr, &y0, &y1), band = rows && (y0 > 0 || y1 < r->height);
+    cairo_get_matrix(cr, &m);
+    /* In a band, only the positions of its bucket (bucket_boids) */
+    const int *list = NULL;
+    int nlist = 0, li = 0;
+    if (band && r->bk_ready) {
+        int kb = (int)(y0 / MUR_BAND_ROWS);
+        list = r->bk_items + r->bk_start[kb];
+        nlist = r->bk_start[kb + 1] - r->bk_start[kb];
+    }
     for (int b = 0; b < nb; b++) {
         if (start[b] == start[b + 1])
             continue;
+        int lo = start[b], hi = start[b + 1];
+        if (list) {   /* this bin's run of the bucket */
+            lo = li;
+            while (li < nlist && list[li] < start[b + 1])
+                li++;
+            hi = li;
+            if (lo == hi)
+                continue;
+        }
         cairo_new_path(cr);
-        int images = 0;
-        for (int k = start[b]; k < start[b + 1]; k++) {
-            int done = k - start[b];
-            if (done && done % MUR_POLL_BOIDS == 0 && mur_render_stopped(r)) {
+        int images = 0, held = 0, part = 0;   /* held: images in the path; part: of the bin */
+        double xs[2] = {INFINITY, -INFINITY};   /* their device columns */
+        for (int q = lo; q < hi; q++) {
+            if (q > lo && (q - lo) % MUR_POLL_BOIDS == 0 && mur_render_stopped(r)) {
                 cairo_new_path(cr);
                 return MUR_EINTR;
             }
-            int i = r->order[k];
+            int k = list ? list[q] : q, i = r->order[k];
             if (r->tiling && (x[i] + r->tile_dx < r->cull[0] - size || x[i] + r->tile_dx > r->cull[2] + size ||
                               y[i] + r->tile_dy < r->cull[1] - size || y[i] + r->tile_dy > r->cull[3] + size))
                 continue;   /* this image of it is out of the view */
+            int next = list ? r->bk_batch[k] : part + (images >= batch);
+            if (next != part) {   /* the bin's next part: FILL_MAX */
+                if (held)
+                    fill_bin(cr, lk, b, band, y0, y1, xs);
+                images = held = 0;
+                part = next;
+                xs[0] = INFINITY;
+                xs[1] = -INFINITY;
+            }
+            images++;
+            /* Under wrap a boid on the seam shows on both sides, as its
+             * neighbours see it. */
+            double sx = 0, sy = 0;
+            if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
+                sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
+                sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
+                images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
+            }
+            if (rows && !meets_rows(&m, reach, y0, y1, x[i], y[i]) &&
+                !(sx != 0 && meets_rows(&m, reach, y0, y1, x[i] + sx, y[i])) &&
+                !(sy != 0 && (meets_rows(&m, reach, y0, y1, x[i], y[i] + sy) ||
+                              (sx != 0 && meets_rows(&m, reach, y0, y1, x[i] + sx, y[i] + sy)))))
+                continue;   /* none of its images reaches these rows */
+            held = 1;
+            double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+            double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
+            for (int c = 0; band && c < 4; c++)   /* the images' columns */
+                if (!((c & 1) && sx == 0) && !((c & 2) && sy == 0))
+                    shape_columns(&m, lk->shape, size, x[i] + (c & 1 ? sx : 0), y[i] + (c & 2 ? sy : 0),
+                                  ux, uy, xs);
+            boid_path(cr, lk->shape, size, x[i], y[i], ux, uy);
+            if (sx != 0)
+                boid_path(cr, lk->shape, size, x[i] + sx, y[i], ux, uy);
+            if (sy != 0)
+                boid_path(cr, lk->shape, size, x[i], y[i] + sy, ux, uy);
+            if (sx != 0 && sy != 0)
+                boid_path(cr, lk->shape, size, x[i] + sx, y[i] + sy, ux, uy);
+        }
+        if (held)
+            fill_bin(cr, lk, b, band, y0, y1, xs);
+    }
+    return MUR_OK;
+}
+
+/* Sort the boids of r->order (bins start[0 .. nb]) into the bands they
+ * can reach under cr's matrix, once a frame, so that a band builds only
+ * the paths that touch it (a band that walked all 100,000 boids spent
+ * more than it drew); and number each position's part of its bin as
+ * draw_boids would count it over the whole frame, so a band's parts are
+ * the frame's. px: a boid's size on the frame, pixels. 0, or -1 when
+ * memory is short. */
+static int bucket_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const int *start, int nb,
+                        double px)
+{
+    const mur_look *lk = r->look;
+    const mur_params *p = mur_flock_params(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;
+    double w = p->width, h = p->height, reach = px + 2;
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling, batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;
+    int n = start[nb], bands = (r->height + MUR_BAND_ROWS - 1) / MUR_BAND_ROWS;
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    r->bk_ready = 0;
+    if ((size_t)n > r->bk_cap || bands + 1 > r->bk_bands) {
+        size_t cap = (size_t)n + (size_t)n / 2 + 16;
+        int *bt = mur_realloc(r->bk_batch, cap * sizeof *bt), *lo = bt ? mur_realloc(r->bk_lo, cap * sizeof *lo) : NULL;
+        if (bt)
+            r->bk_batch = bt;
+        if (lo)
+            r->bk_lo = lo;
+        int *hi = lo ? mur_realloc(r->bk_hi, cap * sizeof *hi) : NULL;
+        if (hi)
+            r->bk_hi = hi;
+        int *st = hi ? mur_realloc(r->bk_start, (size_t)(bands + 2) * sizeof *st) : NULL;
+        if (!st)
+            return -1;
+        r->bk_start = st;
+        r->bk_cap = cap;
+        r->bk_bands = bands + 1;
+    }
+    memset(r->bk_start, 0, (size_t)(bands + 2) * sizeof *r->bk_start);
+    size_t total = 0;
+    for (int b = 0; b < nb; b++) {
+        int images = 0, part = 0;
+        for (int k = start[b]; k < start[b + 1]; k++) {
+            int i = r->order[k];
             if (images >= batch) {
-                fill_bin(cr, lk, b);
+                part++;
                 images = 0;
             }
             images++;
-            double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
-            double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
-            boid_path(cr, lk->shape, size, x[i], y[i], ux, uy);
-            /* Under wrap a boid on the seam shows on both sides, as its
-             * neighbours see it. */
+            double sx = 0, sy = 0;
             if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
-                double sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
-                double sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
+                sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
+                sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
                 images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
-                if (sx != 0)
-                    boid_path(cr, lk->shape, size, x[i] + sx, y[i], ux, uy);
-                if (sy != 0)
-                    boid_path(cr, lk->shape, size, x[i], y[i] + sy, ux, uy);
-                if (sx != 0 && sy != 0)
-                    boid_path(cr, lk->shape, size, x[i] + sx, y[i] + sy, ux, uy);
             }
+            r->bk_batch[k] = part;
+            double ylo = INFINITY, yhi = -INFINITY;
+            for (int c = 0; c < 4; c++)
+                if (!((c & 1) && sx == 0) && !((c & 2) && sy == 0)) {
+                    double cy = m.yx * (x[i] + (c & 1 ? sx : 0)) + m.yy * (y[i] + (c & 2 ? sy : 0)) + m.y0;
+                    ylo = fmin(ylo, cy - reach);
+                    yhi = fmax(yhi, cy + reach);
+                }
+            int b0 = ylo >= 0 ? (int)fmin(ylo / MUR_BAND_ROWS, bands) : 0;
+            int b1 = yhi >= 0 ? (int)fmin(yhi / MUR_BAND_ROWS, bands - 1) : -1;   /* NaN: none */
+            r->bk_lo[k] = b0;
+            r->bk_hi[k] = b1;
+            for (int kb = b0; kb <= b1; kb++)
+                r->bk_start[kb + 1]++;
+            total += (size_t)(b1 >= b0 ? b1 - b0 + 1 : 0);
         }
-        fill_bin(cr, lk, b);
     }
-    return MUR_OK;
+    if (total > r->bk_items_cap) {
+        size_t cap = total + total / 2 + 16;
+        int *it = mur_realloc(r->bk_items, cap * sizeof *it);
+        if (!it)
+            return -1;
+        r->bk_items = it;
+        r->bk_items_cap = cap;
+    }
+    for (int kb = 0; kb < bands; kb++)
+        r->bk_start[kb + 1] += r->bk_start[kb];
+    int *fill = r->bk_start;   /* each band's next entry; shifted back below */
+    for (int k = 0; k < n; k++)
+        for (int kb = r->bk_lo[k]; kb <= r->bk_hi[k]; kb++)
+            r->bk_items[fill[kb]++] = k;
+    for (int kb = bands; kb > 0; kb--)   /* fill[kb] ran up to the next band's start */
+        r->bk_start[kb] = r->bk_start[kb - 1];
+    r->bk_start[0] = 0;
+    r->bk_ready = 1;
+    return 0;
 }
 
 /* Enters with r->bin holding each boid's colour bin; leaves r->order with
@@ -702,6 +941,13 @@ static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ct
     cairo_restore(cr);
 }
 
+/* Whether cr draws into a band of the frame rather than the whole of it. */
+static int in_band(const mur_renderer *r, cairo_t *cr)
+{
+    double y0, y1;
+    return mur_target_rows(cr, &y0, &y1) && (y0 > 0 || y1 < r->height);
+}
+
 int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
                    const int d[4], int layer)
 {
@@ -735,12 +981,142 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
             return drc;
     }
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-    /* a twin's ghost over its boids (nothing when the panel has none) */
-    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && mur_ghost_draw(r, cr, pc->index))
+    /* a twin's ghost over its boids (nothing when the panel has none); in
+     * bands, drawn whole after them (draw_world_banded) */
+    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && !in_band(r, cr) && mur_ghost_draw(r, cr, pc->index))
         return MUR_EINTR;
     if (layer < 0 || layer == MUR_LAYER_OVER)
         mur_overlays_world_over(pc);
     return 0;
+}
+
+/* ---- bands ------------------------------------------------------------------ */
+
+/* A frame drawn into r->image is drawn in bands of MUR_BAND_ROWS rows, on the
+ * renderer's threads. A band is an image surface over the frame's own
+ * rows (the same pixels, the same stride) whose device offset puts it at
+ * its first row, so user space, the transformation matrix and everything
+ * computed from them are the whole frame's to the bit: Cairo adds the
+ * offset after the matrix, and an integer added to a coordinate below
+ * 2^21 is exact, so every edge lands on the same 1/256 of a pixel. The
+ * rows do not depend on the thread count. What keeps state between frames
+ * (the trails' layers) is brought up to date before the bands start; the
+ * bands only read it.
+ *
+ * What is drawn in bands: the trails' layers laid over the frame (image
+ * sources at whole pixels) and boids under the fast antialiasing (every
+ * large flock), with guard edges (band_guards). Two things a band cannot
+ * reproduce exactly are drawn whole, after the bands: boids under the fine
+ * grid (its scan converter decides per row between sampling and an exact
+ * area from the edges it has met so far, and a band's edges start at the
+ * band) and a twin's ghost (stroked on that grid). So are the overlays and
+ * text, a handful of shapes, and Pango is not to be shared between
+ * threads. Every example scene's frames are byte-identical to the frames
+ * drawn whole (tests/test_bands.c, and the project's byte-identity set). */
+
+typedef struct band_job {
+    mur_renderer *r;
+    mur_panel_ctx *pc;
+    const int *start;
+    int nb;
+    const int *d;            /* the panel's clip, device pixels */
+    cairo_matrix_t m;        /* world -> device */
+    int layer;               /* MUR_LAYER_TRAILS or MUR_LAYER_BOIDS */
+    _Atomic int rc;          /* the first failure */
+} band_job;
+
+/* Draw job->layer into bands [begin, end). */
+static void band_draw(void *ctx, int begin, int end)
+{
+    band_job *job = ctx;
+    mur_renderer *r = job->r;
+    unsigned char *px = cairo_image_surface_get_data(r->image);
+    int stride = cairo_image_surface_get_stride(r->image);
+    for (int k = begin; k < end && !atomic_load(&job->rc); k++) {
+        int y0 = k * MUR_BAND_ROWS, y1 = y0 + MUR_BAND_ROWS < r->height ? y0 + MUR_BAND_ROWS : r->height;
+        if (y0 < job->d[1])
+            y0 = job->d[1];
+        if (y1 > job->d[1] + job->d[3])
+            y1 = job->d[1] + job->d[3];
+        if (y0 >= y1)
+            continue;   /* outside the panel */
+        cairo_surface_t *s = cairo_image_surface_create_for_data(px + (size_t)y0 * (size_t)stride,
+                                                                 CAIRO_FORMAT_ARGB32, r->width, y1 - y0, stride);
+        cairo_surface_set_device_offset(s, 0, -y0);
+        cairo_t *cr = cairo_create(s);
+        cairo_rectangle(cr, job->d[0], job->d[1], job->d[2], job->d[3]);   /* device pixels */
+        cairo_clip(cr);
+        cairo_set_matrix(cr, &job->m);
+        int rc = mur_draw_world(r, cr, job->pc, job->start, job->nb, job->d, job->layer);
+        if (!rc && cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+            rc = -1;
+        cairo_destroy(cr);
+        cairo_surface_destroy(s);
+        if (rc) {
+            int none = 0;
+            atomic_compare_exchange_strong(&job->rc, &none, rc);
+        }
+    }
+}
+
+/* The layer in bands on the renderer's threads; what mur_draw_world returns. */
+static int draw_bands(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
+                      const int d[4], int layer)
+{
+    band_job job = {.r = r, .pc = pc, .start = start, .nb = nb, .d = d, .layer = layer};
+    cairo_get_matrix(cr, &job.m);
+    atomic_init(&job.rc, 0);
+    cairo_surface_flush(r->image);   /* what cr drew is in the pixels */
+    mur_pool_run(r->pool, band_draw, &job, (r->height + MUR_BAND_ROWS - 1) / MUR_BAND_ROWS);
+    cairo_surface_mark_dirty(r->image);
+    return atomic_load(&job.rc);
+}
+
+/* A panel's world (mur_draw_world) into r->image, the trails and the boids
+ * in bands; the watch overlays (few shapes) and the ghost whole, on cr, in
+ * between. */
+static int draw_world_banded(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start,
+                             int nb, const int d[4])
+{
+    int rc = 0;
+    if (r->look->trail_length > 0) {
+        mur_trails *t = &r->panels[pc->index].trails;
+        rc = mur_trails_prepare(r, cr, t, mur_flock_params(pc->f), d[0], d[1], d[2], d[3]);
+        if (rc == 1)
+            rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_TRAILS);
+        else if (rc == 0)   /* stroked afresh: one thread */
+            rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_TRAILS);
+    }
+    if (!rc && mur_render_stopped(r))
+        rc = MUR_EINTR;
+    if (!rc)
+        rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_UNDER);
+    /* Boids under the fast antialiasing (a few pixels across: every large
+     * flock) in bands. Larger ones, drawn with the fine grid, whole: Cairo's
+     * fine scan converter chooses between sampling a row and computing it
+     * exactly from what it has seen of the polygon so far, and a band's
+     * polygon starts at the band (a pixel of scenes/knockout.yaml
+     * differed); they are few. */
+    double bx = r->size_scale > 0 ? r->look->boid_size * r->size_scale : r->look->boid_size, by = 0;
+    cairo_user_to_device_distance(cr, &bx, &by);
+    if (!rc && (hypot(bx, by) >= FAST_AA_PX || mur_density_wanted(r->look, hypot(bx, by)))) {
+        /* with the ghost; density drawing splits its own work on r->pool */
+        rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);
+    } else if (!rc) {
+        if (bucket_boids(r, cr, pc->f, start, nb, hypot(bx, by)))
+            rc = -1;
+        if (!rc)
+            rc = draw_bands(r, cr, pc, start, nb, d, MUR_LAYER_BOIDS);
+        r->bk_ready = 0;
+        /* The ghost, whole: strokes with the fine grid, as above; a twin is
+         * a few hundred boids. */
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+        if (!rc && mur_ghost_draw(r, cr, pc->index))
+            rc = MUR_EINTR;
+    }
+    if (!rc)
+        rc = mur_draw_world(r, cr, pc, start, nb, d, MUR_LAYER_OVER);
+    return rc;
 }
 
 /* One flock in the rectangle (x, y, w, h) of the frame, world scaled to fit;
@@ -787,7 +1163,8 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         clip_to_world(cr, &pc, d);
         cairo_translate(cr, pc.ox, pc.oy);
         cairo_scale(cr, pc.scale, pc.scale);
-        rc = mur_draw_world(r, cr, &pc, start, nb, d, MUR_LAYER_ALL);
+        rc = r->banding ? draw_world_banded(r, cr, &pc, start, nb, d)
+                        : mur_draw_world(r, cr, &pc, start, nb, d, MUR_LAYER_ALL);
         cairo_restore(cr);
     }
     if (rc == MUR_EINTR)
@@ -897,7 +1274,9 @@ int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int
         }
     }
     cairo_t *cr = cairo_create(r->image);
+    r->banding = 1;
     int rc = mur_renderer_draw(r, cr, flocks, n, t, err);
+    r->banding = 0;
     cairo_destroy(cr);
     if (rc)
         return rc;

@@ -15,6 +15,9 @@
 /* Most colour bins of any colour mode (colour by heading). */
 #define MUR_MAX_BINS 48
 
+/* Rows of a band when a frame is drawn in bands (frame.c). */
+#define MUR_BAND_ROWS 64
+
 /* A trail layer is wiped and laid over the frame only where it was drawn
  * on, in square tiles of this many pixels: a flock rarely covers the frame
  * (at 2,000 boids in 1080p each layer drew on about 60% of 64-pixel tiles,
@@ -127,6 +130,16 @@ struct mur_renderer {
     volatile sig_atomic_t *stop;  /* polled while drawing; NULL: never */
     int width, height;
     cairo_surface_t *image;  /* for draw_image */
+    struct mur_pool *pool;   /* threads drawing bands (mur_renderer_set_threads); NULL: the caller alone */
+    int banding;             /* drawing r->image: worlds are drawn band by band (frame.c) */
+    /* the boids of each band (frame.c, bucket_boids), while their bands draw */
+    int bk_ready;            /* the buckets below are the current panel's */
+    int *bk_start;           /* band b's entries: bk_items[bk_start[b] .. bk_start[b + 1]] */
+    int *bk_items;           /* positions in r->order, ascending within a band */
+    int *bk_batch;           /* each position's part of its colour bin (FILL_MAX) */
+    int *bk_lo, *bk_hi;      /* each position's first and last band */
+    size_t bk_cap, bk_items_cap;
+    int bk_bands;
     int npanels;
     mur_panel_state *panels;
     int failed;              /* observe could not record: the code draw returns */
@@ -151,8 +164,7 @@ struct mur_renderer {
     long long *m_list;
     unsigned char *m_claimed, *m_seen;
     mur_moment moment;       /* the look at the frame being drawn (titles.c) */
-    int threads;             /* for split drawing (0: all cores) */
-    struct mur_density *density;  /* density drawing's scratch and pool (density.c); NULL: not yet */
+    struct mur_density *density;  /* density drawing's scratch, on pool (density.c); NULL: not yet */
 };
 
 /* One panel being drawn: where it is, its world transform and what the
@@ -218,6 +230,14 @@ int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *
  * when memory is short, or MUR_EINTR when the stop flag was seen. */
 int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
                     int dy, int dw, int dh);
+/* Bring the band layers up to date for drawing under cr (as mur_trails_draw
+ * would, first thing): 1 when the trails are laid from layers, after which
+ * mur_trails_draw only reads them and may run on several threads at once,
+ * each with a cairo_t of its own over the same transform; 0 when they are
+ * stroked afresh (no layers); -1 when memory is short, MUR_EINTR when
+ * stopped. */
+int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
+                       int dy, int dw, int dh);
 
 /* frame.c: colours shared with overlays and trails */
 void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
@@ -225,6 +245,11 @@ void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
 void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy);
 /* Colour bins of the look's colour mode (1 for a fixed colour). */
 int mur_bin_count(const mur_look *lk);
+/* Rows [*y0, *y1) of the frame (device pixels) that cr's target holds: 1
+ * for an image surface (a band of the frame under a device offset, or the
+ * whole frame), 0 for a vector surface. What cannot reach them need not be
+ * drawn. */
+int mur_target_rows(cairo_t *cr, double *y0, double *y1);
 
 /* legible.c: the least UI unit (user units: frame pixels) at which the
  * smallest text the look draws is MUR_TEXT_MIN_PX in a frame whose short

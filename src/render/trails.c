@@ -639,6 +639,46 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
     return 0;
 }
 
+/* The bands of a fading trail alive at `now`: oldest .. newest, e ticks each. */
+static void alive_bands(const mur_look *lk, long now, int *e, long *oldest, long *newest)
+{
+    *e = band_ticks(lk->trail_length);
+    *newest = now / *e;
+    *oldest = *newest;
+    while (*oldest > 0 && band_alpha(lk, *oldest - 1, *e, now) > 0)
+        --*oldest;
+}
+
+int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
+                       int dy, int dw, int dh)
+{
+    const mur_look *lk = r->look;
+    int len = lk->trail_length;
+    if (t->filled < 2 || len < 1 || !lk->trail_fade ||
+        cairo_surface_get_type(cairo_get_target(cr)) != CAIRO_SURFACE_TYPE_IMAGE)
+        return 0;
+    long now = t->tick[t->head], oldest, newest;
+    int e;
+    alive_bands(lk, now, &e, &oldest, &newest);
+    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;
+    trail_pen pen = {.r = r, .p = p, .width = fmax(size * 0.16, 0.05)};
+    cairo_matrix_t m;
+    cairo_get_matrix(cr, &m);
+    int nl = (len + e) / e + 2;
+    int rc = layers_ready(t, nl, dx, dy, dw, dh, &m, p);
+    if (rc <= 0)
+        return rc;
+    rc = 0;
+    for (long b = oldest; b <= newest && !rc; b++) {
+        mur_trail_layer *L;
+        pen.first = b * e;
+        pen.last = b * e + e - 1;
+        if (band_alpha(lk, b, e, now) > 0)
+            rc = layer_update(t, &pen, b, e, b * e + e - 1 < now ? b * e + e - 1 : now, &L);
+    }
+    return rc ? rc : 1;
+}
+
 int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
                     int dy, int dw, int dh)
 {
@@ -659,10 +699,9 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
         cairo_restore(cr);
         return rc;
     }
-    int e = band_ticks(len);
-    long newest = now / e, oldest = newest;
-    while (oldest > 0 && band_alpha(lk, oldest - 1, e, now) > 0)
-        oldest--;
+    int e;
+    long oldest, newest;
+    alive_bands(lk, now, &e, &oldest, &newest);
     cairo_matrix_t m;
     cairo_get_matrix(cr, &m);
     int nl = (len + e) / e + 2;   /* more than the bands alive at once */

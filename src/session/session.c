@@ -136,8 +136,9 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     rc = mur_renderer_create(&ss->renderer, &ss->look, s->width, s->height, err);
     if (!rc) {
         mur_renderer_set_stop(ss->renderer, ss->opts.stop);
-        mur_renderer_set_threads(ss->renderer, ss->opts.threads);
     }
+    if (!rc)
+        rc = mur_renderer_set_threads(ss->renderer, ss->opts.threads, err);
     for (int i = 0; !rc && i < npanels; i++)
         rc = start_panel(ss, i, err);
     if (rc) {
