@@ -132,6 +132,7 @@ struct mur_renderer {
     cairo_surface_t *image;  /* for draw_image */
     struct mur_pool *pool;   /* threads drawing bands (mur_renderer_set_threads); NULL: the caller alone */
     int banding;             /* drawing r->image: worlds are drawn band by band (frame.c) */
+    long band_min;           /* boids in a frame from which it is banded (band_min in frame.c) */
     /* the boids of each band (frame.c, bucket_boids), while their bands draw */
     int bk_ready;            /* the buckets below are the current panel's */
     int *bk_start;           /* band b's entries: bk_items[bk_start[b] .. bk_start[b + 1]] */
