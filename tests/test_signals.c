@@ -222,6 +222,64 @@ static int threads_of(pid_t pid)
     return n;
 }
 
+/* Starts murmur with argv (argv[0] is MURMUR_EXE), stdout to /dev/null,
+ * stderr into a pipe whose reading end goes to *errfd. The pid, or -1. */
+static pid_t spawn(const char *const *argv, int *errfd)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pipefd[1], 2);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        execv(MURMUR_EXE, (char *const *)argv);
+        _exit(127);
+    }
+    close(pipefd[1]);
+    if (pid < 0) {
+        close(pipefd[0]);
+        return -1;
+    }
+    *errfd = pipefd[0];
+    return pid;
+}
+
+/* Collects murmur's stderr from errfd into err (n bytes) until it closes
+ * it (it exits), within the guard, and reaps it: 0 with its wait status in
+ * *st, or -1 when it did not end in time (it is then killed). */
+static int collect(pid_t pid, int errfd, char *err, size_t n, int *st)
+{
+    struct pollfd pe = {errfd, POLLIN, 0};
+    size_t got = 0;
+    int left = GUARD_MS, open_ = 1;
+    while (open_ && left > 0) {
+        int r = poll(&pe, 1, 100);
+        left -= 100;
+        if (r <= 0)
+            continue;
+        char buf[512];
+        ssize_t k = read(errfd, buf, sizeof buf);
+        if (k <= 0) {
+            open_ = 0;
+            break;
+        }
+        size_t c = (size_t)k < n - 1 - got ? (size_t)k : n - 1 - got;
+        memcpy(err + got, buf, c);
+        got += c;
+    }
+    err[got] = 0;
+    close(errfd);
+    if (open_)
+        kill(pid, SIGKILL);
+    while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+        ;
+    return open_ ? -1 : 0;
+}
+
 /* Runs `murmur CMD FIFO ARGS...` with the scene fed through a FIFO:
  * murmur installs its signal handlers before it opens the scene, so once
  * it has opened the FIFO a SIGINT reaches the handler, never the default
@@ -242,26 +300,14 @@ static int interrupted_run(const char *name, const char *scene, const char *cons
     for (int i = 1; args[i] && argc < 15; i++)
         argv[argc++] = args[i];
     argv[argc] = NULL;
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return -2;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipefd[1], 2);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, 1);
-        execv(MURMUR_EXE, (char *const *)argv);
-        _exit(127);
-    }
-    close(pipefd[1]);
+    int errfd;
+    pid_t pid = spawn(argv, &errfd);
     if (pid < 0)
         return -2;
     /* Wait for murmur to open the FIFO: a non-blocking open for writing
      * fails with ENXIO until a reader has it open. */
     int fd = -1, waited = 0;
-    struct pollfd pe = {pipefd[0], POLLIN, 0};
+    struct pollfd pe = {errfd, POLLIN, 0};
     while ((fd = open(fifo, O_WRONLY | O_NONBLOCK)) < 0 && errno == ENXIO && waited < GUARD_MS) {
         if (poll(&pe, 1, 5) > 0)
             break;   /* murmur wrote or exited before opening its scene */
@@ -278,33 +324,10 @@ static int interrupted_run(const char *name, const char *scene, const char *cons
         if (w == (ssize_t)len)
             kill(pid, SIGINT);
     }
-    /* Collect stderr until murmur closes it (it exits), within the guard. */
-    size_t got = 0;
-    int left = GUARD_MS, open_ = 1;
-    while (open_ && left > 0) {
-        int r = poll(&pe, 1, 100);
-        left -= 100;
-        if (r <= 0)
-            continue;
-        char buf[512];
-        ssize_t k = read(pipefd[0], buf, sizeof buf);
-        if (k <= 0) {
-            open_ = 0;
-            break;
-        }
-        size_t c = (size_t)k < n - 1 - got ? (size_t)k : n - 1 - got;
-        memcpy(err + got, buf, c);
-        got += c;
-    }
-    err[got] = 0;
-    close(pipefd[0]);
+    /* stderr until murmur closes it (it exits), within the guard */
+    int st, rc = collect(pid, errfd, err, n, &st);
     unlink(fifo);
-    if (open_)
-        kill(pid, SIGKILL);
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (open_)
+    if (rc)
         return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 1000 + WTERMSIG(st) : -1;
 }
@@ -367,52 +390,17 @@ static int interrupted_file_run(const char *const *args, int threads, char *err,
     for (int i = 0; args[i] && argc < 15; i++)
         argv[argc++] = args[i];
     argv[argc] = NULL;
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return -2;
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipefd[1], 2);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, 1);
-        execv(MURMUR_EXE, (char *const *)argv);
-        _exit(127);
-    }
-    close(pipefd[1]);
+    int errfd;
+    pid_t pid = spawn(argv, &errfd);
     if (pid < 0)
         return -2;
-    struct pollfd pe = {pipefd[0], POLLIN, 0};
+    struct pollfd pe = {errfd, POLLIN, 0};
     for (int waited = 0; threads_of(pid) < threads && waited < GUARD_MS; waited += 5)
         if (poll(&pe, 1, 5) > 0)
             break;   /* murmur wrote or exited */
     kill(pid, SIGINT);
-    size_t got = 0;
-    int left = GUARD_MS, open_ = 1;
-    while (open_ && left > 0) {
-        int r = poll(&pe, 1, 100);
-        left -= 100;
-        if (r <= 0)
-            continue;
-        char buf[512];
-        ssize_t k = read(pipefd[0], buf, sizeof buf);
-        if (k <= 0) {
-            open_ = 0;
-            break;
-        }
-        size_t c = (size_t)k < n - 1 - got ? (size_t)k : n - 1 - got;
-        memcpy(err + got, buf, c);
-        got += c;
-    }
-    err[got] = 0;
-    close(pipefd[0]);
-    if (open_)
-        kill(pid, SIGKILL);
     int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (open_)
+    if (collect(pid, errfd, err, n, &st))
         return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

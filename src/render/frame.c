@@ -721,6 +721,20 @@ static inline int meets_rows(const cairo_matrix_t *m, double reach, double y0, d
     return dy + reach >= y0 && dy - reach < y1;
 }
 
+/* Under wrap a boid on the seam shows on both sides, as its neighbours
+ * see it: the shift (sx, sy) to its image across the seam (0 on an axis it
+ * is away from) and how many more images it has (0 to 3). */
+static int seam_images(int wrap, double x, double y, double size, double w, double h, double *sx,
+                       double *sy)
+{
+    *sx = *sy = 0;
+    if (!wrap || !(x < size || x > w - size || y < size || y > h - size))
+        return 0;
+    *sx = x < size ? w : (x > w - size ? -w : 0);
+    *sy = y < size ? h : (y > h - size ? -h : 0);
+    return (*sx != 0) + (*sy != 0) + (*sx != 0 && *sy != 0);
+}
+
 /* Boids in colour-bin runs of r->order (start[b] .. start[b+1]); px: a
  * boid's size on the frame, pixels. Only boids that reach cr's target rows
  * (a band's, mur_target_rows) go into the path, but every boid counts
@@ -783,14 +797,8 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
                 xs[1] = -INFINITY;
             }
             images++;
-            /* Under wrap a boid on the seam shows on both sides, as its
-             * neighbours see it. */
-            double sx = 0, sy = 0;
-            if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
-                sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
-                sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
-                images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
-            }
+            double sx, sy;   /* a boid on the seam shows on both sides */
+            images += seam_images(wrap, x[i], y[i], size, w, h, &sx, &sy);
             if (rows && !meets_rows(&m, reach, y0, y1, x[i], y[i]) &&
                 !(sx != 0 && meets_rows(&m, reach, y0, y1, x[i] + sx, y[i])) &&
                 !(sy != 0 && (meets_rows(&m, reach, y0, y1, x[i], y[i] + sy) ||
@@ -865,12 +873,8 @@ static int bucket_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const 
                 images = 0;
             }
             images++;
-            double sx = 0, sy = 0;
-            if (wrap && (x[i] < size || x[i] > w - size || y[i] < size || y[i] > h - size)) {
-                sx = x[i] < size ? w : (x[i] > w - size ? -w : 0);
-                sy = y[i] < size ? h : (y[i] > h - size ? -h : 0);
-                images += (sx != 0) + (sy != 0) + (sx != 0 && sy != 0);
-            }
+            double sx, sy;
+            images += seam_images(wrap, x[i], y[i], size, w, h, &sx, &sy);
             r->bk_batch[k] = part;
             double ylo = INFINITY, yhi = -INFINITY;
             for (int c = 0; c < 4; c++)
