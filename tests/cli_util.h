@@ -63,6 +63,29 @@ static inline int murmur(const char *args, char *err, size_t n)
     return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
+/* `murmur check` of a scene file holding yaml (written to scratch name):
+ * 1 when it exits 2 with an error naming `where` (":line:col:") and saying
+ * `says`; else 0, with the exit status and stderr in err (n bytes). */
+static inline int check_refuses(const char *name, const char *yaml, const char *where,
+                                const char *says, char *err, size_t n)
+{
+    const char *path = scratch_path(name);
+    write_file(path, yaml);
+    char args[1024];
+    snprintf(args, sizeof args, "check %s", path);
+    int rc = murmur(args, err, n);
+    if (rc == 2 && strstr(err, where) && strstr(err, says) && strstr(err, "error:"))
+        return 1;
+    char why[64];
+    snprintf(why, sizeof why, "exit %d: ", rc);
+    size_t w = strlen(why), e = strlen(err);
+    if (w + e + 1 <= n) {
+        memmove(err + w, err, e + 1);
+        memcpy(err, why, w);
+    }
+    return 0;
+}
+
 /* Run a shell command (a tool like pdfinfo), its output into out (n bytes,
  * NUL-terminated); its exit status as pclose gives it. */
 static inline int run_tool_output(const char *cmd, char *out, size_t n)

@@ -110,12 +110,8 @@ TEST(measure_and_until_bad_input_exits_2_naming_the_line)
         {"experiment:\n  measure: {window: 0t}\n", ":2:21:", "at least one tick"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *path = scratch_path("bad-measure.yaml");
-        write_file(path, cases[i].yaml);
-        char args[512], err[4096];
-        snprintf(args, sizeof args, "check %s", path);
-        int rc = murmur(args, err, sizeof err);
-        CHECK(rc == 2 && strstr(err, cases[i].where) && strstr(err, cases[i].says) && strstr(err, "error:"),
-              "case %zu: exit %d, %s", i, rc, err);
+        char err[4096];
+        CHECK(check_refuses("bad-measure.yaml", cases[i].yaml, cases[i].where, cases[i].says, err, sizeof err),
+              "case %zu: %s", i, err);
     }
 }

@@ -12,23 +12,13 @@
 #include "cli_util.h"
 #include "harness.h"
 #include "murmur/scene.h"
+#include "scene_util.h"
 
 static mur_scene *parse(const char *text, mur_error *err)
 {
     mur_scene *s = NULL;
     mur_scene_parse(&s, "t.yaml", text, strlen(text), err);
     return s;
-}
-
-/* Parse must fail with a message containing each of the given pieces. */
-static void expect_error(const char *text, const char *where, const char *words)
-{
-    mur_error err = {{0}};
-    mur_scene *s = parse(text, &err);
-    CHECK(!s, "accepted: %s", text);
-    mur_scene_destroy(s);
-    CHECK(strstr(err.msg, where) != NULL, "'%s' not in: %s", where, err.msg);
-    CHECK(strstr(err.msg, words) != NULL, "'%s' not in: %s", words, err.msg);
 }
 
 TEST(empty_mapping_gives_the_wrkspc_preset_and_defaults)
@@ -142,31 +132,31 @@ TEST(predator_paths_pass_through_every_key)
 
 TEST(errors_name_line_column_and_suggest)
 {
-    expect_error("flock:\n  alignmnet: 1\n", "t.yaml:2:3: error:", "did you mean 'alignment'?");
-    expect_error("model: wrkspcc\n", "t.yaml:1:8:", "did you mean 'wrkspc'?");
-    expect_error("flock: {count: 2.5}\n", "1:16", "whole number");
-    expect_error("flock: {noise: -1}\n", "1:16", "out of range [0, 10]");
-    expect_error("video: {fps: 29.97}\n", "1:14", "whole number");
-    expect_error("flock: {count: 20}\nlook: {overlays: [{watch: {boid: 20}}]}\n", "2:34",
+    expect_refusal("flock:\n  alignmnet: 1\n", "t.yaml:2:3: error:", "did you mean 'alignment'?");
+    expect_refusal("model: wrkspcc\n", "t.yaml:1:8:", "did you mean 'wrkspc'?");
+    expect_refusal("flock: {count: 2.5}\n", "1:16", "whole number");
+    expect_refusal("flock: {noise: -1}\n", "1:16", "out of range [0, 10]");
+    expect_refusal("video: {fps: 29.97}\n", "1:14", "whole number");
+    expect_refusal("flock: {count: 20}\nlook: {overlays: [{watch: {boid: 20}}]}\n", "2:34",
                  "the watch view shows boid 20, but the flock has 20");
-    expect_error("video: {duration: 0s}\n", "1:19", "less than one frame");
-    expect_error("look: {background: \"#12345\"}\n", "1:20", "6 or 8 hex digits");
-    expect_error("predators:\n  - {mode: attract, x: \"1/0\", y: \"0\"}\n", "2:24",
+    expect_refusal("video: {duration: 0s}\n", "1:19", "less than one frame");
+    expect_refusal("look: {background: \"#12345\"}\n", "1:20", "6 or 8 hex digits");
+    expect_refusal("predators:\n  - {mode: attract, x: \"1/0\", y: \"0\"}\n", "2:24",
                  "not a finite number");
-    expect_error("world: {boundary: torus}\n", "1:19", "expected one of: wrap, reflect, avoid");
-    expect_error("look: {background: red}\n", "1:20", "colour");
-    expect_error("video: {duration: 10 minutes}\n", "1:19", "must be a time");
-    expect_error("timeline:\n  - set: {alignment: 0}\n", "2:5", "needs 'at'");
-    expect_error("timeline:\n  - at: 1s\n    ramp: {alignment: 0}\n", "3:5", "needs 'over'");
-    expect_error("timeline:\n  - at: 1s\n    ramp: {update: sync}\n    over: 1s\n", "3:20", "cannot ramp");
-    expect_error("predators:\n  - mode: flee\n", "2:5", "needs a 'path'");
-    expect_error("predators:\n  - {x: \"t +* 2\", y: \"1\"}\n", "2:9", "cannot parse expression");
-    expect_error("seed: 1\nseed: 2\n", "2:1", "given twice");
-    expect_error("flock: {min_speed: 5}\n", "1:8", "min_speed");
-    expect_error("flock: [1, 2]\n", "1:8", "must be a mapping");
-    expect_error("", "t.yaml", "empty");
-    expect_error("- 1\n- 2\n", "1:1", "must be a mapping");
-    expect_error("a: &x [*x]\n", "t.yaml", "error");
+    expect_refusal("world: {boundary: torus}\n", "1:19", "expected one of: wrap, reflect, avoid");
+    expect_refusal("look: {background: red}\n", "1:20", "colour");
+    expect_refusal("video: {duration: 10 minutes}\n", "1:19", "must be a time");
+    expect_refusal("timeline:\n  - set: {alignment: 0}\n", "2:5", "needs 'at'");
+    expect_refusal("timeline:\n  - at: 1s\n    ramp: {alignment: 0}\n", "3:5", "needs 'over'");
+    expect_refusal("timeline:\n  - at: 1s\n    ramp: {update: sync}\n    over: 1s\n", "3:20", "cannot ramp");
+    expect_refusal("predators:\n  - mode: flee\n", "2:5", "needs a 'path'");
+    expect_refusal("predators:\n  - {x: \"t +* 2\", y: \"1\"}\n", "2:9", "cannot parse expression");
+    expect_refusal("seed: 1\nseed: 2\n", "2:1", "given twice");
+    expect_refusal("flock: {min_speed: 5}\n", "1:8", "min_speed");
+    expect_refusal("flock: [1, 2]\n", "1:8", "must be a mapping");
+    expect_refusal("", "t.yaml", "empty");
+    expect_refusal("- 1\n- 2\n", "1:1", "must be a mapping");
+    expect_refusal("a: &x [*x]\n", "t.yaml", "error");
 }
 
 TEST(hostile_aliases_are_bounded)
@@ -205,21 +195,21 @@ TEST(deep_nesting_is_refused_at_the_first_level_too_many)
     memset(deep + 7, '[', n - 7);
     deep[n] = 0;
     /* The document's mapping is level 1, so the 64th '[' is level 65. */
-    expect_error(deep, "t.yaml:1:71: error:", "nests more than 64 levels deep");
+    expect_refusal(deep, "t.yaml:1:71: error:", "nests more than 64 levels deep");
     memset(deep + 7, '{', n - 7);
-    expect_error(deep, "t.yaml:1:71: error:", "nests more than 64 levels deep");
+    expect_refusal(deep, "t.yaml:1:71: error:", "nests more than 64 levels deep");
     /* Block style: one "- " deeper per line. */
     size_t len = (size_t)sprintf(deep, "timeline:\n");
     for (int i = 1; i < 100; i++)
         len += (size_t)sprintf(deep + len, "%*s- \n", 2 * i, "");
-    expect_error(deep, "t.yaml:65:", "nests more than 64 levels deep");
+    expect_refusal(deep, "t.yaml:65:", "nests more than 64 levels deep");
     free(deep);
     /* 64 levels is allowed through the guard (and then a schema error). */
     char ok[256] = "world: ";
     memset(ok + 7, '[', 63);
     memset(ok + 70, ']', 63);
     strcpy(ok + 133, "\n");
-    expect_error(ok, "t.yaml:1:8:", "must be a mapping");
+    expect_refusal(ok, "t.yaml:1:8:", "must be a mapping");
 }
 
 /* An alias costs what its anchor stands for at every use, so a scene's
@@ -239,19 +229,19 @@ TEST(aliases_count_what_they_expand_to)
         len += (size_t)sprintf(doc + len, "  - {at: 1s, caption: *big}\n");
     /* Each entry is 3,011 bytes expanded (the alias and "at", "1s",
      * "caption"): the 1,392nd crosses 4 MiB, on line 1,394. */
-    expect_error(doc, "t.yaml:1394:23:", "expands to more than 4194304 bytes");
+    expect_refusal(doc, "t.yaml:1394:23:", "expands to more than 4194304 bytes");
     /* Anchors nested ten deep, each a list of ten aliases of the last. */
     strcpy(doc, "a0: &a0 [1,1,1,1,1,1,1,1,1,1]\n");
     for (int i = 1; i < 10; i++)
         sprintf(doc + strlen(doc), "a%d: &a%d [*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d,*a%d]\n",
                 i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
-    expect_error(doc, "t.yaml:6:", "expands to more than 1000000 values");
+    expect_refusal(doc, "t.yaml:6:", "expands to more than 1000000 values");
     /* Too many anchors. */
     strcpy(doc, "x: [");
     for (int i = 0; i <= MUR_SCENE_MAX_ANCHORS; i++)
         sprintf(doc + strlen(doc), "&a%d 1, ", i);
     strcat(doc, "]\n");
-    expect_error(doc, "t.yaml:1:", "more than 256 anchors");
+    expect_refusal(doc, "t.yaml:1:", "more than 256 anchors");
     free(doc);
 }
 
@@ -263,15 +253,15 @@ TEST(texts_have_lengths_that_fit_a_screen)
     memset(word, 'w', 281);
     word[281] = 0;
     snprintf(doc, sizeof doc, "timeline:\n  - {at: 1s, caption: \"%s\"}\n", word);
-    expect_error(doc, "t.yaml:2:23:", "'caption' is 281 characters long; at most 280 fit");
+    expect_refusal(doc, "t.yaml:2:23:", "'caption' is 281 characters long; at most 280 fit");
     snprintf(doc, sizeof doc, "timeline:\n  - at: 1s\n    caption: {text: \"%s\"}\n", word);
-    expect_error(doc, "t.yaml:3:21:", "at most 280");
+    expect_refusal(doc, "t.yaml:3:21:", "at most 280");
     word[121] = 0;
     snprintf(doc, sizeof doc, "title: %s\n", word);
-    expect_error(doc, "t.yaml:1:8:", "'title' is 121 characters long; at most 120");
+    expect_refusal(doc, "t.yaml:1:8:", "'title' is 121 characters long; at most 120");
     word[65] = 0;
     snprintf(doc, sizeof doc, "experiment:\n  conditions:\n    %s: {}\n", word);
-    expect_error(doc, "t.yaml:3:5:", "longer than 64");
+    expect_refusal(doc, "t.yaml:3:5:", "longer than 64");
     /* Characters, not bytes: 280 two-byte letters are a valid caption. */
     char *p = word;
     for (int i = 0; i < 280; i++)
@@ -291,7 +281,7 @@ TEST(a_file_over_the_size_limit_is_named_at_its_start)
     REQUIRE(big, "malloc");
     memset(big, '#', n);
     big[n] = 0;
-    expect_error(big, "t.yaml:1:1: error:", "larger than 1048576 bytes");
+    expect_refusal(big, "t.yaml:1:1: error:", "larger than 1048576 bytes");
     free(big);
 }
 
@@ -484,8 +474,8 @@ TEST(ticks_per_second_fractional_and_large)
     REQUIRE(s, "%s", err.msg);
     CHECK(mur_scene_frame_tick(s, 1) == 200 && mur_scene_frame_tick(s, 60) == 12000, "fast: 200 ticks a frame");
     mur_scene_destroy(s);
-    expect_error("video: {ticks_per_second: 0}\n", "1:27", "out of range");
-    expect_error("video: {ticks_per_second: 20000}\n", "1:27", "out of range");
+    expect_refusal("video: {ticks_per_second: 0}\n", "1:27", "out of range");
+    expect_refusal("video: {ticks_per_second: 20000}\n", "1:27", "out of range");
 }
 
 /* ---- the driver: events and settings seen in the flock ------------------- */
@@ -683,14 +673,14 @@ TEST(an_expression_giving_nan_hides_the_predator_not_the_flock)
 
 TEST(expressions_may_only_use_pure_bounded_functions)
 {
-    expect_error("predators:\n  - {x: \"while(1, 1)\", y: \"1\"}\n", "2:9", "'while'");
-    expect_error("predators:\n  - {x: \"st(0, ld(0) + 1)\", y: \"1\"}\n", "2:9", "'st'");
-    expect_error("predators:\n  - {x: \"random(0)\", y: \"1\"}\n", "2:9", "'random'");
-    expect_error("predators:\n  - {x: \"time(0)\", y: \"1\"}\n", "2:9", "'time'");
-    expect_error("predators:\n  - {x: \"1\", y: \"root(t, 100)\"}\n", "2:17", "'root'");
-    expect_error("predators:\n  - {x: \"taylor(t, 1)\", y: \"1\"}\n", "2:9", "'taylor'");
-    expect_error("predators:\n  - {x: \"sinn(t)\", y: \"1\"}\n", "2:9", "did you mean 'sin'?");
-    expect_error("predators:\n  - {x: \"print(t)\", y: \"1\"}\n", "2:9", "'print'");
+    expect_refusal("predators:\n  - {x: \"while(1, 1)\", y: \"1\"}\n", "2:9", "'while'");
+    expect_refusal("predators:\n  - {x: \"st(0, ld(0) + 1)\", y: \"1\"}\n", "2:9", "'st'");
+    expect_refusal("predators:\n  - {x: \"random(0)\", y: \"1\"}\n", "2:9", "'random'");
+    expect_refusal("predators:\n  - {x: \"time(0)\", y: \"1\"}\n", "2:9", "'time'");
+    expect_refusal("predators:\n  - {x: \"1\", y: \"root(t, 100)\"}\n", "2:17", "'root'");
+    expect_refusal("predators:\n  - {x: \"taylor(t, 1)\", y: \"1\"}\n", "2:9", "'taylor'");
+    expect_refusal("predators:\n  - {x: \"sinn(t)\", y: \"1\"}\n", "2:9", "did you mean 'sin'?");
+    expect_refusal("predators:\n  - {x: \"print(t)\", y: \"1\"}\n", "2:9", "'print'");
     mur_error err;
     mur_scene *s = parse("predators:\n  - {x: \"W/2 + 0.3*W*cos(2*PI*t/12) + 2k - 2000 + 1e2 - 100\", "
                          "y: \"if(gt(t, 2), min(H, 5), max(0, hypot(3, 4)))\"}\n", &err);
@@ -722,26 +712,26 @@ TEST(engine_predator_brings_its_predator_unless_the_scene_says_otherwise)
 
 TEST(limits_are_checked_before_anything_is_allocated)
 {
-    expect_error("flock: {count: 1000000000000}\n", "1:16", "out of range [0, 4000000]");
-    expect_error("video: {width: 100000, height: 100000}\n", "1:16", "out of range [16, 8192]");
-    expect_error("video: {duration: 100000s}\n", "1:19", "out of range");
-    expect_error("video: {duration: 36000s, ticks_per_second: 10000}\n", "1:8", "at most 100000000");
-    expect_error("flock: {count: 4000000}\nvideo: {duration: 1000s}\n", "2:8", "boid-ticks");
-    expect_error("flock: {count: 1000}\nvideo: {duration: 1000s}\n"
+    expect_refusal("flock: {count: 1000000000000}\n", "1:16", "out of range [0, 4000000]");
+    expect_refusal("video: {width: 100000, height: 100000}\n", "1:16", "out of range [16, 8192]");
+    expect_refusal("video: {duration: 100000s}\n", "1:19", "out of range");
+    expect_refusal("video: {duration: 36000s, ticks_per_second: 10000}\n", "1:8", "at most 100000000");
+    expect_refusal("flock: {count: 4000000}\nvideo: {duration: 1000s}\n", "2:8", "boid-ticks");
+    expect_refusal("flock: {count: 1000}\nvideo: {duration: 1000s}\n"
                  "timeline:\n  - at: 1s\n    set: {count: 4000000}\n"
                  "  - at: 2s\n    ramp: {count: 10}\n    over: 1s\n", "2:8", "at most 1e+11");
-    expect_error("video: {width: 8192, height: 8192, fps: 240, duration: 36000s, ticks_per_second: 1}\n",
+    expect_refusal("video: {width: 8192, height: 8192, fps: 240, duration: 36000s, ticks_per_second: 1}\n",
                  "1:8", "pixel-frames");
-    expect_error("flock: {count: 100000}\nvideo: {duration: 1s}\nlook: {trails: {length: 1000}}\n",
+    expect_refusal("flock: {count: 100000}\nvideo: {duration: 1s}\nlook: {trails: {length: 1000}}\n",
                  "3:7", "trail");
-    expect_error("experiment: {runs: 100000, ticks: 10000000}\n", "1:13", "experiment needs");
-    expect_error("timeline:\n  - at: 1s\n    set: {count: 4000001}\n", "3:18", "out of range");
+    expect_refusal("experiment: {runs: 100000, ticks: 10000000}\n", "1:13", "experiment needs");
+    expect_refusal("timeline:\n  - at: 1s\n    set: {count: 4000001}\n", "3:18", "out of range");
     /* No boids, but a long timeline recomputed for 10^8 ticks. */
     static char tl[65536];
     strcpy(tl, "flock: {count: 0}\nvideo: {duration: 36000s, ticks_per_second: 2700}\ntimeline:\n");
     for (int i = 0; i < 200; i++)
         snprintf(tl + strlen(tl), sizeof tl - strlen(tl), "  - {at: %ds, set: {noise: 0.%d}}\n", i, i % 10);
-    expect_error(tl, "4:3", "evaluated for each of");
+    expect_refusal(tl, "4:3", "evaluated for each of");
     /* A long file of one repeated key fails at the second, in linear time. */
     size_t n = 100000 * 8;
     char *big = malloc(n + 1);
@@ -749,17 +739,17 @@ TEST(limits_are_checked_before_anything_is_allocated)
     for (size_t i = 0; i < n; i += 8)
         memcpy(big + i, "seed: 1\n", 8);
     big[n] = 0;
-    expect_error(big, "2:1", "given twice");
+    expect_refusal(big, "2:1", "given twice");
     free(big);
 }
 
 TEST(tied_settings_are_checked_along_the_timeline)
 {
-    expect_error("timeline:\n  - at: 1s\n    set: {min_speed: 2}\n  - at: 2s\n    set: {max_speed: 1.5}\n",
+    expect_refusal("timeline:\n  - at: 1s\n    set: {min_speed: 2}\n  - at: 2s\n    set: {max_speed: 1.5}\n",
                  "t.yaml:4:5: error: at 2s", "min_speed");
-    expect_error("timeline:\n  - at: 1s\n    ramp: {min_speed: 2.2}\n    over: 2s\n"
+    expect_refusal("timeline:\n  - at: 1s\n    ramp: {min_speed: 2.2}\n    over: 2s\n"
                  "  - at: 1s\n    ramp: {max_speed: 1.5}\n    over: 2s\n", "t.yaml:2:5: error: at 3s", "above max_speed");
-    expect_error("timeline:\n  - at: 1s\n    set: {min_speed: 2}\n"
+    expect_refusal("timeline:\n  - at: 1s\n    set: {min_speed: 2}\n"
                  "experiment:\n  conditions:\n    slow: {max_speed: 1.5}\n", "2:5", "condition slow");
     /* Overlapping ramps that cross between the checked points: the driver
      * stops with the time and a file:line:col. */

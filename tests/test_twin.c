@@ -275,13 +275,9 @@ TEST(twin_bad_input_exits_2_naming_the_line)
     };
     write_file(scratch_path("twin-tracks.csv"), "frame,id,x,y\n0,0,10,10\n0,1,20,20\n1,0,11,10\n1,1,21,20\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const char *path = scratch_path("bad-twin.yaml");
-        write_file(path, cases[i].yaml);
-        char args[512], err[4096];
-        snprintf(args, sizeof args, "check %s", path);
-        int rc = murmur(args, err, sizeof err);
-        CHECK(rc == 2 && strstr(err, cases[i].where) && strstr(err, cases[i].says) && strstr(err, "error:"),
-              "case %zu: exit %d, %s", i, rc, err);
+        char err[4096];
+        CHECK(check_refuses("bad-twin.yaml", cases[i].yaml, cases[i].where, cases[i].says, err, sizeof err),
+              "case %zu: %s", i, err);
     }
 }
 
