@@ -143,3 +143,17 @@ TEST(example_scenes_are_the_same_in_bands)
         mur_scene_destroy(s);
     }
 }
+
+TEST(a_frame_of_one_band_draws_its_ghost_once)
+{
+    /* 64 rows: one band with the frame's rows, whose ghost the bands once
+     * drew as well as the whole frame's pass (a darker, doubled outline) */
+    mur_scene *s = scene_of("seed: 5\nmodel: wrkspc\n"
+                            "world: {width: 240, height: 80, boundary: wrap}\n"
+                            "flock: {count: 120}\n"
+                            "video: {width: 192, height: 64, fps: 30, duration: 1s}\n"
+                            "look: {boid: {shape: arrow, size: 6, color: heading}}\n"
+                            "experiment: {twin: {shift: half-box}}\n");
+    same_everywhere("a one-band frame with a twin's ghost", s);
+    mur_scene_destroy(s);
+}

@@ -694,6 +694,10 @@ static void fill_bin(cairo_t *cr, const mur_look *lk, int b, int band, double y0
     cairo_fill(cr);
 }
 
+/* Marks a band's surface (band_draw): in_band. */
+static const cairo_user_data_key_t band_key;
+static int in_band(cairo_t *cr);
+
 /* Rows of the frame, device pixels, that cr's target holds: a band's
  * surface (mur_renderer_draw_image) holds its own rows under a device
  * offset. 1 and the rows [*y0, *y1) for an image surface, 0 for any other
@@ -753,7 +757,7 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
     double y0 = 0, y1 = 0, reach = px + 2;   /* a boid lies within its size of its centre */
     cairo_matrix_t m;
-    int rows = mur_target_rows(cr, &y0, &y1), band = rows && (y0 > 0 || y1 < r->height);
+    int rows = mur_target_rows(cr, &y0, &y1), band = rows && in_band(cr);
     cairo_get_matrix(cr, &m);
     /* In a band, only the positions of its bucket (bucket_boids) */
     const int *list = NULL;
@@ -965,11 +969,12 @@ static void outline_panel(const mur_renderer *r, cairo_t *cr, const mur_panel_ct
     cairo_restore(cr);
 }
 
-/* Whether cr draws into a band of the frame rather than the whole of it. */
-static int in_band(const mur_renderer *r, cairo_t *cr)
+/* Whether cr draws into a band (band_draw marks its surfaces), not the
+ * frame whole: said, not guessed from the rows, since a frame of one band
+ * has the frame's rows (its ghost was drawn twice). */
+static int in_band(cairo_t *cr)
 {
-    double y0, y1;
-    return mur_target_rows(cr, &y0, &y1) && (y0 > 0 || y1 < r->height);
+    return cairo_surface_get_user_data(cairo_get_target(cr), &band_key) != NULL;
 }
 
 int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
@@ -1007,7 +1012,7 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
     /* a twin's ghost over its boids (nothing when the panel has none); in
      * bands, drawn whole after them (draw_world_banded) */
-    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && !in_band(r, cr) && mur_ghost_draw(r, cr, pc->index))
+    if ((layer < 0 || layer == MUR_LAYER_BOIDS) && !in_band(cr) && mur_ghost_draw(r, cr, pc->index))
         return MUR_EINTR;
     if (layer < 0 || layer == MUR_LAYER_OVER)
         mur_overlays_world_over(pc);
@@ -1067,6 +1072,7 @@ static void band_draw(void *ctx, int begin, int end)
         cairo_surface_t *s = cairo_image_surface_create_for_data(px + (size_t)y0 * (size_t)stride,
                                                                  CAIRO_FORMAT_ARGB32, r->width, y1 - y0, stride);
         cairo_surface_set_device_offset(s, 0, -y0);
+        cairo_surface_set_user_data(s, &band_key, (void *)&band_key, NULL);
         cairo_t *cr = cairo_create(s);
         cairo_rectangle(cr, job->d[0], job->d[1], job->d[2], job->d[3]);   /* device pixels */
         cairo_clip(cr);
@@ -1304,7 +1310,7 @@ int mur_renderer_draw_image(mur_renderer *r, const mur_flock *const *flocks, int
     long boids = 0;
     for (int i = 0; i < n; i++)
         boids += flocks[i] ? mur_flock_count(flocks[i]) : 0;
-    r->banding = boids >= r->band_min;
+    r->banding = (r->pool || r->band_min == 0) && boids >= r->band_min;   /* one thread: nothing to share */
     int rc = mur_renderer_draw(r, cr, flocks, n, t, err);
     r->banding = 0;
     cairo_destroy(cr);
