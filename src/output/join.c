@@ -130,10 +130,9 @@ static int check_parts(joiner *j, mur_error *err)
     qsort(ps, (size_t)j->nparts, sizeof *ps, by_chunk);
     const part *a = &ps[0];
     const AVCodecParameters *pa = a->st->codecpar;
-    const AVCodec *want = avcodec_find_encoder_by_name(j->f->encoder);
-    if (j->f->ops == &mur_gif_sink)
-        want = avcodec_find_encoder_by_name(mur_out_gif_chunk_format()->encoder);
-    if (!want || pa->codec_id != want->id)
+    /* by codec, not encoder: a node that joins may have no encoder at all */
+    enum AVCodecID want = j->f->ops == &mur_gif_sink ? mur_out_gif_chunk_format()->codec : j->f->codec;
+    if (pa->codec_id != want)
         return mur_error_set(err, MUR_EINPUT,
                              "murmur: '%s' holds %s video, not what a %s holds: join chunks into "
                              "their own format",

@@ -54,6 +54,7 @@ struct mur_format {
     const char *ext;          /* lower-case, with the dot; compared ignoring case */
     const char *label;        /* what the user knows the codec as, for messages */
     const char *encoder;      /* libavcodec encoder name */
+    enum AVCodecID codec;     /* what it writes: join checks parts by it, needing no encoder */
     const char *muxer;        /* libavformat short name (stream sinks) */
     const char *muxer_opts;   /* "k=v:k=v" options for avformat_write_header, or "" */
     enum AVPixelFormat pix_fmt; /* what the encoder is fed */

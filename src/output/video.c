@@ -45,14 +45,14 @@
  * under 2/100 s to 1/10 s, so a GIF faster than 50 fps plays slower than
  * one at 50: refused rather than written wrong. */
 static const mur_format formats[] = {
-    {".mp4", "H.264", "libx264", "mp4", "movflags=+faststart", AV_PIX_FMT_YUV420P, 1, MAX_FPS,
+    {".mp4", "H.264", "libx264", AV_CODEC_ID_H264, "mp4", "movflags=+faststart", AV_PIX_FMT_YUV420P, 1, MAX_FPS,
      mur_out_configure_x264, &mur_stream_sink},
-    {".webm", "VP9", "libvpx-vp9", "webm", "", AV_PIX_FMT_YUV420P, 1, MAX_FPS,
+    {".webm", "VP9", "libvpx-vp9", AV_CODEC_ID_VP9, "webm", "", AV_PIX_FMT_YUV420P, 1, MAX_FPS,
      mur_out_configure_vp9, &mur_stream_sink},
-    {".mov", "ProRes 422", "prores_ks", "mov", "", AV_PIX_FMT_YUV422P10LE, 1, MAX_FPS,
+    {".mov", "ProRes 422", "prores_ks", AV_CODEC_ID_PRORES, "mov", "", AV_PIX_FMT_YUV422P10LE, 1, MAX_FPS,
      mur_out_configure_prores, &mur_stream_sink},
-    {".gif", "GIF", "gif", "gif", "", AV_PIX_FMT_PAL8, 0, 50, NULL, &mur_gif_sink},
-    {".png", "PNG", "png", NULL, "", AV_PIX_FMT_RGB24, 0, MAX_FPS, NULL, &mur_sequence_sink},
+    {".gif", "GIF", "gif", AV_CODEC_ID_GIF, "gif", "", AV_PIX_FMT_PAL8, 0, 50, NULL, &mur_gif_sink},
+    {".png", "PNG", "png", AV_CODEC_ID_PNG, NULL, "", AV_PIX_FMT_RGB24, 0, MAX_FPS, NULL, &mur_sequence_sink},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -60,18 +60,18 @@ static const mur_format formats[] = {
  * laying a flock over a slide or another video. VP9 carries alpha as a
  * second stream Chromium and ffmpeg's libvpx decoder read. */
 static const mur_format alpha_formats[] = {
-    {".webm", "VP9 with alpha", "libvpx-vp9", "webm", "", AV_PIX_FMT_YUVA420P, 1, MAX_FPS,
+    {".webm", "VP9 with alpha", "libvpx-vp9", AV_CODEC_ID_VP9, "webm", "", AV_PIX_FMT_YUVA420P, 1, MAX_FPS,
      mur_out_configure_vp9, &mur_stream_sink},
-    {".mov", "ProRes 4444 with alpha", "prores_ks", "mov", "", AV_PIX_FMT_YUVA444P10LE, 1, MAX_FPS,
+    {".mov", "ProRes 4444 with alpha", "prores_ks", AV_CODEC_ID_PRORES, "mov", "", AV_PIX_FMT_YUVA444P10LE, 1, MAX_FPS,
      mur_out_configure_prores4444, &mur_stream_sink},
-    {".png", "PNG with alpha", "png", NULL, "", AV_PIX_FMT_RGBA, 0, MAX_FPS, NULL, &mur_sequence_sink},
+    {".png", "PNG with alpha", "png", AV_CODEC_ID_PNG, NULL, "", AV_PIX_FMT_RGBA, 0, MAX_FPS, NULL, &mur_sequence_sink},
 };
 
 /* A chunk of a GIF render: its frames kept exactly, for murmur join to
  * give the whole video one palette. QuickTime Animation (qtrle) in a
  * QuickTime file, what gif.c keeps its own intermediate in: exact RGB, run
  * lengths of changed lines, small on a painted background. */
-static const mur_format gif_chunk_format = {".gif", "GIF chunk (QuickTime Animation)", "qtrle", "mov",
+static const mur_format gif_chunk_format = {".gif", "GIF chunk (QuickTime Animation)", "qtrle", AV_CODEC_ID_QTRLE, "mov",
                                             "", AV_PIX_FMT_RGB24, 0, 50, mur_out_configure_qtrle,
                                             &mur_stream_sink};
 
