@@ -5,6 +5,8 @@
  * refused with file:line:col. */
 #include <math.h>
 
+#include <sys/stat.h>
+
 #include "cli_util.h"
 #include "harness.h"
 #include "murmur/experiment.h"
@@ -83,8 +85,12 @@ TEST(stats_csv_has_time_to_rows_with_the_censored_count)
                                 "  metrics: [order]\n"
                                 "  conditions: {all: {}, none: {separation: 0, alignment: 0, cohesion: 0}}\n");
     char args[1024], err[4096];
-    snprintf(args, sizeof args, "stats %s -q -o %s", path, csv);
+    /* --plot draws the stats figure (an until is not a twin's divergence) */
+    const char *png = scratch_path("until.png");
+    snprintf(args, sizeof args, "stats %s -q -o %s --plot %s", path, csv, png);
     REQUIRE(murmur(args, err, sizeof err) == 0, "stats: %s", err);
+    struct stat st;
+    CHECK(stat(png, &st) == 0 && st.st_size > 0, "no figure at %s", png);
     char *text = test_slurp(csv, NULL);
     REQUIRE(text, "no csv");
     CHECK(strstr(text, "condition,metric,median,p10,p90,mean,runs,ticks,censored\n") == text, "header: %.80s", text);

@@ -647,7 +647,7 @@ int mur_cli_stats_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_er
     if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, err)) ||
                         (rc = write_sidecar(o->runs_out, e, err))))
         goto done;
-    if ((rc = write_plot(o, extra_rows(e) ? twin_plot : mur_plot_stats, e, s, err)))
+    if ((rc = write_plot(o, twin_rows(e) ? twin_plot : mur_plot_stats, e, s, err)))
         goto done;
     if (o->plot_effects) {
         ensure_out_dir(o->plot_effects);
