@@ -326,6 +326,9 @@ TEST(merge_refuses_a_missing_twice_truncated_or_foreign_shard)
     /* a bit flipped inside the numbers: the hash tells */
     REQUIRE(run_in(dir, "cp out/s.shard-2-of-3.mur out/flip.mur && printf 'Z' | dd of=out/flip.mur bs=1 seek=$(( $(stat -c %s out/flip.mur) - 40 )) conv=notrunc 2>/dev/null", err, sizeof err) == 0, "flip");
     refused(dir, "out/s.shard-1-of-3.mur out/flip.mur out/s.shard-3-of-3.mur", "out/flip.mur: damaged shard");
+    /* a header claiming more records than its bytes hold: refused before anything is allocated */
+    REQUIRE(run_in(dir, "sed 's/^jobs: .*/jobs: 400000000/' out/s.shard-2-of-3.mur > out/many.mur", err, sizeof err) == 0, "sed");
+    refused(dir, "out/s.shard-1-of-3.mur out/many.mur out/s.shard-3-of-3.mur", "records cannot fit in");
     /* another murmur: the version in its header */
     REQUIRE(run_in(dir, "sed '3s/^murmur: .*/murmur: 0.0.1/' out/s.shard-2-of-3.mur > out/old.mur", err, sizeof err) == 0, "sed");
     refused(dir, "out/s.shard-1-of-3.mur out/old.mur out/s.shard-3-of-3.mur", "out/old.mur: a shard of murmur 0.0.1");

@@ -89,12 +89,6 @@ void mur_shard_info_free(mur_shard_info *info)
     info->scene = info->condition = NULL;
 }
 
-static char *dup_text(const char *s)
-{
-    char *d = s ? mur_malloc(strlen(s) + 1) : NULL;
-    return d ? strcpy(d, s) : NULL;
-}
-
 /* What e's scene and def make, shard and all (jobs left 0). */
 static int info_of(mur_shard_info *out, const mur_scene *s, const mur_experiment_def *def, const char *command,
                    mur_error *err)
@@ -106,8 +100,8 @@ static int info_of(mur_shard_info *out, const mur_scene *s, const mur_experiment
     if (rc)
         return rc;
     const char *cond = def->version >= 2 ? def->condition : NULL;
-    out->scene = dup_text(s->path);
-    out->condition = cond ? dup_text(cond) : NULL;
+    out->scene = s->path ? mur_strdup(s->path) : NULL;
+    out->condition = cond ? mur_strdup(cond) : NULL;
     if (!out->scene || (cond && !out->condition)) {
         mur_shard_info_free(out);
         return mur_error_set(err, MUR_ERUN, "out of memory");
@@ -379,7 +373,7 @@ static int parse_header(mur_shard_file *f, const char *path, mur_error *err)
     strcpy(in->command, v);
     NEED("murmur", strlen(v) < sizeof in->version);
     strcpy(in->version, v);
-    NEED("scene", (in->scene = dup_text(v)) != NULL);
+    NEED("scene", (in->scene = mur_strdup(v)) != NULL);
     NEED("scene-fnv1a64", sscanf(v, "%" SCNx64, &in->scene_hash) == 1);
     NEED("seed", sscanf(v, "%" SCNu64, &in->seed) == 1);
     NEED("shard", sscanf(v, "%d/%d", &in->shard, &in->shards) == 2 && in->shards >= 1 &&
@@ -388,7 +382,7 @@ static int parse_header(mur_shard_file *f, const char *path, mur_error *err)
     in->runs = (int)n;
     NEED("ticks", !number(v, 0, 10000000, &n));
     in->ticks = (long)n;
-    NEED("condition", !v[0] || (in->condition = dup_text(v)) != NULL);
+    NEED("condition", !v[0] || (in->condition = mur_strdup(v)) != NULL);
     NEED("scene-only", !number(v, 0, 1, &n));
     in->scene_only = (int)n;
     NEED("every-tick", !number(v, 0, 1, &n));
@@ -412,6 +406,11 @@ static int parse_header(mur_shard_file *f, const char *path, mur_error *err)
 #undef NEED
     p++;
     f->records = (size_t)(p - (const char *)f->data) + prov;
+    /* every record takes 16 bytes at least: a header claiming more records
+     * than the file has room for is refused before anything is allocated */
+    if (f->records > f->len || (size_t)in->jobs > (f->len - f->records) / 16)
+        return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (%ld records cannot fit in %zu bytes)",
+                             path, in->jobs, f->len);
     /* the records' heads, then the hash of all that precedes the end line */
     if (!(f->offsets = mur_calloc((size_t)in->jobs + 1, sizeof *f->offsets)))
         return mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", path);
