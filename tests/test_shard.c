@@ -411,7 +411,8 @@ TEST(plan_writes_a_slurm_array_with_its_merge_and_a_parallel_line)
           "a render's plan prices it from a calibration render: %s", out);
     free(out);
     static const char *const bad[] = {"--shards 4", "--slurm", "--shards 0 --slurm", "--shards 2 --chunks 2 --slurm",
-                                      "--shards 2 --slurm --parallel", "--shards 2 --slurm -o out/x.txt"};
+                                      "--shards 2 --slurm --parallel", "--shards 2 --slurm -o out/x.txt",
+                                      "--chunks 5000 --parallel"};   /* more chunks than 2 s segments */
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char args[256];
         snprintf(args, sizeof args, "plan s.yaml %s", bad[i]);

@@ -23,6 +23,7 @@
 #include "murmur/session.h"
 #include "murmur/shard.h"
 #include "murmur/version.h"
+#include "murmur/video.h"
 
 /* A kind of plan: the command of piece {K} of {N}, and the one that joins
  * the pieces ({PIECES}: a glob of them) into {OUT}. {M} is murmur, {SCENE}
@@ -313,8 +314,17 @@ int mur_cmd_plan(const mur_cli_opts *o)
     /* what is split, and what it costs */
     char count[256], cost[256] = "", how[160] = "";
     if (chunks) {
-        long frames = mur_scene_frames(s);
-        snprintf(count, sizeof count, "%ld frames, about %ld per chunk", frames, (frames + n - 1) / n);
+        long frames = mur_scene_frames(s), first, most = 0, len;
+        mur_error why = {{0}};
+        /* cut as the chunks will be (on 2 s segments), refused as they would be */
+        for (int k = 1; k <= n; k++) {
+            if (mur_video_chunk_frames(frames, (int)lround(s->fps), k, n, &first, &len, &why)) {
+                mur_scene_destroy(s);
+                return mur_cli_usage_error("%s", why.msg);
+            }
+            most = len > most ? len : most;
+        }
+        snprintf(count, sizeof count, "%ld frames, %ld per chunk at most", frames, most);
         double secs = calibrate_render(s, ext, how, sizeof how);
         if (secs >= 0) {
             char all[32], one[32];
