@@ -31,7 +31,7 @@ static const char *scene_in(const char *dir, const char *name, int seed, const c
              "model: wrkspc\n"
              "world: {width: 240, height: 160, boundary: wrap}\n"
              "flock: {count: 40}\n"
-             "video: {duration: 1s, ticks_per_second: 60}\n"
+             "video: {duration: 6s, ticks_per_second: 60}\n"
              "timeline:\n"
              "  - at: 0.5s\n    ramp: {noise: 0.05}\n    over: 0.25s\n    ease: linear\n"
              "experiment:\n"
