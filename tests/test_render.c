@@ -587,6 +587,127 @@ TEST(trail_layers_mark_every_tile_they_draw_on)
     mur_scene_destroy(s);
 }
 
+/* A band's ink (its nonzero pixels, ink.c) laid over a frame gives the
+ * bytes Cairo gives painting the whole layer with the same opacity through
+ * the same clip: random translucent ink over a random translucent frame,
+ * at opacities from 1 to almost nothing. */
+TEST(ink_laid_equals_the_layer_painted)
+{
+    enum { LW = 200, LH = 120, FW = 230, FH = 150, DX = 5, DY = 7, TW = (LW + 31) / 32, TH = (LH + 31) / 32 };
+    cairo_surface_t *layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, LW, LH);
+    cairo_surface_t *fa = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, FW, FH);
+    cairo_surface_t *fb = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, FW, FH);
+    REQUIRE(cairo_surface_status(layer) == CAIRO_STATUS_SUCCESS && cairo_surface_status(fa) == CAIRO_STATUS_SUCCESS &&
+            cairo_surface_status(fb) == CAIRO_STATUS_SUCCESS, "surfaces");
+    uint32_t seed = 12345;
+    unsigned char tiles[TW * TH] = {0};
+    unsigned char *ld = cairo_image_surface_get_data(layer);
+    int ls = cairo_image_surface_get_stride(layer);
+    long inked = 0;
+    for (int y = 0; y < LH; y++)
+        for (int x = 0; x < LW; x++) {
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t a = seed >> 24, v = 0;
+            if ((seed >> 8 & 15) == 0 && a) {   /* about one pixel in 16 inked */
+                v = a << 24;
+                for (int c = 0; c < 3; c++) {
+                    seed = seed * 1664525u + 1013904223u;
+                    v |= ((seed >> 16) % (a + 1)) << (8 * c);   /* premultiplied: <= alpha */
+                }
+                tiles[(y / 32) * TW + x / 32] = 1;
+                inked++;
+            }
+            memcpy(ld + (size_t)y * ls + (size_t)x * 4, &v, 4);
+        }
+    tiles[TW * TH - 1] = 1;   /* a marked tile without ink */
+    cairo_surface_mark_dirty(layer);
+    mur_ink ink = {0};
+    REQUIRE(!mur_ink_read(&ink, ld, ls, LW, LH, tiles, TW, 32), "read");
+    long held = 0;
+    for (size_t i = 0; i < ink.npx; i++)
+        held += ink.px[i] != 0;
+    CHECK(held == inked, "the ink holds %ld of %ld inked pixels", held, inked);
+    CHECK(ink.npx < (size_t)LW * LH / 4, "the ink takes %zu pixels for %ld inked", ink.npx, inked);
+    double alphas[] = {1.0, 0.55, 0.5 * 0.8, 0.3137, 0.1, 0.01, 0.002, 0.0004};
+    for (size_t k = 0; k < sizeof alphas / sizeof *alphas; k++) {
+        unsigned char *da = cairo_image_surface_get_data(fa), *db = cairo_image_surface_get_data(fb);
+        int fs = cairo_image_surface_get_stride(fa);
+        for (int y = 0; y < FH; y++)
+            for (int x = 0; x < FW; x++) {
+                seed = seed * 1664525u + 1013904223u;
+                uint32_t a = (seed >> 24) | (x % 3 ? 0 : 255), v = a << 24;   /* some opaque */
+                for (int c = 0; c < 3; c++) {
+                    seed = seed * 1664525u + 1013904223u;
+                    v |= ((seed >> 16) % (a + 1)) << (8 * c);
+                }
+                memcpy(da + (size_t)y * fs + (size_t)x * 4, &v, 4);
+            }
+        memcpy(db, da, (size_t)fs * FH);
+        cairo_surface_mark_dirty(fa);
+        cairo_surface_mark_dirty(fb);
+        /* Cairo: the layer painted through a clip that cuts it */
+        cairo_t *cr = cairo_create(fa);
+        cairo_rectangle(cr, 10, 12, 150, 100);
+        cairo_clip(cr);
+        cairo_set_source_surface(cr, layer, DX, DY);
+        cairo_paint_with_alpha(cr, alphas[k]);
+        REQUIRE(cairo_status(cr) == CAIRO_STATUS_SUCCESS, "paint");
+        cairo_destroy(cr);
+        cairo_surface_flush(fa);
+        int m = mur_ink_mask(alphas[k]);
+        REQUIRE(m >= 0 && m <= 255, "mask of %g: %d", alphas[k], m);
+        mur_ink_lay(&ink, m, db, fs, DX, DY, 10, 12, 160, 112);
+        long differ = 0;
+        for (size_t i = 0; i < (size_t)fs * FH; i++)
+            differ += da[i] != db[i];
+        CHECK(differ == 0, "opacity %g (mask %d): %ld bytes differ from Cairo's", alphas[k], m, differ);
+    }
+    mur_ink_free(&ink);
+    cairo_surface_destroy(layer);
+    cairo_surface_destroy(fa);
+    cairo_surface_destroy(fb);
+}
+
+/* A frame laid from the bands' ink equals the same frame with every layer
+ * painted whole, and most bands are laid from ink. */
+TEST(trail_frames_from_ink_equal_the_layers_painted)
+{
+    mur_scene *s = scene_of(TRAIL_SCENE("120", "400", "300", "24"));
+    REQUIRE(s, "scene");
+    mur_renderer *r = NULL;
+    mur_flock *f = NULL;
+    mur_error err;
+    REQUIRE(!mur_renderer_create(&r, mur_scene_look(s), 400, 300, &err), "%s", err.msg);
+    REQUIRE(!mur_flock_create(&f, &s->params, 7, &err), "%s", err.msg);
+    const mur_flock *fl[1] = {f};
+    const uint8_t *px = NULL;
+    int stride = 0;
+    for (int t = 1; t <= 50; t++) {
+        mur_flock_step(f);
+        mur_renderer_observe(r, 0, f, t);
+        REQUIRE(!mur_renderer_draw_image(r, fl, 1, t / 60.0, &px, &stride, &err), "%s", err.msg);
+    }
+    uint8_t *a = malloc((size_t)stride * 300);
+    REQUIRE(a, "memory");
+    memcpy(a, px, (size_t)stride * 300);
+    mur_trails *tr = &r->panels[0].trails;
+    int inked = 0;
+    for (int k = 0; k < tr->nlayers; k++) {
+        inked += tr->layers[k].inked;
+        tr->layers[k].inked = 0;
+    }
+    CHECK(inked >= 3, "only %d bands were laid from ink", inked);
+    REQUIRE(!mur_renderer_draw_image(r, fl, 1, 50 / 60.0, &px, &stride, &err), "%s", err.msg);
+    int differ = 0;
+    for (int y = 0; y < 300; y++)
+        differ += memcmp(a + (size_t)y * stride, px + (size_t)y * stride, 400 * 4) != 0;
+    CHECK(differ == 0, "%d rows differ between the frame laid from ink and the layers painted", differ);
+    free(a);
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
 /* A fading trail dims a little every frame and is gone once invisible: no
  * part of it drops by a visible step (the old five-step fade dropped a
  * seventh of the trail's brightness at once). One white boid flies

@@ -25,6 +25,37 @@
  * tiles were not tried, and each run of them is one more clip box). */
 #define MUR_TRAIL_TILE 32
 
+/* The drawn-on pixels of a mostly empty image as runs of nonzero pixels,
+ * row by row (ink.c). */
+typedef struct mur_ink_run {
+    int x, n;                /* first pixel and length */
+    uint32_t at;             /* its pixels: px[at .. at + n) */
+} mur_ink_run;
+
+typedef struct mur_ink {
+    int w, h;                /* the image read; 0 x 0: none */
+    uint32_t *row;           /* h + 1: row y's runs are run[row[y] .. row[y + 1]) */
+    mur_ink_run *run;
+    uint32_t *px;            /* premultiplied ARGB32, as the image held them */
+    size_t nrun, npx;
+    size_t row_cap, run_cap, px_cap;
+} mur_ink;
+
+/* Reads the nonzero pixels of a w x h ARGB32 image inside the tiles marked
+ * in `tiles` (tw across, tile pixels square) into k, replacing what it held;
+ * 0, or -1 when memory is short (k then holds no image). */
+int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h,
+                 const unsigned char *tiles, int tw, int tile);
+/* The mask byte Cairo lays a surface with under cairo_paint_with_alpha
+ * (alpha), or -1 when Cairo fails. */
+int mur_ink_mask(double alpha);
+/* Lays k's pixels OVER the ARGB32 image dst with the mask byte m, the ink's
+ * pixel (0, 0) at dst's (dx, dy), inside dst's pixels [x0, x1) x [y0, y1):
+ * the bytes cairo_paint_with_alpha gives with the image as the source. */
+void mur_ink_lay(const mur_ink *k, int m, unsigned char *dst, int stride, int dx, int dy, int x0,
+                 int y0, int x1, int y1);
+void mur_ink_free(mur_ink *k);
+
 /* One band of fading trails drawn into a layer kept between frames
  * (trails.c). */
 typedef struct mur_trail_layer {
@@ -33,6 +64,10 @@ typedef struct mur_trail_layer {
     long upto;               /* the newest tick drawn into it */
     unsigned char *tiles;    /* tiles drawn on (1), of the trails' tw x th grid */
     int any;                 /* some tile is */
+    mur_ink ink;             /* the band's pixels, once all its ticks are drawn */
+    int inked;               /* ink holds them */
+    int mask;                /* the mask byte of opacity mask_alpha; -1: not asked */
+    double mask_alpha;
 } mur_trail_layer;
 
 /* Trails: the last `slots` recorded ticks of every boid's position and

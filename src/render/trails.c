@@ -68,6 +68,7 @@ static void layers_free(mur_trails *t)
         if (t->layers[i].img)
             cairo_surface_destroy(t->layers[i].img);
         mur_free(t->layers[i].tiles);
+        mur_ink_free(&t->layers[i].ink);
     }
     mur_free(t->layers);
     t->layers = NULL;
@@ -535,8 +536,10 @@ static int layers_ready(mur_trails *t, int nl, int x, int y, int w, int h, const
         if (!(t->layers = mur_calloc((size_t)nl, sizeof *t->layers)))
             return -1;
         t->nlayers = nl;
-        for (int i = 0; i < nl; i++)
+        for (int i = 0; i < nl; i++) {
             t->layers[i].band = -1;
+            t->layers[i].mask = -1;
+        }
         t->lx = x;
         t->ly = y;
         t->lw = w;
@@ -571,6 +574,66 @@ static void tiles_path(cairo_t *cr, const mur_trails *t, const mur_trail_layer *
         }
 }
 
+/* A band whose ticks are all drawn is read into runs of its nonzero pixels
+ * (ink.c), which are laid instead of the layer while they are few: laying
+ * a layer reads every pixel of it, and a band of 2,000 boids inks a few
+ * percent of a 1080p frame. Past a quarter of the layer the runs save
+ * little and the layer is laid as it is; so it is when memory is short
+ * (the pixels are the same either way). */
+static void ink_band(mur_trails *t, mur_trail_layer *L)
+{
+    cairo_surface_flush(L->img);
+    L->inked = !mur_ink_read(&L->ink, cairo_image_surface_get_data(L->img),
+                             cairo_image_surface_get_stride(L->img), t->lw, t->lh, L->tiles, t->tw, TILE) &&
+               L->ink.npx <= (size_t)t->lw * (size_t)t->lh / 4;
+    L->mask = -1;
+}
+
+/* The mask byte layer L is laid with at alpha, asked of Cairo once per
+ * opacity (a band's opacity changes every frame; the bands of a frame
+ * drawn in bands find it asked by mur_trails_prepare, and only read it). */
+static int layer_mask(mur_trail_layer *L, double alpha)
+{
+    if (L->mask < 0 || L->mask_alpha != alpha) {
+        L->mask = mur_ink_mask(alpha);
+        L->mask_alpha = alpha;
+    }
+    return L->mask;
+}
+
+/* Lay layer L's ink over cr's image at alpha, in device space, inside cr's
+ * clip: 1 when done, 0 when it cannot be (the clip is not one rectangle,
+ * the target not an ARGB32 image), and the layer is to be painted. */
+static int lay_ink(cairo_t *cr, const mur_trails *t, mur_trail_layer *L, double alpha)
+{
+    cairo_surface_t *s = cairo_get_target(cr);
+    if (!L->inked || cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE ||
+        cairo_image_surface_get_format(s) != CAIRO_FORMAT_ARGB32)
+        return 0;
+    int m = layer_mask(L, alpha);
+    cairo_rectangle_list_t *clip = cairo_copy_clip_rectangle_list(cr);   /* device space here */
+    int ok = m >= 0 && clip->status == CAIRO_STATUS_SUCCESS && clip->num_rectangles == 1;
+    if (ok) {
+        const cairo_rectangle_t *c = &clip->rectangles[0];
+        double ox, oy;
+        cairo_surface_get_device_offset(s, &ox, &oy);
+        int sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
+        /* the clip in the surface's pixels, within the surface */
+        double x0 = fmax(c->x + ox, 0), y0 = fmax(c->y + oy, 0);
+        double x1 = fmin(c->x + c->width + ox, sw), y1 = fmin(c->y + c->height + oy, sh);
+        ok = x0 == floor(x0) && y0 == floor(y0) && x1 == floor(x1) && y1 == floor(y1) &&
+             ox == floor(ox) && oy == floor(oy);
+        if (ok && x0 < x1 && y0 < y1) {
+            cairo_surface_flush(s);
+            mur_ink_lay(&L->ink, m, cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s),
+                        t->lx + (int)ox, t->ly + (int)oy, (int)x0, (int)y0, (int)x1, (int)y1);
+            cairo_surface_mark_dirty_rectangle(s, (int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0));
+        }
+    }
+    cairo_rectangle_list_destroy(clip);
+    return ok;
+}
+
 /* Bring band b's layer up to tick `upto`; 0, or -1 when it cannot be made. */
 static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto, mur_trail_layer **out)
 {
@@ -602,6 +665,7 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
         }
         L->band = b;
         L->upto = b * e - 1;
+        L->inked = 0;
     }
     if (L->upto >= upto)
         return 0;
@@ -636,6 +700,8 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
         return rc;
     }
     L->upto = upto;
+    if (upto == b * e + e - 1)
+        ink_band(t, L);
     return 0;
 }
 
@@ -673,8 +739,10 @@ int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_pa
         mur_trail_layer *L;
         pen.first = b * e;
         pen.last = b * e + e - 1;
-        if (band_alpha(lk, b, e, now) > 0)
-            rc = layer_update(t, &pen, b, e, b * e + e - 1 < now ? b * e + e - 1 : now, &L);
+        double alpha = band_alpha(lk, b, e, now);
+        if (alpha > 0 && !(rc = layer_update(t, &pen, b, e, b * e + e - 1 < now ? b * e + e - 1 : now, &L)) &&
+            L->inked)
+            layer_mask(L, alpha);   /* asked here, read by the bands */
     }
     return rc ? rc : 1;
 }
@@ -731,6 +799,10 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
         /* laid in device space, only over what the band drew on */
         cairo_save(cr);
         cairo_identity_matrix(cr);
+        if (lay_ink(cr, t, L, alpha)) {
+            cairo_restore(cr);
+            continue;
+        }
         cairo_new_path(cr);
         tiles_path(cr, t, L, t->lx, t->ly);
         cairo_clip(cr);
