@@ -656,7 +656,8 @@ TEST(ink_laid_equals_the_layer_painted)
         cairo_surface_flush(fa);
         int m = mur_ink_mask(alphas[k]);
         REQUIRE(m >= 0 && m <= 255, "mask of %g: %d", alphas[k], m);
-        mur_ink_lay(&ink, m, db, fs, DX, DY, 10, 12, 160, 112);
+        const mur_ink *one[1] = {&ink};
+        mur_ink_lay(one, &m, 1, db, fs, DX, DY, 10, 12, 160, 112);
         long differ = 0;
         for (size_t i = 0; i < (size_t)fs * FH; i++)
             differ += da[i] != db[i];

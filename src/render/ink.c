@@ -88,13 +88,18 @@ int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h
                     x++;
                 }
                 x = end;
-                size_t n = (size_t)(x - x0);
+                /* padded with clear pixels to whole fours (within the
+                 * row), which the four-at-a-time laying takes whole */
+                size_t n = (size_t)(x - x0), padded = (n + 3) & ~(size_t)3;
+                if (padded > (size_t)(w - x0))
+                    padded = (size_t)(w - x0);
                 if (reserve((void **)&k->run, &k->run_cap, k->nrun + 1, sizeof *k->run) ||
-                    reserve((void **)&k->px, &k->px_cap, k->npx + n, sizeof *k->px))
+                    reserve((void **)&k->px, &k->px_cap, k->npx + padded, sizeof *k->px))
                     return -1;
-                k->run[k->nrun++] = (mur_ink_run){.x = x0, .n = (int)n, .at = (uint32_t)k->npx};
+                k->run[k->nrun++] = (mur_ink_run){.x = x0, .n = (int)padded, .at = (uint32_t)k->npx};
                 memcpy(k->px + k->npx, line + x0, n * sizeof *line);
-                k->npx += n;
+                memset(k->px + k->npx + n, 0, (padded - n) * sizeof *line);
+                k->npx += padded;
             }
         }
     }
@@ -137,55 +142,64 @@ static inline uint32_t add2(uint32_t x, uint32_t y)
     return t & 0x00ff00ffu;
 }
 
-void mur_ink_lay(const mur_ink *k, int m, unsigned char *dst, int stride, int dx, int dy, int x0,
-                 int y0, int x1, int y1)
+/* Lays row r of k, with the mask byte m, over `line` (the destination
+ * row), the ink's x = 0 at dx, inside [x0, x1). */
+static void lay_row(const mur_ink *k, int m, uint32_t *line, int r, int dx, int x0, int x1)
 {
-    if (m <= 0 || !k->w)
-        return;
     uint32_t a = (uint32_t)m;
-    /* ink rows meeting [y0, y1) */
-    int r0 = y0 - dy > 0 ? y0 - dy : 0, r1 = y1 - dy < k->h ? y1 - dy : k->h;
+    for (uint32_t j = k->row[r]; j < k->row[r + 1]; j++) {
+        const mur_ink_run *run = &k->run[j];
+        int xa = run->x + dx, xb = xa + run->n;
+        const uint32_t *s = k->px + run->at - xa;   /* s[x]: the ink over pixel x */
+        if (xa < x0)
+            xa = x0;
+        if (xb > x1)
+            xb = x1;
+        int x = xa;
+#ifdef __SSE2__
+        /* four pixels at a time, as pixman's SSE2 code lays them */
+        const __m128i zero = _mm_setzero_si128(), mask = _mm_set1_epi16((short)m);
+        const __m128i half = _mm_set1_epi16(0x80), r257 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
+        for (; x + 4 <= xb; x += 4) {
+            __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(s + x));
+            __m128i d = _mm_loadu_si128((const __m128i *)(void *)(line + x));
+            __m128i sl = _mm_unpacklo_epi8(p, zero), sh = _mm_unpackhi_epi8(p, zero);
+            sl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sl, mask), half), r257);
+            sh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sh, mask), half), r257);
+            __m128i al = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sl, 0xff), 0xff);
+            __m128i ah = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sh, 0xff), 0xff);
+            al = _mm_xor_si128(al, ff);
+            ah = _mm_xor_si128(ah, ff);
+            __m128i dl = _mm_unpacklo_epi8(d, zero), dh = _mm_unpackhi_epi8(d, zero);
+            dl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dl, al), half), r257);
+            dh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dh, ah), half), r257);
+            __m128i out = _mm_packus_epi16(_mm_adds_epu8(sl, dl), _mm_adds_epu8(sh, dh));
+            _mm_storeu_si128((__m128i *)(void *)(line + x), out);
+        }
+#endif
+        for (; x < xb; x++) {
+            uint32_t p = s[x];
+            uint32_t lo = mul2(p, a), hi = mul2(p >> 8, a);   /* s' = s m */
+            uint32_t ia = 255 - (hi >> 16);                   /* 255 - s'_alpha */
+            uint32_t d = line[x];
+            lo = add2(lo, mul2(d, ia));
+            hi = add2(hi, mul2(d >> 8, ia));
+            line[x] = lo | hi << 8;
+        }
+    }
+}
+
+void mur_ink_lay(const mur_ink *const *k, const int *m, int n, unsigned char *dst, int stride, int dx,
+                 int dy, int x0, int y0, int x1, int y1)
+{
+    /* Row by row, each ink in turn: a pixel gets the inks in their order,
+     * as when each is laid whole, and its row is still in the cache for
+     * the next. */
+    int r0 = y0 - dy > 0 ? y0 - dy : 0, r1 = y1 - dy;
     for (int r = r0; r < r1; r++) {
         uint32_t *line = (uint32_t *)(void *)(dst + (size_t)(r + dy) * (size_t)stride);
-        for (uint32_t j = k->row[r]; j < k->row[r + 1]; j++) {
-            const mur_ink_run *run = &k->run[j];
-            int xa = run->x + dx, xb = xa + run->n;
-            const uint32_t *s = k->px + run->at - xa;   /* s[x]: the ink over pixel x */
-            if (xa < x0)
-                xa = x0;
-            if (xb > x1)
-                xb = x1;
-            int x = xa;
-#ifdef __SSE2__
-            /* four pixels at a time, as pixman's SSE2 code lays them */
-            const __m128i zero = _mm_setzero_si128(), mask = _mm_set1_epi16((short)m);
-            const __m128i half = _mm_set1_epi16(0x80), r257 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
-            for (; x + 4 <= xb; x += 4) {
-                __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(s + x));
-                __m128i d = _mm_loadu_si128((const __m128i *)(void *)(line + x));
-                __m128i sl = _mm_unpacklo_epi8(p, zero), sh = _mm_unpackhi_epi8(p, zero);
-                sl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sl, mask), half), r257);
-                sh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sh, mask), half), r257);
-                __m128i al = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sl, 0xff), 0xff);
-                __m128i ah = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sh, 0xff), 0xff);
-                al = _mm_xor_si128(al, ff);
-                ah = _mm_xor_si128(ah, ff);
-                __m128i dl = _mm_unpacklo_epi8(d, zero), dh = _mm_unpackhi_epi8(d, zero);
-                dl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dl, al), half), r257);
-                dh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dh, ah), half), r257);
-                __m128i out = _mm_packus_epi16(_mm_adds_epu8(sl, dl), _mm_adds_epu8(sh, dh));
-                _mm_storeu_si128((__m128i *)(void *)(line + x), out);
-            }
-#endif
-            for (; x < xb; x++) {
-                uint32_t p = s[x];
-                uint32_t lo = mul2(p, a), hi = mul2(p >> 8, a);   /* s' = s m */
-                uint32_t ia = 255 - (hi >> 16);                   /* 255 - s'_alpha */
-                uint32_t d = line[x];
-                lo = add2(lo, mul2(d, ia));
-                hi = add2(hi, mul2(d >> 8, ia));
-                line[x] = lo | hi << 8;
-            }
-        }
+        for (int i = 0; i < n; i++)
+            if (m[i] > 0 && r < k[i]->h)
+                lay_row(k[i], m[i], line, r, dx, x0, x1);
     }
 }

@@ -49,11 +49,12 @@ int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h
 /* The mask byte Cairo lays a surface with under cairo_paint_with_alpha
  * (alpha), or -1 when Cairo fails. */
 int mur_ink_mask(double alpha);
-/* Lays k's pixels OVER the ARGB32 image dst with the mask byte m, the ink's
- * pixel (0, 0) at dst's (dx, dy), inside dst's pixels [x0, x1) x [y0, y1):
- * the bytes cairo_paint_with_alpha gives with the image as the source. */
-void mur_ink_lay(const mur_ink *k, int m, unsigned char *dst, int stride, int dx, int dy, int x0,
-                 int y0, int x1, int y1);
+/* Lays the n inks k[i], in turn, OVER the ARGB32 image dst with the mask
+ * bytes m[i], each ink's pixel (0, 0) at dst's (dx, dy), inside dst's
+ * pixels [x0, x1) x [y0, y1): the bytes cairo_paint_with_alpha gives
+ * painting each ink's image in turn. */
+void mur_ink_lay(const mur_ink *const *k, const int *m, int n, unsigned char *dst, int stride, int dx,
+                 int dy, int x0, int y0, int x1, int y1);
 void mur_ink_free(mur_ink *k);
 
 /* One band of fading trails drawn into a layer kept between frames

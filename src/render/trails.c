@@ -601,37 +601,67 @@ static int layer_mask(mur_trail_layer *L, double alpha)
     return L->mask;
 }
 
-/* Lay layer L's ink over cr's image at alpha, in device space, inside cr's
- * clip: 1 when done, 0 when it cannot be (the clip is not one rectangle,
- * the target not an ARGB32 image), and the layer is to be painted. */
-static int lay_ink(cairo_t *cr, const mur_trails *t, mur_trail_layer *L, double alpha)
+/* Where inks are laid: cr's target image and its clip, in the surface's
+ * pixels. */
+typedef struct ink_target {
+    unsigned char *px;
+    int stride;
+    int dx, dy;              /* device (0, 0) in the surface's pixels */
+    int x0, y0, x1, y1;      /* the clip, within the surface */
+} ink_target;
+
+/* Whether inks can be laid on cr: its target is an ARGB32 image and its
+ * clip one rectangle of whole pixels (*k filled then); otherwise every
+ * layer is painted. */
+static int ink_target_of(cairo_t *cr, ink_target *k)
 {
     cairo_surface_t *s = cairo_get_target(cr);
-    if (!L->inked || cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE ||
+    if (cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE ||
         cairo_image_surface_get_format(s) != CAIRO_FORMAT_ARGB32)
         return 0;
-    int m = layer_mask(L, alpha);
-    cairo_rectangle_list_t *clip = cairo_copy_clip_rectangle_list(cr);   /* device space here */
-    int ok = m >= 0 && clip->status == CAIRO_STATUS_SUCCESS && clip->num_rectangles == 1;
+    cairo_save(cr);
+    cairo_identity_matrix(cr);
+    cairo_rectangle_list_t *clip = cairo_copy_clip_rectangle_list(cr);   /* device space */
+    cairo_restore(cr);
+    int ok = clip->status == CAIRO_STATUS_SUCCESS && clip->num_rectangles == 1;
     if (ok) {
         const cairo_rectangle_t *c = &clip->rectangles[0];
         double ox, oy;
         cairo_surface_get_device_offset(s, &ox, &oy);
         int sw = cairo_image_surface_get_width(s), sh = cairo_image_surface_get_height(s);
-        /* the clip in the surface's pixels, within the surface */
         double x0 = fmax(c->x + ox, 0), y0 = fmax(c->y + oy, 0);
         double x1 = fmin(c->x + c->width + ox, sw), y1 = fmin(c->y + c->height + oy, sh);
         ok = x0 == floor(x0) && y0 == floor(y0) && x1 == floor(x1) && y1 == floor(y1) &&
-             ox == floor(ox) && oy == floor(oy);
-        if (ok && x0 < x1 && y0 < y1) {
-            cairo_surface_flush(s);
-            mur_ink_lay(&L->ink, m, cairo_image_surface_get_data(s), cairo_image_surface_get_stride(s),
-                        t->lx + (int)ox, t->ly + (int)oy, (int)x0, (int)y0, (int)x1, (int)y1);
-            cairo_surface_mark_dirty_rectangle(s, (int)x0, (int)y0, (int)(x1 - x0), (int)(y1 - y0));
-        }
+             ox == floor(ox) && oy == floor(oy) && fabs(ox) < 1 << 24 && fabs(oy) < 1 << 24;
+        *k = (ink_target){.px = cairo_image_surface_get_data(s), .stride = cairo_image_surface_get_stride(s),
+                          .dx = (int)ox, .dy = (int)oy, .x0 = (int)x0, .y0 = (int)y0,
+                          .x1 = x1 > x0 ? (int)x1 : (int)x0, .y1 = y1 > y0 ? (int)y1 : (int)y0};
     }
     cairo_rectangle_list_destroy(clip);
     return ok;
+}
+
+/* Bands laid from their ink, waiting to be laid together (in their order:
+ * a band painted from its layer lays them first). */
+#define INK_BATCH 16
+typedef struct ink_batch {
+    const mur_ink *ink[INK_BATCH];
+    int mask[INK_BATCH];
+    int n;
+} ink_batch;
+
+static void lay_batch(cairo_t *cr, const mur_trails *t, const ink_target *k, ink_batch *b)
+{
+    if (!b->n)
+        return;
+    if (k->x0 < k->x1 && k->y0 < k->y1) {
+        cairo_surface_t *s = cairo_get_target(cr);
+        cairo_surface_flush(s);
+        mur_ink_lay(b->ink, b->mask, b->n, k->px, k->stride, t->lx + k->dx, t->ly + k->dy, k->x0, k->y0,
+                    k->x1, k->y1);
+        cairo_surface_mark_dirty_rectangle(s, k->x0, k->y0, k->x1 - k->x0, k->y1 - k->y0);
+    }
+    b->n = 0;
 }
 
 /* Bring band b's layer up to tick `upto`; 0, or -1 when it cannot be made. */
@@ -780,6 +810,9 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
         cairo_restore(cr);
         return -1;
     }
+    ink_target target;
+    ink_batch batch = {.n = 0};
+    int inks = cached && ink_target_of(cr, &target);
     for (long b = oldest; b <= newest && !rc; b++) {
         double alpha = band_alpha(lk, b, e, now);
         long upto = b * e + e - 1 < now ? b * e + e - 1 : now;
@@ -796,13 +829,18 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
             break;
         if (!L->any)
             continue;
+        int m = inks && L->inked ? layer_mask(L, alpha) : -1;
+        if (m >= 0) {
+            if (batch.n == INK_BATCH)
+                lay_batch(cr, t, &target, &batch);
+            batch.ink[batch.n] = &L->ink;
+            batch.mask[batch.n++] = m;
+            continue;
+        }
+        lay_batch(cr, t, &target, &batch);
         /* laid in device space, only over what the band drew on */
         cairo_save(cr);
         cairo_identity_matrix(cr);
-        if (lay_ink(cr, t, L, alpha)) {
-            cairo_restore(cr);
-            continue;
-        }
         cairo_new_path(cr);
         tiles_path(cr, t, L, t->lx, t->ly);
         cairo_clip(cr);
@@ -810,6 +848,8 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
         cairo_paint_with_alpha(cr, alpha);
         cairo_restore(cr);
     }
+    if (!rc)
+        lay_batch(cr, t, &target, &batch);
     cairo_restore(cr);
     return rc;
 }
