@@ -544,4 +544,4 @@ static void gif_abort(void *sink)
     destroy(sink);
 }
 
-const mur_sink_ops mur_gif_sink = {gif_open, gif_write, gif_close, gif_abort};
+const mur_sink_ops mur_gif_sink = {.open = gif_open, .write = gif_write, .close = gif_close, .abort = gif_abort};

@@ -397,4 +397,4 @@ static void seq_abort(void *sink)
     destroy(sink, 1);
 }
 
-const mur_sink_ops mur_sequence_sink = {seq_open, seq_write, seq_close, seq_abort};
+const mur_sink_ops mur_sequence_sink = {.open = seq_open, .write = seq_write, .close = seq_close, .abort = seq_abort};

@@ -8,8 +8,9 @@
  *   a lossless intermediate of the frames, then the GIF encoder;
  * - sequence.c: one PNG per frame, numbered by a printf-style pattern.
  *
- * A sink is only ever used from one thread at a time; the byte counter is
- * the one thing another thread reads while it works. Each sink's state is
+ * A sink is only ever used from one thread at a time (but for convert, see
+ * below); the byte counter is the one thing another thread reads while it
+ * works. Each sink's state is
  * its own struct, passed through video.c as a void pointer. */
 #ifndef MURMUR_OUTPUT_SINK_H
 #define MURMUR_OUTPUT_SINK_H
@@ -47,6 +48,16 @@ typedef struct mur_sink_ops {
     int (*close)(void *s, mur_error *err);
     /* Free s and remove everything it wrote. */
     void (*abort)(void *s);
+    /* Optional (all four or none): a queue of frames as the encoder takes
+     * them. slot_new makes a slot (NULL when memory is short); convert
+     * fills one from the caller's pixels, in the caller's thread; write_slot
+     * encodes one, in the encoding thread; slot_free frees one. convert and
+     * write_slot run at once on different slots and share nothing else of
+     * s. Without them the queue holds copies of the pixels for write. */
+    void *(*slot_new)(void *s);
+    int (*convert)(void *s, void *slot, const uint8_t *pixels, int stride, mur_error *err);
+    int (*write_slot)(void *s, void *slot, mur_error *err);
+    void (*slot_free)(void *slot);
 } mur_sink_ops;
 
 /* One output format: a row of video.c's table. */

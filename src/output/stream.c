@@ -289,6 +289,29 @@ static int open_encoder(stream_sink *s, AVCodecContext **out, mur_error *err)
     return MUR_OK;
 }
 
+/* Leaves *out a frame as the encoder takes it, with its pixels. */
+static int new_frame(const stream_sink *s, AVFrame **out, mur_error *err)
+{
+    const AVCodecContext *enc = s->enc;
+    AVFrame *frame = *out = av_frame_alloc();
+    if (!frame)
+        return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->file.path);
+    frame->format = enc->pix_fmt;
+    frame->width = enc->width;
+    frame->height = enc->height;
+    /* Some encoders (prores_ks) take the tags from each frame, not the
+     * context; left unset, they write "unspecified" into every frame. */
+    frame->color_primaries = enc->color_primaries;
+    frame->color_trc = enc->color_trc;
+    frame->colorspace = enc->colorspace;
+    frame->color_range = enc->color_range;
+    int ret = av_frame_get_buffer(frame, 0);
+    if (ret < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot allocate a %dx%d frame for '%s': %s",
+                             s->width, s->height, s->file.path, av_err2str(ret));
+    return MUR_OK;
+}
+
 /* Enters with the muxer allocated; leaves with the encoder open, the
  * stream's parameters copied from it, and s->frame allocated. */
 static int setup_encoder(stream_sink *s, const mur_video_opts *o, mur_error *err)
@@ -307,23 +330,9 @@ static int setup_encoder(stream_sink *s, const mur_video_opts *o, mur_error *err
     /* A hint only: the muxer picks its own time base in write_header. */
     s->st->time_base = enc->time_base;
 
-    s->frame = av_frame_alloc();
-    s->pkt = av_packet_alloc();
-    if (!s->frame || !s->pkt)
+    if (!(s->pkt = av_packet_alloc()))
         return mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->file.path);
-    s->frame->format = enc->pix_fmt;
-    s->frame->width = enc->width;
-    s->frame->height = enc->height;
-    /* Some encoders (prores_ks) take the tags from each frame, not the
-     * context; left unset, they write "unspecified" into every frame. */
-    s->frame->color_primaries = enc->color_primaries;
-    s->frame->color_trc = enc->color_trc;
-    s->frame->colorspace = enc->colorspace;
-    s->frame->color_range = enc->color_range;
-    if ((ret = av_frame_get_buffer(s->frame, 0)) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot allocate a %dx%d frame for '%s': %s",
-                             s->width, s->height, s->file.path, av_err2str(ret));
-    return MUR_OK;
+    return new_frame(s, &s->frame, err);
 }
 
 static int stream_open(void **out, const mur_format *f, const mur_video_opts *o, int w, int h,
@@ -460,24 +469,16 @@ static void keep_pixels(void *opaque, uint8_t *data)
     (void)data;
 }
 
-static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error *err)
+/* The caller's pixels converted into frame, the encoder's format. Touches
+ * only the conversion and frame: with a queue it runs in the caller's
+ * thread while the encoding thread encodes another frame. */
+static int convert(stream_sink *s, AVFrame *frame, const uint8_t *pixels, int stride, mur_error *err)
 {
-    stream_sink *s = sink;
-    int code = MUR_ERUN, ret;
-    if (s->broken) {
-        mur_error_set(err, MUR_ERUN, "cannot write '%s': an earlier frame failed", s->file.path);
-        goto fail;
-    }
-    if (s->next_pts > s->seg_first && s->next_pts - s->seg_first == s->seg_len &&
-        (code = next_segment(s, err)) < 0)
-        goto fail;
-    code = MUR_ERUN;
-    /* The encoder may still hold a reference to the previous frame's
-     * buffers; this copies only in that case. */
-    if ((ret = av_frame_make_writable(s->frame)) < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path, av_err2str(ret));
-        goto fail;
-    }
+    /* The encoder may still hold a reference to this frame's buffers;
+     * this copies only in that case. */
+    int ret = av_frame_make_writable(frame);
+    if (ret < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot encode '%s': %s", s->file.path, av_err2str(ret));
     /* The caller's pixels as a frame swscale can take a reference to
      * without copying them: a buffer that frees nothing, dropped before
      * this returns. */
@@ -487,8 +488,7 @@ static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error
                            : NULL;
     if (!buf) {
         av_frame_free(&src);
-        mur_error_set(err, MUR_ERUN, "out of memory converting a frame for '%s'", s->file.path);
-        goto fail;
+        return mur_error_set(err, MUR_ERUN, "out of memory converting a frame for '%s'", s->file.path);
     }
     src->buf[0] = buf;
     src->data[0] = (uint8_t *)pixels;
@@ -496,19 +496,72 @@ static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error
     src->width = s->width;
     src->height = s->height;
     src->format = AV_PIX_FMT_RGB32;
-    ret = sws_scale_frame(s->sws, s->frame, src);
+    ret = sws_scale_frame(s->sws, frame, src);
     av_frame_free(&src);
-    if (ret < 0) {
-        mur_error_set(err, MUR_ERUN, "cannot convert a frame for '%s': %s", s->file.path, av_err2str(ret));
+    if (ret < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot convert a frame for '%s': %s", s->file.path,
+                             av_err2str(ret));
+    return MUR_OK;
+}
+
+/* A converted frame into the encoder (and a fresh encoder first at a
+ * segment's end). */
+static int stream_write_slot(void *sink, void *slot, mur_error *err)
+{
+    stream_sink *s = sink;
+    AVFrame *frame = slot;
+    int code = MUR_ERUN;
+    if (s->broken) {
+        mur_error_set(err, MUR_ERUN, "cannot write '%s': an earlier frame failed", s->file.path);
         goto fail;
     }
-    s->frame->pts = s->next_pts++ - s->seg_first;
-    code = encode(s, s->frame, err);
+    if (s->next_pts > s->seg_first && s->next_pts - s->seg_first == s->seg_len &&
+        (code = next_segment(s, err)) < 0)
+        goto fail;
+    frame->pts = s->next_pts++ - s->seg_first;
+    code = encode(s, frame, err);
 
 fail:
     if (code < 0)
         s->broken = 1;
     return code;
+}
+
+static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error *err)
+{
+    stream_sink *s = sink;
+    if (!s->broken) {
+        int code = convert(s, s->frame, pixels, stride, err);
+        if (code < 0) {
+            s->broken = 1;
+            return code;
+        }
+    }
+    return stream_write_slot(s, s->frame, err);
+}
+
+/* The queue's slots (sink.h): frames in the encoder's format, a third of
+ * the caller's ARGB32 in 4:2:0, converted in the caller's thread while its
+ * pixels are still in the cache, instead of a copy of them converted in
+ * the encoding thread. */
+static void *stream_slot_new(void *sink)
+{
+    AVFrame *frame = NULL;
+    mur_error err;
+    if (new_frame(sink, &frame, &err) < 0)
+        av_frame_free(&frame);
+    return frame;
+}
+
+static int stream_convert(void *sink, void *slot, const uint8_t *pixels, int stride, mur_error *err)
+{
+    return convert(sink, slot, pixels, stride, err);
+}
+
+static void stream_slot_free(void *slot)
+{
+    AVFrame *frame = slot;
+    av_frame_free(&frame);
 }
 
 static int stream_close(void *sink, mur_error *err)
@@ -553,4 +606,11 @@ static void stream_abort(void *sink)
     destroy(sink);
 }
 
-const mur_sink_ops mur_stream_sink = {stream_open, stream_write, stream_close, stream_abort};
+const mur_sink_ops mur_stream_sink = {.open = stream_open,
+                                       .write = stream_write,
+                                       .close = stream_close,
+                                       .abort = stream_abort,
+                                       .slot_new = stream_slot_new,
+                                       .convert = stream_convert,
+                                       .write_slot = stream_write_slot,
+                                       .slot_free = stream_slot_free};

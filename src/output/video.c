@@ -3,10 +3,12 @@
  * thread or through a bounded queue to an encoding thread.
  *
  * The queue is what lets a render use the machine: the caller steps and
- * draws frame k+1 while frame k converts and encodes. It holds at most
- * opts.queue frames (each a copy of the caller's pixels, since the renderer
- * draws the next frame into the same image), so memory stays flat however
- * long the video. Frames leave the queue in the order they entered and the
+ * draws frame k+1 while frame k encodes. It holds at most opts.queue frames
+ * (the renderer draws the next frame into the same image): for the stream
+ * formats, frames converted to the encoder's pixel format in the caller's
+ * thread, while its pixels are still in the cache (a 4:2:0 frame is 3/8 of
+ * the ARGB32 one); for the others, copies of the caller's pixels. Memory
+ * stays flat however long the video. Frames leave the queue in the order they entered and the
  * sink sees exactly the calls a synchronous writer would make, so the
  * output is the same bytes with or without it. */
 #include "murmur/video.h"
@@ -108,13 +110,15 @@ struct mur_video {
     int width, height;         /* encoded size */
     _Atomic int64_t bytes;     /* published by the sink */
 
-    /* The queue: a ring of `depth` slots of `slot_size` bytes; the caller
-     * fills slot (head + count) % depth, the thread drains slot head. A slot
-     * is touched by one side only: the caller's before count grows over it,
-     * the thread's until head moves past it. depth 0 = no thread. */
+    /* The queue: a ring of `depth` slots; the caller fills slot (head +
+     * count) % depth, the thread drains slot head. A slot is touched by one
+     * side only: the caller's before count grows over it, the thread's
+     * until head moves past it. A slot is the sink's own (frames converted
+     * as its encoder takes them, sink.h) or else a copy of the caller's
+     * pixels, slot_stride bytes a row. depth 0 = no thread. */
     int depth;
     size_t slot_stride;
-    uint8_t **slots;
+    void **slots;
     int head, count;
     int closing;               /* no more frames: drain, then stop */
     int quit;                  /* abort: stop now */
@@ -314,10 +318,12 @@ static void *encode_main(void *arg)
             pthread_cond_wait(&v->changed, &v->lock);
         if (v->quit || !v->count)
             break;
-        const uint8_t *px = v->slots[v->head];
+        void *slot = v->slots[v->head];
         pthread_mutex_unlock(&v->lock);
         mur_error err = {{0}};
-        int code = v->f->ops->write(v->sink, px, (int)v->slot_stride, &err);
+        const mur_sink_ops *ops = v->f->ops;
+        int code = ops->write_slot ? ops->write_slot(v->sink, slot, &err)
+                                   : ops->write(v->sink, slot, (int)v->slot_stride, &err);
         pthread_mutex_lock(&v->lock);
         if (code < 0) {
             v->failed = 1;
@@ -361,8 +367,12 @@ static void destroy(mur_video *v)
     if (!v)
         return;
     if (v->slots) {
-        for (int i = 0; i < v->depth; i++)
-            mur_free(v->slots[i]);
+        for (int i = 0; i < v->depth; i++) {
+            if (v->f->ops->slot_free && v->slots[i])
+                v->f->ops->slot_free(v->slots[i]);
+            else
+                mur_free(v->slots[i]);
+        }
         mur_free(v->slots);
     }
     if (v->depth) {
@@ -383,7 +393,8 @@ static int start_queue(mur_video *v, int depth, mur_error *err)
     pthread_mutex_init(&v->lock, NULL);
     pthread_cond_init(&v->changed, NULL);
     for (int i = 0; i < depth; i++)
-        if (!(v->slots[i] = mur_malloc(v->slot_stride * (size_t)v->height)))
+        if (!(v->slots[i] = v->f->ops->slot_new ? v->f->ops->slot_new(v->sink)
+                                                : mur_malloc(v->slot_stride * (size_t)v->height)))
             goto oom;
     if (pthread_create(&v->thread, NULL, encode_main, v) != 0)
         return mur_error_set(err, MUR_ERUN, "cannot start the encoding thread");
@@ -520,9 +531,15 @@ int mur_video_write(mur_video *v, const uint8_t *pixels, int stride, mur_error *
     }
     /* Outside the lock: the thread does not look at this slot until count
      * covers it. */
-    for (int y = 0; y < v->height; y++)
-        memcpy(v->slots[slot] + v->slot_stride * (size_t)y, pixels + (size_t)stride * (size_t)y,
-               v->slot_stride);
+    if (v->f->ops->convert) {
+        int code = v->f->ops->convert(v->sink, v->slots[slot], pixels, stride, err);
+        if (code < 0)
+            return code;
+    } else {
+        uint8_t *copy = v->slots[slot];
+        for (int y = 0; y < v->height; y++)
+            memcpy(copy + v->slot_stride * (size_t)y, pixels + (size_t)stride * (size_t)y, v->slot_stride);
+    }
     pthread_mutex_lock(&v->lock);
     v->count++;
     pthread_cond_broadcast(&v->changed);
