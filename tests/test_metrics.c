@@ -417,6 +417,20 @@ TEST(some_metrics_are_those_of_all_and_the_rest_nan)
     CHECK(mur_metrics_compute_some(ctx, f, 1u << 5, &clusters) == 0 && clusters.milling == all.milling &&
               clusters.clusters == all.clusters && clusters.largest == all.largest && isnan(clusters.nearest),
           "milling and what it rests on");
+    /* the readout's nearest and clusters: the clusters without the
+     * milling's centres, and each boid's cluster as computing all gives */
+    int *labels = malloc(300 * sizeof *labels);
+    REQUIRE(labels, "memory");
+    memcpy(labels, mur_metrics_cluster_of(ctx), 300 * sizeof *labels);
+    mur_metrics readout;
+    unsigned want = 1u << MUR_METRIC_NEAREST | 1u << MUR_METRIC_CLUSTERS;
+    CHECK(mur_metrics_compute_some(ctx, f, want, &readout) == 0 && readout.nearest == all.nearest &&
+              readout.clusters == all.clusters && readout.largest == all.largest &&
+              readout.neighbours == all.neighbours && isnan(readout.milling),
+          "nearest and clusters");
+    CHECK(memcmp(labels, mur_metrics_cluster_of(ctx), 300 * sizeof *labels) == 0,
+          "the clusters' labels differ from those of all the metrics");
+    free(labels);
     mur_metrics_ctx_destroy(ctx);
     mur_flock_destroy(f);
 }

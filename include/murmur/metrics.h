@@ -24,6 +24,17 @@ typedef struct mur_metrics {
 /// Number of metrics: the fields of mur_metrics, in order.
 #define MUR_METRIC_COUNT 6
 
+/// Indices of the metrics, in that order: bit k of a `want` mask
+/// (mur_metrics_compute_some) asks for metric k.
+enum {
+    MUR_METRIC_ORDER,
+    MUR_METRIC_NEAREST,
+    MUR_METRIC_NEIGHBOURS,
+    MUR_METRIC_CLUSTERS,
+    MUR_METRIC_LARGEST,
+    MUR_METRIC_MILLING
+};
+
 /// What every reader of a metric needs to know about it, from one table:
 /// the scene loader and `check` (names), tables (names), the readout
 /// (decimals), plots (titles, units, range) and the docs (definitions).

@@ -250,9 +250,13 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     long pairs = 0;
     double T = mur_sqrt_bound(R), W = p->width, H = p->height;
     double step = g->cw < g->ch ? g->cw : g->ch;
-    for (int i = 0; i < n; i++) {
-        if (stop_at(m, i))
+    /* Boids in the grid's order, cell by cell: the neighbours of one are
+     * the neighbours of the next, still in the cache. Every result is the
+     * same in any order (a count, a minimum, the union-find's partition). */
+    for (int q = 0; q < n; q++) {
+        if (stop_at(m, q))
             return MUR_EINTR;
+        int i = g->order[q];
         int cx, cy, xs[3], ys[3];
         double xi = x[i], yi = y[i], best2 = INFINITY;
         mur_grid_cell(g, x[i], y[i], &cx, &cy);
@@ -288,28 +292,33 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     return MUR_OK;
 }
 
-/* Enters with the clusters joined; leaves with each root's position sums in
- * m->sum (cos/sin of the angles under wrap, plain sums else), the count of
+/* Enters with the clusters joined; leaves with (sums: for milling_of) each
+ * root's position sums in m->sum (cos/sin of the angles under wrap, plain
+ * sums else), the count of
  * clusters and the largest one's share of the flock in out, and every boid
  * labelled with its cluster's smallest member in m->cluster_of. */
-static void tally_clusters(mur_metrics_ctx *m, const mur_flock *f, int n, mur_metrics *out)
+static void tally_clusters(mur_metrics_ctx *m, const mur_flock *f, int n, int sums, mur_metrics *out)
 {
     const mur_params *p = mur_flock_params(f);
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    /* Cluster centres: circular mean per axis under wrap, plain mean else. */
-    memset(m->sum, 0, 4 * (size_t)n * sizeof *m->sum);
+    /* Cluster centres (for milling alone): circular mean per axis under
+     * wrap, plain mean else. */
+    if (sums)
+        memset(m->sum, 0, 4 * (size_t)n * sizeof *m->sum);
     int clusters = 0, largest = 0;
     for (int i = 0; i < n; i++) {
         int r = find(m->parent, i);
-        double *s = &m->sum[4 * (size_t)r];
-        if (wrap) {
-            double ax = 2 * MUR_PI * x[i] / p->width, ay = 2 * MUR_PI * y[i] / p->height;
-            s[0] += cos(ax); s[1] += sin(ax);
-            s[2] += cos(ay); s[3] += sin(ay);
-        } else {
-            s[0] += x[i];
-            s[2] += y[i];
+        if (sums) {
+            double *s = &m->sum[4 * (size_t)r];
+            if (wrap) {
+                double ax = 2 * MUR_PI * x[i] / p->width, ay = 2 * MUR_PI * y[i] / p->height;
+                s[0] += cos(ax); s[1] += sin(ax);
+                s[2] += cos(ay); s[3] += sin(ay);
+            } else {
+                s[0] += x[i];
+                s[2] += y[i];
+            }
         }
         if (r == i) {
             clusters++;
@@ -384,7 +393,11 @@ static double milling_of(mur_metrics_ctx *m, const mur_flock *f, int n)
 
 int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
 {
-    enum { NEAREST = 1u << 1, LINKED = (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) };
+    enum {
+        NEAREST = 1u << MUR_METRIC_NEAREST,
+        MILLING = 1u << MUR_METRIC_MILLING,
+        LINKED = (1u << MUR_METRIC_NEIGHBOURS) | (1u << MUR_METRIC_CLUSTERS) | (1u << MUR_METRIC_LARGEST) | MILLING
+    };
     memset(out, 0, sizeof *out);
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f);
@@ -423,8 +436,10 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         out->nearest = near_sum / n;
     }
     out->neighbours = (double)pairs / n;
-    tally_clusters(m, f, n, out);
-    out->milling = milling_of(m, f, n);
+    /* the cluster centres and the rotation about them (trigonometry of
+     * every boid under wrap) for milling alone */
+    tally_clusters(m, f, n, (want & MILLING) != 0, out);
+    out->milling = want & MILLING ? milling_of(m, f, n) : NAN;
     return MUR_OK;
 }
 

@@ -47,7 +47,7 @@ static int largest_cluster(mur_panel_state *ps, const mur_flock *f, double c[2],
 {
     int n = mur_flock_count(f);
     mur_metrics m;
-    if (n < 1 || mur_metrics_compute(ps->mx, f, &m))
+    if (n < 1 || mur_metrics_compute_some(ps->mx, f, 1u << MUR_METRIC_CLUSTERS, &m))
         return -1;
     mur_cam_state *cs = &ps->cam;
     if ((size_t)n > cs->cap) {

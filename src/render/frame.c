@@ -428,6 +428,31 @@ static void fail_observe(mur_renderer *r, const char *what, int n)
 static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n);
 static void bins_of_ids(mur_renderer *r, int n);
 
+unsigned mur_look_metrics_wanted(const mur_look *lk)
+{
+    unsigned want = mur_overlays_metrics_wanted(lk);
+    if (lk->color_mode == MUR_COLOR_NEIGHBOURS)
+        want |= 1u << MUR_METRIC_NEIGHBOURS;   /* with each boid's count */
+    if (lk->color_mode == MUR_COLOR_CLUSTER)
+        want |= 1u << MUR_METRIC_CLUSTERS;     /* with each boid's cluster */
+    return want;
+}
+
+/* What mur_renderer_observe measures on any tick: its plots' metrics, and
+ * those its trails' colours take (one measurement serves them all). */
+static unsigned observed_metrics(const mur_look *lk)
+{
+    unsigned want = 0;
+    for (int k = 0; k < lk->noverlays; k++)
+        if (lk->overlays[k].kind == MUR_OVERLAY_PLOT && lk->overlays[k].metric != 0)
+            want |= 1u << lk->overlays[k].metric;
+    if (lk->color_mode == MUR_COLOR_CLUSTER)
+        want |= 1u << MUR_METRIC_CLUSTERS;
+    if (lk->color_mode == MUR_COLOR_NEIGHBOURS && lk->trail_length > 0)
+        want |= 1u << MUR_METRIC_NEIGHBOURS;
+    return want;
+}
+
 void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
     const mur_look *lk = r->look;
@@ -453,7 +478,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         if (o->metric == 0) {
             v = mur_metrics_order(n, mur_flock_vx(f), mur_flock_vy(f));
         } else {
-            if (!have && mur_metrics_compute(ps->mx, f, &m)) {
+            if (!have && mur_metrics_compute_some(ps->mx, f, observed_metrics(lk), &m)) {
                 fail_observe(r, "metrics", n);
                 return;
             }
@@ -463,7 +488,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         mur_series_push(ser, tick / lk->tps, v);
     }
     if (lk->color_mode == MUR_COLOR_CLUSTER && n > 0) {
-        if ((!have && mur_metrics_compute(ps->mx, f, &m)) || reserve(r, n)) {
+        if ((!have && mur_metrics_compute_some(ps->mx, f, observed_metrics(lk), &m)) || reserve(r, n)) {
             fail_observe(r, "clusters", n);
             return;
         }
@@ -486,7 +511,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
     /* Trails keep each tick's colours: colour by neighbours needs this
      * tick's counts. */
     if ((lk->color_mode == MUR_COLOR_NEIGHBOURS && n > 0 && !have &&
-         mur_metrics_compute(ps->mx, f, &m)) ||
+         mur_metrics_compute_some(ps->mx, f, observed_metrics(lk), &m)) ||
         reserve(r, n)) {
         fail_observe(r, "trails", n);
         return;
@@ -1167,10 +1192,9 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     pc.scale = fmin(w / p->width, h / p->height);
     pc.ox = x + (w - p->width * pc.scale) / 2;
     pc.oy = y + (h - p->height * pc.scale) / 2;
-    int need = mur_overlays_need_metrics(lk) || lk->color_mode == MUR_COLOR_NEIGHBOURS ||
-               lk->color_mode == MUR_COLOR_CLUSTER;
-    if (need && n > 0) {
-        int rc = mur_metrics_compute(r->panels[index].mx, f, &pc.metrics);
+    unsigned want = mur_look_metrics_wanted(lk);
+    if (want && n > 0) {
+        int rc = mur_metrics_compute_some(r->panels[index].mx, f, want, &pc.metrics);
         if (rc == MUR_EINTR)
             return mur_error_set(err, MUR_EINTR, "stopped while measuring %d boids", n);
         if (rc)

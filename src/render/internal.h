@@ -345,7 +345,12 @@ void mur_overlays_label(mur_renderer *r, cairo_t *cr, const char *name, double x
                         double h, double u);
 void mur_overlays_clock(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
 void mur_overlays_caption(mur_renderer *r, cairo_t *cr, mur_stacks *st, double t, double u);
-int mur_overlays_need_metrics(const mur_look *lk);
+/* The metrics the overlays show of a frame (bit k: metric k), measured
+ * beside order: 0 when they need no neighbour search. */
+unsigned mur_overlays_metrics_wanted(const mur_look *lk);
+/* The metrics a frame of look lk draws with: its overlays', and its
+ * colour mode's (neighbour counts, clusters). */
+unsigned mur_look_metrics_wanted(const mur_look *lk);
 
 /* Provenance in a still or a figure (meta.c): a Cairo write function
  * that passes the bytes on to `write`, adding the text as PNG chunks after

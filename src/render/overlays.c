@@ -66,20 +66,23 @@ void mur_series_free(mur_series *s)
     memset(s, 0, sizeof *s);
 }
 
-int mur_overlays_need_metrics(const mur_look *lk)
+unsigned mur_overlays_metrics_wanted(const mur_look *lk)
 {
     /* a plot of order, and a readout of order alone, take it from the
      * velocities: no neighbour search */
+    unsigned want = 0;
     for (int k = 0; k < lk->noverlays; k++) {
         const mur_overlay *o = &lk->overlays[k];
-        if (o->kind == MUR_OVERLAY_STATE || (o->kind == MUR_OVERLAY_PLOT && o->metric != 0))
-            return 1;
+        if (o->kind == MUR_OVERLAY_STATE)
+            want |= 1u << MUR_METRIC_ORDER | 1u << MUR_METRIC_MILLING;
+        if (o->kind == MUR_OVERLAY_PLOT && o->metric != 0)
+            want |= 1u << o->metric;
         if (o->kind == MUR_OVERLAY_READOUT)
             for (int m = 0; m < o->nmetrics; m++)
                 if (o->metrics[m] != 0)
-                    return 1;
+                    want |= 1u << o->metrics[m];
     }
-    return 0;
+    return want;
 }
 
 /* ---- the one-boid view ---------------------------------------------------- */
