@@ -304,6 +304,53 @@ static long frame_diff(mur_session *a, mur_session *b, long k)
     return n;
 }
 
+/* Ghost-coloured pixels (the dark theme's magenta) of frame k of a session
+ * on a black background. */
+static long ghost_pixels(mur_session *a, long k)
+{
+    const uint8_t *px;
+    int stride;
+    mur_error err = {{0}};
+    if (mur_session_frame(a, k, &px, &stride, &err))
+        return -1;
+    long n = 0;
+    for (int y = 0; y < 400; y++)
+        for (int x = 0; x < 400; x++) {
+            const uint8_t *q = px + (size_t)y * stride + 4 * (size_t)x;   /* B, G, R, A */
+            n += q[2] > 128 && q[0] > 100 && q[1] < q[0];
+        }
+    return n;
+}
+
+/* The ghost is drawn at the boids' size: under a camera that keeps boids
+ * at their zoom-1 size, its outlines keep theirs too (they grew with the
+ * zoom, four times the boid they outline). */
+TEST(the_ghost_keeps_the_boids_size_under_a_fixed_size_camera)
+{
+    static const char *base =
+        "seed: 3\nmodel: wrkspc\nworld: {width: 200, height: 200, boundary: wrap}\n"
+        "flock: {count: 1}\nvideo: {width: 400, height: 400, duration: 1s}\n"
+        "look: {background: \"#000000\", boid: {shape: dot, size: 10, color: \"#20ff20\"}}\n%s"
+        "experiment: {runs: 1, ticks: 10, twin: {shift: half-box}, metrics: [order]}\n";
+    const char *cams[2] = {"", "camera: {follow: {boid: 0}, zoom: 4, boid_size: fixed}\n"};
+    long n[2];
+    for (int c = 0; c < 2; c++) {
+        char text[1024];
+        snprintf(text, sizeof text, base, cams[c]);
+        mur_scene *s = scene_of(text);
+        REQUIRE(s, "scene %d", c);
+        mur_session *a = NULL;
+        mur_error err = {{0}};
+        REQUIRE(!mur_session_create(&a, s, NULL, &err), "%s", err.msg);
+        n[c] = ghost_pixels(a, 5);
+        mur_session_destroy(a);
+        mur_scene_destroy(s);
+    }
+    CHECK(n[0] > 40, "the ghost covers %ld pixels at zoom 1", n[0]);
+    CHECK(n[1] > n[0] * 3 / 4 && n[1] < n[0] * 5 / 4, "fixed size: the ghost covers %ld pixels against %ld at zoom 1",
+          n[1], n[0]);
+}
+
 TEST(render_draws_the_twin_as_a_ghost_and_nothing_else_changes)
 {
     mur_scene *with = twin_scene("{shift: half-box}", "", 1, 10);

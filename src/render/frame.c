@@ -428,6 +428,11 @@ static void fail_observe(mur_renderer *r, const char *what, int n)
 static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n);
 static void bins_of_ids(mur_renderer *r, int n);
 
+double mur_boid_size(const mur_renderer *r)
+{
+    return r->size_scale > 0 ? r->look->boid_size * r->size_scale : r->look->boid_size;
+}
+
 unsigned mur_look_metrics_wanted(const mur_look *lk)
 {
     unsigned want = mur_overlays_metrics_wanted(lk);
@@ -777,7 +782,7 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
     const mur_params *p = mur_flock_params(f);
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, w = p->width, h = p->height;
+    double size = mur_boid_size(r), w = p->width, h = p->height;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling;   /* tiled: the next image draws it */
     int batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;   /* room for a boid's 4 images */
     double y0 = 0, y1 = 0, reach = px + 2;   /* a boid lies within its size of its centre */
@@ -864,10 +869,9 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
 static int bucket_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const int *start, int nb,
                         double px)
 {
-    const mur_look *lk = r->look;
     const mur_params *p = mur_flock_params(f);
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
-    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;
+    double size = mur_boid_size(r);
     double w = p->width, h = p->height, reach = px + 2;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling, batch = (px < BIG_BOID_PX ? FILL_MAX : FILL_IMAGES) - 3;
     int n = start[nb], bands = (r->height + MUR_BAND_ROWS - 1) / MUR_BAND_ROWS;
@@ -1024,7 +1028,7 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
      * zoom) and take half the rasterising; larger ones keep the fine grid,
      * whose edges stay smooth. The choice depends on the look and frame
      * size only, so a still is still a frame. */
-    double bx = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size, by = 0;
+    double bx = mur_boid_size(r), by = 0;
     cairo_user_to_device_distance(cr, &bx, &by);
     cairo_set_antialias(cr, hypot(bx, by) < FAST_AA_PX ? CAIRO_ANTIALIAS_FAST : CAIRO_ANTIALIAS_GOOD);
     if (layer < 0 || layer == MUR_LAYER_BOIDS) {   /* specks of a crowd: density (density.c) */
@@ -1152,7 +1156,7 @@ static int draw_world_banded(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, co
      * exactly from what it has seen of the polygon so far, and a band's
      * polygon starts at the band (a pixel of scenes/knockout.yaml
      * differed); they are few. */
-    double bx = r->size_scale > 0 ? r->look->boid_size * r->size_scale : r->look->boid_size, by = 0;
+    double bx = mur_boid_size(r), by = 0;
     cairo_user_to_device_distance(cr, &bx, &by);
     if (!rc && (hypot(bx, by) >= FAST_AA_PX || mur_density_wanted(r->look, hypot(bx, by)))) {
         /* with the ghost; density drawing splits its own work on r->pool */

@@ -6,7 +6,8 @@
  * The twin is moved back by its shift before it is drawn: a twin shifted
  * by half the box is drawn where its original flies, and any gap between
  * a boid and its outline is the divergence itself. Outlines are stroked,
- * not filled, so the first flock stays visible underneath. */
+ * not filled, so the first flock stays visible underneath, at the size the
+ * boids are drawn (a camera may keep them at their zoom-1 size). */
 #include <math.h>
 
 #include "internal.h"
@@ -31,8 +32,11 @@ int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel)
     const mur_look *lk = r->look;
     const mur_params *p = mur_flock_params(g);
     const double *x = mur_flock_x(g), *y = mur_flock_y(g), *vx = mur_flock_vx(g), *vy = mur_flock_vy(g);
-    double size = lk->boid_size, w = p->width, h = p->height;
+    double size = mur_boid_size(r), w = p->width, h = p->height;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP, n = mur_flock_count(g);
+    /* a camera's periodic images each draw the ghost: a boid on the seam
+     * is drawn by the image beside, as the flock's own boids are */
+    int seams = wrap && !r->tiling;
     /* a line a tenth of a boid, and never under a pixel */
     double lw = 1, zero = 0;
     cairo_device_to_user_distance(cr, &lw, &zero);
@@ -55,8 +59,8 @@ int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel)
         double ux = l > 0 ? vx[i] / l : 1, uy = l > 0 ? vy[i] / l : 0;
         mur_boid_path(cr, lk->shape, size, bx, by, ux, uy);
         /* on the seam, its copies too, as the flock's own boids are */
-        double sx = wrap ? (bx < size ? w : bx > w - size ? -w : 0) : 0;
-        double sy = wrap ? (by < size ? h : by > h - size ? -h : 0) : 0;
+        double sx = seams ? (bx < size ? w : bx > w - size ? -w : 0) : 0;
+        double sy = seams ? (by < size ? h : by > h - size ? -h : 0) : 0;
         if (sx != 0)
             mur_boid_path(cr, lk->shape, size, bx + sx, by, ux, uy);
         if (sy != 0)

@@ -351,6 +351,10 @@ unsigned mur_overlays_metrics_wanted(const mur_look *lk);
 /* The metrics a frame of look lk draws with: its overlays', and its
  * colour mode's (neighbour counts, clusters). */
 unsigned mur_look_metrics_wanted(const mur_look *lk);
+/* A boid's size in world units as r draws it now: the look's, or under a
+ * camera that keeps boids at their zoom-1 size, that divided by the zoom
+ * (frame.c). */
+double mur_boid_size(const mur_renderer *r);
 
 /* Provenance in a still or a figure (meta.c): a Cairo write function
  * that passes the bytes on to `write`, adding the text as PNG chunks after

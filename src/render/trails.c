@@ -761,7 +761,7 @@ int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_pa
     long now = t->tick[t->head], oldest, newest;
     int e;
     alive_bands(lk, now, &e, &oldest, &newest);
-    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;
+    double size = mur_boid_size(r);
     trail_pen pen = {.r = r, .p = p, .width = fmax(size * 0.16, 0.05)};
     cairo_matrix_t m;
     cairo_get_matrix(cr, &m);
@@ -790,7 +790,7 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
     if (t->filled < 2 || len < 1)
         return 0;
     long now = t->tick[t->head];
-    double size = r->size_scale > 0 ? lk->boid_size * r->size_scale : lk->boid_size;   /* camera.c */
+    double size = mur_boid_size(r);
     trail_pen pen = {.r = r, .p = p, .width = fmax(size * 0.16, 0.05)};
     cairo_save(cr);
     int rc = 0;
