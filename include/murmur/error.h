@@ -37,6 +37,11 @@ MUR_API int mur_error_set(mur_error *err, int code, const char *fmt, ...)
 /// va_list form of mur_error_set.
 MUR_API int mur_error_vset(mur_error *err, int code, const char *fmt, va_list ap);
 
+/// Edits (insertions, deletions, substitutions: Levenshtein) between two
+/// short words, for an error's "did you mean": 0 .. 63, or 99 when either
+/// is longer than 63 bytes.
+MUR_API int mur_edit_distance(const char *a, const char *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
  * option is one row here; main.c parses it, and the help, the manual and
  * the completion show it, with no second list to forget. */
 #include "usage.h"
+#include "murmur/error.h"
 #include "murmur/version.h"
 
 #include <ctype.h>
@@ -285,34 +286,12 @@ const mur_usage_command *mur_usage_command_find(const char *name)
     return NULL;
 }
 
-/* Levenshtein distance, for short words (command names): 0 .. 64. */
-static int distance(const char *a, const char *b)
-{
-    size_t n = strlen(b);
-    if (strlen(a) > 63 || n > 63)
-        return 64;
-    int row[64];
-    for (size_t j = 0; j <= n; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= n; j++) {
-            int up = row[j], cost = a[i - 1] != b[j - 1];
-            int best = diag + cost < up + 1 ? diag + cost : up + 1;
-            row[j] = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
-            diag = up;
-        }
-    }
-    return row[n];
-}
-
 const char *mur_usage_command_nearest(const char *name)
 {
     const char *best = NULL;
     int least = 3;   /* two edits at most ("rendr", "stil", "chekc") */
     for (size_t i = 0; i < NCOMMANDS; i++) {
-        int d = distance(name, commands[i].name);
+        int d = mur_edit_distance(name, commands[i].name);
         if (d < least && d < (int)strlen(commands[i].name)) {
             least = d;
             best = commands[i].name;

@@ -70,35 +70,12 @@ static int fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...)
 
 static int oom(ctx *c) { return mur_error_set(c->err, MUR_ERUN, "%s: out of memory", c->name); }
 
-/* Levenshtein distance, for "did you mean". Keys are short. */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    int row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int prev = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int cur = row[j];
-            int sub = prev + (a[i - 1] != b[j - 1]);
-            int del = row[j] + 1, ins = row[j - 1] + 1;
-            row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
 static const char *nearest(const char *word, const char *const *names)
 {
     const char *best = NULL;
     int bestd = 99;
     for (int i = 0; names[i]; i++) {
-        int d = edit_distance(word, names[i]);
+        int d = mur_edit_distance(word, names[i]);
         if (d < bestd) {
             bestd = d;
             best = names[i];
