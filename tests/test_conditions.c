@@ -272,6 +272,34 @@ TEST(stats_outputs_have_a_column_per_swept_setting)
     free(csv);
 }
 
+/* A sweep with an `until`: the time_to_<metric> rows of --runs-out carry the
+ * swept value too, so every row has the header's fields. */
+TEST(runs_out_rows_of_a_sweep_with_until_have_every_column)
+{
+    const char *path = scratch_path("sweepuntil.yaml");
+    write_file(path, "seed: 2\nflock: {count: 20}\nexperiment:\n  runs: 2\n  ticks: 10\n  metrics: [order]\n"
+                     "  until: {order: \"> 0.99\"}\n  sweep: {noise: [0, 0.2]}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q -o %s --runs-out %s", path, scratch_path("su.csv"),
+             scratch_path("su-runs.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char *runs = test_slurp(scratch_path("su-runs.csv"), NULL);
+    REQUIRE(runs && starts(runs, "condition,noise,run,seed,metric,value\n"), "runs CSV: %.140s", runs ? runs : "");
+    int rows = 0;
+    for (const char *line = strchr(runs, '\n') + 1; *line; rows++) {
+        const char *eol = strchr(line, '\n');
+        REQUIRE(eol, "unterminated row %d", rows);
+        int commas = 0;   /* the condition's own comma-free here: noise=0 */
+        for (const char *q = line; q < eol; q++)
+            commas += *q == ',';
+        CHECK(commas == 5, "row %d has %d fields, the header 6: %.*s", rows, commas + 1, (int)(eol - line), line);
+        line = eol + 1;
+    }
+    CHECK(rows == 8, "%d rows (want 2 conditions x 2 runs x (order + time_to_order))", rows);
+    CHECK(strstr(runs, "\nnoise=0.2,0.2,1,") && strstr(runs, ",time_to_order,"), "%s", runs);
+    free(runs);
+}
+
 /* ---- how conditions look: label, colour, columns --------------------------- */
 
 TEST(conditions_take_a_label_and_a_colour_and_panels_take_columns)

@@ -1,7 +1,9 @@
 /* Paired effects: the median of run-by-run differences against the
  * baseline and its seeded bootstrap interval; exactly zero for a condition
  * against itself, the same bytes for any thread count, in the CSV, the JSON
- * and a figure; a baseline that names no condition is refused at its line. */
+ * and a figure; every JSON row with its CSV row's keys, null where the CSV is
+ * empty; a baseline that names no condition is refused at its line. */
+#include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,5 +164,91 @@ TEST(tables_without_a_baseline_keep_their_columns)
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
     char *csv = test_slurp(scratch_path("nobase.csv"), NULL);
     CHECK(csv && !strncmp(csv, "condition,metric,median,p10,p90,mean,runs,ticks\nall,order,", 58), "%.80s", csv);
+    free(csv);
+}
+
+/* The fields of one CSV line (RFC 4180 quoting) into f[max][64]; *end is
+ * set past the line's '\n'. Returns the number of fields. */
+static int csv_fields(const char *p, const char **end, char f[][64], int max)
+{
+    int n = 0;
+    for (;;) {
+        size_t k = 0;
+        char *out = n < max ? f[n] : NULL;
+        if (*p == '"') {
+            for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
+                if (*p == '"')
+                    p++;
+                if (out && k < 63)
+                    out[k++] = *p;
+            }
+            if (*p == '"')
+                p++;
+        }
+        for (; *p && *p != ',' && *p != '\n'; p++)
+            if (out && k < 63)
+                out[k++] = *p;
+        if (out)
+            out[k] = 0;
+        n++;
+        if (*p != ',')
+            break;
+        p++;
+    }
+    *end = *p == '\n' ? p + 1 : p;
+    return n;
+}
+
+TEST(json_rows_have_the_csv_columns_with_null_where_it_is_empty)
+{
+    /* A baseline with a twin and an `until`: their rows have no paired
+     * effect, so the CSV's effect cells are empty there. */
+    char path[256];
+    snprintf(path, sizeof path, "%s", scratch_path("rows.yaml"));
+    write_file(path, "seed: 9\nmodel: wrkspc\nworld: {width: 200, height: 140, boundary: wrap}\nflock: {count: 20}\n"
+                     "experiment:\n  runs: 3\n  ticks: 30\n  baseline: all\n  twin: {shift: half-box}\n"
+                     "  until: {order: \"> 0.9\"}\n  metrics: [order, nearest]\n"
+                     "  conditions:\n    all: {}\n    deaf: {alignment: 0}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q -o %s", path, scratch_path("rows.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    snprintf(args, sizeof args, "stats %s -q -o %s", path, scratch_path("rows.json"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char *csv = test_slurp(scratch_path("rows.csv"), NULL);
+    json_object *top = json_object_from_file(scratch_path("rows.json")), *rows = NULL;
+    REQUIRE(csv && top && json_object_object_get_ex(top, "rows", &rows) && json_object_is_type(rows, json_type_array),
+            "no CSV or no JSON rows");
+    char head[32][64], cell[32][64];
+    const char *p = csv;
+    int ncol = csv_fields(p, &p, head, 32), nrow = 0, effectless = 0;
+    REQUIRE(ncol == 13 && !strcmp(head[12], "ci_high"), "header: %.200s", csv);
+    for (; *p; nrow++) {
+        int n = csv_fields(p, &p, cell, 32);
+        REQUIRE(n == ncol, "CSV row %d has %d fields, the header %d", nrow, n, ncol);
+        REQUIRE((size_t)nrow < json_object_array_length(rows), "JSON has only %zu rows", json_object_array_length(rows));
+        json_object *o = json_object_array_get_idx(rows, (size_t)nrow), *v;
+        CHECK(json_object_object_length(o) == ncol, "JSON row %d (%s) has %d keys, the CSV %d", nrow, cell[1],
+              json_object_object_length(o), ncol);
+        for (int k = 0; k < ncol; k++) {
+            if (!json_object_object_get_ex(o, head[k], &v)) {
+                CHECK(0, "JSON row %d (%s) lacks \"%s\"", nrow, cell[1], head[k]);
+                continue;
+            }
+            if (!cell[k][0])
+                CHECK(v == NULL, "row %d (%s) \"%s\": JSON %s where the CSV is empty", nrow, cell[1], head[k],
+                      json_object_to_json_string(v));
+            else if (json_object_is_type(v, json_type_string))
+                CHECK(!strcmp(json_object_get_string(v), cell[k]), "row %d \"%s\": %s vs CSV %s", nrow, head[k],
+                      json_object_get_string(v), cell[k]);
+            else
+                CHECK(v && json_object_get_double(v) == strtod(cell[k], NULL), "row %d (%s) \"%s\": JSON %s vs CSV %s",
+                      nrow, cell[1], head[k], v ? json_object_to_json_string(v) : "null", cell[k]);
+        }
+        effectless += !strcmp(head[9], "baseline") && !strcmp(cell[9], "all") && !cell[10][0];
+    }
+    CHECK(nrow == 14 && json_object_array_length(rows) == 14, "%d CSV rows, %zu JSON rows (want 2 x (2 + 4 + 1))",
+          nrow, json_object_array_length(rows));
+    CHECK(effectless == 10, "%d rows without an effect (want the twin's and the until's, 10)", effectless);
+    json_object_put(top);
     free(csv);
 }

@@ -610,3 +610,126 @@ TEST(a_csv_trace_has_its_provenance_beside_it)
           "provenance: %.300s", text);
     free(text);
 }
+
+/* Shape of dataset name ([T][N][2] as dims, its rank returned; -1: none). */
+static int shape_of(hid_t file, const char *name, hsize_t dims[3])
+{
+    hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+    hid_t sp = d >= 0 ? H5Dget_space(d) : -1;
+    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    if (rank >= 1 && rank <= 3)
+        H5Sget_simple_extent_dims(sp, dims, NULL);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (d >= 0)
+        H5Dclose(d);
+    return rank;
+}
+
+/* An empty flock (count 0, or a replay with no boids) traces to a valid
+ * file: the .h5's values are [T][0][2] (a chunk cannot be 0 boids wide), a
+ * file libhdf5, h5py and murmur itself read back, as a replay and as a
+ * saved state a timeline then fills; the .csv is its header alone, which
+ * `replay:` refuses (no frames) with its line. */
+TEST(a_trace_of_an_empty_flock_reads_back)
+{
+    const char *dir = fresh_dir("empty");
+    char scene[256], h5[256], csv[256], args[1024], err[4096], text[512];
+    snprintf(scene, sizeof scene, "%s/empty.yaml", dir);
+    snprintf(h5, sizeof h5, "%s/empty.h5", dir);
+    snprintf(csv, sizeof csv, "%s/empty.csv", dir);
+    static const char head[] = "seed: 4\nworld: {width: 200, height: 150}\n"
+                               "video: {width: 160, height: 120, fps: 10, ticks_per_second: 30, duration: 1s}\n";
+    snprintf(text, sizeof text, "%sflock: {count: 0}\n", head);
+    write_file(scene, text);
+    for (int f32 = 0; f32 < 2; f32++) {
+        snprintf(args, sizeof args, "trace %s -q -o %s%s", scene, h5, f32 ? " --float32" : "");
+        int st = murmur(args, err, sizeof err);
+        REQUIRE(st == 0, "%s: exit %d: %s", args, st, err);
+        hid_t file = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+        REQUIRE(file >= 0, "%s", h5);
+        hsize_t dims[3] = {0}, cnt;
+        for (int w = 0; w < 2; w++) {
+            const char *name = w ? "particles/flock/velocity/value" : "particles/flock/position/value";
+            CHECK(shape_of(file, name, dims) == 3 && dims[0] == 28 && dims[1] == 0 && dims[2] == 2,
+                  "%s%s: rank %d, [%llu][%llu][%llu] (want [28][0][2])", name, f32 ? " (float32)" : "",
+                  shape_of(file, name, dims), (unsigned long long)dims[0], (unsigned long long)dims[1],
+                  (unsigned long long)dims[2]);
+        }
+        double *step = read_doubles(file, "particles/flock/position/step", &cnt, dims);
+        CHECK(step && cnt == 28 && step[0] == 0 && step[27] == 27, "steps: %llu", (unsigned long long)cnt);
+        free(step);
+        CHECK(shape_of(file, "parameters/state/flock_tick", dims) == 1 && dims[0] == 28, "flock_tick");
+        H5Fclose(file);
+    }
+    const char *py = python_with_h5py();
+    if (py) {
+        char script[256], cmd[1024];
+        snprintf(script, sizeof script, "%s/check.py", dir);
+        write_file(script, "import sys, h5py\nf = h5py.File(sys.argv[1], 'r')\n"
+                           "for g in ('position', 'velocity'):\n"
+                           "    v = f['particles/flock/' + g + '/value']\n"
+                           "    assert v.shape == (28, 0, 2), v.shape\n"
+                           "    assert v[:].shape == (28, 0, 2) and v[13].shape == (0, 2)\n"
+                           "    assert list(f['particles/flock/' + g + '/step'][:]) == list(range(28))\n"
+                           "assert f['observables/order/value'].shape == (28,)\n");
+        snprintf(cmd, sizeof cmd, "%s %s %s", py, script, h5);
+        CHECK(system(cmd) == 0, "h5py: %s failed (its assertion is on stderr)", cmd);
+    } else {
+        fprintf(stderr, "  note: no python3 with h5py (Debian: python3-h5py): h5py's reading skipped\n");
+    }
+    /* murmur reads it back: replayed (and traced again), and as the state a
+     * flock starts from, which the timeline then fills */
+    snprintf(args, sizeof args, "trace %s -q -o %s", scene, h5);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char rscene[256], rh5[256], sscene[256], sh5[256];
+    snprintf(rscene, sizeof rscene, "%s/replay.yaml", dir);
+    snprintf(rh5, sizeof rh5, "%s/replay.h5", dir);
+    snprintf(text, sizeof text, "%sflock: {replay: empty.h5}\n", head);
+    write_file(rscene, text);
+    snprintf(args, sizeof args, "trace %s -q -o %s", rscene, rh5);
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 0, "trace of its replay: exit %d: %s", st, err);
+    snprintf(sscene, sizeof sscene, "%s/start.yaml", dir);
+    snprintf(sh5, sizeof sh5, "%s/start.h5", dir);
+    snprintf(text, sizeof text, "%sflock: {start: {file: empty.h5, tick: 9}}\ntimeline:\n  - at: 0.4s\n    set: {count: 5}\n",
+             head);
+    write_file(sscene, text);
+    snprintf(args, sizeof args, "trace %s -q -o %s", sscene, sh5);
+    st = murmur(args, err, sizeof err);
+    CHECK(st == 0, "trace of a flock started from it: exit %d: %s", st, err);
+    hid_t file = H5Fopen(rh5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hsize_t dims[3] = {0}, cnt;
+    CHECK(file >= 0 && shape_of(file, "particles/flock/position/value", dims) == 3 && dims[0] == 28 && dims[1] == 0,
+          "the replay's trace: [%llu][%llu]", (unsigned long long)dims[0], (unsigned long long)dims[1]);
+    if (file >= 0)
+        H5Fclose(file);
+    file = H5Fopen(sh5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    double *v = file >= 0 ? read_doubles(file, "particles/flock/position/value", &cnt, dims) : NULL;
+    double *ft = file >= 0 ? read_doubles(file, "parameters/state/flock_tick", &cnt, dims) : NULL;
+    if (file >= 0)
+        H5Fclose(file);
+    REQUIRE(v && ft, "the started flock's trace cannot be read");
+    long wrong = 0;   /* empty before 0.4 s (tick 12), five boids after it */
+    for (int t = 0; t < 28; t++)
+        for (int i = 0; i < 5 && t != 12; i++)
+            wrong += isnan(v[(t * 5 + i) * 2]) != (t < 12);
+    CHECK(wrong == 0, "%ld positions wrong (NaN before tick 12, numbers after)", wrong);
+    CHECK(ft[0] == 9, "the state's tick counter: %g (want 9, the saved tick's)", ft[0]);
+    free(v);
+    free(ft);
+    /* the .csv: its header alone, which a replay refuses at its line */
+    snprintf(args, sizeof args, "trace %s -q -o %s", scene, csv);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char *table = test_slurp(csv, NULL);
+    CHECK(table && !strcmp(table, "run,condition,tick,time,id,x,y,vx,vy\n"), "the empty CSV: %s", table ? table : "(none)");
+    free(table);
+    snprintf(text, sizeof text, "%sflock: {replay: empty.csv}\n", head);
+    write_file(rscene, text);
+    snprintf(args, sizeof args, "trace %s -q -o %s/replay.csv", rscene, dir);
+    st = murmur(args, err, sizeof err);
+    CHECK(st == 2 && strstr(err, "empty.csv:1: error: a header and no rows"), "replay of the empty CSV: exit %d: %s",
+          st, err);
+    snprintf(args, sizeof args, "%s/replay.csv", dir);
+    CHECK(access(args, F_OK) != 0, "a refused replay wrote %s", args);
+}

@@ -231,7 +231,7 @@ static int effects_of(const mur_experiment *e, const mur_scene *s, mur_effect **
 
 /* A row's effect columns: baseline,effect_median,ci_low,ci_high (JSON:
  * the same keys). f NULL: a row without an effect (a twin's or an
- * `until`'s), its values empty. */
+ * `until`'s), its values empty (null in JSON). */
 static void put_effect(FILE *fp, const mur_experiment *e, const mur_effect *f, int json)
 {
     const char *base = mur_experiment_condition_name(e, mur_experiment_scene(e)->baseline);
@@ -347,6 +347,7 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 snprintf(name, sizeof name, "%s%s", k < ntwin ? "" : "time_to_",
                          k < ntwin ? mur_twin_metric_name(k) : mur_metric_name(s->until[k - ntwin].metric));
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
+                sweep_values(fp, e, c, 0);
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r), name);
                 if (isinf(v))
                     fputs("inf", fp);
@@ -405,8 +406,8 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, co
             fprintf(fp, ", \"runs\": %d, \"ticks\": %ld", m.n, ticks);
             if (extra)
                 fprintf(fp, ", \"censored\": %d", censored);
-            if (eff && i < s->nmetrics)
-                put_effect(fp, e, &eff[c * s->nmetrics + i], 1);
+            if (eff)   /* every row has the CSV's columns: null where it is empty */
+                put_effect(fp, e, i < s->nmetrics ? &eff[c * s->nmetrics + i] : NULL, 1);
             fputc('}', fp);
             sep = ",";
         }

@@ -197,10 +197,14 @@ static int write_parameters(hid_t file, const mur_scene *s, const mur_trace_opts
 /* ---- time series ---------------------------------------------------------- */
 
 /* An empty dataset of rank 1 + inner dims, growing along T without limit:
- * chunks of one tick (of `along` ticks for a rank-1 series), deflated. */
+ * chunks of one tick (of `along` ticks for a rank-1 series), deflated. A
+ * chunk cannot be 0 boids wide, nor wider than a fixed dimension, so the
+ * [T][0][2] of an empty flock has chunks of one boid (never written) and an
+ * unlimited N. */
 static hid_t growing(hid_t loc, const char *name, hid_t type, int inner, hsize_t n, hsize_t along)
 {
-    hsize_t dims[3] = {0, n, 2}, maxd[3] = {H5S_UNLIMITED, n, 2}, chunk[3] = {along, n, 2};
+    hsize_t dims[3] = {0, n, 2}, maxd[3] = {H5S_UNLIMITED, n ? n : H5S_UNLIMITED, 2},
+            chunk[3] = {along, n ? n : 1, 2};
     int rank = 1 + inner;
     hid_t sp = H5Screate_simple(rank, dims, maxd), pl = untimed();
     hid_t d = -1;
@@ -214,16 +218,17 @@ static hid_t growing(hid_t loc, const char *name, hid_t type, int inner, hsize_t
     return d;
 }
 
-/* Group path under loc with step, time and value; value is [T] (n == 0)
- * or [T][n][2] of type. */
-static int series_create(series *se, hid_t loc, const char *path, hid_t type, hsize_t n)
+/* Group path under loc with step, time and value; value is [T] (an
+ * observable, n < 0) or [T][n][2] of type (particles, n >= 0). */
+static int series_create(series *se, hid_t loc, const char *path, hid_t type, long n)
 {
     se->group = H5Gcreate2(loc, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (se->group < 0)
         return -1;
     se->step = growing(se->group, "step", H5T_STD_I64LE, 0, 0, 1024);
     se->time = growing(se->group, "time", H5T_IEEE_F64LE, 0, 0, 1024);
-    se->value = growing(se->group, "value", type, n ? 2 : 0, n, n ? 1 : 1024);
+    se->value = n >= 0 ? growing(se->group, "value", type, 2, (hsize_t)n, 1)
+                       : growing(se->group, "value", type, 0, 0, 1024);
     if (se->time >= 0 && attr_string(se->time, "unit", "s"))
         return -1;
     return se->step >= 0 && se->time >= 0 && se->value >= 0 ? 0 : -1;
@@ -242,13 +247,18 @@ static int series_close(series *se)
     return ok ? 0 : -1;
 }
 
-/* Append row t of a dataset of rank 1 or 3 ([T][n][2]) from memory of mt. */
-static int append(hid_t d, long t, hid_t mt, const void *v, hsize_t n)
+/* Append row t of a dataset of rank 1 (n < 0) or 3 ([T][n][2]) from memory
+ * of mt. A row of no boids has no values: the extent grows, nothing is
+ * written. */
+static int append(hid_t d, long t, hid_t mt, const void *v, long n)
 {
-    int rank = n ? 3 : 1;
-    hsize_t size[3] = {(hsize_t)t + 1, n, 2}, start[3] = {(hsize_t)t, 0, 0}, count[3] = {1, n, 2};
+    int rank = n >= 0 ? 3 : 1;
+    hsize_t size[3] = {(hsize_t)t + 1, n > 0 ? (hsize_t)n : 0, 2}, start[3] = {(hsize_t)t, 0, 0},
+            count[3] = {1, size[1], 2};
     if (H5Dset_extent(d, size) < 0)
         return -1;
+    if (n == 0)
+        return 0;
     hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank, count, NULL);
     int ok = fs >= 0 && ms >= 0 &&
              H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
@@ -261,11 +271,11 @@ static int append(hid_t d, long t, hid_t mt, const void *v, hsize_t n)
 }
 
 static int series_append(series *se, long t, long tick, double time, hid_t mt, const void *v,
-                         hsize_t n)
+                         long n)
 {
     int64_t step = tick;
-    return append(se->step, t, H5T_NATIVE_INT64, &step, 0) ||
-                   append(se->time, t, H5T_NATIVE_DOUBLE, &time, 0) || append(se->value, t, mt, v, n)
+    return append(se->step, t, H5T_NATIVE_INT64, &step, -1) ||
+                   append(se->time, t, H5T_NATIVE_DOUBLE, &time, -1) || append(se->value, t, mt, v, n)
                ? -1
                : 0;
 }
@@ -299,7 +309,7 @@ static int state_append(trace_h5 *h, const mur_flock *f)
 {
     uint64_t tick = mur_flock_tick(f), stream[4];
     mur_flock_stream(f, stream);
-    if (append(h->flock_tick, h->t, H5T_NATIVE_UINT64, &tick, 0))
+    if (append(h->flock_tick, h->t, H5T_NATIVE_UINT64, &tick, -1))
         return -1;
     hsize_t size[2] = {(hsize_t)h->t + 1, 4}, start[2] = {(hsize_t)h->t, 0}, count[2] = {1, 4};
     if (H5Dset_extent(h->stream, size) < 0)
@@ -360,10 +370,10 @@ static int create_layout(trace_h5 *h, const mur_scene *s, const mur_params *base
     hid_t obs = H5Gcreate2(h->file, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Pclose(lcpl);
     int ok = flock >= 0 && obs >= 0 && !write_box(flock, base) &&
-             !series_create(&h->pos, flock, "position", type, (hsize_t)h->n) &&
-             !series_create(&h->vel, flock, "velocity", type, (hsize_t)h->n);
+             !series_create(&h->pos, flock, "position", type, h->n) &&
+             !series_create(&h->vel, flock, "velocity", type, h->n);
     for (int k = 0; ok && k < h->nmetrics; k++)
-        ok = !series_create(&h->obs[k], obs, mur_metric_name(h->metrics[k]), H5T_IEEE_F64LE, 0);
+        ok = !series_create(&h->obs[k], obs, mur_metric_name(h->metrics[k]), H5T_IEEE_F64LE, -1);
     ok = ok && !state_create(h);
     ok = !close_group(flock, ok);
     return close_group(obs, ok);
@@ -453,7 +463,7 @@ static const void *interleave(trace_h5 *h, int n, const double *x, const double 
 int trace_h5_tick(trace_h5 *h, long tick, double time, const mur_flock *f, mur_error *err)
 {
     hid_t mt = h->float32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-    hsize_t n = (hsize_t)h->n;
+    long n = h->n;
     errno = 0;
     int now = mur_flock_count(f) < h->n ? mur_flock_count(f) : h->n;
     if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, now, mur_flock_x(f), mur_flock_y(f), mur_flock_ids(f)), n) ||
@@ -471,7 +481,7 @@ int trace_h5_tick(trace_h5 *h, long tick, double time, const mur_flock *f, mur_e
                                    : mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
         for (int k = 0; k < h->nmetrics; k++) {
             double v = mur_metrics_value(&m, h->metrics[k]);
-            if (series_append(&h->obs[k], h->t, tick, time, H5T_NATIVE_DOUBLE, &v, 0))
+            if (series_append(&h->obs[k], h->t, tick, time, H5T_NATIVE_DOUBLE, &v, -1))
                 return h5_fail(h, err);
         }
     }

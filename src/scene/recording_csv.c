@@ -310,7 +310,8 @@ int mur_recording_read_csv(mur_recording **out, const char *path, const char *sh
         rc = mur_error_set(err, MUR_EINPUT, "%s:1: error: empty: a replay starts with a header line "
                            "frame,id,x,y", shown);
     else if (!rc && rd->b.r->nframes == 0)
-        rc = mur_error_set(err, MUR_EINPUT, "%s:%ld: error: a header and no rows", shown, rd->header_line);
+        rc = mur_error_set(err, MUR_EINPUT, "%s:%ld: error: a header and no rows: no frames to "
+                           "replay (an empty flock's .csv trace; its .h5 replays)", shown, rd->header_line);
     if (!rc)
         rc = mur_rec_finish(&rd->b, rd->at[COL_VX] >= 0, p, err);
     if (fp)

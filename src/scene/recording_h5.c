@@ -155,9 +155,9 @@ static int same_world(h5in *h, const mur_params *p)
  * ids their rows. xy and v are scratch of N x 2 doubles. */
 static int read_frame(h5in *h, rec_builder *b, hsize_t t, double *xy, double *v, const mur_params *p)
 {
-    int64_t step;
-    if (read_row(h->pos, t, h->N, 2, H5T_NATIVE_DOUBLE, xy) ||
-        (h->vel >= 0 && read_row(h->vel, t, h->N, 2, H5T_NATIVE_DOUBLE, v)) ||
+    int64_t step;   /* an empty flock's [T][0][2] has no values to read */
+    if ((h->N && read_row(h->pos, t, h->N, 2, H5T_NATIVE_DOUBLE, xy)) ||
+        (h->N && h->vel >= 0 && read_row(h->vel, t, h->N, 2, H5T_NATIVE_DOUBLE, v)) ||
         read_row(h->step, t, 0, 0, H5T_NATIVE_INT64, &step))
         return bad(h, "particles/flock/position", "cannot be read");
     long prev = b->r->nframes ? b->r->tick[b->r->nframes - 1] : -1;
