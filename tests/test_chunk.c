@@ -438,6 +438,23 @@ TEST(join_refuses_chunks_that_do_not_make_one_render)
         refused(args, cases[i].want);
         CHECK(!exists(scratch_path("ref/joined.mp4")), "%s: a file was written", cases[i].parts);
     }
+    /* the CLI says it as join always has, "murmur: 'x' is ..."; the
+     * library's line names no program (the caller adds it) */
+    char err2[1024];
+    snprintf(args, sizeof args, "join %s/a.chunk-1-of-3.mp4 %s/cut.mp4 %s/a.chunk-3-of-3.mp4 -o %s/joined.mp4",
+             dir, dir, dir, dir);
+    CHECK(murmur(args, err2, sizeof err2) == 2 && !strncmp(err2, "murmur: '", 9), "says: %s", err2);
+    snprintf(args, sizeof args, "join %s/a.chunk-1-of-3.mp4 -o %s/joined.avi", dir, dir);
+    CHECK(murmur(args, err2, sizeof err2) == 2 && !strncmp(err2, "murmur: error: unsupported output format", 40),
+          "an output's format is refused as every command refuses it: %s", err2);
+    char p1[256], p3[256];
+    snprintf(p1, sizeof p1, "%s/a.chunk-1-of-3.mp4", dir);
+    snprintf(p3, sizeof p3, "%s/a.chunk-3-of-3.mp4", dir);
+    const char *two[] = {p1, p3};
+    mur_error why = {{0}};
+    CHECK(mur_video_join(scratch_path("ref/joined.mp4"), two, 2, NULL, NULL, &why) == MUR_EINPUT &&
+              !strcmp(why.msg, "chunk 2 of 3 is missing (2 given)"),
+          "the library's line: %s", why.msg);
     /* the chunks of an .mp4 make an .mp4, not a .webm */
     snprintf(args, sizeof args, "join %s/a.chunk-1-of-3.mp4 %s/a.chunk-2-of-3.mp4 %s/a.chunk-3-of-3.mp4 -o %s/j.webm",
              dir, dir, dir, dir);
@@ -486,5 +503,51 @@ TEST(a_stopped_join_writes_nothing)
         CHECK(mur_video_join(joined, parts, 2, &stop, &res, &why) == 0 && res.parts == 2 &&
                   res.frames == 60,
               "%s: %s", exts[e], why.msg);
+    }
+}
+
+/* ---- many parts ------------------------------------------------------------------------ */
+
+/* A join holds a part open only while it reads it, so it joins more parts
+ * than the open-file limit allows (often 1024; here 16, for 24 chunks; a
+ * join needs 2 besides stdin, stdout and stderr): the same bytes as the
+ * whole render, parts given in the shell's order (1, 10, 11, ..., 2, 20,
+ * ...). One frame a second at 32x24 for 48 s: 24 segments of 2 frames,
+ * one chunk each; two chapters, each cut into many chunks and joined. */
+TEST(a_join_of_more_parts_than_the_open_file_limit_is_the_whole_render)
+{
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/many", scratch());
+    mkdir(dir, 0777);
+    char scn[256], out[256];
+    snprintf(scn, sizeof scn, "%s/m.yaml", dir);
+    snprintf(out, sizeof out, "%s/m.mp4", dir);
+    char text[600];
+    snprintf(text, sizeof text,
+             "seed: 3\nmodel: wrkspc\nworld: {width: 160, height: 120, boundary: wrap}\n"
+             "flock: {count: 12}\n"
+             "video: {width: 32, height: 24, fps: 1, duration: 48s, output: %s}\n"
+             "timeline:\n  - at: 0s\n    chapter: \"One\"\n  - at: 17s\n    chapter: \"Two\"\n",
+             out);
+    write_file(scn, text);
+    const char *exts[] = {"mp4", "gif"};   /* a stream copy, and decoding into the GIF writer */
+    for (int e = 0; e < 2; e++) {
+        const char *x = exts[e];
+        char cmd[2048], log[4096];
+        snprintf(cmd, sizeof cmd,
+                 "cd '%s' && '%s' render m.yaml -q --threads 1 -o whole.%s 2>&1 && "
+                 "for k in $(seq 24); do '%s' render m.yaml -q --threads 1 --chunk $k/24 "
+                 "-o m.chunk-$k-of-24.%s 2>&1 || exit 1; done && "
+                 "ulimit -n 16 && '%s' join -q m.chunk-*-of-24.%s -o joined.%s 2>&1",
+                 dir, MURMUR_EXE, x, MURMUR_EXE, x, MURMUR_EXE, x, x);
+        REQUIRE(run_tool_output(cmd, log, sizeof log) == 0, "%s: render or join failed: %s", x, log);
+        char whole[256], joined[256];
+        snprintf(whole, sizeof whole, "%s/whole.%s", dir, x);
+        snprintf(joined, sizeof joined, "%s/joined.%s", dir, x);
+        CHECK(same_bytes(whole, joined),
+              "%s: the join of 24 chunks under 16 open files differs from the whole render", x);
+        char *a = framemd5(joined);
+        CHECK(a && frame_lines(a) == 48, "%s: %d frames, want 48", x, a ? frame_lines(a) : -1);
+        free(a);
     }
 }

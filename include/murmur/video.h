@@ -163,7 +163,9 @@ typedef struct mur_join_result {
 /// the metadata the whole render's. The result equals a whole render frame
 /// for frame. MUR_EINPUT, with err naming the part, when a part is not a
 /// chunk, is truncated, differs from the first (size, codec, frame rate,
-/// render) or when chunks are missing or given twice; MUR_ERUN for I/O.
+/// render) or when chunks are missing or given twice (or a part changed
+/// between the check of every header and its copy); MUR_ERUN for I/O. Holds
+/// one part open at a time, so nparts may exceed the open-file limit.
 /// path appears only when complete; on failure nothing is left. stop (may be
 /// NULL) is polled between packets: non-zero stops the join with MUR_EINTR,
 /// nothing written.

@@ -18,7 +18,14 @@
  * metadata differs: another scene, seed, size, frame rate or version), one
  * of another codec or size, and a truncated one (fewer frames than its
  * line says) are refused before the output is kept. The output is written
- * under a temporary name and renamed when complete (mur_atomic). */
+ * under a temporary name and renamed when complete (mur_atomic).
+ *
+ * A join holds at most one part open (besides its output): each part's
+ * header is read and kept (probe_part: chunk line, stream parameters,
+ * chapters) and the file closed, then each is opened again only while its
+ * packets are copied. So a join takes more parts than the open-file limit
+ * (often 1024) allows at once. A part opened again must still be the
+ * chunk its probe found. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,14 +51,35 @@
  * claiming more is damaged, and frame arithmetic stays far from overflow. */
 #define MAX_FRAME 1000000000000L
 
+/* A part's chapter, in ms from the part's first frame. */
+typedef struct chapter {
+    int64_t start, end;
+    char *title;              /* NULL: untitled */
+} chapter;
+
+/* What the probe of a part keeps once the file is closed: all the checks,
+ * the output's stream and its chapters need. */
 typedef struct part {
     const char *path;
-    AVFormatContext *in;
-    AVStream *st;             /* its video stream */
     int k, n;                 /* chunk k of n */
     long first, last;         /* frames, the whole render's numbers, last inclusive */
-    const char *rest;         /* the metadata after the chunk line (in in's dictionary) */
+    char *rest;               /* the metadata after the chunk line */
+    AVCodecParameters *par;   /* its video stream's */
+    AVRational fps;           /* its video stream's frame rate */
+    char *alpha;              /* its video stream's alpha_mode tag, or NULL */
+    chapter *chapters;
+    int nchapters;
 } part;
+
+/* A part open for reading: the demuxer, its video stream and its chunk
+ * line (rest points into in's dictionary). Held for one part at a time. */
+typedef struct source {
+    AVFormatContext *in;
+    AVStream *st;
+    int k, n;
+    long first, last;
+    const char *rest;
+} source;
 
 typedef struct joiner {
     const char *path;
@@ -67,40 +95,123 @@ typedef struct joiner {
     long frames;
 } joiner;
 
-static void close_parts(joiner *j)
+static void free_parts(joiner *j)
 {
-    for (int i = 0; i < j->nparts; i++)
-        avformat_close_input(&j->parts[i].in);
+    for (int i = 0; j->parts && i < j->nparts; i++) {
+        part *p = &j->parts[i];
+        mur_free(p->rest);
+        mur_free(p->alpha);
+        avcodec_parameters_free(&p->par);
+        for (int c = 0; c < p->nchapters; c++)
+            mur_free(p->chapters[c].title);
+        mur_free(p->chapters);
+    }
+    mur_free(j->parts);
 }
 
 /* ---- reading the parts ----------------------------------------------------- */
 
-/* Opens p->path and reads its chunk line; MUR_EINPUT naming the file when it
- * is no chunk of a murmur render. */
-static int open_part(part *p, mur_error *err)
+#define MS ((AVRational){1, 1000})
+
+static void close_source(source *s)
 {
-    int ret = avformat_open_input(&p->in, p->path, NULL, NULL);
-    if (ret < 0)
-        return mur_error_set(err, MUR_EINPUT, "murmur: cannot read chunk '%s': %s", p->path, av_err2str(ret));
-    if ((ret = avformat_find_stream_info(p->in, NULL)) < 0)
-        return mur_error_set(err, MUR_EINPUT, "murmur: '%s' is not a readable video: %s", p->path,
-                             av_err2str(ret));
-    for (unsigned i = 0; i < p->in->nb_streams && !p->st; i++) {
-        AVStream *st = p->in->streams[i];
+    avformat_close_input(&s->in);
+    s->st = NULL;
+}
+
+/* Opens path and reads its chunk line into s; MUR_EINPUT naming the file
+ * when it is no chunk of a murmur render (s closed). */
+static int open_source(source *s, const char *path, mur_error *err)
+{
+    int ret, rc = MUR_OK;
+    memset(s, 0, sizeof *s);
+    if ((ret = avformat_open_input(&s->in, path, NULL, NULL)) < 0)
+        return mur_error_set(err, MUR_EINPUT, "cannot read chunk '%s': %s", path, av_err2str(ret));
+    if ((ret = avformat_find_stream_info(s->in, NULL)) < 0) {
+        rc = mur_error_set(err, MUR_EINPUT, "'%s' is not a readable video: %s", path, av_err2str(ret));
+        goto fail;
+    }
+    for (unsigned i = 0; i < s->in->nb_streams && !s->st; i++) {
+        AVStream *st = s->in->streams[i];
         if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
             !(st->disposition & AV_DISPOSITION_ATTACHED_PIC))
-            p->st = st;
+            s->st = st;
     }
-    const AVDictionaryEntry *c = av_dict_get(p->in->metadata, "comment", NULL, 0);
+    const AVDictionaryEntry *c = av_dict_get(s->in->metadata, "comment", NULL, 0);
     const char *nl = c ? strchr(c->value, '\n') : NULL;
-    if (!p->st || !c || !nl ||
-        sscanf(c->value, MUR_VIDEO_CHUNK_LINE, &p->k, &p->n, &p->first, &p->last) != 4 ||
-        p->n < 1 || p->k < 1 || p->k > p->n || p->first < 0 || p->last < p->first ||
-        p->last > MAX_FRAME)
-        return mur_error_set(err, MUR_EINPUT,
-                             "murmur: '%s' is not a chunk of a murmur render (render --chunk K/N)",
-                             p->path);
-    p->rest = nl + 1;
+    if (!s->st || !c || !nl ||
+        sscanf(c->value, MUR_VIDEO_CHUNK_LINE, &s->k, &s->n, &s->first, &s->last) != 4 ||
+        s->n < 1 || s->k < 1 || s->k > s->n || s->first < 0 || s->last < s->first ||
+        s->last > MAX_FRAME) {
+        rc = mur_error_set(err, MUR_EINPUT,
+                           "'%s' is not a chunk of a murmur render (render --chunk K/N)", path);
+        goto fail;
+    }
+    s->rest = nl + 1;
+    return MUR_OK;
+fail:
+    close_source(s);
+    return rc;
+}
+
+/* Copies s's chapters into p, in ms from p's first frame. */
+static int keep_chapters(part *p, const source *s)
+{
+    if (!s->in->nb_chapters)
+        return 0;
+    if (!(p->chapters = mur_calloc(s->in->nb_chapters, sizeof *p->chapters)))
+        return -1;
+    for (unsigned i = 0; i < s->in->nb_chapters; i++) {
+        const AVChapter *c = s->in->chapters[i];
+        const AVDictionaryEntry *t = av_dict_get(c->metadata, "title", NULL, 0);
+        chapter *ch = &p->chapters[p->nchapters++];
+        ch->start = av_rescale_q(c->start, c->time_base, MS);
+        ch->end = av_rescale_q(c->end, c->time_base, MS);
+        if (t && !(ch->title = mur_strdup(t->value)))
+            return -1;
+    }
+    return 0;
+}
+
+/* Reads part p's header and keeps what the join needs of it (its chunk
+ * line, stream parameters, frame rate, chapters), then closes the file:
+ * a join holds one part open at a time, however many it is given (the
+ * open-file limit is often 1024). */
+static int probe_part(part *p, mur_error *err)
+{
+    source s;
+    int rc = open_source(&s, p->path, err);
+    if (rc)
+        return rc;
+    const AVDictionaryEntry *alpha = av_dict_get(s.st->metadata, "alpha_mode", NULL, 0);
+    p->k = s.k;
+    p->n = s.n;
+    p->first = s.first;
+    p->last = s.last;
+    p->fps = s.st->r_frame_rate;
+    if (!(p->rest = mur_strdup(s.rest)) || (alpha && !(p->alpha = mur_strdup(alpha->value))) ||
+        !(p->par = avcodec_parameters_alloc()) || avcodec_parameters_copy(p->par, s.st->codecpar) < 0 ||
+        keep_chapters(p, &s) < 0)
+        rc = mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", p->path);
+    close_source(&s);
+    return rc;
+}
+
+/* Opens part p again to read its packets; MUR_EINPUT when it is no longer
+ * the chunk its probe found (replaced since). */
+static int reopen_part(source *s, const part *p, mur_error *err)
+{
+    int rc = open_source(s, p->path, err);
+    if (rc)
+        return rc;
+    const AVCodecParameters *par = s->st->codecpar;
+    if (s->k != p->k || s->n != p->n || s->first != p->first || s->last != p->last ||
+        strcmp(s->rest, p->rest) != 0 || par->codec_id != p->par->codec_id ||
+        par->width != p->par->width || par->height != p->par->height ||
+        par->format != p->par->format || av_cmp_q(s->st->r_frame_rate, p->fps) != 0) {
+        close_source(s);
+        return mur_error_set(err, MUR_EINPUT, "'%s' changed while it was being joined", p->path);
+    }
     return MUR_OK;
 }
 
@@ -129,40 +240,40 @@ static int check_parts(joiner *j, mur_error *err)
     part *ps = j->parts;
     qsort(ps, (size_t)j->nparts, sizeof *ps, by_chunk);
     const part *a = &ps[0];
-    const AVCodecParameters *pa = a->st->codecpar;
+    const AVCodecParameters *pa = a->par;
     /* by codec, not encoder: a node that joins may have no encoder at all */
     enum AVCodecID want = j->f->ops == &mur_gif_sink ? mur_out_gif_chunk_format()->codec : j->f->codec;
     if (pa->codec_id != want)
         return mur_error_set(err, MUR_EINPUT,
-                             "murmur: '%s' holds %s video, not what a %s holds: join chunks into "
+                             "'%s' holds %s video, not what a %s holds: join chunks into "
                              "their own format",
                              a->path, codec_name(pa->codec_id), j->f->ext);
-    j->fps = a->st->r_frame_rate;
+    j->fps = a->fps;
     if (j->fps.num <= 0 || j->fps.den <= 0)
-        return mur_error_set(err, MUR_EINPUT, "murmur: '%s' has no frame rate", a->path);
+        return mur_error_set(err, MUR_EINPUT, "'%s' has no frame rate", a->path);
     for (int i = 0; i < j->nparts; i++) {
         const part *p = &ps[i];
-        const AVCodecParameters *pp = p->st->codecpar;
+        const AVCodecParameters *pp = p->par;
         if (p->n != a->n)
-            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' is a chunk of %d, '%s' of %d", p->path,
+            return mur_error_set(err, MUR_EINPUT, "'%s' is a chunk of %d, '%s' of %d", p->path,
                                  p->n, a->path, a->n);
         if (i && p->k == ps[i - 1].k)
-            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' and '%s' are both chunk %d of %d",
+            return mur_error_set(err, MUR_EINPUT, "'%s' and '%s' are both chunk %d of %d",
                                  ps[i - 1].path, p->path, p->k, p->n);
         if (pp->codec_id != pa->codec_id)
-            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' holds %s video, '%s' %s", p->path,
+            return mur_error_set(err, MUR_EINPUT, "'%s' holds %s video, '%s' %s", p->path,
                                  codec_name(pp->codec_id), a->path, codec_name(pa->codec_id));
         if (pp->width != pa->width || pp->height != pa->height || pp->format != pa->format)
-            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' is %dx%d %s, '%s' %dx%d %s", p->path,
+            return mur_error_set(err, MUR_EINPUT, "'%s' is %dx%d %s, '%s' %dx%d %s", p->path,
                                  pp->width, pp->height, pix_name(pp->format), a->path, pa->width,
                                  pa->height, pix_name(pa->format));
-        if (av_cmp_q(p->st->r_frame_rate, j->fps) != 0)
-            return mur_error_set(err, MUR_EINPUT, "murmur: '%s' runs at %d/%d fps, '%s' at %d/%d",
-                                 p->path, p->st->r_frame_rate.num, p->st->r_frame_rate.den, a->path,
+        if (av_cmp_q(p->fps, j->fps) != 0)
+            return mur_error_set(err, MUR_EINPUT, "'%s' runs at %d/%d fps, '%s' at %d/%d",
+                                 p->path, p->fps.num, p->fps.den, a->path,
                                  j->fps.num, j->fps.den);
         if (strcmp(p->rest, a->rest) != 0)
             return mur_error_set(err, MUR_EINPUT,
-                                 "murmur: '%s' is a chunk of another render than '%s' (their "
+                                 "'%s' is a chunk of another render than '%s' (their "
                                  "provenance differs: scene, seed, settings or murmur version)",
                                  p->path, a->path);
     }
@@ -170,13 +281,13 @@ static int check_parts(joiner *j, mur_error *err)
         int k = 1;
         while (k <= j->nparts && ps[k - 1].k == k)
             k++;
-        return mur_error_set(err, MUR_EINPUT, "murmur: chunk %d of %d is missing (%d given)", k, a->n,
+        return mur_error_set(err, MUR_EINPUT, "chunk %d of %d is missing (%d given)", k, a->n,
                              j->nparts);
     }
     for (int i = 1; i < j->nparts; i++)
         if (ps[i].first != ps[i - 1].last + 1)
             return mur_error_set(err, MUR_EINPUT,
-                                 "murmur: '%s' starts at frame %ld, but '%s' ends at frame %ld",
+                                 "'%s' starts at frame %ld, but '%s' ends at frame %ld",
                                  ps[i].path, ps[i].first, ps[i - 1].path, ps[i - 1].last);
     return MUR_OK;
 }
@@ -186,13 +297,11 @@ static int check_parts(joiner *j, mur_error *err)
 static int truncated(const part *p, long got, mur_error *err)
 {
     return mur_error_set(err, MUR_EINPUT,
-                         "murmur: '%s' is truncated: it holds %ld of the %ld frames of chunk %d of %d",
+                         "'%s' is truncated: it holds %ld of the %ld frames of chunk %d of %d",
                          p->path, got, p->last - p->first + 1, p->k, p->n);
 }
 
 /* ---- chapters ------------------------------------------------------------- */
-
-#define MS ((AVRational){1, 1000})
 
 /* Adds part p's chapters, moved by offset ms, to the output; a chapter
  * the cut split (the last one so far ends at the cut and this part's first
@@ -201,16 +310,16 @@ static int truncated(const part *p, long got, mur_error *err)
 static int add_chapters(joiner *j, const part *p, int64_t offset, mur_error *err)
 {
     AVFormatContext *out = j->out;
-    for (unsigned i = 0; i < p->in->nb_chapters; i++) {
-        const AVChapter *c = p->in->chapters[i];
-        const AVDictionaryEntry *t = av_dict_get(c->metadata, "title", NULL, 0);
-        int64_t start = av_rescale_q(c->start, c->time_base, MS) + offset;
-        int64_t end = av_rescale_q(c->end, c->time_base, MS) + offset;
+    for (int i = 0; i < p->nchapters; i++) {
+        const chapter *c = &p->chapters[i];
+        const char *t = c->title;
+        int64_t start = c->start + offset;
+        int64_t end = c->end + offset;
         if (out->nb_chapters) {
             AVChapter *last = out->chapters[out->nb_chapters - 1];
             const AVDictionaryEntry *lt = av_dict_get(last->metadata, "title", NULL, 0);
             if (i == 0 && llabs(last->end - offset) <= 1 && llabs(start - offset) <= 1 &&
-                ((!lt && !t) || (lt && t && !strcmp(lt->value, t->value)))) {
+                ((!lt && !t) || (lt && t && !strcmp(lt->value, t)))) {
                 last->end = end;
                 continue;
             }
@@ -227,7 +336,7 @@ static int add_chapters(joiner *j, const part *p, int64_t offset, mur_error *err
         ch->time_base = MS;
         ch->start = start;
         ch->end = end;
-        if (t && av_dict_set(&ch->metadata, "title", t->value, 0) < 0)
+        if (t && av_dict_set(&ch->metadata, "title", t, 0) < 0)
             return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
     }
     return MUR_OK;
@@ -248,7 +357,7 @@ static int open_output(joiner *j, mur_error *err)
                              j->path, av_err2str(ret < 0 ? ret : AVERROR(ENOMEM)));
     if (!(j->ost = avformat_new_stream(j->out, NULL)))
         return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
-    if ((ret = avcodec_parameters_copy(j->ost->codecpar, a->st->codecpar)) < 0)
+    if ((ret = avcodec_parameters_copy(j->ost->codecpar, a->par)) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot set up the stream of '%s': %s", j->path,
                              av_err2str(ret));
     /* The part's codec tag stays: the container is the part's own (the
@@ -260,8 +369,7 @@ static int open_output(joiner *j, mur_error *err)
     j->ost->codecpar->bit_rate = 0;
     j->ost->time_base = (AVRational){j->fps.den, j->fps.num};   /* a hint, as the render gives */
     /* a stream tag the muxer acts on (WebM's alpha) goes along */
-    const AVDictionaryEntry *alpha = av_dict_get(a->st->metadata, "alpha_mode", NULL, 0);
-    if (alpha && av_dict_set(&j->ost->metadata, "alpha_mode", alpha->value, 0) < 0)
+    if (a->alpha && av_dict_set(&j->ost->metadata, "alpha_mode", a->alpha, 0) < 0)
         return mur_error_set(err, MUR_ERUN, "out of memory joining '%s'", j->path);
     for (int i = 0; i < j->nparts; i++) {
         int64_t offset = av_rescale_q(j->parts[i].first - a->first, av_inv_q(j->fps), MS);
@@ -282,44 +390,54 @@ static int open_output(joiner *j, mur_error *err)
     return MUR_OK;
 }
 
-/* Copies part p's video packets, moved to start at its first frame's time. */
+/* Copies part p's video packets, moved to start at its first frame's time;
+ * p is open only while it is copied. */
 static int copy_part(joiner *j, const part *p, mur_error *err)
 {
     int64_t offset = av_rescale_q(p->first - j->parts[0].first, av_inv_q(j->fps), j->ost->time_base);
     long got = 0, want = p->last - p->first + 1;
-    for (;;) {
-        if (j->stop && *j->stop)
-            return mur_error_set(err, MUR_EINTR, "joining '%s'", j->path);
-        int ret = av_read_frame(p->in, j->pkt);
+    source s;
+    int rc = reopen_part(&s, p, err);
+    while (!rc) {
+        if (j->stop && *j->stop) {
+            rc = mur_error_set(err, MUR_EINTR, "joining '%s'", j->path);
+            break;
+        }
+        int ret = av_read_frame(s.in, j->pkt);
         if (ret == AVERROR_EOF)
             break;
-        if (ret < 0)
-            return got < want ? truncated(p, got, err)
-                              : mur_error_set(err, MUR_EINPUT, "murmur: cannot read '%s': %s",
-                                              p->path, av_err2str(ret));
-        if (j->pkt->stream_index != p->st->index) {
+        if (ret < 0) {
+            rc = got < want ? truncated(p, got, err)
+                            : mur_error_set(err, MUR_EINPUT, "cannot read '%s': %s", p->path,
+                                            av_err2str(ret));
+            break;
+        }
+        if (j->pkt->stream_index != s.st->index) {
             av_packet_unref(j->pkt);
             continue;
         }
         if ((j->pkt->flags & AV_PKT_FLAG_CORRUPT) || ++got > want) {
             av_packet_unref(j->pkt);
-            return got > want ? mur_error_set(err, MUR_EINPUT,
-                                              "murmur: '%s' holds more frames than chunk %d of %d "
-                                              "(%ld)", p->path, p->k, p->n, want)
-                              : truncated(p, got - 1, err);
+            rc = got > want ? mur_error_set(err, MUR_EINPUT,
+                                            "'%s' holds more frames than chunk %d of %d (%ld)",
+                                            p->path, p->k, p->n, want)
+                            : truncated(p, got - 1, err);
+            break;
         }
-        av_packet_rescale_ts(j->pkt, p->st->time_base, j->ost->time_base);
+        av_packet_rescale_ts(j->pkt, s.st->time_base, j->ost->time_base);
         j->pkt->pts += offset;
         j->pkt->dts += offset;
         j->pkt->stream_index = j->ost->index;
         j->pkt->pos = -1;
         if ((ret = av_interleaved_write_frame(j->out, j->pkt)) < 0)
-            return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", j->path, av_err2str(ret));
+            rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", j->path, av_err2str(ret));
     }
-    if (got < want)
-        return truncated(p, got, err);
-    j->frames += got;
-    return MUR_OK;
+    if (!rc && got < want)
+        rc = truncated(p, got, err);
+    if (!rc)
+        j->frames += got;
+    close_source(&s);
+    return rc;
 }
 
 static int copy_all(joiner *j, mur_error *err)
@@ -340,16 +458,19 @@ static int copy_all(joiner *j, mur_error *err)
 /* ---- GIF: decode the lossless chunks into one GIF ------------------------- */
 
 /* Decodes part p's frames into the GIF writer g as Cairo's ARGB32 (opaque),
- * the pixels a whole render hands it. */
+ * the pixels a whole render hands it; p is open only while it is decoded. */
 static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, uint8_t *argb,
                        mur_error *err)
 {
-    const AVCodecParameters *par = p->st->codecpar;
+    source s;
+    int rc = reopen_part(&s, p, err), ret;
+    if (rc)
+        return rc;
+    const AVCodecParameters *par = s.st->codecpar;
     const AVCodec *codec = avcodec_find_decoder(par->codec_id);
     AVCodecContext *dec = codec ? avcodec_alloc_context3(codec) : NULL;
     struct SwsContext *sws = NULL;
     long got = 0, want = p->last - p->first + 1;
-    int rc = MUR_OK, ret;
     int stride = par->width * 4;
     if (!dec) {
         rc = mur_error_set(err, MUR_ERUN, "cannot decode '%s': no %s decoder", p->path,
@@ -366,13 +487,13 @@ static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, u
             rc = mur_error_set(err, MUR_EINTR, "joining '%s'", j->path);
             goto done;
         }
-        ret = av_read_frame(p->in, j->pkt);
+        ret = av_read_frame(s.in, j->pkt);
         if (ret == AVERROR_EOF) {
             eof = 1;
         } else if (ret < 0) {
             rc = truncated(p, got, err);
             goto done;
-        } else if (j->pkt->stream_index != p->st->index) {
+        } else if (j->pkt->stream_index != s.st->index) {
             av_packet_unref(j->pkt);
             continue;
         } else if (j->pkt->flags & AV_PKT_FLAG_CORRUPT) {
@@ -383,7 +504,7 @@ static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, u
         ret = avcodec_send_packet(dec, eof ? NULL : j->pkt);
         av_packet_unref(j->pkt);
         if (ret < 0) {
-            rc = mur_error_set(err, MUR_EINPUT, "murmur: cannot decode '%s': %s", p->path,
+            rc = mur_error_set(err, MUR_EINPUT, "cannot decode '%s': %s", p->path,
                                av_err2str(ret));
             goto done;
         }
@@ -391,7 +512,7 @@ static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, u
             if (++got > want) {
                 av_frame_unref(frame);
                 rc = mur_error_set(err, MUR_EINPUT,
-                                   "murmur: '%s' holds more frames than chunk %d of %d (%ld)",
+                                   "'%s' holds more frames than chunk %d of %d (%ld)",
                                    p->path, p->k, p->n, want);
                 goto done;
             }
@@ -411,7 +532,7 @@ static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, u
                 goto done;
         }
         if (ret != AVERROR(EAGAIN) && ret != AVERROR_EOF) {
-            rc = mur_error_set(err, MUR_EINPUT, "murmur: cannot decode '%s': %s", p->path,
+            rc = mur_error_set(err, MUR_EINPUT, "cannot decode '%s': %s", p->path,
                                av_err2str(ret));
             goto done;
         }
@@ -423,14 +544,15 @@ static int decode_part(joiner *j, const part *p, mur_video *g, AVFrame *frame, u
 done:
     sws_freeContext(sws);
     avcodec_free_context(&dec);
+    close_source(&s);
     return rc;
 }
 
 static int join_gif(joiner *j, mur_error *err)
 {
-    const AVCodecParameters *par = j->parts[0].st->codecpar;
+    const AVCodecParameters *par = j->parts[0].par;
     if (j->fps.den != 1)
-        return mur_error_set(err, MUR_EINPUT, "murmur: '%s' runs at %d/%d fps, not a whole number",
+        return mur_error_set(err, MUR_EINPUT, "'%s' runs at %d/%d fps, not a whole number",
                              j->parts[0].path, j->fps.num, j->fps.den);
     mur_video_opts vo = MUR_VIDEO_OPTS_INIT;
     vo.path = j->path;
@@ -468,7 +590,7 @@ int mur_video_join(const char *path, const char *const *paths, int nparts,
         res = &none;
     memset(res, 0, sizeof *res);
     if (nparts < 1 || nparts > MAX_PARTS)
-        return mur_error_set(err, MUR_EINPUT, "murmur: join takes 1 to %d chunks, not %d", MAX_PARTS,
+        return mur_error_set(err, MUR_EINPUT, "join takes 1 to %d chunks, not %d", MAX_PARTS,
                              nparts);
     joiner j = {.path = path, .stop = stop};
     int rc;
@@ -476,7 +598,7 @@ int mur_video_join(const char *path, const char *const *paths, int nparts,
         return MUR_EINPUT;
     if (j.f->ops == &mur_sequence_sink)
         return mur_error_set(err, MUR_EINPUT,
-                             "murmur: join writes a .mp4, .webm, .mov or .gif, not '%s'", path);
+                             "join writes a .mp4, .webm, .mov or .gif, not '%s'", path);
     if (!(j.parts = mur_calloc((size_t)nparts, sizeof *j.parts)))
         return mur_error_set(err, MUR_ERUN, "out of memory");
     j.nparts = nparts;
@@ -484,7 +606,7 @@ int mur_video_join(const char *path, const char *const *paths, int nparts,
         j.parts[i].path = paths[i];
     rc = MUR_OK;
     for (int i = 0; !rc && i < nparts; i++)
-        rc = open_part(&j.parts[i], err);
+        rc = probe_part(&j.parts[i], err);
     if (!rc)
         rc = check_parts(&j, err);
     if (!rc && !(j.pkt = av_packet_alloc()))
@@ -505,7 +627,6 @@ int mur_video_join(const char *path, const char *const *paths, int nparts,
         res->parts = nparts;
         res->frames = j.frames;
     }
-    close_parts(&j);
-    mur_free(j.parts);
+    free_parts(&j);
     return rc;
 }
