@@ -73,6 +73,9 @@ int mur_cli_warn_at(const struct mur_scene *s, const char *opt, const char *text
 /// Parse --shard's "K/N" (K from 1 to N) into *k and *n; a usage error
 /// (printed, returns 2) otherwise.
 int mur_cli_parse_shard(const char *text, int *k, int *n);
+/* "K/N", whole numbers with 1 <= K <= N <= max, into *k and *n: 0, or -1
+ * (the caller says what the option wants). */
+int mur_cli_parse_k_of_n(const char *text, int max, int *k, int *n);
 
 /// The shard file of shard k of n: DIR/NAME.shard-K-of-N.mur, where -o
 /// gives DIR and NAME (-o out/x.csv: out/ and x; -o out/ or a folder:

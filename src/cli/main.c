@@ -53,6 +53,22 @@ int mur_cli_exit_code(int rc)
 /* A message that names its place (file:line:col: error: ...) or was
  * written as a usage line (murmur: ...) prints as it is; any other gets the
  * "murmur: error: " that says who speaks. */
+int mur_cli_parse_k_of_n(const char *text, int max, int *k, int *n)
+{
+    char *end;
+    long a = strtol(text, &end, 10), b = -1;
+    if (end != text && *end == '/' && end[1] >= '0' && end[1] <= '9') {
+        b = strtol(end + 1, &end, 10);
+        if (*end)
+            b = -1;
+    }
+    if (b < 1 || b > max || a < 1 || a > b)
+        return -1;
+    *k = (int)a;
+    *n = (int)b;
+    return 0;
+}
+
 int mur_cli_report(int rc, const mur_error *err)
 {
     if (rc == MUR_EINTR && err->msg[0]) {

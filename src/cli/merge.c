@@ -20,15 +20,7 @@
 
 int mur_cli_parse_shard(const char *text, int *k, int *n)
 {
-    char *end;
-    long kk = strtol(text, &end, 10), nn = -1;
-    if (end != text && *end == '/') {
-        const char *p = end + 1;
-        nn = strtol(p, &end, 10);
-        if (end == p || *end)
-            nn = -1;
-    }
-    if (nn < 1 || nn > MUR_SHARD_MAX || kk < 1 || kk > nn) {
+    if (mur_cli_parse_k_of_n(text, MUR_SHARD_MAX, k, n)) {
         char msg[200];
         snprintf(msg, sizeof msg,
                  "--shard must be K/N with N from 1 to %d and K from 1 to N (1-based; from a 0-based "
@@ -36,8 +28,6 @@ int mur_cli_parse_shard(const char *text, int *k, int *n)
                  MUR_SHARD_MAX);
         return mur_cli_usage_error(msg, text);
     }
-    *k = (int)kk;
-    *n = (int)nn;
     return 0;
 }
 

@@ -35,20 +35,10 @@ static void ensure_default_dir(const char *path)
 /* --chunk K/N: whole numbers, 1 <= K <= N. */
 static int chunk_option(const char *text, int *k, int *n, mur_error *err)
 {
-    char *end;
-    long a = strtol(text, &end, 10), b = -1;
-    if (end != text && *end == '/' && end[1] >= '0' && end[1] <= '9') {
-        const char *q = end + 1;
-        b = strtol(q, &end, 10);
-        if (*end)
-            b = -1;
-    }
-    if (b < 1 || b > 100000 || a < 1 || a > b)
+    if (mur_cli_parse_k_of_n(text, 100000, k, n))
         return mur_error_set(err, MUR_EINPUT,
                              "murmur: --chunk must be K/N with 1 <= K <= N (chunks count from 1), "
                              "not '%s'", text);
-    *k = (int)a;
-    *n = (int)b;
     return MUR_OK;
 }
 
