@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "murmur/error.h"
+#include "murmur/scene.h"
 
 typedef struct mur_cli_opts {
     const char *scene;
@@ -82,6 +83,15 @@ int mur_cli_parse_k_of_n(const char *text, int max, int *k, int *n);
 /// out/ and the scene's name; no -o: out/ and the scene's name). The
 /// caller frees it (mur_free); NULL when out of memory.
 char *mur_cli_shard_path(const char *output, const char *scene, int k, int n);
+
+/// The file shard k of n of scene s goes to (mur_cli_shard_path, from
+/// -o), into *path (the caller frees it), after checking the scene is a
+/// regular file the merge can read again; MUR_OK or an error in err.
+int mur_cli_shard_file(const mur_cli_opts *o, const mur_scene *s, int k, int n, char **path,
+                       mur_error *err);
+
+/// Says (unless -q) that shard k of n at path is complete: nothing to do.
+void mur_cli_shard_complete(const mur_cli_opts *o, const char *path, int k, int n);
 
 /// Everything stats (series) writes and prints from an experiment, for a
 /// whole run and a merge of shards alike: the one path from the per-run

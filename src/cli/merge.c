@@ -67,6 +67,26 @@ char *mur_cli_shard_path(const char *output, const char *scene, int k, int n)
     return out;
 }
 
+int mur_cli_shard_file(const mur_cli_opts *o, const mur_scene *s, int k, int n, char **path,
+                       mur_error *err)
+{
+    struct stat st;
+    *path = NULL;
+    if (stat(s->path, &st) != 0 || !S_ISREG(st.st_mode))   /* a pipe cannot be read again by the merge */
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: --shard needs the scene as a file (the merge reads it again), not '%s'",
+                             s->path);
+    if (!(*path = mur_cli_shard_path(o->output, s->path, k, n)))
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    return MUR_OK;
+}
+
+void mur_cli_shard_complete(const mur_cli_opts *o, const char *path, int k, int n)
+{
+    if (!o->quiet)
+        fprintf(stderr, "murmur: %s is complete (shard %d of %d): nothing to do\n", path, k, n);
+}
+
 /* The options a merge of `command`'s shards does not take. */
 static int merge_refuses(const mur_cli_opts *o, const char *command)
 {

@@ -556,21 +556,15 @@ static int shard_refuses(const mur_cli_opts *o)
 static int run_shard(const mur_cli_opts *o, const char *command, mur_scene *s, mur_experiment_def *def,
                      mur_error *err)
 {
-    struct stat st;
-    if (stat(s->path, &st) != 0 || !S_ISREG(st.st_mode))   /* a pipe cannot be read again by the merge */
-        return mur_error_set(err, MUR_EINPUT, "murmur: --shard needs the scene as a file (the merge reads it again), not '%s'",
-                             s->path);
-    char *path = mur_cli_shard_path(o->output, s->path, def->shard, def->shards);
-    if (!path)
-        return mur_error_set(err, MUR_ERUN, "out of memory");
+    char *path;
+    int rc = mur_cli_shard_file(o, s, def->shard, def->shards, &path, err);
+    if (rc)
+        return rc;
     mur_experiment *e = NULL;
-    int rc = MUR_OK;
     long jobs = (long)(def->scene_only || def->condition ? 1 : s->nconditions) * (def->runs ? def->runs : s->runs);
     long mine = mur_shard_jobs(jobs, def->shard, def->shards);
     if (mur_shard_done(path, s, def, command)) {
-        if (!o->quiet)
-            fprintf(stderr, "murmur: %s is complete (shard %d of %d): nothing to do\n", path, def->shard,
-                    def->shards);
+        mur_cli_shard_complete(o, path, def->shard, def->shards);
         goto done;
     }
     ensure_out_dir(path);

@@ -12,7 +12,6 @@
 #include "murmur/trace.h"
 #include "murmur/alloc.h"
 #include "murmur/shard.h"
-#include <sys/stat.h>
 #include "progress.h"
 
 /* The first tick at or after the time text (a scene's time: 12s, 900t). */
@@ -111,20 +110,15 @@ static void on_progress(void *ctx, long done, long total)
  * gives DIR, NAME and the format), unless that file is complete. */
 static int trace_shard(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts *t, mur_error *err)
 {
-    struct stat st;
     if (mur_cli_parse_shard(o->shard_text, &t->shard, &t->shards))
         return MUR_EINPUT;
-    if (stat(s->path, &st) != 0 || !S_ISREG(st.st_mode))   /* a pipe cannot be read again by the merge */
-        return mur_error_set(err, MUR_EINPUT, "murmur: --shard needs the scene as a file (the merge reads it again), not '%s'",
-                             s->path);
-    char *path = mur_cli_shard_path(o->output, s->path, t->shard, t->shards);
-    if (!path)
-        return mur_error_set(err, MUR_ERUN, "out of memory");
-    int rc = MUR_OK;
+    char *path;
+    int rc = mur_cli_shard_file(o, s, t->shard, t->shards, &path, err);
+    if (rc)
+        return rc;
     long mine = mur_shard_jobs(t->runs, t->shard, t->shards);
     if (mur_trace_shard_done(s, t, path)) {
-        if (!o->quiet)
-            fprintf(stderr, "murmur: %s is complete (shard %d of %d): nothing to do\n", path, t->shard, t->shards);
+        mur_cli_shard_complete(o, path, t->shard, t->shards);
     } else if (!(rc = mur_trace_shard_write(s, t, path, err)) && !o->quiet) {
         fprintf(stderr, "murmur: wrote %s (shard %d of %d: %ld of %d runs)\n", path, t->shard, t->shards, mine,
                 t->runs);
