@@ -622,7 +622,9 @@ TEST(ink_laid_equals_the_layer_painted)
     tiles[TW * TH - 1] = 1;   /* a marked tile without ink */
     cairo_surface_mark_dirty(layer);
     mur_ink ink = {0};
-    REQUIRE(!mur_ink_read(&ink, ld, ls, LW, LH, tiles, TW, 32), "read");
+    REQUIRE(mur_ink_read(&ink, ld, ls, LW, LH, tiles, TW, 32, (size_t)inked / 2) == 1,
+            "ink of %ld pixels read under a limit of half of them", inked);
+    REQUIRE(!mur_ink_read(&ink, ld, ls, LW, LH, tiles, TW, 32, (size_t)LW * LH), "read");
     long held = 0;
     for (size_t i = 0; i < ink.npx; i++)
         held += ink.px[i] != 0;

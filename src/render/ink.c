@@ -54,7 +54,7 @@ static int reserve(void **p, size_t *cap, size_t need, size_t size)
 }
 
 int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h,
-                 const unsigned char *tiles, int tw, int tile)
+                 const unsigned char *tiles, int tw, int tile, size_t most)
 {
     k->w = k->h = 0;
     k->nrun = k->npx = 0;
@@ -93,6 +93,8 @@ int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h
                 size_t n = (size_t)(x - x0), padded = (n + 3) & ~(size_t)3;
                 if (padded > (size_t)(w - x0))
                     padded = (size_t)(w - x0);
+                if (k->npx + padded > most)
+                    return 1;   /* too much ink to be worth it: read no further */
                 if (reserve((void **)&k->run, &k->run_cap, k->nrun + 1, sizeof *k->run) ||
                     reserve((void **)&k->px, &k->px_cap, k->npx + padded, sizeof *k->px))
                     return -1;

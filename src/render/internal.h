@@ -43,9 +43,10 @@ typedef struct mur_ink {
 
 /* Reads the nonzero pixels of a w x h ARGB32 image inside the tiles marked
  * in `tiles` (tw across, tile pixels square) into k, replacing what it held;
- * 0, or -1 when memory is short (k then holds no image). */
+ * 0, 1 when they come to more than `most` pixels (read no further), or -1
+ * when memory is short (k then holds no image). */
 int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h,
-                 const unsigned char *tiles, int tw, int tile);
+                 const unsigned char *tiles, int tw, int tile, size_t most);
 /* The mask byte Cairo lays a surface with under cairo_paint_with_alpha
  * (alpha), or -1 when Cairo fails. */
 int mur_ink_mask(double alpha);
