@@ -433,28 +433,29 @@ double mur_boid_size(const mur_renderer *r)
     return r->size_scale > 0 ? r->look->boid_size * r->size_scale : r->look->boid_size;
 }
 
+/* The metric the colour mode takes its per-boid results from: each boid's
+ * count of neighbours, or its cluster. */
+static unsigned colour_metrics(const mur_look *lk)
+{
+    return lk->color_mode == MUR_COLOR_NEIGHBOURS ? 1u << MUR_METRIC_NEIGHBOURS
+           : lk->color_mode == MUR_COLOR_CLUSTER  ? 1u << MUR_METRIC_CLUSTERS
+                                                  : 0;
+}
+
 unsigned mur_look_metrics_wanted(const mur_look *lk)
 {
-    unsigned want = mur_overlays_metrics_wanted(lk);
-    if (lk->color_mode == MUR_COLOR_NEIGHBOURS)
-        want |= 1u << MUR_METRIC_NEIGHBOURS;   /* with each boid's count */
-    if (lk->color_mode == MUR_COLOR_CLUSTER)
-        want |= 1u << MUR_METRIC_CLUSTERS;     /* with each boid's cluster */
-    return want;
+    return mur_overlays_metrics_wanted(lk) | colour_metrics(lk);
 }
 
 /* What mur_renderer_observe measures on any tick: its plots' metrics, and
- * those its trails' colours take (one measurement serves them all). */
+ * the colour mode's (trails keep each tick's colours); one measurement
+ * serves them all. */
 static unsigned observed_metrics(const mur_look *lk)
 {
-    unsigned want = 0;
+    unsigned want = colour_metrics(lk);
     for (int k = 0; k < lk->noverlays; k++)
         if (lk->overlays[k].kind == MUR_OVERLAY_PLOT && lk->overlays[k].metric != 0)
             want |= 1u << lk->overlays[k].metric;
-    if (lk->color_mode == MUR_COLOR_CLUSTER)
-        want |= 1u << MUR_METRIC_CLUSTERS;
-    if (lk->color_mode == MUR_COLOR_NEIGHBOURS && lk->trail_length > 0)
-        want |= 1u << MUR_METRIC_NEIGHBOURS;
     return want;
 }
 
