@@ -316,6 +316,77 @@ TEST(grid_metrics_match_brute_force_on_2000_random_boids)
     }
 }
 
+/* Each pair is measured once, from one of its two cells (metrics.c): every
+ * boid's neighbour count and cluster label, and the mean nearest distance,
+ * against the O(N^2) answer, in worlds from one cell wide to many, so the
+ * grids whose neighbour cells wrap onto one another (1 to 3 cells on an
+ * axis) are covered, with and without wrap. */
+TEST(each_boids_neighbours_and_cluster_match_brute_force_on_narrow_grids)
+{
+    enum { N = 400 };
+    const double R = 40;
+    const double sizes[][2] = {{30, 30}, {70, 50}, {100, 130}, {125, 170}, {170, 90}, {420, 95}, {900, 700}};
+    for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++)
+        for (int b = 0; b < 3; b++) {
+            mur_params p = mur_preset_find("wrkspc")->params;
+            p.count = N;
+            p.width = sizes[s][0];
+            p.height = sizes[s][1];
+            p.boundary = (mur_boundary)b;
+            p.cohesion_radius = R;
+            mur_flock *f = NULL;
+            mur_error err;
+            REQUIRE(mur_flock_create(&f, &p, 7 + (uint64_t)s, &err) == 0, "%s", err.msg);
+            for (int t = 0; t < 10; t++)
+                mur_flock_step(f);
+            const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+            int *parent = malloc(N * sizeof(int)), *count = calloc(N, sizeof(int));
+            REQUIRE(parent && count, "memory");
+            for (int i = 0; i < N; i++)
+                parent[i] = i;
+            double near_sum = 0;
+            for (int i = 0; i < N; i++) {
+                double best = INFINITY;
+                for (int j = 0; j < N; j++) {
+                    if (j == i)
+                        continue;
+                    double dx, dy;
+                    mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
+                    double d2 = dx * dx + dy * dy;
+                    best = fmin(best, d2);
+                    if (sqrt(d2) < R) {
+                        count[i]++;
+                        int a = root(parent, i), c = root(parent, j);
+                        if (a != c)
+                            parent[a > c ? a : c] = a < c ? a : c;   /* the smaller root stays */
+                    }
+                }
+                near_sum += sqrt(best);
+            }
+            mur_metrics_ctx *ctx = mur_metrics_ctx_create();
+            mur_metrics m;
+            REQUIRE(ctx && mur_metrics_compute(ctx, f, &m) == 0, "compute");
+            const int *label = mur_metrics_cluster_of(ctx), *k = mur_metrics_neighbour_counts(ctx);
+            int bad_count = -1, bad_label = -1;
+            for (int i = N - 1; i >= 0; i--) {
+                if (k[i] != count[i])
+                    bad_count = i;
+                if (label[i] != root(parent, i))   /* a cluster's label: its smallest member */
+                    bad_label = i;
+            }
+            CHECK(bad_count < 0, "%gx%g boundary %d: boid %d has %d neighbours, brute %d", p.width, p.height, b,
+                  bad_count, bad_count < 0 ? 0 : k[bad_count], bad_count < 0 ? 0 : count[bad_count]);
+            CHECK(bad_label < 0, "%gx%g boundary %d: boid %d labelled %d, brute %d", p.width, p.height, b,
+                  bad_label, bad_label < 0 ? 0 : label[bad_label], bad_label < 0 ? 0 : root(parent, bad_label));
+            CHECK(m.nearest == near_sum / N, "%gx%g boundary %d: nearest %.17g, brute %.17g", p.width, p.height,
+                  b, m.nearest, near_sum / N);
+            mur_metrics_ctx_destroy(ctx);
+            free(parent);
+            free(count);
+            mur_flock_destroy(f);
+        }
+}
+
 TEST(metric_names_and_values_agree)
 {
     mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6};

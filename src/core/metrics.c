@@ -127,17 +127,16 @@ static int find(int *parent, int i)
     return i;
 }
 
-static void join(int *parent, int *size, int a, int b)
+/* Joins the sets of a and b under the smaller root: a set's root is its
+ * smallest member, whatever order its pairs were joined in. */
+static void join_min(int *parent, int a, int b)
 {
     a = find(parent, a);
     b = find(parent, b);
-    if (a == b)
-        return;
-    if (size[a] < size[b] || (size[a] == size[b] && a > b)) {
-        int t = a; a = b; b = t;
-    }
-    parent[b] = a;
-    size[a] += size[b];
+    if (a < b)
+        parent[b] = a;
+    else if (b < a)
+        parent[a] = b;
 }
 
 double mur_metrics_order(int n, const double *vx, const double *vy)
@@ -234,7 +233,17 @@ static int nearest_mean(const mur_metrics_ctx *m, const mur_flock *f, int n, dou
  * be: the 3 x 3 cells searched here are nearest_of's first two rings, and
  * when the closest boid in them is within a cell's width nearest_of stops
  * there with that very distance (the minimum of the same numbers); else
- * nearest_of searches on. One pass over the pairs instead of two. */
+ * nearest_of searches on. One pass over the pairs instead of two.
+ *
+ * Each pair is measured once, from the earlier of its two cells in the
+ * grid (its own cell: the later boid), and counts for both boids: cells
+ * are neighbours both ways, and a pair's squared distance is the same
+ * both ways (the nearest image's offset changes only its sign), so every
+ * count and minimum is the one of measuring from both ends, for half the
+ * work. Positions are read in the grid's order, cell by cell, from copies
+ * in near's scratch (n x 4 doubles), so a cell's neighbours are together
+ * in memory. Every result is the same in any order (a count, a minimum,
+ * the union-find's partition). */
 static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *out, double *near)
 {
     const mur_params *p = mur_flock_params(f);
@@ -242,52 +251,75 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     double R = p->cohesion_radius;
-    for (int i = 0; i < n; i++) {
-        m->parent[i] = i;
-        m->size[i] = 1;
-        m->neighbour_count[i] = 0;
+    /* scratch, by place in the grid's order: positions and best squared
+     * distances (m->sum: 4 n doubles; near, when given, is its first n) */
+    double *sx = m->sum + (size_t)n, *sy = sx + n, *best = sy + n;
+    int *count = m->size;   /* by place, until the union-find takes it over */
+    for (int k = 0; k < n; k++) {
+        int i = g->order[k];
+        sx[k] = x[i];
+        sy[k] = y[i];
+        best[k] = INFINITY;
+        count[k] = 0;
     }
     long pairs = 0;
     double T = mur_sqrt_bound(R), W = p->width, H = p->height;
     double step = g->cw < g->ch ? g->cw : g->ch;
-    /* Boids in the grid's order, cell by cell: the neighbours of one are
-     * the neighbours of the next, still in the cache. Every result is the
-     * same in any order (a count, a minimum, the union-find's partition). */
-    for (int q = 0; q < n; q++) {
-        if (stop_at(m, q))
+    int *parent = m->parent;
+    for (int i = 0; i < n; i++)
+        parent[i] = i;
+    for (int cy = 0; cy < g->gy; cy++) {
+        if (m->stop && *m->stop)
             return MUR_EINTR;
-        int i = g->order[q];
-        int cx, cy, xs[3], ys[3];
-        double xi = x[i], yi = y[i], best2 = INFINITY;
-        mur_grid_cell(g, x[i], y[i], &cx, &cy);
-        int nx = mur_grid_span(cx, g->gx, wrap, xs);
-        int ny = mur_grid_span(cy, g->gy, wrap, ys);
-        for (int b = 0; b < ny; b++)
-            for (int a = 0; a < nx; a++) {
-                int c = ys[b] * g->gx + xs[a];
-                for (int k = g->start[c]; k < g->start[c + 1]; k++) {
-                    int j = g->order[k];
-                    if (j == i)
-                        continue;
-                    double dx = off(xi, x[j], wrap, W), dy = off(yi, y[j], wrap, H);
-                    double d2 = dx * dx + dy * dy;
-                    if (d2 < best2)
-                        best2 = d2;
-                    /* d < R, without the square root. A boid on the very
-                     * same point is inside the radius: it is a neighbour
-                     * and in the same cluster (the rules skip it only
-                     * because it has no direction). */
-                    if (d2 < T) {
-                        pairs++;
-                        m->neighbour_count[i]++;
-                        if (j > i)
-                            join(m->parent, m->size, i, j);
+        int ys[3], ny = mur_grid_span(cy, g->gy, wrap, ys);
+        for (int cx = 0; cx < g->gx; cx++) {
+            int c = cy * g->gx + cx, xs[3], nx = mur_grid_span(cx, g->gx, wrap, xs);
+            int later[9], nl = 0;   /* neighbour cells after c */
+            for (int b = 0; b < ny; b++)
+                for (int a = 0; a < nx; a++)
+                    if (ys[b] * g->gx + xs[a] > c)
+                        later[nl++] = ys[b] * g->gx + xs[a];
+            for (int k = g->start[c]; k < g->start[c + 1]; k++) {
+                double xi = sx[k], yi = sy[k], bi = best[k];
+                int ci = 0;
+                for (int e = -1; e < nl; e++) {
+                    int k0 = e < 0 ? k + 1 : g->start[later[e]], k1 = e < 0 ? g->start[c + 1] : g->start[later[e] + 1];
+                    for (int l = k0; l < k1; l++) {
+                        double dx = off(xi, sx[l], wrap, W), dy = off(yi, sy[l], wrap, H);
+                        double d2 = dx * dx + dy * dy;
+                        if (d2 < bi)
+                            bi = d2;
+                        if (d2 < best[l])
+                            best[l] = d2;
+                        /* d < R, without the square root. A boid on the
+                         * very same point is inside the radius: it is a
+                         * neighbour and in the same cluster (the rules
+                         * skip it only because it has no direction). */
+                        if (d2 < T) {
+                            ci++;
+                            count[l]++;
+                            join_min(parent, g->order[k], g->order[l]);
+                        }
                     }
                 }
+                best[k] = bi;
+                count[k] += ci;
+                pairs += 2 * ci;
             }
-        if (near)
-            near[i] = best2 <= step * step ? sqrt(best2) : nearest_of(g, f, i);
+        }
     }
+    for (int k = 0; k < n; k++) {
+        int i = g->order[k];
+        m->neighbour_count[i] = count[k];
+        if (near)
+            near[i] = best[k] <= step * step ? sqrt(best[k]) : nearest_of(g, f, i);
+    }
+    /* the sets' sizes, at their roots */
+    int *size = m->size;
+    for (int i = 0; i < n; i++)
+        size[i] = 0;
+    for (int i = 0; i < n; i++)
+        size[find(parent, i)]++;
     *out = pairs;
     return MUR_OK;
 }
@@ -328,17 +360,11 @@ static void tally_clusters(mur_metrics_ctx *m, const mur_flock *f, int n, int su
     }
     out->clusters = clusters;
     out->largest = (double)largest / n;
-    /* Label clusters by their smallest member: unlike the union-find root,
-     * that name does not depend on the order pairs were joined in. A root's
-     * slot holds its cluster's label from its first member on. */
+    /* Clusters are labelled by their smallest member, which is their root
+     * (join_min): a name that does not depend on the order pairs were
+     * joined in. */
     for (int i = 0; i < n; i++)
-        m->cluster_of[i] = -1;
-    for (int i = 0; i < n; i++) {
-        int r = find(m->parent, i);
-        if (m->cluster_of[r] < 0)
-            m->cluster_of[r] = i;  /* first member met in index order */
-        m->cluster_of[i] = m->cluster_of[r];
-    }
+        m->cluster_of[i] = find(m->parent, i);
 }
 
 /* Enters with the position sums of tally_clusters; returns the milling
