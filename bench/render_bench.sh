@@ -25,8 +25,14 @@
 # world grows by sqrt(N / 160) per axis), as bench.c does, so N changes the
 # work, not the neighbourhoods.
 #
+# The boids' shape is left to murmur, as a scene that names none leaves
+# it: arrows while they are two pixels long or more (2,000 and 10,000
+# boids: about 7 and 3 pixels), density below (100,000: 0.96 pixels).
+# SHAPE=arrow names arrows at every count (1-pixel arrows at 100,000).
+#
 # Environment: DURATION (seconds of video, default 20), RUNS (default 3),
-# COUNTS (default "2000 10000 100000"), PRESET (default medium),
+# COUNTS (default "2000 10000 100000"), SHAPE (default: none named),
+# PRESET (default medium),
 # QUALITY (default 18). The raw frames take width*height*4 bytes each
 # (8.3 MB at 1080p: 10 GB for 20 s at 60 fps) while they are converted, and
 # yuv420p 1.5 bytes a pixel (3.1 MB a frame) for the runs, in the scratch folder, one
@@ -41,6 +47,7 @@ before=${2:+$2/murmur}
 duration=${DURATION:-20}
 runs=${RUNS:-3}
 counts=${COUNTS:-"2000 10000 100000"}
+shape=${SHAPE:-}
 preset=${PRESET:-medium}
 quality=${QUALITY:-18}
 fps=60
@@ -89,7 +96,7 @@ video:
   quality: $quality
 look:
   background: "#0b0d0f"
-  boid: {shape: arrow, size: 6, color: heading}
+  boid: {${shape:+shape: $shape, }size: 6, color: heading}
   trails: {length: 30, fade: true}
   overlays:
     - params
@@ -101,7 +108,7 @@ EOF
 }
 
 echo "render_bench: ${width}x${height} ${fps} fps, ${duration} s, crf $quality, preset $preset," \
-     "x264 threads $threads, $runs runs each; $(nproc) cores" >&2
+     "x264 threads $threads, boids ${shape:-of the shape murmur picks}, $runs runs each; $(nproc) cores" >&2
 declare -a rows
 for n in $counts; do
   scene=$(scene_for "$n")
@@ -159,7 +166,7 @@ for n in $counts; do
 done
 
 echo
-echo "Medians of $runs runs; times in seconds; cpu = user + system."
+echo "Medians of $runs runs; times in seconds; cpu = user + system; boids ${shape:-of the shape murmur picks}."
 echo
 if [ -n "$before" ]; then
   echo "| boids | frames | render wall | x264 from YUV wall | ratio | render cpu | x264 from YUV cpu | cpu ratio | before wall | before ratio | before cpu ratio |"

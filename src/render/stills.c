@@ -118,7 +118,7 @@ int mur_renderer_write_still(mur_renderer *r, const mur_flock *const *flocks, in
 {
     int kind = still_kind(path), rc;
     if (kind < 0)
-        return mur_error_set(err, MUR_EINPUT, "murmur: a still is .png, .pdf or .svg, not '%s'", path);
+        return mur_error_set(err, MUR_EINPUT, "a still is .png, .pdf or .svg, not '%s'", path);
     still_file o = {.r = r};
     if ((rc = file_open(&o, path, err)))
         return rc;

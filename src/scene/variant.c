@@ -60,17 +60,17 @@ int mur_scene_vary(mur_scene *s, const mur_variant *v, mur_error *err)
         h = (int)fmax(16, (h / 2) & ~1);
     }
     if (v->fps && (v->fps < 1 || v->fps > 240))
-        return mur_error_set(err, MUR_EINPUT, "murmur: --fps must be 1 to 240, not %d", v->fps);
+        return mur_error_set(err, MUR_EINPUT, "--fps must be 1 to 240, not %d", v->fps);
     if (v->quality > 51)
-        return mur_error_set(err, MUR_EINPUT, "murmur: --quality must be 0 to 51, not %d", v->quality);
+        return mur_error_set(err, MUR_EINPUT, "--quality must be 0 to 51, not %d", v->quality);
     double frames = floor(s->duration * fps + 1e-9);
     if (frames < 1)
         return mur_error_set(err, MUR_EINPUT,
-                             "murmur: the video is %gs: at %g fps that is less than one frame",
+                             "the video is %gs: at %g fps that is less than one frame",
                              s->duration, fps);
     if ((double)w * h * frames > MUR_SCENE_MAX_PIXEL_FRAMES)
         return mur_error_set(err, MUR_EINPUT,
-                             "murmur: %dx%d pixels x %.0f frames is more than %.3g pixel-frames: "
+                             "%dx%d pixels x %.0f frames is more than %.3g pixel-frames: "
                              "a smaller size or fewer fps",
                              w, h, frames, MUR_SCENE_MAX_PIXEL_FRAMES);
     s->width = w;
