@@ -286,6 +286,8 @@ TEST(bad_cameras_are_refused_with_their_place)
     expect_refusal("camera: {follow: herd}\n", "t.yaml:1:18: error", "flock");
     expect_refusal("timeline:\n  - {at: 1s, set: {camera.zoom: 0}}\n", "t.yaml:2:33: error", "camera.zoom");
     expect_refusal("timeline:\n  - {at: 1s, set: {camera.zom: 2}}\n", "t.yaml:2:20: error", "camera.zoom");
+    expect_refusal("timeline:\n  - {at: 1s, set: {camera.follow: flock}}\n", "t.yaml:2:20: error",
+                   "set once, in the scene's camera: section");
     expect_refusal("flock: {camera.zoom: 2}\n", "t.yaml:1:9: error", "timeline");
     expect_refusal("camera: {center: [1]}\n", "t.yaml:1:18: error", "[x, y]");
     /* and the command says so with exit 2 */

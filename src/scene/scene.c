@@ -1184,6 +1184,10 @@ static int camera_change(ctx *c, pair *p, changes *ch)
     for (int k = 0; camera_set_keys[k]; k++)
         if (!strcmp(camera_set_keys[k], p->key))
             which = k;
+    if (which < 0 && (!strcmp(p->key, "camera.follow") || !strcmp(p->key, "camera.smooth") ||
+                      !strcmp(p->key, "camera.boid_size")))
+        return fail_at(c, p->k, "'%s' is set once, in the scene's camera: section; the timeline may "
+                                "change camera.zoom, camera.center, camera.x and camera.y", p->key);
     if (which < 0)
         return unknown(c, p->k, "camera setting", p->key, camera_set_keys);
     if (!ch->cue)
