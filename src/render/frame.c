@@ -297,19 +297,23 @@ int mur_renderer_set_threads(mur_renderer *r, int threads, mur_error *err)
     return MUR_OK;
 }
 
+/* Grows the renderer's scratch array r->field to `count` elements, its
+ * contents kept; returns -1 from the function when memory is short (the
+ * array is then as it was). */
+#define GROW(field, count)                                                     \
+    do {                                                                       \
+        void *p_ = mur_realloc(r->field, (count) * sizeof *r->field);          \
+        if (!p_)                                                               \
+            return -1;                                                         \
+        r->field = p_;                                                         \
+    } while (0)
+
 /* Scratch for n boids; ids of cluster matching range over 2n (see below). */
 static int reserve(mur_renderer *r, int n)
 {
     if ((size_t)n <= r->cap)
         return 0;
     size_t cap = (size_t)n + (size_t)n / 2 + 16;
-#define GROW(field, count)                                                     \
-    do {                                                                       \
-        void *p_ = mur_realloc(r->field, (count) * sizeof *r->field);             \
-        if (!p_)                                                               \
-            return -1;                                                         \
-        r->field = p_;                                                         \
-    } while (0)
     GROW(bin, cap);
     GROW(order, cap);
     GROW(ids, cap);
@@ -320,7 +324,6 @@ static int reserve(mur_renderer *r, int n)
     GROW(m_count, 2 * cap);
     GROW(m_claimed, 2 * cap);
     GROW(m_seen, 2 * cap);
-#undef GROW
     r->cap = cap;
     return 0;
 }
@@ -881,18 +884,10 @@ static int bucket_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const 
     r->bk_ready = 0;
     if ((size_t)n > r->bk_cap || bands + 1 > r->bk_bands) {
         size_t cap = (size_t)n + (size_t)n / 2 + 16;
-        int *bt = mur_realloc(r->bk_batch, cap * sizeof *bt), *lo = bt ? mur_realloc(r->bk_lo, cap * sizeof *lo) : NULL;
-        if (bt)
-            r->bk_batch = bt;
-        if (lo)
-            r->bk_lo = lo;
-        int *hi = lo ? mur_realloc(r->bk_hi, cap * sizeof *hi) : NULL;
-        if (hi)
-            r->bk_hi = hi;
-        int *st = hi ? mur_realloc(r->bk_start, (size_t)(bands + 2) * sizeof *st) : NULL;
-        if (!st)
-            return -1;
-        r->bk_start = st;
+        GROW(bk_batch, cap);
+        GROW(bk_lo, cap);
+        GROW(bk_hi, cap);
+        GROW(bk_start, (size_t)bands + 2);
         r->bk_cap = cap;
         r->bk_bands = bands + 1;
     }
@@ -928,10 +923,7 @@ static int bucket_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const 
     }
     if (total > r->bk_items_cap) {
         size_t cap = total + total / 2 + 16;
-        int *it = mur_realloc(r->bk_items, cap * sizeof *it);
-        if (!it)
-            return -1;
-        r->bk_items = it;
+        GROW(bk_items, cap);
         r->bk_items_cap = cap;
     }
     for (int kb = 0; kb < bands; kb++)
