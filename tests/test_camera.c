@@ -286,7 +286,7 @@ TEST(bad_cameras_are_refused_with_their_place)
     expect_refusal("camera: {follow: herd}\n", "t.yaml:1:18: error", "flock");
     expect_refusal("timeline:\n  - {at: 1s, set: {camera.zoom: 0}}\n", "t.yaml:2:33: error", "camera.zoom");
     expect_refusal("timeline:\n  - {at: 1s, set: {camera.zom: 2}}\n", "t.yaml:2:20: error", "camera.zoom");
-    expect_refusal("timeline:\n  - {at: 1s, set: {camera.follow: flock}}\n", "t.yaml:2:20: error",
+    expect_refusal("timeline:\n  - {at: 1s, set: {camera.smooth: 1}}\n", "t.yaml:2:20: error",
                    "set once, in the scene's camera: section");
     expect_refusal("flock: {camera.zoom: 2}\n", "t.yaml:1:9: error", "timeline");
     expect_refusal("camera: {center: [1]}\n", "t.yaml:1:18: error", "[x, y]");
@@ -424,4 +424,98 @@ TEST(following_the_flock_glides_where_its_centre_jumps)
     CHECK(locked > 20, "locked to the cluster the camera jerked at most %.2f px: no jump to smooth", locked);
     CHECK(smooth < locked / 20, "the following camera's motion changed by %.2f px in one frame (locked: %.2f)",
           smooth, locked);
+}
+
+/* The timeline changes what the camera follows: boid 7, then boid 40 from
+ * 2 s (locked: smooth 0, so the switch is a cut), then predator 0 from 4 s
+ * on; each is in the middle of the view while it is followed, the
+ * scene's camera says what it follows at each time, and a still after
+ * each switch is the render's frame, byte for byte. */
+TEST(the_timeline_changes_what_the_camera_follows)
+{
+    static const char *yaml = "seed: 3\n"
+                              "world: {width: 480, height: 320, boundary: wrap}\n"
+                              "flock: {count: 160, noise: 0.1}\n"
+                              "video: {width: 320, height: 180, fps: 30, duration: 6s}\n"
+                              "camera: {follow: {boid: 7}, zoom: 3, smooth: 0}\n"
+                              "predators:\n"
+                              "  - {mode: flee, path: [[0s, 40, 40], [6s, 400, 260]]}\n"
+                              "timeline:\n"
+                              "  - {at: 2s, set: {camera.follow: {boid: 40}}}\n"
+                              "  - {at: 4s, set: {camera.follow: {predator: 0}}}\n";
+    rig g;
+    REQUIRE(rig_open(&g, yaml) == 0, "rig");
+    mur_camera c;
+    mur_scene_camera_at(g.s, 1.9, &c);
+    CHECK(c.follows && c.follow == MUR_FOLLOW_BOID && c.follow_index == 7 && c.smooth == 0, "at 1.9 s");
+    mur_scene_camera_at(g.s, 2, &c);
+    CHECK(c.follows && c.follow == MUR_FOLLOW_BOID && c.follow_index == 40, "at 2 s: boid %d", c.follow_index);
+    mur_scene_camera_at(g.s, 5, &c);
+    CHECK(c.follows && c.follow == MUR_FOLLOW_PREDATOR && c.follow_index == 0 && c.has_target, "at 5 s");
+    double worst7 = 0, worst40 = 0, worst_p = 0;
+    long frames = mur_scene_frames(g.s);
+    mur_error err = {{0}};
+    for (long k = 0; k < frames; k++) {
+        REQUIRE(mur_driver_run_to(&g.d, mur_scene_frame_tick(g.s, k), &err) == 0, "%s", err.msg);
+        double t = mur_scene_frame_time(g.s, k);
+        mur_view v;
+        mur_renderer_view(g.r, 0, g.f, t, &v);
+        if (t < 2)
+            worst7 = fmax(worst7, off_centre(&g, &v, 7));
+        else if (t < 4)
+            worst40 = fmax(worst40, off_centre(&g, &v, 40));
+        else {
+            mur_scene_camera_at(g.s, t, &c);
+            const mur_params *p = mur_flock_params(g.f);
+            double dx, dy, fit = fmin(g.s->width / p->width, g.s->height / p->height);
+            mur_params_offset(p, v.x, v.y, c.tx, c.ty, &dx, &dy);
+            worst_p = fmax(worst_p, hypot(dx, dy) * fit * v.zoom);
+        }
+    }
+    CHECK(worst7 < 1e-6 && worst40 < 1e-6 && worst_p < 1e-6,
+          "off the middle: boid 7 by %.3g px, boid 40 by %.3g px, the predator by %.3g px", worst7, worst40,
+          worst_p);
+    rig_close(&g);
+    /* a still after each switch sees the render's camera */
+    mur_scene *s = scene_of(yaml);
+    REQUIRE(s, "scene");
+    mur_session *a = NULL;
+    mur_error e2 = {{0}};
+    REQUIRE(mur_session_create(&a, s, NULL, &e2) == 0, "%s", e2.msg);
+    const long at[] = {61, 125};
+    uint8_t *kept[2] = {NULL, NULL};
+    const uint8_t *px = NULL;
+    int stride = 0;
+    for (long k = 0; k <= at[1]; k++) {
+        CHECK(mur_session_frame(a, k, &px, &stride, &e2) == 0, "%s", e2.msg);
+        for (int i = 0; i < 2; i++)
+            if (k == at[i] && (kept[i] = malloc((size_t)stride * 180)))
+                memcpy(kept[i], px, (size_t)stride * 180);
+    }
+    for (int i = 0; i < 2; i++) {
+        mur_session *b = NULL;
+        const uint8_t *pb = NULL;
+        int sb = 0;
+        CHECK(mur_session_create(&b, s, NULL, &e2) == 0 && mur_session_frame(b, at[i], &pb, &sb, &e2) == 0,
+              "%s", e2.msg);
+        CHECK(kept[i] && pb && sb == stride && memcmp(kept[i], pb, (size_t)sb * 180) == 0,
+              "frame %ld drawn alone differs from the render's", at[i]);
+        mur_session_destroy(b);
+        free(kept[i]);
+    }
+    mur_session_destroy(a);
+    mur_scene_destroy(s);
+}
+
+/* Ramping what the camera follows, or a predator the scene lacks, is
+ * refused at its place. */
+TEST(a_bad_follow_on_the_timeline_is_refused_with_its_place)
+{
+    expect_refusal("timeline:\n  - {at: 1s, ramp: {camera.follow: flock}, over: 1s}\n", "t.yaml:2:21: error",
+                   "set, not ramped");
+    expect_refusal("flock: {count: 10}\ntimeline:\n  - {at: 1s, set: {camera.follow: {boid: 10}}}\n",
+                   "t.yaml:3:42: error", "boid 10");
+    expect_refusal("timeline:\n  - {at: 1s, set: {camera.follow: {predator: 0}}}\npredators: []\n",
+                   "t.yaml:2:5: error", "predator 0 from 1s");
+    expect_refusal("timeline:\n  - {at: 1s, set: {camera.follow: herd}}\n", "t.yaml:2:35: error", "flock");
 }

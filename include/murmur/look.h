@@ -80,6 +80,11 @@ typedef struct mur_camera {
     double zoom;                 ///< > 0; 1: the whole world fits the frame, 2: half of it across
     int has_target;              ///< following a predator: 1 when it is active at t
     double tx, ty;               ///< that predator's position, world units
+    int follows;                 ///< 1: follow, follow_index and smooth below say what it follows
+                                 ///< at t (a timeline may change it); 0: the look's own do
+    mur_follow follow;
+    int follow_index;
+    double smooth;
 } mur_camera;
 
 /// A colour, straight (not premultiplied) components in [0, 1].

@@ -55,14 +55,16 @@ typedef struct mur_change {
     double value;                ///< target value (enums: the choice index)
 } mur_change;
 
-/// Camera values the timeline sets and ramps (`camera.zoom`, `camera.x`, `camera.y`).
-typedef enum { MUR_CAMERA_ZOOM, MUR_CAMERA_X, MUR_CAMERA_Y } mur_camera_key;
+/// Camera values the timeline sets and ramps (`camera.zoom`, `camera.x`, `camera.y`), and
+/// what it follows (`camera.follow`: set only).
+typedef enum { MUR_CAMERA_ZOOM, MUR_CAMERA_X, MUR_CAMERA_Y, MUR_CAMERA_FOLLOW } mur_camera_key;
 
 /// One `camera.*` change of a `set` or `ramp` (camera.center is two: x and y).
 typedef struct mur_camera_change {
     mur_camera_key key;
     int ramp;                    ///< 0 set, 1 ramp (over the cue's `over` with its `ease`)
-    double value;
+    double value;                ///< MUR_CAMERA_FOLLOW: the boid or predator followed
+    mur_follow follow;           ///< MUR_CAMERA_FOLLOW: what it follows from then on
 } mur_camera_change;
 
 /// The scene's `camera` (docs/scenes.md); `given` 0: none, the whole world.
@@ -74,6 +76,7 @@ typedef struct mur_scene_camera {
     double zoom;                 ///< at time 0 (default 1)
     double smooth;               ///< seconds to settle on a moved target (default MUR_CAMERA_SMOOTH)
     int fixed_boids;             ///< `boid_size: fixed`: boids and trails keep their zoom-1 size
+    int smooth_given;            ///< `smooth` was given (else each kind of target has its default)
 } mur_scene_camera;
 
 /// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`):

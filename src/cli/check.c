@@ -106,6 +106,15 @@ static void print_look_what(const mur_cue *q, const char *sep)
         printf("%schapter \"%s\"", sep, q->chapter);
 }
 
+/* What a camera follows, in words. */
+static void follow_name(char *out, size_t size, mur_follow follow, int target)
+{
+    if (follow == MUR_FOLLOW_FLOCK)
+        snprintf(out, size, "the flock (its largest cluster)");
+    else
+        snprintf(out, size, "%s %d", follow == MUR_FOLLOW_BOID ? "boid" : "predator", target);
+}
+
 /* The "what" column of a timeline row: the entry's sets, ramp, caption and
  * event, separated by "; ". */
 static void print_what(const mur_cue *q)
@@ -131,13 +140,16 @@ static void print_what(const mur_cue *q)
         printf("%sevent %s", sep, mur_event_name(q->event));
         sep = "; ";
     }
-    static const char *const cam[] = {"zoom", "x", "y"};
+    static const char *const cam[] = {"zoom", "x", "y", "follow"};
     for (int pass = 0; pass < 2; pass++)   /* camera sets, then ramps */
         for (int k = 0; k < q->ncamera; k++) {
             if (q->camera[k].ramp != pass)
                 continue;
             char v[40];
-            mur_number_format(v, sizeof v, q->camera[k].value);
+            if (q->camera[k].key == MUR_CAMERA_FOLLOW)
+                follow_name(v, sizeof v, q->camera[k].follow, (int)q->camera[k].value);
+            else
+                mur_number_format(v, sizeof v, q->camera[k].value);
             printf("%s%s camera.%s %s%s", sep, pass ? "ramp" : "set", cam[q->camera[k].key],
                    pass ? "to " : "", v);
             if (pass)
@@ -162,11 +174,8 @@ static void print_camera(const mur_scene *s)
         return;
     }
     mur_number_format(a, sizeof a, c->smooth);
-    if (c->follow == MUR_FOLLOW_FLOCK)
-        printf("camera: follows the flock (its largest cluster)");
-    else
-        printf("camera: follows %s %d", c->follow == MUR_FOLLOW_BOID ? "boid" : "predator", c->target);
-    printf(", zoom %s, smooth %ss\n", z, a);
+    follow_name(b, sizeof b, c->follow, c->target);
+    printf("camera: follows %s, zoom %s, smooth %ss\n", b, z, a);
 }
 
 static void print_timeline(const mur_scene *s)

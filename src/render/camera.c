@@ -16,8 +16,10 @@
  * no lag (a turning one lags by its acceleration / w^2), while a jump (the
  * largest cluster changing, a reset) becomes a pan whose velocity never
  * jumps and that never overshoots; `smooth: 0` locks the camera to its
- * target. The state depends only on the ticks observed, so a still at T
- * sees the camera of frame T of a render.
+ * target. A new target (the timeline's `camera.follow`) is one more such
+ * jump: the spring carries the camera over to it. The state depends only
+ * on the ticks observed, so a still at T sees the camera of frame T of a
+ * render.
  *
  * Wrapping worlds. The view may hold any part of the plane: a periodic
  * world is drawn as its images side by side, each image the world's own
@@ -85,15 +87,37 @@ static int largest_cluster(mur_panel_state *ps, const mur_flock *f, double c[2],
     return 0;
 }
 
+/* What the camera follows at t seconds, and the seconds its spring takes
+ * to settle: the camera's own answer when it gives one (a scene's: its
+ * timeline may change the target), else the look's. */
+typedef struct follow_now {
+    mur_follow kind;
+    int index;
+    double smooth;
+} follow_now;
+
+static follow_now follow_at(const mur_look *lk, double t)
+{
+    follow_now w = {lk->follow, lk->follow_index, lk->follow_smooth};
+    if (lk->camera_at) {
+        mur_camera cam;
+        lk->camera_at(lk->ctx, t, &cam);
+        if (cam.follows)
+            w = (follow_now){cam.follow, cam.follow_index, cam.smooth};
+    }
+    return w;
+}
+
 /* Where the camera's target is after tick `tick` (at t seconds) and how
  * fast it moves (units per tick): 1, or 0 when there is none now (the boid
  * is gone, the predator is not active). */
-static int target(mur_renderer *r, int panel, const mur_flock *f, double t, double c[2], double v[2])
+static int target(mur_renderer *r, int panel, const mur_flock *f, double t, const follow_now *w, double c[2],
+                  double v[2])
 {
     const mur_look *lk = r->look;
-    switch (lk->follow) {
+    switch (w->kind) {
     case MUR_FOLLOW_BOID: {
-        int i = mur_flock_row(f, lk->follow_index);   /* on a replay, the boid with that id */
+        int i = mur_flock_row(f, w->index);   /* on a replay, the boid with that id */
         if (i < 0)
             return 0;
         c[0] = mur_flock_x(f)[i];
@@ -131,13 +155,16 @@ static double wrap_into(double v, double size)
 void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
     const mur_look *lk = r->look;
-    if (!lk->camera_at || lk->follow == MUR_FOLLOW_NONE)
+    if (!lk->camera_at)
+        return;
+    follow_now w = follow_at(lk, tick / lk->tps);
+    if (w.kind == MUR_FOLLOW_NONE)
         return;
     mur_cam_state *cs = &r->panels[panel].cam;
     const mur_params *p = mur_flock_params(f);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     double c[2], v[2];
-    int have = target(r, panel, f, tick / lk->tps, c, v);
+    int have = target(r, panel, f, tick / lk->tps, &w, c, v);
     if (!cs->init || tick != cs->tick + 1) {   /* the first tick, or after a gap: start on it */
         cs->init = have;
         cs->tick = tick;
@@ -158,14 +185,14 @@ void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tic
      * v over the tick), then one tick of the spring, exactly. */
     double ex, ey;
     mur_params_offset(p, c[0] - v[0], c[1] - v[1], cs->px, cs->py, &ex, &ey);
-    double w = lk->follow_smooth > 0 ? 4 / (lk->follow_smooth * lk->tps) : 0;   /* per tick */
+    double wt = w.smooth > 0 ? 4 / (w.smooth * lk->tps) : 0;   /* per tick */
     double evx = cs->vx - v[0], evy = cs->vy - v[1];
-    if (w > 0 && w < 50) {
-        double k = exp(-w), ax = evx + w * ex, ay = evy + w * ey;
+    if (wt > 0 && wt < 50) {
+        double k = exp(-wt), ax = evx + wt * ex, ay = evy + wt * ey;
         ex = (ex + ax) * k;
         ey = (ey + ay) * k;
-        evx = (evx - w * ax) * k;
-        evy = (evy - w * ay) * k;
+        evx = (evx - wt * ax) * k;
+        evy = (evy - wt * ay) * k;
     } else {   /* smooth: 0 (or shorter than a tick): locked to the target */
         ex = ey = evx = evy = 0;
     }
@@ -202,13 +229,14 @@ int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mu
         out->x = cam.x;
         out->y = cam.y;
     }
-    if (lk->follow != MUR_FOLLOW_NONE) {
+    follow_now w = follow_at(lk, t);
+    if (w.kind != MUR_FOLLOW_NONE) {
         const mur_cam_state *cs = &r->panels[panel].cam;
         double c[2], v[2];
         if (cs->init) {
             out->x = cs->px;
             out->y = cs->py;
-        } else if (target(r, panel, f, t, c, v)) {   /* before the first tick */
+        } else if (target(r, panel, f, t, &w, c, v)) {   /* before the first tick */
             out->x = c[0];
             out->y = c[1];
         }
@@ -217,7 +245,7 @@ int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mu
         out->x = wrap_into(out->x, p->width);
         out->y = wrap_into(out->y, p->height);
     }
-    return lk->follow != MUR_FOLLOW_NONE || out->zoom != 1 || out->x != p->width / 2 ||
+    return w.kind != MUR_FOLLOW_NONE || out->zoom != 1 || out->x != p->width / 2 ||
            out->y != p->height / 2;
 }
 

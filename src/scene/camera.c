@@ -2,9 +2,11 @@
  *
  * Like the flock's settings, the camera's zoom and centre are recomputed
  * from the scene at every time asked, never accumulated, so a still at T
- * and frame T of a render see the same camera. The smoothing of a
- * following camera is not here: it depends on where the target has been,
- * which only the renderer sees tick by tick (render/camera.c). */
+ * and frame T of a render see the same camera; so is what it follows,
+ * which the timeline may change (`set: {camera.follow: ...}`). The
+ * smoothing of a following camera is not here: it depends on where the
+ * target has been, which only the renderer sees tick by tick
+ * (render/camera.c). */
 #include <math.h>
 #include <string.h>
 
@@ -27,12 +29,20 @@ void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
 {
     const mur_scene_camera *sc = &s->camera;
     double v[3] = {sc->zoom, sc->x, sc->y};
+    mur_follow follow = sc->follow;
+    int target = sc->target;
     for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
         const mur_cue *q = &s->cues[i];
         double u = q->over > 0 ? mur_ease_at(q->ease, (t - q->at) / q->over) : 1;
-        for (int k = 0; k < q->ncamera; k++)   /* sets first, then ramps from there */
-            if (!q->camera[k].ramp)
-                put(v, &q->camera[k], 1);
+        for (int k = 0; k < q->ncamera; k++) {   /* sets first, then ramps from there */
+            const mur_camera_change *ch = &q->camera[k];
+            if (ch->key == MUR_CAMERA_FOLLOW) {
+                follow = ch->follow;
+                target = (int)ch->value;
+            } else if (!ch->ramp) {
+                put(v, ch, 1);
+            }
+        }
         for (int k = 0; k < q->ncamera; k++)
             if (q->camera[k].ramp)
                 put(v, &q->camera[k], u);
@@ -41,11 +51,17 @@ void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
     out->zoom = v[MUR_CAMERA_ZOOM];
     out->x = v[MUR_CAMERA_X];
     out->y = v[MUR_CAMERA_Y];
-    if (sc->follow == MUR_FOLLOW_PREDATOR && sc->target < s->npredators) {
+    out->follows = 1;
+    out->follow = follow;
+    out->follow_index = target;
+    out->smooth = sc->smooth_given             ? sc->smooth
+                  : follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK
+                                               : MUR_CAMERA_SMOOTH;
+    if (follow == MUR_FOLLOW_PREDATOR && target < s->npredators) {
         /* the scene with that predator alone: the timeline's own answer for it */
         mur_scene one = *s;
         mur_predator p;
-        one.predators = &s->predators[sc->target];
+        one.predators = &s->predators[target];
         one.npredators = 1;
         if (mur_scene_predators_at(&one, t, &p, 1) == 1) {
             out->has_target = 1;

@@ -1101,7 +1101,7 @@ static const char *const camera_keys[] = {"center", "zoom", "follow", "smooth", 
 static const char *const follow_keys[] = {"boid", "predator", NULL};
 /* what a timeline's set and ramp may change besides the flock's settings */
 static const char *const camera_set_keys[] = {"camera.zoom", "camera.center", "camera.x", "camera.y",
-                                              NULL};
+                                              "camera.follow", NULL};
 #define CAMERA_FAR 1e6     /* world units a camera's centre may lie from the origin */
 #define ZOOM_MIN 0.1
 #define ZOOM_MAX 100
@@ -1152,8 +1152,10 @@ static int camera_pair(ctx *c, pair *p, void *arg)
     }
     if (!strcmp(p->key, "zoom"))
         return number(c, p->v, "zoom", ZOOM_MIN, ZOOM_MAX, &cam->zoom);
-    if (!strcmp(p->key, "smooth"))
+    if (!strcmp(p->key, "smooth")) {
+        cam->smooth_given = 1;
         return time_value(c, p->v, "smooth", 0, 60, &cam->smooth);
+    }
     if (!strcmp(p->key, "boid_size")) {
         static const char *const sizes[] = {"zoom", "fixed", NULL};
         return choice(c, p->v, "boid_size", sizes, &cam->fixed_boids);
@@ -1184,10 +1186,10 @@ static int camera_change(ctx *c, pair *p, changes *ch)
     for (int k = 0; camera_set_keys[k]; k++)
         if (!strcmp(camera_set_keys[k], p->key))
             which = k;
-    if (which < 0 && (!strcmp(p->key, "camera.follow") || !strcmp(p->key, "camera.smooth") ||
-                      !strcmp(p->key, "camera.boid_size")))
+    if (which < 0 && (!strcmp(p->key, "camera.smooth") || !strcmp(p->key, "camera.boid_size")))
         return fail_at(c, p->k, "'%s' is set once, in the scene's camera: section; the timeline may "
-                                "change camera.zoom, camera.center, camera.x and camera.y", p->key);
+                                "change camera.zoom, camera.center, camera.x, camera.y and camera.follow",
+                       p->key);
     if (which < 0)
         return unknown(c, p->k, "camera setting", p->key, camera_set_keys);
     if (!ch->cue)
@@ -1196,12 +1198,24 @@ static int camera_change(ctx *c, pair *p, changes *ch)
     mur_cue *q = ch->cue;
     mur_camera_change add[2];
     int nadd = 1;
-    if (which == 1) {   /* center: x and y */
+    if (which == 4) {   /* follow: what the camera settles on from now */
+        if (ch->ramp)
+            return fail_at(c, p->k, "'camera.follow' is set, not ramped: the camera settles on its new "
+                                    "target as on any moving one (camera.smooth)");
+        mur_scene_camera to = {.follow = MUR_FOLLOW_NONE};
+        yaml_node_t *section = c->follow;   /* the camera section's predator, checked later */
+        pair follow = {"follow", p->k, p->v};
+        rc = camera_pair(c, &follow, &to);
+        c->follow = section;
+        if (rc)
+            return rc;
+        add[0] = (mur_camera_change){MUR_CAMERA_FOLLOW, 0, to.target, to.follow};
+    } else if (which == 1) {   /* center: x and y */
         double xy[2];
         if ((rc = camera_point(c, p->v, p->key, xy)))
             return rc;
-        add[0] = (mur_camera_change){MUR_CAMERA_X, ch->ramp, xy[0]};
-        add[1] = (mur_camera_change){MUR_CAMERA_Y, ch->ramp, xy[1]};
+        add[0] = (mur_camera_change){.key = MUR_CAMERA_X, .ramp = ch->ramp, .value = xy[0]};
+        add[1] = (mur_camera_change){.key = MUR_CAMERA_Y, .ramp = ch->ramp, .value = xy[1]};
         nadd = 2;
     } else {
         double v;
@@ -1209,8 +1223,8 @@ static int camera_change(ctx *c, pair *p, changes *ch)
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ||
             (rc = number(c, p->v, p->key, zoom ? ZOOM_MIN : -CAMERA_FAR, zoom ? ZOOM_MAX : CAMERA_FAR, &v)))
             return rc;
-        add[0] = (mur_camera_change){zoom ? MUR_CAMERA_ZOOM : which == 2 ? MUR_CAMERA_X : MUR_CAMERA_Y,
-                                     ch->ramp, v};
+        add[0] = (mur_camera_change){.key = zoom ? MUR_CAMERA_ZOOM : which == 2 ? MUR_CAMERA_X : MUR_CAMERA_Y,
+                                     .ramp = ch->ramp, .value = v};
     }
     mur_camera_change *l = mur_realloc(q->camera, (size_t)(q->ncamera + nadd) * sizeof *l);
     if (!l)
@@ -1231,6 +1245,16 @@ static int camera_finish(ctx *c)
     if (cam->follow == MUR_FOLLOW_PREDATOR && cam->target >= s->npredators)
         return fail_at(c, c->follow, "the camera follows predator %d, but the scene has %d%s",
                        cam->target, s->npredators, s->npredators ? " (numbered from 0)" : "");
+    for (int i = 0; i < s->ncues; i++)   /* the timeline's, named by their entries */
+        for (int k = 0; k < s->cues[i].ncamera; k++) {
+            const mur_camera_change *ch = &s->cues[i].camera[k];
+            if (ch->key == MUR_CAMERA_FOLLOW && ch->follow == MUR_FOLLOW_PREDATOR && ch->value >= s->npredators)
+                return mur_error_set(c->err, MUR_EINPUT,
+                                     "%s:%d:%d: error: the camera follows predator %.0f from %gs, but the "
+                                     "scene has %d%s",
+                                     c->name, s->cues[i].line, s->cues[i].col, ch->value, s->cues[i].at,
+                                     s->npredators, s->npredators ? " (numbered from 0)" : "");
+        }
     if (isnan(cam->smooth))
         cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
     if (isnan(cam->x))
