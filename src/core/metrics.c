@@ -269,10 +269,10 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     for (int i = 0; i < n; i++)
         parent[i] = i;
     for (int cy = 0; cy < g->gy; cy++) {
-        if (m->stop && *m->stop)
-            return MUR_EINTR;
         int ys[3], ny = mur_grid_span(cy, g->gy, wrap, ys);
         for (int cx = 0; cx < g->gx; cx++) {
+            if (m->stop && *m->stop)   /* a cell's pairs: far less than a millisecond */
+                return MUR_EINTR;
             int c = cy * g->gx + cx, xs[3], nx = mur_grid_span(cx, g->gx, wrap, xs);
             int later[9], nl = 0;   /* neighbour cells after c */
             for (int b = 0; b < ny; b++)
