@@ -244,6 +244,40 @@ static int root(int *parent, int i)
     return i;
 }
 
+/* The O(N^2) answer for f's boids: each one's count of neighbours closer
+ * than R (count), the clusters as a union-find whose roots are their
+ * smallest members (parent), and the sum over boids of the distance to the
+ * nearest other one (returned). */
+static double brute_force(const mur_flock *f, double R, int *parent, int *count)
+{
+    int n = mur_flock_count(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    double near_sum = 0;
+    for (int i = 0; i < n; i++) {
+        parent[i] = i;
+        count[i] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        double best = INFINITY;
+        for (int j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            double dx, dy;
+            mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
+            double d2 = dx * dx + dy * dy;
+            best = fmin(best, d2);
+            if (sqrt(d2) < R) {
+                count[i]++;
+                int a = root(parent, i), b = root(parent, j);
+                if (a != b)
+                    parent[a > b ? a : b] = a < b ? a : b;   /* the smaller root stays */
+            }
+        }
+        near_sum += sqrt(best);
+    }
+    return near_sum;
+}
+
 TEST(grid_metrics_match_brute_force_on_2000_random_boids)
 {
     enum { N = 2000 };
@@ -261,32 +295,15 @@ TEST(grid_metrics_match_brute_force_on_2000_random_boids)
         REQUIRE(mur_flock_create(&f, &p, 42 + (uint64_t)b, &err) == 0, "%s", err.msg);
         for (int t = 0; t < ticks; t++)
             mur_flock_step(f);
-        const double *x = mur_flock_x(f), *y = mur_flock_y(f);
-        double near_sum = 0;
+        int *parent = malloc(N * sizeof(int)), *count = malloc(N * sizeof(int)), *size = calloc(N, sizeof(int));
+        REQUIRE(parent && count && size, "memory");
+        double near_sum = brute_force(f, R, parent, count);
         long pairs = 0;
-        int *parent = malloc(N * sizeof(int)), *size = calloc(N, sizeof(int));
-        for (int i = 0; i < N; i++)
-            parent[i] = i;
-        for (int i = 0; i < N; i++) {
-            double best = INFINITY;
-            for (int j = 0; j < N; j++) {
-                if (j == i)
-                    continue;
-                double dx, dy;
-                mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
-                double d = sqrt(dx * dx + dy * dy);
-                if (d < best)
-                    best = d;
-                if (d < R) {
-                    pairs++;
-                    parent[root(parent, i)] = root(parent, j);
-                }
-            }
-            near_sum += best;
-        }
         int clusters = 0, largest = 0;
-        for (int i = 0; i < N; i++)
+        for (int i = 0; i < N; i++) {
+            pairs += count[i];
             size[root(parent, i)]++;
+        }
         for (int i = 0; i < N; i++)
             if (size[i]) {
                 clusters++;
@@ -312,6 +329,7 @@ TEST(grid_metrics_match_brute_force_on_2000_random_boids)
         CHECK(m.milling >= 0 && m.milling <= 1, "milling %.3g outside [0, 1]", m.milling);
         free(parent);
         free(size);
+        free(count);
         mur_flock_destroy(f);
     }
 }
@@ -339,30 +357,9 @@ TEST(each_boids_neighbours_and_cluster_match_brute_force_on_narrow_grids)
             REQUIRE(mur_flock_create(&f, &p, 7 + (uint64_t)s, &err) == 0, "%s", err.msg);
             for (int t = 0; t < 10; t++)
                 mur_flock_step(f);
-            const double *x = mur_flock_x(f), *y = mur_flock_y(f);
-            int *parent = malloc(N * sizeof(int)), *count = calloc(N, sizeof(int));
+            int *parent = malloc(N * sizeof(int)), *count = malloc(N * sizeof(int));
             REQUIRE(parent && count, "memory");
-            for (int i = 0; i < N; i++)
-                parent[i] = i;
-            double near_sum = 0;
-            for (int i = 0; i < N; i++) {
-                double best = INFINITY;
-                for (int j = 0; j < N; j++) {
-                    if (j == i)
-                        continue;
-                    double dx, dy;
-                    mur_flock_offset(f, x[i], y[i], x[j], y[j], &dx, &dy);
-                    double d2 = dx * dx + dy * dy;
-                    best = fmin(best, d2);
-                    if (sqrt(d2) < R) {
-                        count[i]++;
-                        int a = root(parent, i), c = root(parent, j);
-                        if (a != c)
-                            parent[a > c ? a : c] = a < c ? a : c;   /* the smaller root stays */
-                    }
-                }
-                near_sum += sqrt(best);
-            }
+            double near_sum = brute_force(f, R, parent, count);
             mur_metrics_ctx *ctx = mur_metrics_ctx_create();
             mur_metrics m;
             REQUIRE(ctx && mur_metrics_compute(ctx, f, &m) == 0, "compute");
