@@ -141,7 +141,9 @@ typedef struct mur_look {
     int follow_index;            ///< the boid (MUR_FOLLOW_BOID) or predator (MUR_FOLLOW_PREDATOR)
     double follow_smooth;        ///< seconds the camera takes to settle on its target (0: locked)
     int camera_fixed_boids;      ///< 1: boids and trails keep their zoom-1 size on screen (0: they zoom)
-    /// The camera at t into out. NULL: no camera, the whole world fits the frame.
+    /// The camera at t into out (zeroed by the caller: fields left alone stay 0, so a
+    /// camera that leaves `follows` 0 keeps follow, follow_index and follow_smooth above).
+    /// NULL: no camera, the whole world fits the frame.
     void (*camera_at)(const void *ctx, double t, mur_camera *out);
     int columns;                 ///< panels per row (0: up to three side by side, else a grid as square as possible)
     int shape_auto;              ///< 1: the shape was not chosen; boids under 2 pixels on the frame are

@@ -100,7 +100,7 @@ static follow_now follow_at(const mur_look *lk, double t)
 {
     follow_now w = {lk->follow, lk->follow_index, lk->follow_smooth};
     if (lk->camera_at) {
-        mur_camera cam;
+        mur_camera cam = {0};   /* a camera_at that predates `follows` leaves it 0 */
         lk->camera_at(lk->ctx, t, &cam);
         if (cam.follows)
             w = (follow_now){cam.follow, cam.follow_index, cam.smooth};
@@ -129,7 +129,7 @@ static int target(mur_renderer *r, int panel, const mur_flock *f, double t, cons
     case MUR_FOLLOW_FLOCK:
         return largest_cluster(&r->panels[panel], f, c, v) == 0;
     case MUR_FOLLOW_PREDATOR: {
-        mur_camera now, before;
+        mur_camera now = {0}, before = {0};
         lk->camera_at(lk->ctx, t, &now);
         lk->camera_at(lk->ctx, t - 1 / lk->tps, &before);
         if (!now.has_target)
@@ -220,7 +220,7 @@ int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mu
     *out = (mur_view){p->width / 2, p->height / 2, 1};
     if (!lk->camera_at)
         return 0;
-    mur_camera cam;
+    mur_camera cam = {0};
     lk->camera_at(lk->ctx, t, &cam);
     if (!(cam.zoom > 0) || !isfinite(cam.zoom))   /* an embedder's camera: nothing to zoom by */
         cam.zoom = 1;
