@@ -519,3 +519,26 @@ TEST(a_bad_follow_on_the_timeline_is_refused_with_its_place)
                    "t.yaml:2:5: error", "predator 0 from 1s");
     expect_refusal("timeline:\n  - {at: 1s, set: {camera.follow: herd}}\n", "t.yaml:2:35: error", "flock");
 }
+
+/* `murmur check` lists a change of what the camera follows, with the
+ * smooth the camera moves over with (each kind of target's default when
+ * the scene gives none). */
+TEST(check_lists_what_the_camera_follows_from_when)
+{
+    const char *scene = scratch_path("follow.yaml");
+    write_file(scene, "camera: {follow: {boid: 2}}\n"
+                      "timeline:\n"
+                      "  - {at: 2s, set: {camera.follow: flock}}\n"
+                      "  - {at: 4s, set: {camera.follow: {boid: 3}}}\n");
+    char args[512], err[1024], out[8192] = "", path[600];
+    snprintf(args, sizeof args, "check %s", scene);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "check: %s", err);
+    snprintf(path, sizeof path, "%s.out", scratch_path("stderr.txt"));
+    FILE *fp = fopen(path, "r");
+    REQUIRE(fp, "no output");
+    out[fread(out, 1, sizeof out - 1, fp)] = 0;
+    fclose(fp);
+    CHECK(strstr(out, "camera: follows boid 2, zoom 1, smooth 0.02s"), "camera line: %s", out);
+    CHECK(strstr(out, "set camera.follow the flock (its largest cluster) (smooth 1s)"), "at 2 s: %s", out);
+    CHECK(strstr(out, "set camera.follow boid 3 (smooth 0.02s)"), "at 4 s: %s", out);
+}

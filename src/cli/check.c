@@ -117,7 +117,7 @@ static void follow_name(char *out, size_t size, mur_follow follow, int target)
 
 /* The "what" column of a timeline row: the entry's sets, ramp, caption and
  * event, separated by "; ". */
-static void print_what(const mur_cue *q)
+static void print_what(const mur_scene *s, const mur_cue *q)
 {
     const char *sep = "";
     if (q->nset) {
@@ -152,6 +152,12 @@ static void print_what(const mur_cue *q)
                 mur_number_format(v, sizeof v, q->camera[k].value);
             printf("%s%s camera.%s %s%s", sep, pass ? "ramp" : "set", cam[q->camera[k].key],
                    pass ? "to " : "", v);
+            if (q->camera[k].key == MUR_CAMERA_FOLLOW) {   /* the smooth it moves over with */
+                mur_camera now;
+                mur_scene_camera_at(s, q->at, &now);
+                mur_number_format(v, sizeof v, now.smooth);
+                printf(" (smooth %ss)", v);
+            }
             if (pass)
                 print_duration(" over ", q->over);
             sep = "; ";
@@ -235,7 +241,7 @@ static void print_timeline(const mur_scene *s)
         if (rows[r].ramp_end)
             printf("ramp ends");
         else
-            print_what(q);
+            print_what(s, q);
         if (rows[r].t >= s->duration)
             printf("  (after the video ends)");
         printf("\n");
