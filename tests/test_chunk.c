@@ -438,12 +438,12 @@ TEST(join_refuses_chunks_that_do_not_make_one_render)
         refused(args, cases[i].want);
         CHECK(!exists(scratch_path("ref/joined.mp4")), "%s: a file was written", cases[i].parts);
     }
-    /* the CLI says it as join always has, "murmur: 'x' is ..."; the
-     * library's line names no program (the caller adds it) */
+    /* the library's line names no program; the CLI says it as every
+     * command says an error, "murmur: error: 'x' is ..." */
     char err2[1024];
     snprintf(args, sizeof args, "join %s/a.chunk-1-of-3.mp4 %s/cut.mp4 %s/a.chunk-3-of-3.mp4 -o %s/joined.mp4",
              dir, dir, dir, dir);
-    CHECK(murmur(args, err2, sizeof err2) == 2 && !strncmp(err2, "murmur: '", 9), "says: %s", err2);
+    CHECK(murmur(args, err2, sizeof err2) == 2 && !strncmp(err2, "murmur: error: '", 16), "says: %s", err2);
     snprintf(args, sizeof args, "join %s/a.chunk-1-of-3.mp4 -o %s/joined.avi", dir, dir);
     CHECK(murmur(args, err2, sizeof err2) == 2 && !strncmp(err2, "murmur: error: unsupported output format", 40),
           "an output's format is refused as every command refuses it: %s", err2);

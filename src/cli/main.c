@@ -50,9 +50,6 @@ int mur_cli_exit_code(int rc)
     }
 }
 
-/* A message that names its place (file:line:col: error: ...) or was
- * written as a usage line (murmur: ...) prints as it is; any other gets the
- * "murmur: error: " that says who speaks. */
 int mur_cli_parse_k_of_n(const char *text, int max, int *k, int *n)
 {
     char *end;
@@ -69,6 +66,9 @@ int mur_cli_parse_k_of_n(const char *text, int max, int *k, int *n)
     return 0;
 }
 
+/* A message that names its place (file:line:col: error: ...) or was
+ * written as a usage line (murmur: ...) prints as it is; any other gets the
+ * "murmur: error: " that says who speaks. */
 int mur_cli_report(int rc, const mur_error *err)
 {
     if (rc == MUR_EINTR && err->msg[0]) {
