@@ -540,10 +540,10 @@ static int stream_write(void *sink, const uint8_t *pixels, int stride, mur_error
     return stream_write_slot(s, s->frame, err);
 }
 
-/* The queue's slots (sink.h): frames in the encoder's format, a third of
- * the caller's ARGB32 in 4:2:0, converted in the caller's thread while its
- * pixels are still in the cache, instead of a copy of them converted in
- * the encoding thread. */
+/* The queue's slots (sink.h): frames in the encoder's format (3/8 of the
+ * caller's ARGB32 in 4:2:0), converted in the caller's thread straight
+ * from its pixels, instead of a full copy of them converted in the
+ * encoding thread. */
 static void *stream_slot_new(void *sink)
 {
     AVFrame *frame = NULL;

@@ -6,8 +6,8 @@
  * draws frame k+1 while frame k encodes. It holds at most opts.queue frames
  * (the renderer draws the next frame into the same image): for the stream
  * formats, frames converted to the encoder's pixel format in the caller's
- * thread, while its pixels are still in the cache (a 4:2:0 frame is 3/8 of
- * the ARGB32 one); for the others, copies of the caller's pixels. Memory
+ * thread, straight from its pixels (a 4:2:0 frame is 3/8 of the ARGB32
+ * one); for the others, copies of the caller's pixels. Memory
  * stays flat however long the video. Frames leave the queue in the order they entered and the
  * sink sees exactly the calls a synchronous writer would make, so the
  * output is the same bytes with or without it. */
