@@ -5,7 +5,7 @@
  * cairo_t of the caller's). Each scene below puts something across the
  * bands' rows: small boids (Cairo's 4 x 4 antialiasing, where a fill cut
  * at a band's row once lost a pixel), large ones (the fine grid), dots,
- * fading trails (layers kept between frames), trails without fade
+ * fading trails (layers kept between frames; hairlines too), trails without fade
  * (stroked afresh), overlays, text, panels and a twin's ghost. */
 #include <cairo.h>
 #include <stdint.h>
@@ -103,6 +103,21 @@ TEST(small_boids_fading_trails_and_overlays_are_the_same_in_bands)
                             "timeline:\n"
                             "  - {at: 0s, caption: {text: \"bands of rows\", for: 1s}}\n");
     same_everywhere("small boids", s);
+    mur_scene_destroy(s);
+}
+
+TEST(a_density_crowd_with_hairline_trails_is_the_same_in_bands)
+{
+    /* 4,000 boids of 1.5 pixels (drawn as density) trailing hairlines
+     * 0.24 pixels wide, laid into layers bucket by bucket */
+    mur_scene *s = scene_of("seed: 4\nmodel: wrkspc\n"
+                            "world: {width: 800, height: 600, boundary: wrap}\n"
+                            "flock: {count: 4000}\n"
+                            "video: {width: 400, height: 300, fps: 30, duration: 1s}\n"
+                            "look:\n"
+                            "  boid: {size: 3, color: heading}\n"
+                            "  trails: {length: 12, fade: true}\n");
+    same_everywhere("hairlines", s);
     mur_scene_destroy(s);
 }
 

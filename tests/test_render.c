@@ -422,11 +422,13 @@ TEST(trail_across_the_wrap_seam_has_no_long_segment)
 }
 
 /* wrkspc flock of `count` (a string) in a wrapping 320 x 240 world drawn at
- * w x h, arrows coloured by heading with fading trails of `len` ticks. */
-#define TRAIL_SCENE(count, w, h, len)                                                             \
+ * w x h, arrows of `size` coloured by heading with fading trails of `len`
+ * ticks (0.16 of the size wide: under half a pixel, hairlines). */
+#define TRAIL_SCENE_SIZED(count, w, h, len, size)                                                 \
     "seed: 1\nmodel: wrkspc\nworld: {width: 320, height: 240, boundary: wrap}\nflock: {count: " \
-    count "}\nvideo: {width: " w ", height: " h "}\nlook: {boid: {shape: arrow, size: 8, "         \
-    "color: heading}, trails: {length: " len ", fade: true}}\n"
+    count "}\nvideo: {width: " w ", height: " h "}\nlook: {boid: {shape: arrow, size: " size    \
+    ", color: heading}, trails: {length: " len ", fade: true}}\n"
+#define TRAIL_SCENE(count, w, h, len) TRAIL_SCENE_SIZED(count, w, h, len, "8")
 
 /* Flock seeded `seed` stepped `ticks` ticks with renderer r observing
  * every tick and drawing a frame whenever tick % every == 0 (and at the
@@ -479,36 +481,43 @@ static const uint8_t *run_trails(const mur_scene *s, mur_renderer *r, int ticks,
 }
 
 /* Trail bands are kept between frames as layers: a frame must not depend on
- * which frames were drawn before it (a still at T, a --from render). */
+ * which frames were drawn before it (a still at T, a --from render).
+ * Stroked trails (0.8 pixels wide) and hairlines (0.4). */
 TEST(trails_drawn_frame_by_frame_equal_the_same_frame_drawn_alone)
 {
-    mur_scene *s = scene_of(TRAIL_SCENE("120", "200", "150", "24"));
-    REQUIRE(s, "scene");
-    int ends[] = {30, 57, 69, 71, 100};
-    for (int c = 0; c < 5; c++) {
-        mur_renderer *a = NULL, *b = NULL;
-        mur_error err;
-        REQUIRE(!mur_renderer_create(&a, mur_scene_look(s), 200, 150, &err) &&
-                    !mur_renderer_create(&b, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
-        int sa = 0, sb = 0;
-        const uint8_t *pa = run_trails(s, a, ends[c], 2, &sa, NULL);   /* two ticks a frame */
-        const uint8_t *pb = run_trails(s, b, ends[c], 1000, &sb, NULL); /* the last frame only */
-        REQUIRE(pa && pb && sa == sb, "frames");
-        int differ = 0;
-        for (int y = 0; y < 150; y++)
-            differ += memcmp(pa + (size_t)y * sa, pb + (size_t)y * sb, 200 * 4) != 0;
-        CHECK(differ == 0, "at tick %d, %d rows differ between a frame drawn after the others "
-              "and the same frame drawn alone", ends[c], differ);
-        /* and the trails are there: the frame is not just the boids */
-        long lit = 0;
-        for (int y = 0; y < 150; y++)
-            for (int x = 0; x < 200; x++)
-                lit += (pa[(size_t)y * sa + (size_t)x * 4 + 1] > 40);
-        CHECK(lit > 600, "only %ld pixels lit at tick %d", lit, ends[c]);
-        mur_renderer_destroy(a);
-        mur_renderer_destroy(b);
+    const char *scenes[2] = {TRAIL_SCENE("120", "200", "150", "24"),
+                             TRAIL_SCENE_SIZED("120", "200", "150", "24", "4")};
+    const int lit_min[2] = {600, 400}, level[2] = {40, 12};
+    for (int v = 0; v < 2; v++) {
+        mur_scene *s = scene_of(scenes[v]);
+        REQUIRE(s, "scene");
+        int ends[] = {30, 57, 69, 71, 100};
+        for (int c = 0; c < 5; c++) {
+            mur_renderer *a = NULL, *b = NULL;
+            mur_error err;
+            REQUIRE(!mur_renderer_create(&a, mur_scene_look(s), 200, 150, &err) &&
+                        !mur_renderer_create(&b, mur_scene_look(s), 200, 150, &err), "%s", err.msg);
+            int sa = 0, sb = 0;
+            const uint8_t *pa = run_trails(s, a, ends[c], 2, &sa, NULL);   /* two ticks a frame */
+            const uint8_t *pb = run_trails(s, b, ends[c], 1000, &sb, NULL); /* the last frame only */
+            REQUIRE(pa && pb && sa == sb, "frames");
+            int differ = 0;
+            for (int y = 0; y < 150; y++)
+                differ += memcmp(pa + (size_t)y * sa, pb + (size_t)y * sb, 200 * 4) != 0;
+            CHECK(differ == 0, "%s: at tick %d, %d rows differ between a frame drawn after the "
+                  "others and the same frame drawn alone", v ? "hairlines" : "stroked", ends[c], differ);
+            /* and the trails are there: the frame is not just the boids */
+            long lit = 0;
+            for (int y = 0; y < 150; y++)
+                for (int x = 0; x < 200; x++)
+                    lit += (pa[(size_t)y * sa + (size_t)x * 4 + 1] > level[v]);
+            CHECK(lit > lit_min[v], "%s: only %ld pixels lit at tick %d", v ? "hairlines" : "stroked",
+                  lit, ends[c]);
+            mur_renderer_destroy(a);
+            mur_renderer_destroy(b);
+        }
+        mur_scene_destroy(s);
     }
-    mur_scene_destroy(s);
 }
 
 /* Trails join consecutive ticks only: after a gap in the ticks observed
@@ -550,9 +559,9 @@ TEST(a_gap_in_the_ticks_starts_the_trails_again)
 
 /* A layer is wiped and laid over the frame only in the tiles marked drawn
  * on: ink outside them would be lost, or left over into a later band. */
-TEST(trail_layers_mark_every_tile_they_draw_on)
+static void tiles_cover_the_ink(const char *yaml)
 {
-    mur_scene *s = scene_of(TRAIL_SCENE("120", "400", "300", "24"));
+    mur_scene *s = scene_of(yaml);
     REQUIRE(s, "scene");
     int ends[] = {20, 45, 90};
     for (int c = 0; c < 3; c++) {
@@ -585,6 +594,12 @@ TEST(trail_layers_mark_every_tile_they_draw_on)
         mur_renderer_destroy(r);
     }
     mur_scene_destroy(s);
+}
+
+TEST(trail_layers_mark_every_tile_they_draw_on)
+{
+    tiles_cover_the_ink(TRAIL_SCENE("120", "400", "300", "24"));   /* stroked: 1.6 pixels wide */
+    tiles_cover_the_ink(TRAIL_SCENE_SIZED("120", "400", "300", "24", "1.6"));   /* hairlines: 0.32 */
 }
 
 /* A band's ink (its nonzero pixels, ink.c) laid over a frame gives the
@@ -706,6 +721,59 @@ TEST(trail_frames_from_ink_equal_the_layers_painted)
         differ += memcmp(a + (size_t)y * stride, px + (size_t)y * stride, 400 * 4) != 0;
     CHECK(differ == 0, "%d rows differ between the frame laid from ink and the layers painted", differ);
     free(a);
+    mur_renderer_destroy(r);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
+/* A trail under half a pixel wide is a hairline: it lays the ink of its
+ * width times its length, on the row it runs along, with no joint laid
+ * twice (a stroke's joints overlap, which on so thin a line shows as
+ * beads). One boid flies 2 pixels a tick along the middle of row 60, its
+ * trail 0.32 pixels wide (size 2); each whole band of 6 ticks in the
+ * layers must hold 0.32 x 12 pixels of ink. */
+TEST(hairline_trail_lays_the_ink_of_its_width)
+{
+    mur_scene *s;
+    mur_flock *f;
+    mur_renderer *r;
+    mur_error err;
+    REQUIRE(!flyer_fixture("{background: \"#000000\", boid: {shape: dot, size: 2, "
+                           "color: \"#ffffff\"}, trails: {length: 30, fade: true}}",
+                           10, &s, &f, &r), "fixture");
+    const mur_flock *fl[1] = {f};
+    for (long t = 1; t <= 40; t++) {
+        mur_flock_step(f);
+        mur_renderer_observe(r, 0, f, t);
+        const uint8_t *px;
+        int stride;
+        REQUIRE(!mur_renderer_draw_image(r, fl, 1, t / 60.0, &px, &stride, &err), "%s", err.msg);
+    }
+    const mur_trails *t = &r->panels[0].trails;
+    REQUIRE(t->layers && t->nlayers > 0, "no trail layers kept");
+    int whole = 0;
+    for (int k = 0; k < t->nlayers; k++) {
+        const mur_trail_layer *L = &t->layers[k];
+        if (!L->img || L->band < 1 || L->upto != L->band * 6 + 5)
+            continue;   /* band 0 starts before the first segment; the newest is still drawn */
+        cairo_surface_flush(L->img);
+        const unsigned char *d = cairo_image_surface_get_data(L->img);
+        int st = cairo_image_surface_get_stride(L->img);
+        double ink = 0, off_row = 0;
+        for (int y = 0; y < t->lh; y++)
+            for (int x = 0; x < t->lw; x++) {
+                double a = d[(size_t)y * st + (size_t)x * 4 + 3] / 255.0;
+                ink += a;
+                off_row += y != 60 ? a : 0;
+            }
+        whole++;
+        /* pixels two segments share are laid one over the other (OVER: a
+         * little under the sum), and each is rounded to 8 bits */
+        CHECK(ink > 0.32 * 12 * 0.94 && ink < 0.32 * 12 * 1.02, "band %ld holds %.3f pixels of ink, "
+              "not about %.3f", L->band, ink, 0.32 * 12);
+        CHECK(off_row == 0, "band %ld lays %.3f of its ink off the row it runs along", L->band, off_row);
+    }
+    CHECK(whole >= 4, "only %d whole bands kept", whole);
     mur_renderer_destroy(r);
     mur_flock_destroy(f);
     mur_scene_destroy(s);

@@ -40,7 +40,17 @@
  * being drawn is painted from its layer. On vector surfaces, and when the
  * layers would take too much memory, each band is stroked afresh at its
  * opacity. Without fade the trail is exactly `length` ticks at one
- * opacity, stroked afresh. */
+ * opacity, stroked afresh.
+ *
+ * Hairlines. Into a layer, a trail under half a pixel wide (boids under
+ * about three pixels: a crowd) is not stroked but laid as a hairline, ink
+ * of its width times its length spread along it (hair_segment): Cairo's
+ * stroker spends its time per segment more than per pixel, and at 100,000
+ * boids a tick's trails took more CPU than the rest of the drawing (about
+ * 28 ms a 1080p frame; hairlines take about 12, perf on a render of the
+ * benchmark's scene). A hairline's joints meet end to end, where a
+ * stroke's overlap: a stroked trail is about a tenth brighter than a
+ * hairline of the same width. */
 #include "internal.h"
 #include "murmur/alloc.h"
 
@@ -329,6 +339,11 @@ typedef struct trail_pen {
     unsigned char *tiles;    /* the layer's tiles, tw x th */
     int tw, th;
     double pad;              /* pixels a segment's ink reaches past its ends */
+    /* hairlines (a layer only; hair_w > 0): */
+    double hair_w;           /* the line's width in layer pixels */
+    uint32_t *px;            /* the layer's pixels, stride in pixels */
+    int stride, lw, lh;
+    uint32_t colour[MUR_MAX_BINS];   /* each bin's colour, opaque ARGB32 */
 } trail_pen;
 
 /* Mark the tiles under the segment (x0, y0) - (x1, y1), world units. */
@@ -346,6 +361,107 @@ static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y
     for (int ty = ty0; ty <= ty1; ty++)
         for (int tx = tx0; tx <= tx1; tx++)
             pen->tiles[ty * pen->tw + tx] = 1;
+}
+
+/* ---- hairlines ------------------------------------------------------------- */
+
+/* A trail narrower than this many pixels is drawn as a hairline (below)
+ * rather than stroked: boids under about three pixels long. */
+#define HAIR_MAX_PX 0.5
+/* Spacing of a hairline's samples along the segment, pixels. */
+#define HAIR_STEP 0.5
+/* Coverage fixed point: 1 << 16 covers a pixel. */
+#define HAIR_ONE 65536
+
+/* Lay colour c (opaque ARGB32) over pixel p with coverage a / HAIR_ONE:
+ * Cairo's OVER through a mask, on each premultiplied byte. */
+static inline uint32_t hair_over(uint32_t p, uint32_t c, uint32_t a)
+{
+    uint32_t out = 0;
+    for (int sh = 0; sh < 32; sh += 8) {
+        uint32_t pc = (p >> sh) & 255, cc = (c >> sh) & 255;
+        out |= ((cc * a + pc * (HAIR_ONE - a) + HAIR_ONE / 2) >> 16) << sh;
+    }
+    return out;
+}
+
+/* A segment's coverage of the pixels it touches, summed before it is laid:
+ * laid sample by sample, a pixel's share of each would be rounded to the
+ * layer's 8 bits on its own, and the many small ones lost. */
+#define HAIR_PIXELS 64
+typedef struct hair_cover {
+    uint32_t *at[HAIR_PIXELS];
+    double cov[HAIR_PIXELS];
+    int n;
+} hair_cover;
+
+static void hair_lay(hair_cover *h, uint32_t c)
+{
+    for (int k = 0; k < h->n; k++) {
+        uint32_t a = (uint32_t)(h->cov[k] * HAIR_ONE + 0.5);
+        if (a)
+            *h->at[k] = hair_over(*h->at[k], c, a > HAIR_ONE ? HAIR_ONE : a);
+    }
+    h->n = 0;
+}
+
+static void hair_add(hair_cover *h, uint32_t *at, double cov, uint32_t c)
+{
+    for (int k = h->n - 1; k >= 0; k--)   /* the last sample's pixels are the likely ones */
+        if (h->at[k] == at) {
+            h->cov[k] += cov;
+            return;
+        }
+    if (h->n == HAIR_PIXELS)
+        hair_lay(h, c);
+    h->at[h->n] = at;
+    h->cov[h->n++] = cov;
+}
+
+/* The segment (x0, y0) - (x1, y1), world units, as a hairline in colour c:
+ * ink of the line's width times its length, in samples every HAIR_STEP
+ * pixels or less (at the middles of equal parts, so segments meeting end
+ * to end neither overlap nor leave a gap), each spread bilinearly over the
+ * 2 x 2 pixels around it as a density splat is, and laid over the layer
+ * pixel by pixel as Cairo lays a stroke. A line a fraction of a pixel wide
+ * covers each pixel it crosses by about its width times its length there,
+ * which is what this lays, smoothly at any angle. In a fixed order, on one
+ * thread: the same pixels every time. */
+static void hair_segment(trail_pen *pen, double x0, double y0, double x1, double y1, uint32_t c)
+{
+    const cairo_matrix_t *m = pen->m;
+    /* layer pixels, with pixel i's centre at i */
+    double ax = m->xx * x0 + m->xy * y0 + m->x0 - 0.5, ay = m->yx * x0 + m->yy * y0 + m->y0 - 0.5;
+    double bx = m->xx * x1 + m->xy * y1 + m->x0 - 0.5, by = m->yx * x1 + m->yy * y1 + m->y0 - 0.5;
+    if (!(fmax(ax, bx) > -1 && fmax(ay, by) > -1 && fmin(ax, bx) < pen->lw && fmin(ay, by) < pen->lh))
+        return;   /* off the layer (or not a number) */
+    double dx = bx - ax, dy = by - ay, len = sqrt(dx * dx + dy * dy);
+    int n = (int)ceil(len / HAIR_STEP);
+    if (n < 1)
+        n = 1;
+    double ink = pen->hair_w * len / n;   /* per sample, pixels: at most a quarter */
+    hair_cover h;
+    h.n = 0;
+    for (int j = 0; j < n; j++) {
+        double f = (j + 0.5) / n, X = ax + dx * f, Y = ay + dy * f;
+        if (!(X > -1 && Y > -1 && X < pen->lw && Y < pen->lh))
+            continue;
+        double fx0 = floor(X), fy0 = floor(Y), fx = X - fx0, fy = Y - fy0;
+        int i0 = (int)fx0, j0 = (int)fy0;
+        double wx[2] = {1 - fx, fx}, wy[2] = {1 - fy, fy};
+        for (int b = 0; b < 2; b++) {
+            int row = j0 + b;
+            if (row < 0 || row >= pen->lh)
+                continue;
+            uint32_t *line = pen->px + (size_t)row * (size_t)pen->stride;
+            for (int a = 0; a < 2; a++) {
+                int col = i0 + a;
+                if (col >= 0 && col < pen->lw)
+                    hair_add(&h, line + col, ink * wx[a] * wy[b], c);
+            }
+        }
+    }
+    hair_lay(&h, c);
 }
 
 /* Does boid i's segment of tick k meet the one of tick j (k +- 1) in the
@@ -382,11 +498,13 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
         return;   /* a jump (reset, a state loaded in place), or no move at all */
     double l = sqrt(d2), ux = -dx / l, uy = -dy / l, ext = pen->width / 2;
     double x0 = x1 + dx, y0 = y1 + dy;   /* the older end, nearest image */
-    if (meets(pen, t, sk, i, k - 1)) {
+    if (pen->hair_w > 0) {   /* no edges to notch: segments meet end to end */
+        ext = 0;
+    } else if (meets(pen, t, sk, i, k - 1)) {
         x0 -= ux * ext;
         y0 -= uy * ext;
     }
-    if (meets(pen, t, sk, i, k + 1)) {
+    if (ext > 0 && meets(pen, t, sk, i, k + 1)) {
         x1 += ux * ext;
         y1 += uy * ext;
     }
@@ -415,6 +533,11 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
     }
     for (int p = 0; p < nx; p++)
         for (int q = 0; q < ny; q++) {
+            if (pen->hair_w > 0) {
+                hair_segment(pen, x0 + sx[p], y0 + sy[q], x1 + sx[p], y1 + sy[q], pen->colour[t->bin[a]]);
+                mark_tiles(pen, x0 + sx[p], y0 + sy[q], x1 + sx[p], y1 + sy[q]);
+                continue;
+            }
             cairo_move_to(cr, x0 + sx[p], y0 + sy[q]);
             cairo_line_to(cr, x1 + sx[p], y1 + sy[q]);
             if (pen->m)
@@ -488,6 +611,60 @@ static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, lon
         mur_bin_colour(lk, b, rgb);
         cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], pen->alpha);
         cairo_stroke(cr);
+    }
+    return 0;
+}
+
+/* Pixels of the layer a bucket of hairlines spans (below). */
+#define HAIR_ROWS 4
+#define HAIR_COLS 32
+
+/* Tick k's segments as hairlines: 0, -1 when memory is short, or MUR_EINTR
+ * when the stop flag was seen. Boids lie anywhere in memory order, and
+ * laying their segments in that order reads the layer's pixels at random,
+ * a miss of the cache each; so they are laid by buckets of HAIR_ROWS rows
+ * of the layer (a counting sort on the row of each newer end), whose
+ * pixels stay in cache, and by boid within a bucket: a fixed order. */
+static int hair_tick(trail_pen *pen, mur_trails *t, long k)
+{
+    int sk = slot_of(t, k), sk1 = slot_of(t, k - 1);
+    if (sk < 0 || sk1 < 0)
+        return 0;
+    int n = t->count[sk] < t->count[sk1] ? t->count[sk] : t->count[sk1];
+    if (n <= 0)
+        return 0;
+    if (2 * (size_t)n > t->npairs_cap) {   /* buckets, then the order */
+        size_t cap = 2 * (size_t)n + (size_t)n / 2;
+        uint32_t *pairs = mur_realloc(t->pairs, cap * sizeof *pairs);
+        if (!pairs)
+            return -1;
+        t->pairs = pairs;
+        t->npairs_cap = cap;
+    }
+    int bw = pen->lw / HAIR_COLS + 1, bh = pen->lh / HAIR_ROWS + 1, nb = bw * bh;
+    uint32_t *start = mur_calloc((size_t)nb + 1, sizeof *start);
+    if (!start)
+        return -1;
+    uint32_t *bucket = t->pairs, *order = t->pairs + n;
+    const float *x = t->x + (size_t)sk * t->cap, *y = t->y + (size_t)sk * t->cap;
+    const cairo_matrix_t *m = pen->m;
+    for (int i = 0; i < n; i++) {
+        double row = (m->yx * x[i] + m->yy * y[i] + m->y0) / HAIR_ROWS;
+        double col = (m->xx * x[i] + m->xy * y[i] + m->x0) / HAIR_COLS;
+        int b = (row > 0 ? (row < bh - 1 ? (int)row : bh - 1) : 0) * bw +   /* NaN: 0 */
+                (col > 0 ? (col < bw - 1 ? (int)col : bw - 1) : 0);
+        bucket[i] = (uint32_t)b;
+        start[b + 1]++;
+    }
+    for (int b = 0; b < nb; b++)
+        start[b + 1] += start[b];
+    for (int i = 0; i < n; i++)
+        order[start[bucket[i]]++] = (uint32_t)i;
+    mur_free(start);
+    for (int j = 0; j < n; j++) {
+        if (j % MUR_POLL_BOIDS == MUR_POLL_BOIDS - 1 && mur_render_stopped(pen->r))
+            return MUR_EINTR;
+        add_segment(NULL, pen, t, sk, sk1, (int)order[j], k);
     }
     return 0;
 }
@@ -720,11 +897,32 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
     pen->th = t->th;
     /* half the line's width, and a pixel of antialiasing (generously) */
     pen->pad = pen->width * (fabs(m.xx) + fabs(m.xy) + fabs(m.yx) + fabs(m.yy)) + 2;
+    /* the line's width in pixels, by the transform's mean scale */
+    double wpx = pen->width * sqrt(fabs(m.xx * m.yy - m.xy * m.yx));
+    pen->hair_w = 0;
+    if (wpx <= HAIR_MAX_PX) {
+        const mur_look *lk = pen->r->look;
+        for (int b = 0, nb = mur_bin_count(lk); b < nb; b++) {
+            double rgb[3];
+            mur_bin_colour(lk, b, rgb);
+            pen->colour[b] = 0xff000000u | (uint32_t)lround(rgb[0] * 255) << 16 |
+                             (uint32_t)lround(rgb[1] * 255) << 8 | (uint32_t)lround(rgb[2] * 255);
+        }
+        cairo_surface_flush(L->img);
+        pen->hair_w = wpx;
+        pen->px = (uint32_t *)cairo_image_surface_get_data(L->img);
+        pen->stride = cairo_image_surface_get_stride(L->img) / 4;
+        pen->lw = t->lw;
+        pen->lh = t->lh;
+    }
     int rc = 0;
     /* one tick at a time, whenever it is drawn: the layer's pixels do not
      * depend on which frames were drawn before */
     for (long k = L->upto + 1; k <= upto && !rc; k++)
-        rc = stroke_ticks(c, pen, t, k, k);
+        rc = pen->hair_w > 0 ? hair_tick(pen, t, k) : stroke_ticks(c, pen, t, k, k);
+    if (pen->hair_w > 0)
+        cairo_surface_mark_dirty(L->img);
+    pen->hair_w = 0;
     pen->m = NULL;
     if (!rc && cairo_status(c) != CAIRO_STATUS_SUCCESS)
         rc = -1;
