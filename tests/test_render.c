@@ -645,6 +645,10 @@ TEST(ink_laid_equals_the_layer_painted)
         held += ink.px[i] != 0;
     CHECK(held == inked, "the ink holds %ld of %ld inked pixels", held, inked);
     CHECK(ink.npx < (size_t)LW * LH / 4, "the ink takes %zu pixels for %ld inked", ink.npx, inked);
+    mur_ink whole;
+    mur_ink_whole(&whole, ld, ls, LW, LH, tiles, TW, 32);
+    unsigned char *dc = malloc((size_t)cairo_image_surface_get_stride(fa) * FH);
+    REQUIRE(dc, "memory");
     double alphas[] = {1.0, 0.55, 0.5 * 0.8, 0.3137, 0.1, 0.01, 0.002, 0.0004};
     for (size_t k = 0; k < sizeof alphas / sizeof *alphas; k++) {
         unsigned char *da = cairo_image_surface_get_data(fa), *db = cairo_image_surface_get_data(fb);
@@ -660,6 +664,7 @@ TEST(ink_laid_equals_the_layer_painted)
                 memcpy(da + (size_t)y * fs + (size_t)x * 4, &v, 4);
             }
         memcpy(db, da, (size_t)fs * FH);
+        memcpy(dc, da, (size_t)fs * FH);
         cairo_surface_mark_dirty(fa);
         cairo_surface_mark_dirty(fb);
         /* Cairo: the layer painted through a clip that cuts it */
@@ -679,7 +684,16 @@ TEST(ink_laid_equals_the_layer_painted)
         for (size_t i = 0; i < (size_t)fs * FH; i++)
             differ += da[i] != db[i];
         CHECK(differ == 0, "opacity %g (mask %d): %ld bytes differ from Cairo's", alphas[k], m, differ);
+        /* and the layer itself laid as ink, its marked tiles whole */
+        const mur_ink *all[1] = {&whole};
+        mur_ink_lay(all, &m, 1, dc, fs, DX, DY, 10, 12, 160, 112);
+        differ = 0;
+        for (size_t i = 0; i < (size_t)fs * FH; i++)
+            differ += da[i] != dc[i];
+        CHECK(differ == 0, "opacity %g (mask %d): the whole layer laid: %ld bytes differ from Cairo's",
+              alphas[k], m, differ);
     }
+    free(dc);
     mur_ink_free(&ink);
     cairo_surface_destroy(layer);
     cairo_surface_destroy(fa);

@@ -53,9 +53,23 @@ static int reserve(void **p, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+void mur_ink_whole(mur_ink *k, const unsigned char *data, int stride, int w, int h,
+                   const unsigned char *tiles, int tw, int tile)
+{
+    memset(k, 0, sizeof *k);
+    k->w = w;
+    k->h = h;
+    k->img = (const uint32_t *)(const void *)data;
+    k->img_stride = (size_t)stride / 4;
+    k->tiles = tiles;
+    k->tw = tw;
+    k->tile = tile;
+}
+
 int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h,
                  const unsigned char *tiles, int tw, int tile, size_t most)
 {
+    k->img = NULL;
     k->w = k->h = 0;
     k->nrun = k->npx = 0;
     if (reserve((void **)&k->row, &k->row_cap, (size_t)h + 1, sizeof *k->row))
@@ -144,50 +158,71 @@ static inline uint32_t add2(uint32_t x, uint32_t y)
     return t & 0x00ff00ffu;
 }
 
-/* Lays row r of k, with the mask byte m, over `line` (the destination
- * row), the ink's x = 0 at dx, inside [x0, x1). */
-static void lay_row(const mur_ink *k, int m, uint32_t *line, int r, int dx, int x0, int x1)
+/* Lays the pixels s[xa .. xb) (s[x]: the ink over pixel x), with the mask
+ * byte m, over line[xa .. xb). */
+static void lay_span(const uint32_t *s, int m, uint32_t *line, int xa, int xb)
 {
     uint32_t a = (uint32_t)m;
+    int x = xa;
+#ifdef __SSE2__
+    /* four pixels at a time, as pixman's SSE2 code lays them */
+    const __m128i zero = _mm_setzero_si128(), mask = _mm_set1_epi16((short)m);
+    const __m128i half = _mm_set1_epi16(0x80), r257 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
+    for (; x + 4 <= xb; x += 4) {
+        __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(s + x));
+        __m128i d = _mm_loadu_si128((const __m128i *)(void *)(line + x));
+        __m128i sl = _mm_unpacklo_epi8(p, zero), sh = _mm_unpackhi_epi8(p, zero);
+        sl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sl, mask), half), r257);
+        sh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sh, mask), half), r257);
+        __m128i al = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sl, 0xff), 0xff);
+        __m128i ah = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sh, 0xff), 0xff);
+        al = _mm_xor_si128(al, ff);
+        ah = _mm_xor_si128(ah, ff);
+        __m128i dl = _mm_unpacklo_epi8(d, zero), dh = _mm_unpackhi_epi8(d, zero);
+        dl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dl, al), half), r257);
+        dh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dh, ah), half), r257);
+        __m128i out = _mm_packus_epi16(_mm_adds_epu8(sl, dl), _mm_adds_epu8(sh, dh));
+        _mm_storeu_si128((__m128i *)(void *)(line + x), out);
+    }
+#endif
+    for (; x < xb; x++) {
+        uint32_t p = s[x];
+        uint32_t lo = mul2(p, a), hi = mul2(p >> 8, a);   /* s' = s m */
+        uint32_t ia = 255 - (hi >> 16);                   /* 255 - s'_alpha */
+        uint32_t d = line[x];
+        lo = add2(lo, mul2(d, ia));
+        hi = add2(hi, mul2(d >> 8, ia));
+        line[x] = lo | hi << 8;
+    }
+}
+
+/* Lays row r of k, with the mask byte m, over `line` (the destination
+ * row), the ink's x = 0 at dx, inside [x0, x1): its runs, or its image's
+ * marked tiles (the rest of the image is clear, and laying clear pixels
+ * changes nothing). */
+static void lay_row(const mur_ink *k, int m, uint32_t *line, int r, int dx, int x0, int x1)
+{
+    if (k->img) {
+        const uint32_t *s = k->img + (size_t)r * k->img_stride - dx;
+        const unsigned char *trow = k->tiles + (size_t)(r / k->tile) * (size_t)k->tw;
+        for (int tx = 0; tx < k->tw;) {
+            if (!trow[tx]) {
+                tx++;
+                continue;
+            }
+            int end = tx;
+            while (end < k->tw && trow[end])
+                end++;
+            int xa = tx * k->tile + dx, xb = (end * k->tile < k->w ? end * k->tile : k->w) + dx;
+            tx = end;
+            lay_span(s, m, line, xa > x0 ? xa : x0, xb < x1 ? xb : x1);
+        }
+        return;
+    }
     for (uint32_t j = k->row[r]; j < k->row[r + 1]; j++) {
         const mur_ink_run *run = &k->run[j];
         int xa = run->x + dx, xb = xa + run->n;
-        const uint32_t *s = k->px + run->at - xa;   /* s[x]: the ink over pixel x */
-        if (xa < x0)
-            xa = x0;
-        if (xb > x1)
-            xb = x1;
-        int x = xa;
-#ifdef __SSE2__
-        /* four pixels at a time, as pixman's SSE2 code lays them */
-        const __m128i zero = _mm_setzero_si128(), mask = _mm_set1_epi16((short)m);
-        const __m128i half = _mm_set1_epi16(0x80), r257 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
-        for (; x + 4 <= xb; x += 4) {
-            __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(s + x));
-            __m128i d = _mm_loadu_si128((const __m128i *)(void *)(line + x));
-            __m128i sl = _mm_unpacklo_epi8(p, zero), sh = _mm_unpackhi_epi8(p, zero);
-            sl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sl, mask), half), r257);
-            sh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sh, mask), half), r257);
-            __m128i al = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sl, 0xff), 0xff);
-            __m128i ah = _mm_shufflehi_epi16(_mm_shufflelo_epi16(sh, 0xff), 0xff);
-            al = _mm_xor_si128(al, ff);
-            ah = _mm_xor_si128(ah, ff);
-            __m128i dl = _mm_unpacklo_epi8(d, zero), dh = _mm_unpackhi_epi8(d, zero);
-            dl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dl, al), half), r257);
-            dh = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(dh, ah), half), r257);
-            __m128i out = _mm_packus_epi16(_mm_adds_epu8(sl, dl), _mm_adds_epu8(sh, dh));
-            _mm_storeu_si128((__m128i *)(void *)(line + x), out);
-        }
-#endif
-        for (; x < xb; x++) {
-            uint32_t p = s[x];
-            uint32_t lo = mul2(p, a), hi = mul2(p >> 8, a);   /* s' = s m */
-            uint32_t ia = 255 - (hi >> 16);                   /* 255 - s'_alpha */
-            uint32_t d = line[x];
-            lo = add2(lo, mul2(d, ia));
-            hi = add2(hi, mul2(d >> 8, ia));
-            line[x] = lo | hi << 8;
-        }
+        lay_span(k->px + run->at - xa, m, line, xa > x0 ? xa : x0, xb < x1 ? xb : x1);
     }
 }
 

@@ -39,6 +39,11 @@ typedef struct mur_ink {
     uint32_t *px;            /* premultiplied ARGB32, as the image held them */
     size_t nrun, npx;
     size_t row_cap, run_cap, px_cap;
+    /* or an image itself (mur_ink_whole): its marked tiles, every pixel */
+    const uint32_t *img;
+    size_t img_stride;       /* in pixels */
+    const unsigned char *tiles;
+    int tw, tile;
 } mur_ink;
 
 /* Reads the nonzero pixels of a w x h ARGB32 image inside the tiles marked
@@ -47,6 +52,12 @@ typedef struct mur_ink {
  * when memory is short (k then holds no image). */
 int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h,
                  const unsigned char *tiles, int tw, int tile, size_t most);
+/* Makes k the w x h ARGB32 image at data itself, inside the tiles marked in
+ * `tiles` (tw across, tile pixels square), laid as it is when laid (the
+ * image and tiles must stay as they are until then); k holds nothing of
+ * its own. */
+void mur_ink_whole(mur_ink *k, const unsigned char *data, int stride, int w, int h,
+                   const unsigned char *tiles, int tw, int tile);
 /* The mask byte Cairo lays a surface with under cairo_paint_with_alpha
  * (alpha), or -1 when Cairo fails. */
 int mur_ink_mask(double alpha);
@@ -68,6 +79,7 @@ typedef struct mur_trail_layer {
     int any;                 /* some tile is */
     mur_ink ink;             /* the band's pixels, once all its ticks are drawn */
     int inked;               /* ink holds them */
+    mur_ink whole;           /* img itself as an ink, laid while ink is not */
     int mask;                /* the mask byte of opacity mask_alpha; -1: not asked */
     double mask_alpha;
 } mur_trail_layer;

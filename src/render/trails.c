@@ -36,8 +36,9 @@
  * of its nonzero pixels (ink.c) and laid from them, the bands together row
  * by row: a band of 2,000 boids inks a few percent of the frame, and
  * painting its layer read every pixel (a frame of 2,000 boids' trails: 13
- * ms became 5, murmur-drawbench). The band still
- * being drawn is painted from its layer. On vector surfaces, and when the
+ * ms became 5, murmur-drawbench). The band still being drawn, and a band
+ * inking much of the frame, are laid in the same pass from the layer's
+ * drawn-on tiles. On vector surfaces, and when the
  * layers would take too much memory, each band is stroked afresh at its
  * opacity. Without fade the trail is exactly `length` ticks at one
  * opacity, stroked afresh.
@@ -759,10 +760,10 @@ static void tiles_path(cairo_t *cr, const mur_trails *t, const mur_trail_layer *
 
 /* A band whose ticks are all drawn is read into runs of its nonzero pixels
  * (ink.c), which are laid instead of the layer while they are few: laying
- * a layer reads every pixel of it, and a band of 2,000 boids inks a few
- * percent of a 1080p frame. Past a quarter of the layer the runs save
- * little and the layer is laid as it is; so it is when memory is short
- * (the pixels are the same either way). */
+ * a layer reads every pixel of its drawn-on tiles, and a band of 2,000
+ * boids inks a few percent of a 1080p frame. Past a quarter of the layer
+ * the runs save little and the layer is laid as it is (its whole ink);
+ * so it is when memory is short (the pixels are the same either way). */
 static void ink_band(mur_trails *t, mur_trail_layer *L)
 {
     cairo_surface_flush(L->img);
@@ -824,8 +825,12 @@ static int ink_target_of(cairo_t *cr, ink_target *k)
     return ok;
 }
 
-/* Bands laid from their ink, waiting to be laid together (in their order:
- * a band painted from its layer lays them first). */
+/* Bands laid from their ink (runs, or the layer's drawn-on tiles whole),
+ * waiting to be laid together, row by row: a frame's row gets every band
+ * while it is in the cache, where painting the bands one by one read and
+ * wrote the frame once each (at 100,000 boids, six dense bands). In their
+ * order: a band painted by Cairo (onto a target ink cannot be laid on)
+ * lays them first. */
 #define INK_BATCH 16
 typedef struct ink_batch {
     const mur_ink *ink[INK_BATCH];
@@ -865,6 +870,8 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
         }
         L->band = -1;
         L->any = 0;
+        mur_ink_whole(&L->whole, cairo_image_surface_get_data(L->img), cairo_image_surface_get_stride(L->img),
+                      t->lw, t->lh, L->tiles, t->tw, TILE);
     }
     if (L->band != b) {
         if (L->any) {   /* wipe what the last band drew */
@@ -922,6 +929,7 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
         rc = pen->hair_w > 0 ? hair_tick(pen, t, k) : stroke_ticks(c, pen, t, k, k);
     if (pen->hair_w > 0)
         cairo_surface_mark_dirty(L->img);
+    cairo_surface_flush(L->img);   /* read as it is while laid */
     pen->hair_w = 0;
     pen->m = NULL;
     if (!rc && cairo_status(c) != CAIRO_STATUS_SUCCESS)
@@ -975,7 +983,7 @@ int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_pa
         pen.last = b * e + e - 1;
         double alpha = band_alpha(lk, b, e, now);
         if (alpha > 0 && !(rc = layer_update(t, &pen, b, e, b * e + e - 1 < now ? b * e + e - 1 : now, &L)) &&
-            L->inked)
+            L->any)
             layer_mask(L, alpha);   /* asked here, read by the bands */
     }
     return rc ? rc : 1;
@@ -1033,11 +1041,11 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
             break;
         if (!L->any)
             continue;
-        int m = inks && L->inked ? layer_mask(L, alpha) : -1;
+        int m = inks ? layer_mask(L, alpha) : -1;
         if (m >= 0) {
             if (batch.n == INK_BATCH)
                 lay_batch(cr, t, &target, &batch);
-            batch.ink[batch.n] = &L->ink;
+            batch.ink[batch.n] = L->inked ? &L->ink : &L->whole;
             batch.mask[batch.n++] = m;
             continue;
         }
