@@ -623,7 +623,9 @@ TEST(ink_laid_equals_the_layer_painted)
         for (int x = 0; x < LW; x++) {
             seed = seed * 1664525u + 1013904223u;
             uint32_t a = seed >> 24, v = 0;
-            if ((seed >> 8 & 15) == 0 && a) {   /* about one pixel in 16 inked */
+            /* about one pixel in 16 inked, none in one tile (a span of
+             * tiles ends inside the clip) */
+            if ((seed >> 8 & 15) == 0 && a && !(x / 32 == 2 && y / 32 == 1)) {
                 v = a << 24;
                 for (int c = 0; c < 3; c++) {
                     seed = seed * 1664525u + 1013904223u;
