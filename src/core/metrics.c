@@ -243,7 +243,8 @@ static int nearest_mean(const mur_metrics_ctx *m, const mur_flock *f, int n, dou
  * work. Positions are read in the grid's order, cell by cell, from copies
  * in near's scratch (n x 4 doubles), so a cell's neighbours are together
  * in memory. Every result is the same in any order (a count, a minimum,
- * the union-find's partition). */
+ * the union-find's partition). The union-find joins places too, and is
+ * then flattened onto boids (below). */
 static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *out, double *near)
 {
     const mur_params *p = mur_flock_params(f);
@@ -298,7 +299,7 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
                         if (d2 < T) {
                             ci++;
                             count[l]++;
-                            join_min(parent, g->order[k], g->order[l]);
+                            join_min(parent, k, l);
                         }
                     }
                 }
@@ -314,12 +315,27 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
         if (near)
             near[i] = best[k] <= step * step ? sqrt(best[k]) : nearest_of(g, f, i);
     }
+    /* The sets were joined by place, whose neighbours are near in memory
+     * (by boid they lie anywhere: a miss of the cache a join). Each set's
+     * smallest member, by boid, becomes its root and every boid's parent:
+     * the forest join_min builds on boids, flattened. */
+    int *least = m->size, *label = m->cluster_of;
+    for (int k = 0; k < n; k++)
+        least[k] = n;
+    for (int k = 0; k < n; k++) {
+        int r = find(parent, k), i = g->order[k];
+        if (i < least[r])
+            least[r] = i;
+    }
+    for (int k = 0; k < n; k++)
+        label[g->order[k]] = least[parent[k]];   /* parent[k]: its root, after find */
+    memcpy(parent, label, (size_t)n * sizeof *parent);
     /* the sets' sizes, at their roots */
     int *size = m->size;
     for (int i = 0; i < n; i++)
         size[i] = 0;
     for (int i = 0; i < n; i++)
-        size[find(parent, i)]++;
+        size[parent[i]]++;
     *out = pairs;
     return MUR_OK;
 }
