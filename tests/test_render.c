@@ -883,6 +883,59 @@ TEST(trails_on_vector_surfaces_look_like_the_image_ones)
     mur_scene_destroy(s);
 }
 
+/* Colour by heading's bin as atan2 gives it: the angle over 2 pi, in
+ * [0, 1), times 48 bins. */
+static int heading_bin_by_atan2(double vx, double vy)
+{
+    double a = atan2(vy, vx) / (2 * MUR_PI), u = a < 0 ? a + 1 : a;
+    return !(u > 0) ? 0 : u >= 1 ? 47 : (int)(u * 48);
+}
+
+/* The renderer takes a heading's bin mostly without atan2, and must give
+ * atan2's bin for every velocity: random ones, the bins' very edges and a
+ * few units in the last place either side, the axes, signed zeros, the
+ * tiny, the huge and the not finite. */
+TEST(heading_bins_are_the_ones_atan2_gives)
+{
+    long tried = 0, wrong = 0;
+    uint32_t seed = 2024;
+#define TRY(x, y)                                                                                  \
+    do {                                                                                           \
+        double vx_ = (x), vy_ = (y);                                                               \
+        int got_ = mur_heading_bin(vx_, vy_), want_ = heading_bin_by_atan2(vx_, vy_);              \
+        tried++;                                                                                   \
+        if (got_ != want_ && wrong++ < 5)                                                          \
+            fprintf(stderr, "  (%.17g, %.17g): bin %d, atan2 gives %d\n", vx_, vy_, got_, want_);  \
+    } while (0)
+    for (int k = 0; k < 2000000; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        double t = seed / 4294967296.0 * 2 * MUR_PI;
+        seed = seed * 1664525u + 1013904223u;
+        double m = pow(10, seed / 4294967296.0 * 8 - 4);   /* 1e-4 .. 1e4 */
+        TRY(m * cos(t), m * sin(t));
+    }
+    const double mags[] = {1e-300, 1e-9, 0.3, 1, 2.4, 7, 1e6, 1e300};
+    for (int b = 0; b <= 48; b++)
+        for (size_t g = 0; g < sizeof mags / sizeof *mags; g++) {
+            double t = 2 * MUR_PI * b / 48, x = mags[g] * cos(t), y = mags[g] * sin(t);
+            for (int dx = -3; dx <= 3; dx++)
+                for (int dy = -3; dy <= 3; dy++) {
+                    double xx = x, yy = y;
+                    for (int s = 0; s < abs(dx); s++)
+                        xx = nextafter(xx, dx < 0 ? -INFINITY : INFINITY);
+                    for (int s = 0; s < abs(dy); s++)
+                        yy = nextafter(yy, dy < 0 ? -INFINITY : INFINITY);
+                    TRY(xx, yy);
+                }
+        }
+    const double odd[] = {0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, 1e308, -1e308, INFINITY, -INFINITY, NAN};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++)
+        for (size_t j = 0; j < sizeof odd / sizeof *odd; j++)
+            TRY(odd[i], odd[j]);
+#undef TRY
+    CHECK(wrong == 0, "%ld of %ld headings got another bin than atan2's", wrong, tried);
+}
+
 TEST(golden_trails)
 {
     mur_scene *s = scene_of(WORLD "look: {boid: {shape: arrow, size: 14, color: heading}, "

@@ -256,6 +256,7 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
      * distances (m->sum: 4 n doubles; near, when given, is its first n) */
     double *sx = m->sum + (size_t)n, *sy = sx + n, *best = sy + n;
     int *count = m->size;   /* by place, until the union-find takes it over */
+    int *near_of = m->cluster_of;   /* scratch: one range's neighbours (labels come after) */
     for (int k = 0; k < n; k++) {
         int i = g->order[k];
         sx[k] = x[i];
@@ -285,23 +286,28 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
                 int ci = 0;
                 for (int e = -1; e < nl; e++) {
                     int k0 = e < 0 ? k + 1 : g->start[later[e]], k1 = e < 0 ? g->start[c + 1] : g->start[later[e] + 1];
+                    /* Without a branch on the distance (about half the
+                     * candidates are neighbours, at random: a branch would
+                     * mispredict constantly); the neighbours are listed,
+                     * then joined. */
+                    int nin = 0;
                     for (int l = k0; l < k1; l++) {
                         double dx = off(xi, sx[l], wrap, W), dy = off(yi, sy[l], wrap, H);
                         double d2 = dx * dx + dy * dy;
-                        if (d2 < bi)
-                            bi = d2;
-                        if (d2 < best[l])
-                            best[l] = d2;
+                        bi = d2 < bi ? d2 : bi;
+                        best[l] = d2 < best[l] ? d2 : best[l];
                         /* d < R, without the square root. A boid on the
                          * very same point is inside the radius: it is a
                          * neighbour and in the same cluster (the rules
                          * skip it only because it has no direction). */
-                        if (d2 < T) {
-                            ci++;
-                            count[l]++;
-                            join_min(parent, k, l);
-                        }
+                        int in = d2 < T;
+                        count[l] += in;
+                        near_of[nin] = l;
+                        nin += in;
                     }
+                    for (int j = 0; j < nin; j++)
+                        join_min(parent, k, near_of[j]);
+                    ci += nin;
                 }
                 best[k] = bi;
                 count[k] += ci;

@@ -17,6 +17,7 @@
 #include "murmur/alloc.h"
 #include "../core/pool.h"
 
+#include <float.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <math.h>
@@ -576,6 +577,42 @@ static int unit_bin(double u, int nb)
     return u >= 1 ? nb - 1 : (int)(u * nb);
 }
 
+/* Colour by heading's bin of a velocity: unit_bin of its angle, atan2's
+ * over 2 pi (in [0, 1)). atan2 took 2% of a 100,000-boid render's CPU
+ * (every boid, every tick, twice: as much as moving the boids), so the
+ * angle is first estimated by a polynomial (Abramowitz and Stegun 4.4.49:
+ * atan z on [0, 1] within 1e-5 radians, 48 / 2 pi times that in bins) and
+ * the bin taken from it when it lies more than HEADING_MARGIN of a bin
+ * (a hundred times the estimate's error) from the bin's edges: the exact
+ * angle is in the same bin. Near an edge, on an axis, and for anything
+ * not finite, atan2 decides. The bins are atan2's, exactly (a test
+ * compares them over two million headings and the edges). */
+#define HEADING_MARGIN 1e-2
+
+static int heading_bin_exact(double vx, double vy)
+{
+    double a = atan2(vy, vx) / (2 * MUR_PI);
+    return unit_bin(a < 0 ? a + 1 : a, HEADING_BINS);
+}
+
+int mur_heading_bin(double vx, double vy)
+{
+    double ax = fabs(vx), ay = fabs(vy);
+    if (ax > 0 && ay > 0 && ax <= DBL_MAX && ay <= DBL_MAX) {
+        double z = ax < ay ? ax / ay : ay / ax, z2 = z * z;   /* in (0, 1] */
+        double t = z * (0.9998660 + z2 * (-0.3302995 + z2 * (0.1801410 + z2 * (-0.0851330 + z2 * 0.0208351))));
+        if (ax < ay)
+            t = MUR_PI / 2 - t;
+        if (vx < 0)
+            t = MUR_PI - t;
+        double u = (vy < 0 ? 2 * MUR_PI - t : t) / (2 * MUR_PI);   /* in [0, 1] */
+        double x = u * HEADING_BINS, edge = floor(x);
+        if (x - edge > HEADING_MARGIN && x - edge < 1 - HEADING_MARGIN)
+            return (int)edge;   /* inside bin `edge`, away from both its edges */
+    }
+    return heading_bin_exact(vx, vy);
+}
+
 /* Colour bins of cluster colour ids (r->ids): 0 for a lone boid. */
 static void bins_of_ids(mur_renderer *r, int n)
 {
@@ -593,10 +630,8 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     switch (lk->color_mode) {
     case MUR_COLOR_HEADING:
-        for (int i = 0; i < n; i++) {
-            double a = atan2(vy[i], vx[i]) / (2 * MUR_PI);
-            r->bin[i] = unit_bin(a < 0 ? a + 1 : a, HEADING_BINS);
-        }
+        for (int i = 0; i < n; i++)
+            r->bin[i] = mur_heading_bin(vx[i], vy[i]);
         return;
     case MUR_COLOR_SPEED: {
         /* the speed rule's own range, so a colour means the same speed all video long */

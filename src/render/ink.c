@@ -170,8 +170,6 @@ static void lay_span(const uint32_t *s, int m, uint32_t *line, int xa, int xb)
     const __m128i half = _mm_set1_epi16(0x80), r257 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
     for (; x + 4 <= xb; x += 4) {
         __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(s + x));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi32(p, zero)) == 0xffff)
-            continue;   /* clear pixels change nothing: most of a layer laid whole */
         __m128i d = _mm_loadu_si128((const __m128i *)(void *)(line + x));
         __m128i sl = _mm_unpacklo_epi8(p, zero), sh = _mm_unpackhi_epi8(p, zero);
         sl = _mm_mulhi_epu16(_mm_adds_epu16(_mm_mullo_epi16(sl, mask), half), r257);

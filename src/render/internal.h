@@ -103,6 +103,8 @@ typedef struct mur_trails {
     size_t ids_cap;
     uint32_t *pairs;         /* scratch: (slot, boid) pairs as slot * cap + boid, by bin */
     size_t npairs_cap;
+    struct mur_hair *hair;   /* scratch: a tick's hairlines, then them sorted (hair_cap each) */
+    size_t hair_cap;
     /* band layers (image surfaces only), for one device rectangle and world
      * transform: drawn under another, they are made again */
     mur_trail_layer *layers;
@@ -291,6 +293,9 @@ int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_pa
 
 /* frame.c: colours shared with overlays and trails */
 void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
+/* The colour-by-heading bin of velocity (vx, vy): the one of its atan2
+ * angle, computed mostly without atan2. */
+int mur_heading_bin(double vx, double vy);
 /* Add one boid's shape to cr's path, world units: centre (x, y), unit heading (ux, uy). */
 void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy);
 /* Colour bins of the look's colour mode (1 for a fixed colour). */

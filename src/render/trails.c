@@ -45,10 +45,10 @@
  *
  * Hairlines. Into a layer, a trail under half a pixel wide (boids under
  * about three pixels: a crowd) is not stroked but laid as a hairline, ink
- * of its width times its length spread along it (hair_segment): Cairo's
+ * of its width times its length spread along it (hair_lay): Cairo's
  * stroker spends its time per segment more than per pixel, and at 100,000
  * boids a tick's trails took more CPU than the rest of the drawing (about
- * 28 ms a 1080p frame; hairlines take about 12, perf on a render of the
+ * 28 ms a 1080p frame; hairlines take about 9, perf on a render of the
  * benchmark's scene). A hairline's joints meet end to end, where a
  * stroke's overlap: a stroked trail is about a tenth brighter than a
  * hairline of the same width. */
@@ -101,6 +101,7 @@ void mur_trails_free(mur_trails *t)
     mur_free(t->reach);
     mur_free(t->tick);
     mur_free(t->pairs);
+    mur_free(t->hair);
     mur_free(t->ids);
     layers_free(t);
     memset(t, 0, sizeof *t);
@@ -345,6 +346,9 @@ typedef struct trail_pen {
     uint32_t *px;            /* the layer's pixels, stride in pixels */
     int stride, lw, lh;
     uint32_t colour[MUR_MAX_BINS];   /* each bin's colour, opaque ARGB32 */
+    mur_trails *t;           /* where the tick's hairlines are listed */
+    size_t nhair;
+    int hair_failed;         /* memory for the list was short */
 } trail_pen;
 
 /* Mark the tiles under the segment (x0, y0) - (x1, y1), world units. */
@@ -386,83 +390,92 @@ static inline uint32_t hair_over(uint32_t p, uint32_t c, uint32_t a)
     return out;
 }
 
-/* A segment's coverage of the pixels it touches, summed before it is laid:
- * laid sample by sample, a pixel's share of each would be rounded to the
- * layer's 8 bits on its own, and the many small ones lost. */
-#define HAIR_PIXELS 64
-typedef struct hair_cover {
-    uint32_t *at[HAIR_PIXELS];
-    double cov[HAIR_PIXELS];
-    int n;
-} hair_cover;
+/* Samples a hairline lays at once: over at most 1.5 pixels, so their
+ * splats lie in a box of 4 x 4 pixels, where their coverage is summed
+ * before it is laid (laid sample by sample, each pixel's share of each
+ * would be rounded to the layer's 8 bits on its own, and the many small
+ * ones lost). */
+#define HAIR_GROUP 4
 
-static void hair_lay(hair_cover *h, uint32_t c)
-{
-    for (int k = 0; k < h->n; k++) {
-        uint32_t a = (uint32_t)(h->cov[k] * HAIR_ONE + 0.5);
-        if (a)
-            *h->at[k] = hair_over(*h->at[k], c, a > HAIR_ONE ? HAIR_ONE : a);
-    }
-    h->n = 0;
-}
+/* A hairline `emit` lists and `hair_lay` draws: its ends in layer pixels
+ * (pixel i's centre at i), and its colour. */
+typedef struct mur_hair {
+    float ax, ay, bx, by;
+    uint32_t colour;
+} mur_hair;
 
-static void hair_add(hair_cover *h, uint32_t *at, double cov, uint32_t c)
-{
-    for (int k = h->n - 1; k >= 0; k--)   /* the last sample's pixels are the likely ones */
-        if (h->at[k] == at) {
-            h->cov[k] += cov;
-            return;
-        }
-    if (h->n == HAIR_PIXELS)
-        hair_lay(h, c);
-    h->at[h->n] = at;
-    h->cov[h->n++] = cov;
-}
-
-/* The segment (x0, y0) - (x1, y1), world units, as a hairline in colour c:
- * ink of the line's width times its length, in samples every HAIR_STEP
- * pixels or less (at the middles of equal parts, so segments meeting end
- * to end neither overlap nor leave a gap), each spread bilinearly over the
- * 2 x 2 pixels around it as a density splat is, and laid over the layer
- * pixel by pixel as Cairo lays a stroke. A line a fraction of a pixel wide
- * covers each pixel it crosses by about its width times its length there,
- * which is what this lays, smoothly at any angle. In a fixed order, on one
- * thread: the same pixels every time. */
-static void hair_segment(trail_pen *pen, double x0, double y0, double x1, double y1, uint32_t c)
+/* The segment (x0, y0) - (x1, y1), world units, as a hairline in colour c,
+ * listed for the tick (hair_tick lays them): 0, or -1 when memory is
+ * short. */
+static int hair_list(trail_pen *pen, double x0, double y0, double x1, double y1, uint32_t c)
 {
     const cairo_matrix_t *m = pen->m;
-    /* layer pixels, with pixel i's centre at i */
     double ax = m->xx * x0 + m->xy * y0 + m->x0 - 0.5, ay = m->yx * x0 + m->yy * y0 + m->y0 - 0.5;
     double bx = m->xx * x1 + m->xy * y1 + m->x0 - 0.5, by = m->yx * x1 + m->yy * y1 + m->y0 - 0.5;
     if (!(fmax(ax, bx) > -1 && fmax(ay, by) > -1 && fmin(ax, bx) < pen->lw && fmin(ay, by) < pen->lh))
-        return;   /* off the layer (or not a number) */
-    double dx = bx - ax, dy = by - ay, len = sqrt(dx * dx + dy * dy);
-    int n = (int)ceil(len / HAIR_STEP);
+        return 0;   /* off the layer (or not a number) */
+    mur_trails *t = pen->t;
+    if (pen->hair_failed)
+        return -1;
+    if (pen->nhair == t->hair_cap) {
+        size_t cap = t->hair_cap ? 2 * t->hair_cap : 4096;
+        mur_hair *h = mur_realloc(t->hair, 2 * cap * sizeof *h);   /* the list, and the list sorted */
+        if (!h)
+            return -1;
+        t->hair = h;
+        t->hair_cap = cap;
+    }
+    t->hair[pen->nhair++] = (mur_hair){(float)ax, (float)ay, (float)bx, (float)by, c};
+    mark_tiles(pen, x0, y0, x1, y1);
+    return 0;
+}
+
+/* Lays hairline h over the layer: ink of the line's width times its
+ * length, in samples every HAIR_STEP pixels or less (at the middles of
+ * equal parts, so hairlines meeting end to end neither overlap nor leave a
+ * gap), each spread bilinearly over the 2 x 2 pixels around it as a
+ * density splat is, and laid pixel by pixel as Cairo lays a stroke. A line
+ * a fraction of a pixel wide covers each pixel it crosses by about its
+ * width times its length there, which is what this lays, smoothly at any
+ * angle. */
+static void hair_lay(const trail_pen *pen, const mur_hair *h)
+{
+    float dx = h->bx - h->ax, dy = h->by - h->ay, len = sqrtf(dx * dx + dy * dy);
+    int n = (int)ceilf(len / (float)HAIR_STEP);
     if (n < 1)
         n = 1;
-    double ink = pen->hair_w * len / n;   /* per sample, pixels: at most a quarter */
-    hair_cover h;
-    h.n = 0;
-    for (int j = 0; j < n; j++) {
-        double f = (j + 0.5) / n, X = ax + dx * f, Y = ay + dy * f;
-        if (!(X > -1 && Y > -1 && X < pen->lw && Y < pen->lh))
-            continue;
-        double fx0 = floor(X), fy0 = floor(Y), fx = X - fx0, fy = Y - fy0;
-        int i0 = (int)fx0, j0 = (int)fy0;
-        double wx[2] = {1 - fx, fx}, wy[2] = {1 - fy, fy};
-        for (int b = 0; b < 2; b++) {
+    float ink = (float)pen->hair_w * len / (float)n;   /* per sample, pixels: at most a quarter */
+    for (int g = 0; g < n; g += HAIR_GROUP) {
+        int e = g + HAIR_GROUP < n ? g + HAIR_GROUP : n;
+        float xa = h->ax + dx * ((float)g + 0.5f) / (float)n, xb = h->ax + dx * ((float)e - 0.5f) / (float)n;
+        float ya = h->ay + dy * ((float)g + 0.5f) / (float)n, yb = h->ay + dy * ((float)e - 0.5f) / (float)n;
+        float lx = fminf(xa, xb), ly = fminf(ya, yb);
+        if (!(fmaxf(xa, xb) > -1 && fmaxf(ya, yb) > -1 && lx < (float)pen->lw && ly < (float)pen->lh))
+            continue;   /* this part is off the layer */
+        int i0 = (int)floorf(lx), j0 = (int)floorf(ly);
+        float acc[4][4] = {{0}};
+        for (int j = g; j < e; j++) {
+            float f = ((float)j + 0.5f) / (float)n, X = h->ax + dx * f, Y = h->ay + dy * f;
+            float fx0 = floorf(X), fy0 = floorf(Y), fx = X - fx0, fy = Y - fy0;
+            int ci = (int)fx0 - i0, cj = (int)fy0 - j0;   /* 0 .. 2: the samples lie within 1.5 pixels */
+            acc[cj][ci] += ink * (1 - fx) * (1 - fy);
+            acc[cj][ci + 1] += ink * fx * (1 - fy);
+            acc[cj + 1][ci] += ink * (1 - fx) * fy;
+            acc[cj + 1][ci + 1] += ink * fx * fy;
+        }
+        for (int b = 0; b < 4; b++) {
             int row = j0 + b;
             if (row < 0 || row >= pen->lh)
                 continue;
             uint32_t *line = pen->px + (size_t)row * (size_t)pen->stride;
-            for (int a = 0; a < 2; a++) {
+            for (int a = 0; a < 4; a++) {
                 int col = i0 + a;
-                if (col >= 0 && col < pen->lw)
-                    hair_add(&h, line + col, ink * wx[a] * wy[b], c);
+                uint32_t cov = (uint32_t)(acc[b][a] * HAIR_ONE + 0.5f);
+                if (cov && col >= 0 && col < pen->lw)
+                    line[col] = hair_over(line[col], h->colour, cov > HAIR_ONE ? HAIR_ONE : cov);
             }
         }
     }
-    hair_lay(&h, c);
 }
 
 /* Does boid i's segment of tick k meet the one of tick j (k +- 1) in the
@@ -535,8 +548,8 @@ static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk
     for (int p = 0; p < nx; p++)
         for (int q = 0; q < ny; q++) {
             if (pen->hair_w > 0) {
-                hair_segment(pen, x0 + sx[p], y0 + sy[q], x1 + sx[p], y1 + sy[q], pen->colour[t->bin[a]]);
-                mark_tiles(pen, x0 + sx[p], y0 + sy[q], x1 + sx[p], y1 + sy[q]);
+                if (hair_list(pen, x0 + sx[p], y0 + sy[q], x1 + sx[p], y1 + sy[q], pen->colour[t->bin[a]]))
+                    pen->hair_failed = 1;
                 continue;
             }
             cairo_move_to(cr, x0 + sx[p], y0 + sy[q]);
@@ -620,52 +633,58 @@ static int stroke_ticks(cairo_t *cr, trail_pen *pen, mur_trails *t, long k0, lon
 #define HAIR_ROWS 4
 #define HAIR_COLS 32
 
+/* Bucket of hairline h among bw x bh. */
+static int hair_bucket(const mur_hair *h, int bw, int bh)
+{
+    float row = h->ay / HAIR_ROWS, col = h->ax / HAIR_COLS;
+    return (row > 0 ? (row < (float)(bh - 1) ? (int)row : bh - 1) : 0) * bw +
+           (col > 0 ? (col < (float)(bw - 1) ? (int)col : bw - 1) : 0);
+}
+
 /* Tick k's segments as hairlines: 0, -1 when memory is short, or MUR_EINTR
- * when the stop flag was seen. Boids lie anywhere in memory order, and
- * laying their segments in that order reads the layer's pixels at random,
- * a miss of the cache each; so they are laid by buckets of HAIR_ROWS rows
- * of the layer (a counting sort on the row of each newer end), whose
- * pixels stay in cache, and by boid within a bucket: a fixed order. */
+ * when the stop flag was seen. They are listed in boid order, reading the
+ * ring in runs; but boids lie anywhere in memory order, and laying their
+ * segments in that order would read the layer's pixels at random, a miss
+ * of the cache each. So the list is sorted into buckets of HAIR_ROWS x
+ * HAIR_COLS pixels (a counting sort, stable: by boid within a bucket), and
+ * laid bucket by bucket, row of buckets by row, the pixels in cache: a
+ * fixed order. */
 static int hair_tick(trail_pen *pen, mur_trails *t, long k)
 {
     int sk = slot_of(t, k), sk1 = slot_of(t, k - 1);
     if (sk < 0 || sk1 < 0)
         return 0;
     int n = t->count[sk] < t->count[sk1] ? t->count[sk] : t->count[sk1];
-    if (n <= 0)
-        return 0;
-    if (2 * (size_t)n > t->npairs_cap) {   /* buckets, then the order */
-        size_t cap = 2 * (size_t)n + (size_t)n / 2;
-        uint32_t *pairs = mur_realloc(t->pairs, cap * sizeof *pairs);
-        if (!pairs)
-            return -1;
-        t->pairs = pairs;
-        t->npairs_cap = cap;
+    pen->t = t;
+    pen->nhair = 0;
+    pen->hair_failed = 0;
+    for (int i = 0; i < n; i++) {
+        if (i % MUR_POLL_BOIDS == MUR_POLL_BOIDS - 1 && mur_render_stopped(pen->r))
+            return MUR_EINTR;
+        add_segment(NULL, pen, t, sk, sk1, i, k);
     }
+    if (pen->hair_failed)
+        return -1;
+    size_t nh = pen->nhair;
+    if (!nh)
+        return 0;
     int bw = pen->lw / HAIR_COLS + 1, bh = pen->lh / HAIR_ROWS + 1, nb = bw * bh;
     uint32_t *start = mur_calloc((size_t)nb + 1, sizeof *start);
     if (!start)
         return -1;
-    uint32_t *bucket = t->pairs, *order = t->pairs + n;
-    const float *x = t->x + (size_t)sk * t->cap, *y = t->y + (size_t)sk * t->cap;
-    const cairo_matrix_t *m = pen->m;
-    for (int i = 0; i < n; i++) {
-        double row = (m->yx * x[i] + m->yy * y[i] + m->y0) / HAIR_ROWS;
-        double col = (m->xx * x[i] + m->xy * y[i] + m->x0) / HAIR_COLS;
-        int b = (row > 0 ? (row < bh - 1 ? (int)row : bh - 1) : 0) * bw +   /* NaN: 0 */
-                (col > 0 ? (col < bw - 1 ? (int)col : bw - 1) : 0);
-        bucket[i] = (uint32_t)b;
-        start[b + 1]++;
-    }
+    const mur_hair *list = t->hair;
+    mur_hair *sorted = t->hair + t->hair_cap;
+    for (size_t j = 0; j < nh; j++)
+        start[hair_bucket(&list[j], bw, bh) + 1]++;
     for (int b = 0; b < nb; b++)
         start[b + 1] += start[b];
-    for (int i = 0; i < n; i++)
-        order[start[bucket[i]]++] = (uint32_t)i;
+    for (size_t j = 0; j < nh; j++)
+        sorted[start[hair_bucket(&list[j], bw, bh)]++] = list[j];
     mur_free(start);
-    for (int j = 0; j < n; j++) {
+    for (size_t j = 0; j < nh; j++) {
         if (j % MUR_POLL_BOIDS == MUR_POLL_BOIDS - 1 && mur_render_stopped(pen->r))
             return MUR_EINTR;
-        add_segment(NULL, pen, t, sk, sk1, (int)order[j], k);
+        hair_lay(pen, &sorted[j]);
     }
     return 0;
 }
