@@ -26,6 +26,7 @@
 #include "../core/pool.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #define SUB 16          /* sub-pixel steps: 1/16 pixel is finer than the eye follows a speck */
@@ -53,13 +54,20 @@ struct mur_density {
     int w, h;
     px_sum *px;             /* w x h */
     size_t px_cap;
+    int px_held;            /* px holds the last accumulation (not a drawing's) */
     uint32_t *hist;         /* CHUNKS x (h + 1): splats of each chunk by row bucket */
     size_t hist_cap;
     uint32_t *rowstart;     /* h + 2 */
     size_t rowstart_cap;
     uint32_t *sorted;       /* packed splats by row bucket */
     size_t sorted_cap;
-    /* tone mapping (mur_density_draw) */
+    /* tone mapping (mur_density_draw): each band summed in a band's
+     * scratch, one for each thread at work, and tone-mapped from it while
+     * it is in cache (px, a frame of sums, is for mur_density_accumulate
+     * alone: 64 MB at 1080p, written and read again every frame) */
+    px_sum *scratch;        /* threads x BAND_ROWS x w */
+    size_t scratch_cap;
+    atomic_int *busy;       /* threads: scratch k is taken */
     uint32_t *out;          /* ARGB32 premultiplied rows of the layer */
     int out_stride;         /* in pixels */
     const uint8_t *lut;     /* alpha by weight >> lut_shift */
@@ -100,6 +108,8 @@ void mur_density_destroy(mur_density *d)
     if (d->own_pool)
         mur_pool_destroy(d->pool);
     mur_free(d->px);
+    mur_free(d->scratch);
+    mur_free((void *)d->busy);
     mur_free(d->hist);
     mur_free(d->rowstart);
     mur_free(d->sorted);
@@ -214,12 +224,13 @@ static void add(px_sum *p, uint32_t w, const uint8_t *rgb)
     p->c[2] += (uint64_t)w * rgb[2];
 }
 
-/* Rows [r0, r1) from the splats of buckets r0 .. r1 (top rows r0 - 1 .. r1 - 1). */
-static void sum_band(mur_density *d, int r0, int r1)
+/* Rows [r0, r1) from the splats of buckets r0 .. r1 (top rows r0 - 1 ..
+ * r1 - 1), into px (row r0 at px). */
+static void sum_band(mur_density *d, px_sum *px, int r0, int r1)
 {
     const mur_splat_job *job = d->job;
     int w = d->w;
-    memset(d->px + (size_t)r0 * w, 0, (size_t)(r1 - r0) * w * sizeof *d->px);
+    memset(px, 0, (size_t)(r1 - r0) * w * sizeof *px);
     static const uint8_t white[3] = {255, 255, 255};
     for (int bucket = r0; bucket <= r1 && bucket <= d->h; bucket++) {
         int j0 = bucket - 1;
@@ -233,7 +244,7 @@ static void sum_band(mur_density *d, int r0, int r1)
                 int j = j0 + a;
                 if (j < r0 || j >= r1 || !wy[a])
                     continue;
-                px_sum *row = d->px + (size_t)j * w;
+                px_sum *row = px + (size_t)(j - r0) * w;
                 if (i0 >= 0 && wx[0])
                     add(row + i0, wx[0] * wy[a], rgb);
                 if (i0 + 1 < w && wx[1])
@@ -243,13 +254,14 @@ static void sum_band(mur_density *d, int r0, int r1)
     }
 }
 
-/* Rows [r0, r1) into the layer: premultiplied ARGB32, alpha from the tone
- * curve, colour the weighted mean; the columns used into band_x. */
-static void tone_band(mur_density *d, int band, int r0, int r1)
+/* Rows [r0, r1) (row r0 at px) into the layer: premultiplied ARGB32,
+ * alpha from the tone curve, colour the weighted mean; the columns used
+ * into band_x. */
+static void tone_band(mur_density *d, const px_sum *px, int band, int r0, int r1)
 {
     int w = d->w, first = w, last = 0;
     for (int j = r0; j < r1; j++) {
-        const px_sum *p = d->px + (size_t)j * w;
+        const px_sum *p = px + (size_t)(j - r0) * w;
         uint32_t *o = d->out + (size_t)j * d->out_stride;
         for (int i = 0; i < w; i++) {
             uint32_t wt = p[i].w;
@@ -277,12 +289,25 @@ static void tone_band(mur_density *d, int band, int r0, int r1)
 static void band_pass(void *ctx, int begin, int end)
 {
     mur_density *d = ctx;
+    px_sum *px = NULL;
+    int k = 0;
+    if (d->out)   /* a free scratch: no more calls run at once than there are */
+        for (;; k = (k + 1) % d->threads)
+            if (!atomic_exchange(&d->busy[k], 1)) {
+                px = d->scratch + (size_t)k * BAND_ROWS * (size_t)d->w;
+                break;
+            }
     for (int b = begin; b < end; b++) {
         int r0 = b * BAND_ROWS, r1 = r0 + BAND_ROWS < d->h ? r0 + BAND_ROWS : d->h;
-        sum_band(d, r0, r1);
-        if (d->out)
-            tone_band(d, b, r0, r1);
+        if (!d->out) {
+            sum_band(d, d->px + (size_t)r0 * d->w, r0, r1);
+            continue;
+        }
+        sum_band(d, px, r0, r1);
+        tone_band(d, px, b, r0, r1);
     }
+    if (px)
+        atomic_store(&d->busy[k], 0);
 }
 
 static int bands_of(int h) { return (h + BAND_ROWS - 1) / BAND_ROWS; }
@@ -322,18 +347,24 @@ int mur_density_accumulate(mur_density *d, const mur_splat_job *job)
     if (job->w < 1 || job->h < 1 || job->w > MUR_LOOK_MAX_PIXELS || job->h > MUR_LOOK_MAX_PIXELS ||
         job->n < 0 || job->n > MUR_MAX_BOIDS)
         return -1;
-    if (grow((void **)&d->px, &d->px_cap, (size_t)job->w * job->h, sizeof *d->px) ||
+    d->px_held = 0;
+    if (!d->busy && !(d->busy = mur_calloc((size_t)d->threads, sizeof *d->busy)))
+        return -1;
+    if ((d->out ? grow((void **)&d->scratch, &d->scratch_cap, (size_t)d->threads * BAND_ROWS * (size_t)job->w,
+                       sizeof *d->scratch)
+                : grow((void **)&d->px, &d->px_cap, (size_t)job->w * job->h, sizeof *d->px)) ||
         grow((void **)&d->band_x, &d->band_cap, 2 * (size_t)bands_of(job->h), sizeof *d->band_x) ||
         sort_splats(d, job))
         return -1;
     mur_pool_run(d->pool, band_pass, d, bands_of(job->h));
+    d->px_held = !d->out;
     d->job = NULL;
     return 0;
 }
 
 uint32_t mur_density_weight(const mur_density *d, int x, int y)
 {
-    if (x < 0 || y < 0 || x >= d->w || y >= d->h || !d->px)
+    if (x < 0 || y < 0 || x >= d->w || y >= d->h || !d->px_held)
         return 0;
     return d->px[(size_t)y * d->w + x].w;
 }
@@ -341,7 +372,7 @@ uint32_t mur_density_weight(const mur_density *d, int x, int y)
 uint64_t mur_density_total(const mur_density *d)
 {
     uint64_t t = 0;
-    if (d->px)
+    if (d->px_held)
         for (size_t k = 0; k < (size_t)d->w * d->h; k++)
             t += d->px[k].w;
     return t;

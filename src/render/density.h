@@ -43,7 +43,8 @@ void mur_density_destroy(mur_density *d);   /* NULL is fine */
 /* Accumulate the job's splats (replacing what was there): 0, or -1 when
  * memory is short. Integer weights: the same pixels for any thread count. */
 int mur_density_accumulate(mur_density *d, const mur_splat_job *job);
-/* Weight at pixel (x, y) of the last accumulation (MUR_SPLAT_ONE a boid). */
+/* Weight at pixel (x, y) of the last accumulation (MUR_SPLAT_ONE a boid);
+ * 0 after a drawing, which sums band by band and keeps no weights. */
 uint32_t mur_density_weight(const mur_density *d, int x, int y);
 /* The sum of all weights of the last accumulation. */
 uint64_t mur_density_total(const mur_density *d);
