@@ -897,12 +897,21 @@ static int heading_bin_by_atan2(double vx, double vy)
  * tiny, the huge and the not finite. */
 TEST(heading_bins_are_the_ones_atan2_gives)
 {
+    enum { MAX = 2100000 };
+    double *hx = malloc(MAX * sizeof *hx), *hy = malloc(MAX * sizeof *hy);
+    int *hb = malloc(MAX * sizeof *hb);
+    REQUIRE(hx && hy && hb, "memory");
     long tried = 0, wrong = 0;
     uint32_t seed = 2024;
+    /* one at a time here, and all of them at once below */
 #define TRY(x, y)                                                                                  \
     do {                                                                                           \
         double vx_ = (x), vy_ = (y);                                                               \
         int got_ = mur_heading_bin(vx_, vy_), want_ = heading_bin_by_atan2(vx_, vy_);              \
+        if (tried < MAX) {                                                                         \
+            hx[tried] = vx_;                                                                       \
+            hy[tried] = vy_;                                                                       \
+        }                                                                                          \
         tried++;                                                                                   \
         if (got_ != want_ && wrong++ < 5)                                                          \
             fprintf(stderr, "  (%.17g, %.17g): bin %d, atan2 gives %d\n", vx_, vy_, got_, want_);  \
@@ -934,6 +943,17 @@ TEST(heading_bins_are_the_ones_atan2_gives)
             TRY(odd[i], odd[j]);
 #undef TRY
     CHECK(wrong == 0, "%ld of %ld headings got another bin than atan2's", wrong, tried);
+    REQUIRE(tried <= MAX, "%ld headings tried, room for %d", tried, (int)MAX);
+    mur_heading_bins(hx, hy, (int)tried, hb);
+    long batch_wrong = 0;
+    for (long k = 0; k < tried; k++)
+        if (hb[k] != heading_bin_by_atan2(hx[k], hy[k]) && batch_wrong++ < 5)
+            fprintf(stderr, "  together: (%.17g, %.17g): bin %d, atan2 gives %d\n", hx[k], hy[k], hb[k],
+                    heading_bin_by_atan2(hx[k], hy[k]));
+    CHECK(batch_wrong == 0, "together, %ld of %ld headings got another bin than atan2's", batch_wrong, tried);
+    free(hx);
+    free(hy);
+    free(hb);
 }
 
 TEST(golden_trails)

@@ -23,6 +23,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #define HEADING_BINS 48     /* hue steps for colour by heading: finer is not visible */
 #define SPEED_BINS 32
@@ -613,6 +616,63 @@ int mur_heading_bin(double vx, double vy)
     return heading_bin_exact(vx, vy);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* mur_heading_bin four at a time: the same estimate (its operations in
+ * another order: still well within its error), the same margin, and
+ * atan2 for the lanes it leaves. */
+__attribute__((target("avx2"))) static void heading_bins_avx2(const double *vx, const double *vy, int n,
+                                                              int *bin)
+{
+    const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd(), big = _mm256_set1_pd(DBL_MAX);
+    const __m256d half_pi = _mm256_set1_pd(MUR_PI / 2), pi = _mm256_set1_pd(MUR_PI);
+    const __m256d two_pi = _mm256_set1_pd(2 * MUR_PI), bins = _mm256_set1_pd(HEADING_BINS);
+    const __m256d lo_edge = _mm256_set1_pd(HEADING_MARGIN), hi_edge = _mm256_set1_pd(1 - HEADING_MARGIN);
+    const __m256d c1 = _mm256_set1_pd(0.9998660), c3 = _mm256_set1_pd(-0.3302995);
+    const __m256d c5 = _mm256_set1_pd(0.1801410), c7 = _mm256_set1_pd(-0.0851330);
+    const __m256d c9 = _mm256_set1_pd(0.0208351), mid = _mm256_set1_pd(0.5);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d x = _mm256_loadu_pd(vx + i), y = _mm256_loadu_pd(vy + i);
+        __m256d ax = _mm256_andnot_pd(sign, x), ay = _mm256_andnot_pd(sign, y);
+        __m256d steep = _mm256_cmp_pd(ax, ay, _CMP_LT_OQ);
+        __m256d z = _mm256_div_pd(_mm256_blendv_pd(ay, ax, steep), _mm256_blendv_pd(ax, ay, steep));
+        __m256d z2 = _mm256_mul_pd(z, z);
+        __m256d t = _mm256_add_pd(c7, _mm256_mul_pd(z2, c9));
+        t = _mm256_add_pd(c5, _mm256_mul_pd(z2, t));
+        t = _mm256_add_pd(c3, _mm256_mul_pd(z2, t));
+        t = _mm256_mul_pd(z, _mm256_add_pd(c1, _mm256_mul_pd(z2, t)));
+        t = _mm256_blendv_pd(t, _mm256_sub_pd(half_pi, t), steep);
+        t = _mm256_blendv_pd(t, _mm256_sub_pd(pi, t), _mm256_cmp_pd(x, zero, _CMP_LT_OQ));
+        t = _mm256_blendv_pd(t, _mm256_sub_pd(two_pi, t), _mm256_cmp_pd(y, zero, _CMP_LT_OQ));
+        __m256d ok = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(ax, zero, _CMP_GT_OQ), _mm256_cmp_pd(ay, zero, _CMP_GT_OQ)),
+                                   _mm256_and_pd(_mm256_cmp_pd(ax, big, _CMP_LE_OQ), _mm256_cmp_pd(ay, big, _CMP_LE_OQ)));
+        __m256d u = _mm256_blendv_pd(mid, _mm256_mul_pd(_mm256_div_pd(t, two_pi), bins), ok);
+        __m256d edge = _mm256_floor_pd(u), frac = _mm256_sub_pd(u, edge);
+        ok = _mm256_and_pd(ok, _mm256_and_pd(_mm256_cmp_pd(frac, lo_edge, _CMP_GT_OQ),
+                                             _mm256_cmp_pd(frac, hi_edge, _CMP_LT_OQ)));
+        _mm_storeu_si128((__m128i *)(void *)(bin + i), _mm256_cvttpd_epi32(edge));
+        unsigned sure = (unsigned)_mm256_movemask_pd(ok);
+        for (int j = 0; j < 4; j++)
+            if (!(sure >> j & 1))
+                bin[i + j] = heading_bin_exact(vx[i + j], vy[i + j]);
+    }
+    for (; i < n; i++)
+        bin[i] = mur_heading_bin(vx[i], vy[i]);
+}
+#endif
+
+void mur_heading_bins(const double *vx, const double *vy, int n, int *bin)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("avx2")) {
+        heading_bins_avx2(vx, vy, n, bin);
+        return;
+    }
+#endif
+    for (int i = 0; i < n; i++)
+        bin[i] = mur_heading_bin(vx[i], vy[i]);
+}
+
 /* Colour bins of cluster colour ids (r->ids): 0 for a lone boid. */
 static void bins_of_ids(mur_renderer *r, int n)
 {
@@ -630,8 +690,7 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     switch (lk->color_mode) {
     case MUR_COLOR_HEADING:
-        for (int i = 0; i < n; i++)
-            r->bin[i] = mur_heading_bin(vx[i], vy[i]);
+        mur_heading_bins(vx, vy, n, r->bin);
         return;
     case MUR_COLOR_SPEED: {
         /* the speed rule's own range, so a colour means the same speed all video long */

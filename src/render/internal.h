@@ -296,6 +296,8 @@ void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
 /* The colour-by-heading bin of velocity (vx, vy): the one of its atan2
  * angle, computed mostly without atan2. */
 int mur_heading_bin(double vx, double vy);
+/* The same for n velocities into bin, several at a time where the CPU can. */
+void mur_heading_bins(const double *vx, const double *vy, int n, int *bin);
 /* Add one boid's shape to cr's path, world units: centre (x, y), unit heading (ux, uy). */
 void mur_boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux, double uy);
 /* Colour bins of the look's colour mode (1 for a fixed colour). */
