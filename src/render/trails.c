@@ -382,12 +382,13 @@ static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y
  * Cairo's OVER through a mask, on each premultiplied byte. */
 static inline uint32_t hair_over(uint32_t p, uint32_t c, uint32_t a)
 {
-    uint32_t out = 0;
-    for (int sh = 0; sh < 32; sh += 8) {
-        uint32_t pc = (p >> sh) & 255, cc = (c >> sh) & 255;
-        out |= ((cc * a + pc * (HAIR_ONE - a) + HAIR_ONE / 2) >> 16) << sh;
-    }
-    return out;
+    /* two channels a word, 32 bits apart: each product fits in 25 */
+    const uint64_t lanes = 0x000000ff000000ffull, half = (uint64_t)(HAIR_ONE / 2) * 0x0000000100000001ull;
+    uint64_t p0 = (p & 0xffu) | (uint64_t)(p & 0xff0000u) << 16, p1 = (p >> 8 & 0xffu) | (uint64_t)(p >> 24) << 32;
+    uint64_t c0 = (c & 0xffu) | (uint64_t)(c & 0xff0000u) << 16, c1 = (c >> 8 & 0xffu) | (uint64_t)(c >> 24) << 32;
+    uint64_t o0 = (c0 * a + p0 * (HAIR_ONE - a) + half) >> 16 & lanes;
+    uint64_t o1 = (c1 * a + p1 * (HAIR_ONE - a) + half) >> 16 & lanes;
+    return (uint32_t)(o0 | o0 >> 16 | o1 << 8 | o1 >> 8);
 }
 
 /* Samples a hairline lays at once: over at most 1.5 pixels, so their
@@ -453,6 +454,8 @@ static void hair_lay(const trail_pen *pen, const mur_hair *h)
         if (!(fmaxf(xa, xb) > -1 && fmaxf(ya, yb) > -1 && lx < (float)pen->lw && ly < (float)pen->lh))
             continue;   /* this part is off the layer */
         int i0 = (int)floorf(lx), j0 = (int)floorf(ly);
+        /* the box's columns and rows the splats reach: at most 4 */
+        int cols = (int)floorf(fmaxf(xa, xb)) - i0 + 2, rows = (int)floorf(fmaxf(ya, yb)) - j0 + 2;
         float acc[4][4] = {{0}};
         for (int j = g; j < e; j++) {
             float f = ((float)j + 0.5f) / (float)n, X = h->ax + dx * f, Y = h->ay + dy * f;
@@ -463,12 +466,12 @@ static void hair_lay(const trail_pen *pen, const mur_hair *h)
             acc[cj + 1][ci] += ink * (1 - fx) * fy;
             acc[cj + 1][ci + 1] += ink * fx * fy;
         }
-        for (int b = 0; b < 4; b++) {
+        for (int b = 0; b < rows; b++) {
             int row = j0 + b;
             if (row < 0 || row >= pen->lh)
                 continue;
             uint32_t *line = pen->px + (size_t)row * (size_t)pen->stride;
-            for (int a = 0; a < 4; a++) {
+            for (int a = 0; a < cols; a++) {
                 int col = i0 + a;
                 uint32_t cov = (uint32_t)(acc[b][a] * HAIR_ONE + 0.5f);
                 if (cov && col >= 0 && col < pen->lw)
