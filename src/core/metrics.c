@@ -281,11 +281,27 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
                 for (int a = 0; a < nx; a++)
                     if (ys[b] * g->gx + xs[a] > c)
                         later[nl++] = ys[b] * g->gx + xs[a];
+            /* their places as ranges, those that meet merged (cells in a
+             * row are together in the grid's order, and an empty cell
+             * between two is no place): the same candidates in the same
+             * order, in fewer and longer loops */
+            int lo[10], hi[10], nr = 1;
+            hi[0] = g->start[c + 1];   /* c's own, from the boid after each */
+            for (int e = 0; e < nl; e++) {
+                int a = g->start[later[e]], b = g->start[later[e] + 1];
+                if (a == hi[nr - 1]) {
+                    hi[nr - 1] = b;
+                } else {
+                    lo[nr] = a;
+                    hi[nr++] = b;
+                }
+            }
             for (int k = g->start[c]; k < g->start[c + 1]; k++) {
                 double xi = sx[k], yi = sy[k], bi = best[k];
                 int ci = 0;
-                for (int e = -1; e < nl; e++) {
-                    int k0 = e < 0 ? k + 1 : g->start[later[e]], k1 = e < 0 ? g->start[c + 1] : g->start[later[e] + 1];
+                lo[0] = k + 1;
+                for (int e = 0; e < nr; e++) {
+                    int k0 = lo[e], k1 = hi[e];
                     /* Without a branch on the distance (about half the
                      * candidates are neighbours, at random: a branch would
                      * mispredict constantly); the neighbours are listed,
