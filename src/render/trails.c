@@ -351,12 +351,9 @@ typedef struct trail_pen {
     int hair_failed;         /* memory for the list was short */
 } trail_pen;
 
-/* Mark the tiles under the segment (x0, y0) - (x1, y1), world units. */
-static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y1)
+/* Mark the tiles under the segment (ax, ay) - (bx, by), layer pixels. */
+static void mark_tiles_px(trail_pen *pen, double ax, double ay, double bx, double by)
 {
-    const cairo_matrix_t *m = pen->m;
-    double ax = m->xx * x0 + m->xy * y0 + m->x0, ay = m->yx * x0 + m->yy * y0 + m->y0;
-    double bx = m->xx * x1 + m->xy * y1 + m->x0, by = m->yx * x1 + m->yy * y1 + m->y0;
     double lo_x = fmin(ax, bx) - pen->pad, hi_x = fmax(ax, bx) + pen->pad;
     double lo_y = fmin(ay, by) - pen->pad, hi_y = fmax(ay, by) + pen->pad;
     if (!(hi_x >= 0 && hi_y >= 0 && lo_x < pen->tw * (double)TILE && lo_y < pen->th * (double)TILE))
@@ -366,6 +363,14 @@ static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y
     for (int ty = ty0; ty <= ty1; ty++)
         for (int tx = tx0; tx <= tx1; tx++)
             pen->tiles[ty * pen->tw + tx] = 1;
+}
+
+/* The same for a segment in world units. */
+static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y1)
+{
+    const cairo_matrix_t *m = pen->m;
+    mark_tiles_px(pen, m->xx * x0 + m->xy * y0 + m->x0, m->yx * x0 + m->yy * y0 + m->y0,
+                  m->xx * x1 + m->xy * y1 + m->x0, m->yx * x1 + m->yy * y1 + m->y0);
 }
 
 /* ---- hairlines ------------------------------------------------------------- */
@@ -427,7 +432,7 @@ static int hair_list(trail_pen *pen, double x0, double y0, double x1, double y1,
         t->hair_cap = cap;
     }
     t->hair[pen->nhair++] = (mur_hair){(float)ax, (float)ay, (float)bx, (float)by, c};
-    mark_tiles(pen, x0, y0, x1, y1);
+    mark_tiles_px(pen, ax + 0.5, ay + 0.5, bx + 0.5, by + 0.5);
     return 0;
 }
 
