@@ -1,4 +1,4 @@
-/* murmur-drawbench: how long Cairo takes to draw one 1080p frame, apart from
+/* murmur-drawbench: how long the renderer takes to draw one 1080p frame, apart from
  * simulation and encoding.
  *
  *   murmur-drawbench [--frames F] [N ...]     (default: 2000 10000 100000)
