@@ -375,7 +375,7 @@ static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y
 
 /* ---- hairlines ------------------------------------------------------------- */
 
-/* A trail narrower than this many pixels is drawn as a hairline (below)
+/* A trail no wider than this many pixels is drawn as a hairline (below)
  * rather than stroked: boids under about three pixels long. */
 #define HAIR_MAX_PX 0.5
 /* Spacing of a hairline's samples along the segment, pixels. */
@@ -384,7 +384,8 @@ static void mark_tiles(trail_pen *pen, double x0, double y0, double x1, double y
 #define HAIR_ONE 65536
 
 /* Lay colour c (opaque ARGB32) over pixel p with coverage a / HAIR_ONE:
- * Cairo's OVER through a mask, on each premultiplied byte. */
+ * OVER through a mask, as Cairo lays a stroke, on each premultiplied byte
+ * (the coverage in 16 bits, rounded once). */
 static inline uint32_t hair_over(uint32_t p, uint32_t c, uint32_t a)
 {
     /* two channels a word, 32 bits apart: each product fits in 25 */
@@ -403,8 +404,8 @@ static inline uint32_t hair_over(uint32_t p, uint32_t c, uint32_t a)
  * ones lost). */
 #define HAIR_GROUP 4
 
-/* A hairline `emit` lists and `hair_lay` draws: its ends in layer pixels
- * (pixel i's centre at i), and its colour. */
+/* A hairline as hair_list lists it and hair_lay draws it: its ends in
+ * layer pixels (pixel i's centre at i), and its colour. */
 typedef struct mur_hair {
     float ax, ay, bx, by;
     uint32_t colour;
