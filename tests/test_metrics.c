@@ -310,7 +310,17 @@ TEST(grid_metrics_match_brute_force_on_2000_random_boids)
                 if (size[i] > largest)
                     largest = size[i];
             }
-        mur_metrics m = metrics_of(f);
+        mur_metrics_ctx *ctx = mur_metrics_ctx_create();
+        mur_metrics m;
+        REQUIRE(ctx && mur_metrics_compute(ctx, f, &m) == 0, "compute");
+        const int *label = mur_metrics_cluster_of(ctx);
+        int bad_label = -1;
+        for (int i = N - 1; i >= 0; i--)
+            if (label[i] != root(parent, i))   /* a cluster's label: its smallest member */
+                bad_label = i;
+        CHECK(bad_label < 0, "boundary %d tick %d: boid %d labelled %d, brute %d", b, ticks, bad_label,
+              bad_label < 0 ? 0 : label[bad_label], bad_label < 0 ? 0 : root(parent, bad_label));
+        mur_metrics_ctx_destroy(ctx);
         REQUIRE(clusters > 20 && largest > 5,
                 "boundary %d tick %d: %d clusters, largest %d: too uniform a test", b, ticks,
                 clusters, largest);

@@ -345,12 +345,14 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     for (int k = 0; k < n; k++)
         least[k] = n;
     for (int k = 0; k < n; k++) {
-        int r = find(parent, k), i = g->order[k];
+        /* path halving leaves k two steps nearer its root, not on it: it is
+         * put there, and no join comes after to move a root */
+        int r = parent[k] = find(parent, k), i = g->order[k];
         if (i < least[r])
             least[r] = i;
     }
     for (int k = 0; k < n; k++)
-        label[g->order[k]] = least[parent[k]];   /* parent[k]: its root, after find */
+        label[g->order[k]] = least[parent[k]];
     memcpy(parent, label, (size_t)n * sizeof *parent);
     /* the sets' sizes, at their roots */
     int *size = m->size;
