@@ -451,12 +451,8 @@ int mur_density_draw(mur_renderer *r, cairo_t *cr, const mur_flock *f, int nb, d
         return -1;
     mur_density *d = r->density;
     uint8_t rgb[MUR_MAX_BINS][3];
-    for (int b = 0; b < nb && b < MUR_MAX_BINS; b++) {
-        double c[3];
-        mur_bin_colour(lk, b, c);
-        for (int k = 0; k < 3; k++)
-            rgb[b][k] = (uint8_t)lround(fmin(fmax(c[k], 0), 1) * 255);
-    }
+    for (int b = 0; b < nb && b < MUR_MAX_BINS; b++)
+        mur_bin_rgb8(lk, b, rgb[b]);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP && !r->tiling;   /* tiled: the next image draws it */
     mur_splat_job job = {
         .x = mur_flock_x(f), .y = mur_flock_y(f), .bin = r->bin, .n = mur_flock_count(f),

@@ -7,7 +7,10 @@
  * with cairo_paint_with_alpha reads all of it: the empty pixels were most
  * of the drawing time of a frame. A band that will not be drawn on again
  * (its ticks are all drawn) is read once into runs of nonzero pixels, and
- * each frame lays only those.
+ * each frame lays only those. A band inking much of the frame, and the
+ * band still drawn on, are laid from their layer itself, its drawn-on
+ * tiles whole (mur_ink_whole), in the same pass: every band laid over a
+ * row while it is in the cache.
  *
  * Same bytes. Cairo lays a layer with pixman's OVER, the layer's
  * premultiplied pixel s in the constant mask m (a byte): per channel
@@ -53,6 +56,20 @@ static int reserve(void **p, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+int mur_tile_run(const unsigned char *trow, int tw, int tile, int w, int *tx, int *x0, int *x1)
+{
+    int a = *tx;
+    while (a < tw && !trow[a])
+        a++;
+    int e = a;
+    while (e < tw && trow[e])
+        e++;
+    *tx = e;
+    *x0 = a * tile;
+    *x1 = e * tile < w ? e * tile : w;
+    return a < tw;
+}
+
 void mur_ink_whole(mur_ink *k, const unsigned char *data, int stride, int w, int h,
                    const unsigned char *tiles, int tw, int tile)
 {
@@ -78,16 +95,7 @@ int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h
         k->row[y] = (uint32_t)k->nrun;
         const uint32_t *line = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
         const unsigned char *trow = tiles + (size_t)(y / tile) * (size_t)tw;
-        for (int tx = 0; tx < tw;) {
-            if (!trow[tx]) {
-                tx++;
-                continue;
-            }
-            int end = tx;
-            while (end < tw && trow[end])
-                end++;
-            int x = tx * tile, x1 = end * tile < w ? end * tile : w;
-            tx = end;
+        for (int tx = 0, x, x1; mur_tile_run(trow, tw, tile, w, &tx, &x, &x1);) {
             while (x < x1) {
                 while (x < x1 && !line[x])
                     x++;
@@ -205,18 +213,8 @@ static void lay_row(const mur_ink *k, int m, uint32_t *line, int r, int dx, int 
     if (k->img) {
         const uint32_t *s = k->img + (size_t)r * k->img_stride - dx;
         const unsigned char *trow = k->tiles + (size_t)(r / k->tile) * (size_t)k->tw;
-        for (int tx = 0; tx < k->tw;) {
-            if (!trow[tx]) {
-                tx++;
-                continue;
-            }
-            int end = tx;
-            while (end < k->tw && trow[end])
-                end++;
-            int xa = tx * k->tile + dx, xb = (end * k->tile < k->w ? end * k->tile : k->w) + dx;
-            tx = end;
-            lay_span(s, m, line, xa > x0 ? xa : x0, xb < x1 ? xb : x1);
-        }
+        for (int tx = 0, xa, xb; mur_tile_run(trow, k->tw, k->tile, k->w, &tx, &xa, &xb);)
+            lay_span(s, m, line, xa + dx > x0 ? xa + dx : x0, xb + dx < x1 ? xb + dx : x1);
         return;
     }
     for (uint32_t j = k->row[r]; j < k->row[r + 1]; j++) {

@@ -52,6 +52,10 @@ typedef struct mur_ink {
  * when memory is short (k then holds no image). */
 int mur_ink_read(mur_ink *k, const unsigned char *data, int stride, int w, int h,
                  const unsigned char *tiles, int tw, int tile, size_t most);
+/* The next run of marked tiles in trow (a row of tw tiles, tile pixels
+ * square, over an image w wide) from tile *tx: 1 with its pixels
+ * [*x0, *x1) and *tx past it, or 0 when the row has no more. */
+int mur_tile_run(const unsigned char *trow, int tw, int tile, int w, int *tx, int *x0, int *x1);
 /* Makes k the w x h ARGB32 image at data itself, inside the tiles marked in
  * `tiles` (tw across, tile pixels square), laid as it is when laid (the
  * image and tiles must stay as they are until then); k holds nothing of
@@ -101,7 +105,8 @@ typedef struct mur_trails {
     int *ids;                /* a recorded flock's ids at the head slot (NULL: boid i is id i) */
     int nids;
     size_t ids_cap;
-    uint32_t *pairs;         /* scratch: (slot, boid) pairs as slot * cap + boid, by bin */
+    uint32_t *pairs;         /* scratch: (slot, boid) pairs as slot * cap + boid, by bin
+                              * (strokes), or the hairlines' bucket starts */
     size_t npairs_cap;
     struct mur_hair *hair;   /* scratch: a tick's hairlines, then them sorted (hair_cap each) */
     size_t hair_cap;
@@ -293,6 +298,8 @@ int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_pa
 
 /* frame.c: colours shared with overlays and trails */
 void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);
+/* The same, 8 bits a channel (the density's splats, the hairlines). */
+void mur_bin_rgb8(const mur_look *lk, int bin, uint8_t rgb[3]);
 /* The colour-by-heading bin of velocity (vx, vy): the one of its atan2
  * angle, computed mostly without atan2. */
 int mur_heading_bin(double vx, double vy);

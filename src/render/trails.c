@@ -678,9 +678,15 @@ static int hair_tick(trail_pen *pen, mur_trails *t, long k)
     if (!nh)
         return 0;
     int bw = pen->lw / HAIR_COLS + 1, bh = pen->lh / HAIR_ROWS + 1, nb = bw * bh;
-    uint32_t *start = mur_calloc((size_t)nb + 1, sizeof *start);
-    if (!start)
-        return -1;
+    if ((size_t)nb + 1 > t->npairs_cap) {   /* the buckets' starts, in stroke_ticks' scratch */
+        uint32_t *pairs = mur_realloc(t->pairs, ((size_t)nb + 1) * sizeof *pairs);
+        if (!pairs)
+            return -1;
+        t->pairs = pairs;
+        t->npairs_cap = (size_t)nb + 1;
+    }
+    uint32_t *start = t->pairs;
+    memset(start, 0, ((size_t)nb + 1) * sizeof *start);
     const mur_hair *list = t->hair;
     mur_hair *sorted = t->hair + t->hair_cap;
     for (size_t j = 0; j < nh; j++)
@@ -689,7 +695,6 @@ static int hair_tick(trail_pen *pen, mur_trails *t, long k)
         start[b + 1] += start[b];
     for (size_t j = 0; j < nh; j++)
         sorted[start[hair_bucket(&list[j], bw, bh)]++] = list[j];
-    mur_free(start);
     for (size_t j = 0; j < nh; j++) {
         if (j % MUR_POLL_BOIDS == MUR_POLL_BOIDS - 1 && mur_render_stopped(pen->r))
             return MUR_EINTR;
@@ -769,21 +774,11 @@ static int layers_ready(mur_trails *t, int nl, int x, int y, int w, int h, const
 static void tiles_path(cairo_t *cr, const mur_trails *t, const mur_trail_layer *L, double ox,
                        double oy)
 {
-    for (int ty = 0; ty < t->th; ty++)
-        for (int tx = 0; tx < t->tw;) {
-            if (!L->tiles[ty * t->tw + tx]) {
-                tx++;
-                continue;
-            }
-            int end = tx;
-            while (end < t->tw && L->tiles[ty * t->tw + end])
-                end++;
-            int x = tx * TILE, y = ty * TILE;
-            int w = (end * TILE < t->lw ? end * TILE : t->lw) - x;
-            int h = ((ty + 1) * TILE < t->lh ? (ty + 1) * TILE : t->lh) - y;
-            cairo_rectangle(cr, ox + x, oy + y, w, h);
-            tx = end;
-        }
+    for (int ty = 0; ty < t->th; ty++) {
+        int y = ty * TILE, h = ((ty + 1) * TILE < t->lh ? (ty + 1) * TILE : t->lh) - y;
+        for (int tx = 0, x0, x1; mur_tile_run(L->tiles + (size_t)ty * t->tw, t->tw, TILE, t->lw, &tx, &x0, &x1);)
+            cairo_rectangle(cr, ox + x0, oy + y, x1 - x0, h);
+    }
 }
 
 /* A band whose ticks are all drawn is read into runs of its nonzero pixels
@@ -938,10 +933,9 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
     if (wpx <= HAIR_MAX_PX) {
         const mur_look *lk = pen->r->look;
         for (int b = 0, nb = mur_bin_count(lk); b < nb; b++) {
-            double rgb[3];
-            mur_bin_colour(lk, b, rgb);
-            pen->colour[b] = 0xff000000u | (uint32_t)lround(rgb[0] * 255) << 16 |
-                             (uint32_t)lround(rgb[1] * 255) << 8 | (uint32_t)lround(rgb[2] * 255);
+            uint8_t rgb[3];
+            mur_bin_rgb8(lk, b, rgb);
+            pen->colour[b] = 0xff000000u | (uint32_t)rgb[0] << 16 | (uint32_t)rgb[1] << 8 | rgb[2];
         }
         cairo_surface_flush(L->img);
         pen->hair_w = wpx;
