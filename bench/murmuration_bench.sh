@@ -15,8 +15,8 @@
 #               drawing apart, one after the other (the work of each stage);
 #   encoding:   the encoder alone: ffmpeg decoding the render and encoding
 #               it again with libx264 at murmur's settings (preset, crf,
-#               BT.709 bit-exact conversion, keyframes, murmur's encoder
-#               thread count), minus the decoding alone.
+#               no macroblock tree, BT.709 bit-exact conversion, keyframes,
+#               murmur's encoder thread count), minus the decoding alone.
 # The render less the warm-up is the figure against the 2-minute target.
 # Environment: RUNS (renders timed, default 1), THREADS (--threads, default
 # all cores), KEEP (a path to keep the render at, to look at). A benchmark, not a test: numbers vary with the machine's load
@@ -81,8 +81,8 @@ quality=$("$murmur" check "$scene" | sed -n 's/.*quality \([0-9]*\).*/\1/p' | he
 quality=${quality:-18}
 dec=$(wall_of ffmpeg -v error -i "$work/render.mp4" -f null -)
 decenc=$(wall_of ffmpeg -v error -y -i "$work/render.mp4" \
-  -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+bitexact,format=yuv420p" \
-  -c:v libx264 -preset medium -crf "$quality" -threads "$enc_threads" -g 60 \
+  -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+bitexact+full_chroma_inp,format=yuv420p" \
+  -c:v libx264 -preset medium -crf "$quality" -threads "$enc_threads" -g 60 -x264-params mbtree=0 \
   -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv \
   -movflags +faststart "$work/encoder.mp4")
 enc=$(awk -v a="$decenc" -v b="$dec" 'BEGIN {printf "%.2f", a - b}')

@@ -11,13 +11,19 @@
 #            change's before and after, measured in one run)
 #   encoder: ffmpeg encoding the render's own frames with libx264 alone,
 #            read as raw yuv420p from a file: the frames are rendered once
-#            as PNGs and converted to YUV beforehand, untimed, with the
-#            coefficients murmur converts with (BT.709, limited range,
-#            bicubic + accurate_rnd + bitexact), so the baseline is the
-#            encoder without the colour conversion; same crf, preset,
-#            keyframe interval and murmur's fixed encoder thread count.
+#            as PNGs and converted to YUV beforehand, untimed, as murmur
+#            converts them (BT.709, limited range, bicubic + accurate_rnd +
+#            bitexact + full_chroma_inp), so the baseline is the encoder
+#            without the colour conversion; same crf, preset, keyframe
+#            interval and murmur's fixed encoder thread count, x264's
+#            other settings its own.
+#   murmur's x264: the same, with x264 set as murmur sets it: without the
+#            macroblock tree (src/output/stream.c says why), which the
+#            presets from veryfast up turn on. That is the encoder murmur
+#            runs, so render / this is what drawing and converting add.
 # Reported: the median wall time of each, and render / encoder (issue 17's
-# targets: at most 1.15 at 2,000 boids, 1.25 at 10,000 and 1.5 at 100,000);
+# targets: at most 1.15 at 2,000 boids, 1.25 at 10,000 and 1.5 at 100,000)
+# and render / murmur's x264;
 # and the median CPU time (user + system) of each,
 # which another process's load hardly changes: on a machine whose cores the
 # encoder alone already fills, the wall-time ratio cannot beat the CPU ratio
@@ -118,11 +124,11 @@ for n in $counts; do
   ffmpeg -v error -y -framerate $fps -i "$work/png/%05d.png" -f rawvideo -pix_fmt bgra "$work/raw.bgra"
   rm -rf "$work/png"
   ffmpeg -v error -y -f rawvideo -pix_fmt bgra -s ${width}x${height} -framerate $fps -i "$work/raw.bgra" \
-    -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+bitexact,format=yuv420p" \
+    -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+bitexact+full_chroma_inp,format=yuv420p" \
     -f rawvideo -pix_fmt yuv420p "$work/raw.yuv"
   rm -f "$work/raw.bgra"
   want=$((duration * fps))
-  r_times=() e_times=() r_cpus=() e_cpus=() b_times=() b_cpus=()
+  r_times=() e_times=() r_cpus=() e_cpus=() b_times=() b_cpus=() m_times=() m_cpus=()
   for i in $(seq "$runs"); do
     read -r r rc < <(timed "$murmur" render "$scene" -o "$work/render.mp4" -q --preset "$preset")
     read -r e ec < <(timed ffmpeg -v error -y -f rawvideo -pix_fmt yuv420p -s ${width}x${height} \
@@ -130,9 +136,15 @@ for n in $counts; do
       -c:v libx264 -preset "$preset" -crf "$quality" -threads "$threads" -g $((2 * fps)) \
       -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv \
       -movflags +faststart "$work/encoder.mp4")
-    [ -n "$r" ] && [ -n "$e" ] || { echo "a timed command failed" >&2; exit 1; }
-    r_times+=("$r") e_times+=("$e") r_cpus+=("$rc") e_cpus+=("$ec")
-    line="   run $i: render $r s (cpu $rc s), encoder alone $e s (cpu $ec s)"
+    read -r mt mc < <(timed ffmpeg -v error -y -f rawvideo -pix_fmt yuv420p -s ${width}x${height} \
+      -framerate $fps -i "$work/raw.yuv" \
+      -c:v libx264 -preset "$preset" -crf "$quality" -threads "$threads" -g $((2 * fps)) \
+      -x264-params mbtree=0 \
+      -color_primaries bt709 -color_trc bt709 -colorspace bt709 -color_range tv \
+      -movflags +faststart "$work/encoder.mp4")
+    [ -n "$r" ] && [ -n "$e" ] && [ -n "$mt" ] || { echo "a timed command failed" >&2; exit 1; }
+    r_times+=("$r") e_times+=("$e") r_cpus+=("$rc") e_cpus+=("$ec") m_times+=("$mt") m_cpus+=("$mc")
+    line="   run $i: render $r s (cpu $rc s), encoder alone $e s (cpu $ec s), murmur's x264 $mt s (cpu $mc s)"
     if [ -n "$before" ]; then
       read -r b bc < <(timed "$before" render "$scene" -o "$work/before.mp4" -q --preset "$preset")
       [ -n "$b" ] || { echo "a timed command failed" >&2; exit 1; }
@@ -154,14 +166,17 @@ for n in $counts; do
   ecm=$(median "${e_cpus[@]}")
   ratio=$(awk -v a="$rm_" -v b="$em" 'BEGIN {printf "%.2f", a / b}')
   cpu_ratio=$(awk -v a="$rcm" -v b="$ecm" 'BEGIN {printf "%.2f", a / b}')
+  mm=$(median "${m_times[@]}")
+  mratio=$(awk -v a="$rm_" -v b="$mm" 'BEGIN {printf "%.2f", a / b}')
   if [ -n "$before" ]; then
     bm=$(median "${b_times[@]}")
     bcm=$(median "${b_cpus[@]}")
     bratio=$(awk -v a="$bm" -v b="$em" 'BEGIN {printf "%.2f", a / b}')
     bcpu=$(awk -v a="$bcm" -v b="$ecm" 'BEGIN {printf "%.2f", a / b}')
-    rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio | $bm | $bratio | $bcpu |")
+    bmratio=$(awk -v a="$bm" -v b="$mm" 'BEGIN {printf "%.2f", a / b}')
+    rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio | $mm | $mratio | $bm | $bratio | $bcpu | $bmratio |")
   else
-    rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio |")
+    rows+=("| $n | $want | $rm_ | $em | **$ratio** | $rcm | $ecm | $cpu_ratio | $mm | $mratio |")
   fi
 done
 
@@ -169,10 +184,10 @@ echo
 echo "Medians of $runs runs; times in seconds; cpu = user + system; boids ${shape:-of the shape murmur picks}."
 echo
 if [ -n "$before" ]; then
-  echo "| boids | frames | render wall | x264 from YUV wall | ratio | render cpu | x264 from YUV cpu | cpu ratio | before wall | before ratio | before cpu ratio |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| boids | frames | render wall | x264 from YUV wall | ratio | render cpu | x264 from YUV cpu | cpu ratio | murmur's x264 wall | ratio to it | before wall | before ratio | before cpu ratio | before ratio to murmur's x264 |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 else
-  echo "| boids | frames | render wall | x264 from YUV wall | ratio | render cpu | x264 from YUV cpu | cpu ratio |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| boids | frames | render wall | x264 from YUV wall | ratio | render cpu | x264 from YUV cpu | cpu ratio | murmur's x264 wall | ratio to it |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 fi
 printf '%s\n' "${rows[@]}"

@@ -203,6 +203,50 @@ int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int
     return 0;
 }
 
+/* ---- one plane as stored ---------------------------------------------------- */
+
+typedef struct {
+    int index, plane;
+    uint8_t *bytes;
+    int w, h;
+} plane_job;
+
+static int plane_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
+{
+    (void)st;
+    plane_job *job = ctx;
+    if (index != job->index)
+        return 0;
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    if (!d || job->plane < 0 || job->plane >= av_pix_fmt_count_planes(f->format))
+        return -1;
+    int chroma = (job->plane == 1 || job->plane == 2) && !(d->flags & AV_PIX_FMT_FLAG_RGB);
+    int bytes = av_image_get_linesize(f->format, f->width, job->plane);
+    int rows = chroma ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
+    if (bytes < 0 || !(job->bytes = malloc((size_t)bytes * (size_t)rows)))
+        return -1;
+    for (int y = 0; y < rows; y++)
+        memcpy(job->bytes + (size_t)bytes * (size_t)y, f->data[job->plane] + (ptrdiff_t)f->linesize[job->plane] * y,
+               (size_t)bytes);
+    job->w = bytes;
+    job->h = rows;
+    return 1;
+}
+
+int test_video_frame_plane(const char *path, int index, int p, uint8_t **bytes, int *w, int *h)
+{
+    plane_job job = {.index = index, .plane = p};
+    *bytes = NULL;
+    if (decode_all(path, plane_frame, &job) < 0 || !job.bytes) {
+        free(job.bytes);
+        return -1;
+    }
+    *bytes = job.bytes;
+    *w = job.w;
+    *h = job.h;
+    return 0;
+}
+
 /* ---- hash ----------------------------------------------------------------- */
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL

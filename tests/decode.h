@@ -27,6 +27,11 @@ int test_video_probe(const char *path, test_video_info *out);
  * (caller frees with free()) and 0 is returned; otherwise -1. */
 int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int *h);
 
+/* Decode frame `index` and copy plane p of it as stored (Y, U or V of a
+ * YUV frame: no conversion), its visible bytes only: *bytes holds *w * *h
+ * bytes (caller frees with free()). 0, or -1. */
+int test_video_frame_plane(const char *path, int index, int p, uint8_t **bytes, int *w, int *h);
+
 /* FNV-1a 64 over every decoded frame's planes (Y, U, V; or packed RGB; and
  * the palette of a palette format), row by row, the visible width only
  * (never the padding). 0 when the file cannot be read. */

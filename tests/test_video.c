@@ -732,6 +732,51 @@ TEST(x264_threads_are_fixed_and_the_preset_applies)
 /* x264's macroblock tree is off in every preset (stream.c says why: its
  * AVX-512 code reads memory x264 never wrote), and the rest of the preset
  * still applies. Also tested by decoding in test_determinism. */
+/* The conversion to YUV computes chroma at every pixel and filters it down
+ * to the chroma plane's width with the bicubic filter (stream.c,
+ * SWS_FULL_CHR_H_INP), not from each pair of pixels averaged: a
+ * one-pixel red column on grey reaches the chroma samples on either side
+ * of its own, which pairs averaged would leave grey. Lossless H.264
+ * (quality 0) keeps the converted samples as they were. */
+TEST(chroma_is_filtered_from_every_pixel)
+{
+    char *dir = make_dir();
+    const char *path = path_in(dir, "x.mp4");
+    mur_video_opts o = opts_for(path, 32, 16);
+    o.quality = 0;
+    int stride = o.width * 4, col = 16;   /* pixels 16 and 17 make chroma sample 8 */
+    uint8_t *pixels = malloc((size_t)stride * (size_t)o.height);
+    CHECK(pixels != NULL, "out of memory");
+    paint(pixels, o.width, o.height, stride, 0xFF808080);
+    for (int y = 0; y < o.height; y++)
+        ((uint32_t *)(void *)(pixels + (size_t)stride * (size_t)y))[col] = 0xFFFF0000;
+    mur_video *v = NULL;
+    mur_error err = {{0}};
+    int code = mur_video_open(&v, &o, &err);
+    if (code == 0)
+        code = mur_video_write(v, pixels, stride, &err);
+    if (code == 0)
+        code = mur_video_close(v, &err);
+    else
+        mur_video_abort(v);
+    CHECK(code == 0, "write: %s", err.msg);
+    uint8_t *cr = NULL;
+    int w = 0, h = 0;
+    CHECK(code == 0 && test_video_frame_plane(path, 0, 2, &cr, &w, &h) == 0, "no V plane decoded");
+    if (cr) {
+        CHECK(w == 16 && h == 8, "V plane %dx%d, want 16x8", w, h);
+        const uint8_t *row = cr + (size_t)w * (size_t)(h / 2);
+        CHECK(row[0] == 128 && row[w - 1] == 128, "grey's V is %d and %d, want 128", row[0], row[w - 1]);
+        CHECK(row[col / 2] > 160, "the red column's own V is %d", row[col / 2]);
+        CHECK(row[col / 2 - 1] != 128 || row[col / 2 + 1] != 128,
+              "V beside the red column is %d and %d: grey, as from pairs of pixels averaged",
+              row[col / 2 - 1], row[col / 2 + 1]);
+    }
+    free(cr);
+    free(pixels);
+    remove_dir(dir);
+}
+
 TEST(x264_runs_without_the_macroblock_tree)
 {
     char *dir = make_dir();

@@ -219,7 +219,16 @@ static int is_rgb(enum AVPixelFormat fmt)
  * passed as full for clarity, though swscale always treats RGB as full
  * range; dstRange 0 = limited (16..235), matching AVCOL_RANGE_MPEG.
  * SWS_ACCURATE_RND|SWS_BITEXACT keep the conversion the same on every CPU,
- * so the same frames give the same bytes (DESIGN.md: frame hashes). */
+ * so the same frames give the same bytes (DESIGN.md: frame hashes).
+ *
+ * SWS_FULL_CHR_H_INP: chroma is computed at every pixel and filtered down
+ * to the chroma plane's width by the bicubic filter, as the rows are.
+ * Without it, swscale averages each pair of pixels first, in a C loop of
+ * its own (FFmpeg 5.1 has no SIMD for that step): at 1080p that took 2.3
+ * of the 4.8 ms a frame's conversion took, on one core (the whole frame
+ * went from 4.8 to 2.5 ms). The chroma differs by a step here and there:
+ * a 1080p frame of 2,000 boids converted both ways and back to RGB is
+ * 37.04 and 36.99 dB from the drawn frame. */
 static int setup_sws(stream_sink *s, mur_error *err)
 {
     /* Slices of the frame on threads of swscale's own (FFmpeg 5's slice
@@ -233,7 +242,8 @@ static int setup_sws(stream_sink *s, mur_error *err)
         av_opt_set_int(c, "dstw", s->width, 0) < 0 || av_opt_set_int(c, "dsth", s->height, 0) < 0 ||
         av_opt_set_int(c, "src_format", AV_PIX_FMT_RGB32, 0) < 0 ||
         av_opt_set_int(c, "dst_format", s->enc->pix_fmt, 0) < 0 ||
-        av_opt_set_int(c, "sws_flags", SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT, 0) < 0 ||
+        av_opt_set_int(c, "sws_flags",
+                       SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INP, 0) < 0 ||
         av_opt_set_int(c, "threads", threads, 0) < 0 || sws_init_context(c, NULL, NULL) < 0)
         return mur_error_set(err, MUR_ERUN, "cannot convert RGB to %s at %dx%d for '%s'",
                              av_get_pix_fmt_name(s->enc->pix_fmt), s->width, s->height,
