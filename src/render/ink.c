@@ -31,6 +31,9 @@
 /* Empty pixels a run takes in rather than end: each run costs about as
  * much as laying a few pixels. */
 #define INK_GAP 6
+/* Rows ahead of the one being laid whose destination pixels are fetched
+ * (mur_ink_lay); 1 and 2 did best, 4 and 8 less well. */
+#define LAY_AHEAD 2
 
 void mur_ink_free(mur_ink *k)
 {
@@ -229,10 +232,20 @@ void mur_ink_lay(const mur_ink *const *k, const int *m, int n, unsigned char *ds
 {
     /* Row by row, each ink in turn: a pixel gets the inks in their order,
      * as when each is laid whole, and its row is still in the cache for
-     * the next. */
+     * the next. The destination row two below is fetched meanwhile: the
+     * background was painted over the whole frame just before, and its
+     * first rows have left the cache by now; the inks' own pixels are
+     * read in order, which the processor foresees, but the runs touch the
+     * destination row here and there, which it does not (2,000 boids with
+     * trails at 1080p: laying took about a fifth less, perf). */
     int r0 = y0 - dy > 0 ? y0 - dy : 0, r1 = y1 - dy;
     for (int r = r0; r < r1; r++) {
         uint32_t *line = (uint32_t *)(void *)(dst + (size_t)(r + dy) * (size_t)stride);
+        if (r + LAY_AHEAD < r1) {
+            const unsigned char *ahead = dst + (size_t)(r + LAY_AHEAD + dy) * (size_t)stride;
+            for (size_t b = (size_t)x0 * 4; b < (size_t)x1 * 4; b += 64)
+                __builtin_prefetch(ahead + b, 1, 3);
+        }
         for (int i = 0; i < n; i++)
             if (m[i] > 0 && r < k[i]->h)
                 lay_row(k[i], m[i], line, r, dx, x0, x1);
