@@ -891,6 +891,15 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
             L->tiles = NULL;
             return -1;
         }
+        /* Written once now, though Cairo's pixels start clear: the layer
+         * is read (laid whole, read for its ink) before much of it is
+         * drawn on, and memory first read and then written is mapped
+         * twice, the second time with every core told to forget the first
+         * (perf: 1.3% of a 2-second render of 2,000 boids went there). */
+        cairo_surface_flush(L->img);
+        memset(cairo_image_surface_get_data(L->img), 0,
+               (size_t)cairo_image_surface_get_stride(L->img) * (size_t)t->lh);
+        cairo_surface_mark_dirty(L->img);
         L->band = -1;
         L->any = 0;
         mur_ink_whole(&L->whole, cairo_image_surface_get_data(L->img), cairo_image_surface_get_stride(L->img),
