@@ -106,6 +106,26 @@ TEST(small_boids_fading_trails_and_overlays_are_the_same_in_bands)
     mur_scene_destroy(s);
 }
 
+TEST(a_boid_crossing_the_frames_edge_below_a_band_is_the_same_in_bands)
+{
+    /* One small arrow at the left edge, flying up: its tip is in the band
+     * of rows 192-255 and its tail crosses x = 0 below row 256. To that
+     * band it is a shape near the clip, not one crossing it: without a
+     * guard there, its fill lost pixel (0, 255) of the tip. Found in a
+     * render of 2,000 boids (frame 25 of render_bench's scene). */
+    mur_scene *s = scene_of("seed: 1\nmodel: wrkspc\n"
+                            "world: {width: 1697.1, height: 954.6, boundary: wrap}\n"
+                            "flock:\n"
+                            "  count: 1\n"
+                            "  start: {box: {x: 1.3437, y: 227.896, width: 0.0001, height: 0.0001},\n"
+                            "          heading: -91.515, speed: 2.4}\n"
+                            "video: {width: 1920, height: 1080, fps: 60, duration: 1s}\n"
+                            "look:\n"
+                            "  boid: {shape: arrow, size: 6, color: heading}\n");
+    same_everywhere("a boid at the edge", s);
+    mur_scene_destroy(s);
+}
+
 TEST(a_density_crowd_with_hairline_trails_is_the_same_in_bands)
 {
     /* 4,000 boids of 1.5 pixels (drawn as density) trailing hairlines

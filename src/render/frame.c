@@ -800,26 +800,39 @@ static void band_guards(cairo_t *cr, double y0, double y1, double x0, double x1)
 }
 
 /* Widen xs (device columns) to boid image (x, y)'s outline as boid_path
- * draws it: its corners, or a dot's circle. */
+ * draws it, within device rows [y0, y1] (a band's: Cairo cuts the polygon
+ * there): its edges' columns between those rows, or a dot's circle. A
+ * boid crossing the clip below a band but not in it is, to that band, a
+ * shape near the clip, which needs a guard on the clip's side (band_guards;
+ * a boid at the frame's left edge, its tip in the band above the crossing,
+ * lost a pixel of the tip without one). */
 static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size, double x, double y,
-                          double ux, double uy, double xs[2])
+                          double ux, double uy, double y0, double y1, double xs[2])
 {
     double px = -uy, py = ux, h = size / 2;
-    double vx[4], vy[4];
-    int nv = 0;
     if (shape == MUR_SHAPE_DOT) {
         double cx = m->xx * x + m->xy * y + m->x0, r = size / 4 * hypot(m->xx, m->xy);
         xs[0] = fmin(xs[0], cx - r);
         xs[1] = fmax(xs[1], cx + r);
         return;
     }
-    vx[nv] = x + ux * h, vy[nv++] = y + uy * h;
-    vx[nv] = x - ux * h + px * h * 0.6, vy[nv++] = y - uy * h + py * h * 0.6;
-    vx[nv] = x - ux * h - px * h * 0.6, vy[nv++] = y - uy * h - py * h * 0.6;
-    for (int k = 0; k < nv; k++) {   /* the notch lies inside the others */
-        double cx = m->xx * vx[k] + m->xy * vy[k] + m->x0;
-        xs[0] = fmin(xs[0], cx);
-        xs[1] = fmax(xs[1], cx);
+    /* the notch lies inside the other three */
+    double wx[3] = {x + ux * h, x - ux * h + px * h * 0.6, x - ux * h - px * h * 0.6};
+    double wy[3] = {y + uy * h, y - uy * h + py * h * 0.6, y - uy * h - py * h * 0.6};
+    double cx[3], cy[3];
+    for (int k = 0; k < 3; k++) {
+        cx[k] = m->xx * wx[k] + m->xy * wy[k] + m->x0;
+        cy[k] = m->yx * wx[k] + m->yy * wy[k] + m->y0;
+    }
+    for (int k = 0; k < 3; k++) {
+        int j = (k + 1) % 3, a = cy[k] <= cy[j] ? k : j, b = a == k ? j : k;   /* a above b */
+        if (cy[b] < y0 || cy[a] > y1)
+            continue;   /* the edge is outside the rows */
+        double d = cy[b] - cy[a];
+        double ta = cy[a] < y0 ? (y0 - cy[a]) / d : 0, tb = cy[b] > y1 ? (y1 - cy[a]) / d : 1;
+        double xa = cx[a] + (cx[b] - cx[a]) * ta, xb = cx[a] + (cx[b] - cx[a]) * tb;
+        xs[0] = fmin(xs[0], fmin(xa, xb));
+        xs[1] = fmax(xs[1], fmax(xa, xb));
     }
 }
 
@@ -828,7 +841,8 @@ static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size,
 static void fill_bin(cairo_t *cr, const mur_look *lk, int b, int band, double y0, double y1,
                      const double xs[2])
 {
-    if (band && cairo_get_antialias(cr) == CAIRO_ANTIALIAS_FAST)   /* the fine grid does not snap */
+    /* the fine grid does not snap; no columns: nothing of the path in the rows */
+    if (band && cairo_get_antialias(cr) == CAIRO_ANTIALIAS_FAST && xs[0] <= xs[1])
         band_guards(cr, y0, y1, xs[0], xs[1]);
     double rgb[3];
     mur_bin_colour(lk, b, rgb);
@@ -956,7 +970,7 @@ static int draw_boids(mur_renderer *r, cairo_t *cr, const mur_flock *f, const in
             for (int c = 0; band && c < 4; c++)   /* the images' columns */
                 if (!((c & 1) && sx == 0) && !((c & 2) && sy == 0))
                     shape_columns(&m, lk->shape, size, x[i] + (c & 1 ? sx : 0), y[i] + (c & 2 ? sy : 0),
-                                  ux, uy, xs);
+                                  ux, uy, y0, y1, xs);
             boid_path(cr, lk->shape, size, x[i], y[i], ux, uy);
             if (sx != 0)
                 boid_path(cr, lk->shape, size, x[i] + sx, y[i], ux, uy);
