@@ -15,7 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <libavutil/frame.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
 #include <libavutil/pixfmt.h>
 
 #include "decode.h"
@@ -775,6 +779,65 @@ TEST(chroma_is_filtered_from_every_pixel)
     free(cr);
     free(pixels);
     remove_dir(dir);
+}
+
+/* The conversion gives the same bytes on any number of swscale's slice
+ * threads (stream.c takes as many as the machine has cores, so another
+ * machine slices differently): a 1080p frame of noise, to the pixel
+ * formats of the .mp4 and the .mov, on 1, 2, 3 and 8 threads. */
+TEST(conversion_is_the_same_on_any_number_of_slice_threads)
+{
+    const int w = 1920, h = 1080;
+    static const enum AVPixelFormat dsts[] = {AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUV422P10LE};
+    static const int threads[] = {1, 2, 3, 8};
+    AVFrame *src = av_frame_alloc();
+    REQUIRE(src != NULL, "out of memory");
+    src->format = AV_PIX_FMT_RGB32;
+    src->width = w;
+    src->height = h;
+    REQUIRE(av_frame_get_buffer(src, 0) == 0, "no source frame");
+    uint32_t seed = 12345;
+    for (int y = 0; y < h; y++) {
+        uint32_t *row = (uint32_t *)(void *)(src->data[0] + (size_t)src->linesize[0] * (size_t)y);
+        for (int x = 0; x < w; x++) {
+            seed = seed * 1664525u + 1013904223u;
+            row[x] = 0xFF000000u | seed >> 8;
+        }
+    }
+    for (size_t d = 0; d < sizeof dsts / sizeof *dsts; d++) {
+        uint64_t ref = 0;
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+            struct SwsContext *c = mur_out_converter(w, h, dsts[d], threads[t]);
+            AVFrame *out = av_frame_alloc();
+            CHECK(c != NULL && out != NULL, "%s on %d threads: no converter", av_get_pix_fmt_name(dsts[d]),
+                  threads[t]);
+            if (c && out) {
+                out->format = dsts[d];
+                out->width = w;
+                out->height = h;
+                int ok = av_frame_get_buffer(out, 0) == 0 && sws_scale_frame(c, out, src) >= 0;
+                CHECK(ok, "%s on %d threads: not converted", av_get_pix_fmt_name(dsts[d]), threads[t]);
+                uint64_t hash = 1469598103934665603ull;
+                const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(dsts[d]);
+                for (int p = 0; ok && p < 3; p++) {
+                    int rows = p ? AV_CEIL_RSHIFT(h, desc->log2_chroma_h) : h;
+                    int bytes = av_image_get_linesize(dsts[d], w, p);
+                    for (int y = 0; y < rows; y++)
+                        for (int x = 0; x < bytes; x++)
+                            hash = (hash ^ out->data[p][(size_t)out->linesize[p] * (size_t)y + (size_t)x]) *
+                                   1099511628211ull;
+                }
+                if (t == 0)
+                    ref = hash;
+                else
+                    CHECK(hash == ref, "%s on %d threads differs from one thread", av_get_pix_fmt_name(dsts[d]),
+                          threads[t]);
+            }
+            av_frame_free(&out);
+            sws_freeContext(c);
+        }
+    }
+    av_frame_free(&src);
 }
 
 TEST(x264_runs_without_the_macroblock_tree)

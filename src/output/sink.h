@@ -92,6 +92,12 @@ int mur_texts_write(mur_texts *t, AVFormatContext *mux, const mur_video_opts *o,
                     mur_error *err);
 void mur_texts_free(mur_texts *t);
 
+/* The conversion of a width x height frame of Cairo's ARGB32 to dst (BT.709,
+ * limited range, bit-exact; stream.c says why each flag) on `threads` of
+ * swscale's slice threads: the same bytes for any count. NULL when swscale
+ * refuses it; free with sws_freeContext. */
+struct SwsContext *mur_out_converter(int width, int height, enum AVPixelFormat dst, int threads);
+
 /* The x264 preset names, NULL-terminated, fastest first. */
 extern const char *const mur_x264_presets[];
 

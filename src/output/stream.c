@@ -207,7 +207,8 @@ static int is_rgb(enum AVPixelFormat fmt)
     return d && (d->flags & AV_PIX_FMT_FLAG_RGB);
 }
 
-/* Sets up the RGB32 -> YUV conversion at the encoded size.
+/* The RGB32 -> dst conversion of a w x h frame, on `threads` slice threads
+ * (sink.h); NULL when swscale refuses it.
  *
  * AV_PIX_FMT_RGB32 is libav's name for "ARGB in a native-endian uint32",
  * which is exactly Cairo's ARGB32 (BGRA bytes on little-endian machines).
@@ -229,30 +230,39 @@ static int is_rgb(enum AVPixelFormat fmt)
  * went from 4.8 to 2.5 ms). The chroma differs by a step here and there:
  * a 1080p frame of 2,000 boids converted both ways and back to RGB is
  * 37.04 and 36.99 dB from the drawn frame. */
+struct SwsContext *mur_out_converter(int width, int height, enum AVPixelFormat dst, int threads)
+{
+    struct SwsContext *c = sws_alloc_context();
+    if (!c || av_opt_set_int(c, "srcw", width, 0) < 0 || av_opt_set_int(c, "srch", height, 0) < 0 ||
+        av_opt_set_int(c, "dstw", width, 0) < 0 || av_opt_set_int(c, "dsth", height, 0) < 0 ||
+        av_opt_set_int(c, "src_format", AV_PIX_FMT_RGB32, 0) < 0 || av_opt_set_int(c, "dst_format", dst, 0) < 0 ||
+        av_opt_set_int(c, "sws_flags", SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INP, 0) < 0 ||
+        av_opt_set_int(c, "threads", threads, 0) < 0 || sws_init_context(c, NULL, NULL) < 0) {
+        sws_freeContext(c);
+        return NULL;
+    }
+    if (is_rgb(dst))   /* a byte shuffle: no matrix */
+        return c;
+    const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
+    if (sws_setColorspaceDetails(c, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0) {
+        sws_freeContext(c);
+        return NULL;
+    }
+    return c;
+}
+
 static int setup_sws(stream_sink *s, mur_error *err)
 {
     /* Slices of the frame on threads of swscale's own (FFmpeg 5's slice
-     * threading, sws_scale_frame): each slice reads the source rows its
-     * filters need, so the output is the one-thread output, bit for bit
-     * (tests/test_video.c compares them). */
+     * threading, sws_scale_frame), as many as the machine has cores: each
+     * slice reads the source rows its filters need, so the output is the
+     * one-thread output, bit for bit, on any machine (tests/test_video.c
+     * compares them). */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
-    struct SwsContext *c = s->sws = sws_alloc_context();
-    if (!c || av_opt_set_int(c, "srcw", s->width, 0) < 0 || av_opt_set_int(c, "srch", s->height, 0) < 0 ||
-        av_opt_set_int(c, "dstw", s->width, 0) < 0 || av_opt_set_int(c, "dsth", s->height, 0) < 0 ||
-        av_opt_set_int(c, "src_format", AV_PIX_FMT_RGB32, 0) < 0 ||
-        av_opt_set_int(c, "dst_format", s->enc->pix_fmt, 0) < 0 ||
-        av_opt_set_int(c, "sws_flags",
-                       SWS_BICUBIC | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INP, 0) < 0 ||
-        av_opt_set_int(c, "threads", threads, 0) < 0 || sws_init_context(c, NULL, NULL) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot convert RGB to %s at %dx%d for '%s'",
-                             av_get_pix_fmt_name(s->enc->pix_fmt), s->width, s->height,
-                             s->file.path);
-    if (is_rgb(s->enc->pix_fmt))   /* a byte shuffle: no matrix */
-        return MUR_OK;
-    const int *bt709 = sws_getCoefficients(SWS_CS_ITU709);
-    if (sws_setColorspaceDetails(c, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0)
-        return mur_error_set(err, MUR_ERUN, "cannot set BT.709 conversion for '%s'", s->file.path);
+    if (!(s->sws = mur_out_converter(s->width, s->height, s->enc->pix_fmt, threads)))
+        return mur_error_set(err, MUR_ERUN, "cannot convert RGB to %s (BT.709) at %dx%d for '%s'",
+                             av_get_pix_fmt_name(s->enc->pix_fmt), s->width, s->height, s->file.path);
     return MUR_OK;
 }
 
