@@ -1285,10 +1285,86 @@ static void accel_chunk(void *ctx, int begin, int end)
         batch_flush(f, tmpl.rules, &bt);
 }
 
+#if COMBINE_VECTOR
+/* integrate() for boids i .. i + 3 in the common case (no predator, no
+ * noise, a wrapping world: integrate4_fits), four lanes at a time with
+ * AVX2, as combine_norm4 does the rules: each lane does integrate's
+ * operations in integrate's order, nothing fused, and a branch becomes a
+ * blend of both outcomes, so the bytes are integrate's. A lane that would
+ * take wrap_pos's fmod (a boid more than a world away, or not a number)
+ * sends all four back to integrate: 0, and nothing stored. 1 when done.
+ * The scalar tick spent its time waiting on each boid's square root and
+ * division (about a tenth of a tick at 100,000 boids). */
+__attribute__((target("avx2"))) static int integrate4(mur_flock *f, int i)
+{
+    const mur_params *p = &f->p;
+    __m256d a01 = _mm256_loadu_pd(f->acc + 2 * (size_t)i), a23 = _mm256_loadu_pd(f->acc + 2 * (size_t)i + 4);
+    __m256d ax = _mm256_permute4x64_pd(_mm256_unpacklo_pd(a01, a23), 0xD8);   /* ax0 ax1 ax2 ax3 */
+    __m256d ay = _mm256_permute4x64_pd(_mm256_unpackhi_pd(a01, a23), 0xD8);
+    __m256d vx = _mm256_add_pd(_mm256_loadu_pd(f->vx + i), ax);
+    __m256d vy = _mm256_add_pd(_mm256_loadu_pd(f->vy + i), ay);
+    __m256d sp = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)));
+    const __m256d zero = _mm256_setzero_pd(), max = _mm256_set1_pd(p->max_speed);
+    __m256d target;
+    if (p->speed_rule == MUR_SPEED_CONSTANT) {
+        target = max;
+    } else {
+        __m256d min = _mm256_set1_pd(p->min_speed);
+        target = _mm256_blendv_pd(sp, min, _mm256_cmp_pd(sp, min, _CMP_LT_OQ));
+        target = _mm256_blendv_pd(target, max, _mm256_cmp_pd(sp, max, _CMP_GT_OQ));
+    }
+    __m256d scale = _mm256_and_pd(_mm256_cmp_pd(sp, zero, _CMP_GT_OQ), _mm256_cmp_pd(target, sp, _CMP_NEQ_UQ));
+    __m256d q = _mm256_div_pd(target, sp);
+    vx = _mm256_blendv_pd(vx, _mm256_mul_pd(vx, q), scale);
+    vy = _mm256_blendv_pd(vy, _mm256_mul_pd(vy, q), scale);
+    __m256d x = _mm256_add_pd(_mm256_loadu_pd(f->x + i), vx), y = _mm256_add_pd(_mm256_loadu_pd(f->y + i), vy);
+    /* wrap_pos: a = x + w, then a - w in [w, 2w) or a in [0, w) */
+    __m256d w = _mm256_set1_pd(p->width), h = _mm256_set1_pd(p->height);
+    __m256d w2 = _mm256_set1_pd(2 * p->width), h2 = _mm256_set1_pd(2 * p->height);
+    __m256d a = _mm256_add_pd(x, w), b = _mm256_add_pd(y, h);
+    __m256d a_hi = _mm256_and_pd(_mm256_cmp_pd(a, w, _CMP_GE_OQ), _mm256_cmp_pd(a, w2, _CMP_LT_OQ));
+    __m256d a_lo = _mm256_and_pd(_mm256_cmp_pd(a, zero, _CMP_GE_OQ), _mm256_cmp_pd(a, w, _CMP_LT_OQ));
+    __m256d b_hi = _mm256_and_pd(_mm256_cmp_pd(b, h, _CMP_GE_OQ), _mm256_cmp_pd(b, h2, _CMP_LT_OQ));
+    __m256d b_lo = _mm256_and_pd(_mm256_cmp_pd(b, zero, _CMP_GE_OQ), _mm256_cmp_pd(b, h, _CMP_LT_OQ));
+    __m256d ok = _mm256_and_pd(_mm256_or_pd(a_hi, a_lo), _mm256_or_pd(b_hi, b_lo));
+    if (_mm256_movemask_pd(ok) != 0xF)
+        return 0;
+    x = _mm256_blendv_pd(a, _mm256_sub_pd(a, w), a_hi);
+    y = _mm256_blendv_pd(b, _mm256_sub_pd(b, h), b_hi);
+    /* integrate's checks after wrap_pos, which change nothing here (a - w
+     * is exact in [w, 2w)), kept as written */
+    x = _mm256_blendv_pd(x, _mm256_add_pd(x, w), _mm256_cmp_pd(x, zero, _CMP_LT_OQ));
+    y = _mm256_blendv_pd(y, _mm256_add_pd(y, h), _mm256_cmp_pd(y, zero, _CMP_LT_OQ));
+    x = _mm256_and_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_GE_OQ), _mm256_cmp_pd(x, w, _CMP_LT_OQ)));
+    y = _mm256_and_pd(y, _mm256_and_pd(_mm256_cmp_pd(y, zero, _CMP_GE_OQ), _mm256_cmp_pd(y, h, _CMP_LT_OQ)));
+    _mm256_storeu_pd(f->x + i, x);
+    _mm256_storeu_pd(f->y + i, y);
+    _mm256_storeu_pd(f->vx + i, vx);
+    _mm256_storeu_pd(f->vy + i, vy);
+    return 1;
+}
+#endif
+
+/* Whether integrate4 does integrate's work for every boid of this tick. */
+static int integrate4_fits(const mur_flock *f)
+{
+    const mur_params *p = &f->p;
+    return COMBINE_VECTOR && f->simd >= MUR_SIMD_AVX2 && f->npred == 0 && !(p->noise > 0) &&
+           p->boundary == MUR_BOUNDARY_WRAP;
+}
+
 static void integrate_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
-    for (int i = begin; i < end; i++)
+    int i = begin;
+#if COMBINE_VECTOR
+    if (integrate4_fits(f))
+        for (; i + 4 <= end; i += 4)
+            if (!integrate4(f, i))
+                for (int j = i; j < i + 4; j++)
+                    integrate(f, j, f->acc[2 * j], f->acc[2 * j + 1]);
+#endif
+    for (; i < end; i++)
         integrate(f, i, f->acc[2 * i], f->acc[2 * i + 1]);
 }
 
