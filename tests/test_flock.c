@@ -501,6 +501,40 @@ TEST(every_vector_unit_gives_identical_bytes)
 #endif
 }
 
+TEST(boids_flying_past_a_whole_world_wrap_the_same_on_every_vector_unit)
+{
+    /* With AVX2, boids move four at a time (flock.c, integrate4); a boid
+     * that lands more than a world away takes wrap_pos's fmod, and its four
+     * go back to the scalar code. In a world smaller than a tick's step
+      * (1 x 1 unit, speeds 1.2 to 2.4) most boids do, every tick: each
+     * level must step to the same bytes as the portable code, inside the
+     * world. */
+    mur_params p = preset("wrkspc");
+    p.count = 37;   /* not a multiple of four: the scalar tail too */
+    p.width = 1;
+    p.height = 1;
+    mur_flock *ref = make(&p, 11);
+    mur_flock_set_simd(ref, 0);
+    for (int t = 0; t < 6; t++)
+        mur_flock_step(ref);
+    mur_flock *probe = make(&p, 11);
+    int best = mur_flock_set_simd(probe, 99);
+    mur_flock_destroy(probe);
+    for (int level = 1; level <= best; level++) {
+        mur_flock *f = make(&p, 11);
+        CHECK(mur_flock_set_simd(f, level) == level, "level %d refused", level);
+        for (int t = 0; t < 6; t++)
+            mur_flock_step(f);
+        CHECK(same_bytes(ref, f), "vector level %d wraps boids past a whole world differently", level);
+        for (int i = 0; i < p.count; i++)
+            CHECK(mur_flock_x(f)[i] >= 0 && mur_flock_x(f)[i] < p.width && mur_flock_y(f)[i] >= 0 &&
+                      mur_flock_y(f)[i] < p.height,
+                  "boid %d at (%g, %g), outside the world", i, mur_flock_x(f)[i], mur_flock_y(f)[i]);
+        mur_flock_destroy(f);
+    }
+    mur_flock_destroy(ref);
+}
+
 TEST(a_rule_switched_off_is_skipped_exactly)
 {
     /* A rule with weight 0 is not summed at all (flock.c, rules_used). The
