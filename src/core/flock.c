@@ -1343,15 +1343,14 @@ __attribute__((target("avx2"))) static int integrate4(mur_flock *f, int i)
     _mm256_storeu_pd(f->vy + i, vy);
     return 1;
 }
-#endif
 
 /* Whether integrate4 does integrate's work for every boid of this tick. */
 static int integrate4_fits(const mur_flock *f)
 {
     const mur_params *p = &f->p;
-    return COMBINE_VECTOR && f->simd >= MUR_SIMD_AVX2 && f->npred == 0 && !(p->noise > 0) &&
-           p->boundary == MUR_BOUNDARY_WRAP;
+    return f->simd >= MUR_SIMD_AVX2 && f->npred == 0 && !(p->noise > 0) && p->boundary == MUR_BOUNDARY_WRAP;
 }
+#endif
 
 static void integrate_chunk(void *ctx, int begin, int end)
 {
