@@ -816,16 +816,23 @@ static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size,
         xs[1] = fmax(xs[1], cx + r);
         return;
     }
-    /* the notch lies inside the other three */
-    double wx[3] = {x + ux * h, x - ux * h + px * h * 0.6, x - ux * h - px * h * 0.6};
-    double wy[3] = {y + uy * h, y - uy * h + py * h * 0.6, y - uy * h - py * h * 0.6};
-    double cx[3], cy[3];
-    for (int k = 0; k < 3; k++) {
+    /* boid_path's outline, the notch included: between two rows the
+     * notch's sides can bound the shape where the triangle around it
+     * would reach further */
+    double wx[4], wy[4];
+    int nv = 0;
+    wx[nv] = x + ux * h, wy[nv++] = y + uy * h;
+    wx[nv] = x - ux * h + px * h * 0.6, wy[nv++] = y - uy * h + py * h * 0.6;
+    if (shape == MUR_SHAPE_ARROW || shape == MUR_SHAPE_DENSITY)
+        wx[nv] = x - ux * h * 0.45, wy[nv++] = y - uy * h * 0.45;
+    wx[nv] = x - ux * h - px * h * 0.6, wy[nv++] = y - uy * h - py * h * 0.6;
+    double cx[4], cy[4];
+    for (int k = 0; k < nv; k++) {
         cx[k] = m->xx * wx[k] + m->xy * wy[k] + m->x0;
         cy[k] = m->yx * wx[k] + m->yy * wy[k] + m->y0;
     }
-    for (int k = 0; k < 3; k++) {
-        int j = (k + 1) % 3, a = cy[k] <= cy[j] ? k : j, b = a == k ? j : k;   /* a above b */
+    for (int k = 0; k < nv; k++) {
+        int j = (k + 1) % nv, a = cy[k] <= cy[j] ? k : j, b = a == k ? j : k;   /* a above b */
         if (cy[b] < y0 || cy[a] > y1)
             continue;   /* the edge is outside the rows */
         double d = cy[b] - cy[a];
