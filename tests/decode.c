@@ -203,6 +203,21 @@ int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int
     return 0;
 }
 
+/* ---- planes ------------------------------------------------------------------ */
+
+/* Plane p of f: its visible bytes a row (never the padding) and its rows.
+ * 0, or -1 when f has no such plane. */
+static int plane_size(const AVFrame *f, int p, int *bytes, int *rows)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    if (!d || p < 0 || p >= av_pix_fmt_count_planes(f->format))
+        return -1;
+    int chroma = (p == 1 || p == 2) && !(d->flags & AV_PIX_FMT_FLAG_RGB);
+    *bytes = av_image_get_linesize(f->format, f->width, p);
+    *rows = chroma ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
+    return *bytes < 0 ? -1 : 0;
+}
+
 /* ---- one plane as stored ---------------------------------------------------- */
 
 typedef struct {
@@ -217,13 +232,8 @@ static int plane_frame(void *ctx, const AVStream *st, const AVFrame *f, int inde
     plane_job *job = ctx;
     if (index != job->index)
         return 0;
-    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
-    if (!d || job->plane < 0 || job->plane >= av_pix_fmt_count_planes(f->format))
-        return -1;
-    int chroma = (job->plane == 1 || job->plane == 2) && !(d->flags & AV_PIX_FMT_FLAG_RGB);
-    int bytes = av_image_get_linesize(f->format, f->width, job->plane);
-    int rows = chroma ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
-    if (bytes < 0 || !(job->bytes = malloc((size_t)bytes * (size_t)rows)))
+    int bytes, rows;
+    if (plane_size(f, job->plane, &bytes, &rows) || !(job->bytes = malloc((size_t)bytes * (size_t)rows)))
         return -1;
     for (int y = 0; y < rows; y++)
         memcpy(job->bytes + (size_t)bytes * (size_t)y, f->data[job->plane] + (ptrdiff_t)f->linesize[job->plane] * y,
@@ -267,7 +277,32 @@ static void fnv(uint64_t *h, const uint8_t *p, size_t n)
 }
 
 /* Every plane's visible bytes, row by row (never the padding), and a
- * palette format's palette: any pixel format, planar or packed. */
+ * palette format's palette, into *h: any pixel format, planar or packed.
+ * 0, or -1. */
+static int frame_fnv(uint64_t *h, const AVFrame *f)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    int planes = av_pix_fmt_count_planes(f->format);
+    if (!d || planes < 1)
+        return -1;
+    for (int p = 0; p < planes; p++) {
+        int bytes, rows;
+        if (plane_size(f, p, &bytes, &rows))
+            return -1;
+        for (int y = 0; y < rows; y++)
+            fnv(h, f->data[p] + (ptrdiff_t)f->linesize[p] * y, (size_t)bytes);
+    }
+    if (d->flags & AV_PIX_FMT_FLAG_PAL)
+        fnv(h, f->data[1], 256 * 4);
+    return 0;
+}
+
+uint64_t test_frame_hash(const AVFrame *f)
+{
+    uint64_t h = FNV_OFFSET;
+    return frame_fnv(&h, f) ? 0 : h;
+}
+
 static int hash_frame(void *ctx, const AVStream *st, const AVFrame *f, int index)
 {
     (void)st;
@@ -276,21 +311,8 @@ static int hash_frame(void *ctx, const AVStream *st, const AVFrame *f, int index
         return 0;
     if (job->count >= 0 && index >= job->first + job->count)
         return 1;
-    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
-    int planes = av_pix_fmt_count_planes(f->format);
-    if (!d || planes < 1)
+    if (frame_fnv(&job->h, f))
         return -1;
-    for (int p = 0; p < planes; p++) {
-        int bytes = av_image_get_linesize(f->format, f->width, p);
-        int chroma = (p == 1 || p == 2) && !(d->flags & AV_PIX_FMT_FLAG_RGB);
-        int rows = chroma ? AV_CEIL_RSHIFT(f->height, d->log2_chroma_h) : f->height;
-        if (bytes < 0)
-            return -1;
-        for (int y = 0; y < rows; y++)
-            fnv(&job->h, f->data[p] + (ptrdiff_t)f->linesize[p] * y, (size_t)bytes);
-    }
-    if (d->flags & AV_PIX_FMT_FLAG_PAL)
-        fnv(&job->h, f->data[1], 256 * 4);
     job->hashed++;
     return 0;
 }

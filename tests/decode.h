@@ -32,6 +32,11 @@ int test_video_frame_rgb(const char *path, int index, uint8_t **rgb, int *w, int
  * bytes (caller frees with free()). 0, or -1. */
 int test_video_frame_plane(const char *path, int index, int p, uint8_t **bytes, int *w, int *h);
 
+/* FNV-1a 64 over one frame's planes, as test_video_hash reads each (0 when
+ * its format has no planes to read): for frames the test made itself. */
+struct AVFrame;
+uint64_t test_frame_hash(const struct AVFrame *f);
+
 /* FNV-1a 64 over every decoded frame's planes (Y, U, V; or packed RGB; and
  * the palette of a palette format), row by row, the visible width only
  * (never the padding). 0 when the file cannot be read. */

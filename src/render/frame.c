@@ -555,22 +555,37 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
 
 /* ---- boids ---------------------------------------------------------------- */
 
+/* The corners of a boid's outline (not a dot), world units, in drawing
+ * order, to wx, wy: the tip, the left wing, the notch (arrows), the right
+ * wing. Returns how many (3 or 4). */
+static int boid_outline(mur_shape shape, double size, double x, double y, double ux, double uy,
+                        double wx[4], double wy[4])
+{
+    double px = -uy, py = ux;   /* the heading's left */
+    double h = size / 2;
+    int nv = 0;
+    wx[nv] = x + ux * h, wy[nv++] = y + uy * h;
+    wx[nv] = x - ux * h + px * h * 0.6, wy[nv++] = y - uy * h + py * h * 0.6;
+    if (shape == MUR_SHAPE_ARROW || shape == MUR_SHAPE_DENSITY)   /* a density look's ghost: arrows */
+        wx[nv] = x - ux * h * 0.45, wy[nv++] = y - uy * h * 0.45;   /* the notch */
+    wx[nv] = x - ux * h - px * h * 0.6, wy[nv++] = y - uy * h - py * h * 0.6;
+    return nv;
+}
+
 /* Add boid i's outline to the current path, in world coordinates. */
 static void boid_path(cairo_t *cr, mur_shape shape, double size, double x, double y, double ux,
                       double uy)
 {
-    double px = -uy, py = ux;   /* the heading's left */
-    double h = size / 2;
     if (shape == MUR_SHAPE_DOT) {
         cairo_new_sub_path(cr);
         cairo_arc(cr, x, y, size / 4, 0, 2 * MUR_PI);
         return;
     }
-    cairo_move_to(cr, x + ux * h, y + uy * h);
-    cairo_line_to(cr, x - ux * h + px * h * 0.6, y - uy * h + py * h * 0.6);
-    if (shape == MUR_SHAPE_ARROW || shape == MUR_SHAPE_DENSITY)   /* a density look's ghost: arrows */
-        cairo_line_to(cr, x - ux * h * 0.45, y - uy * h * 0.45);   /* the notch */
-    cairo_line_to(cr, x - ux * h - px * h * 0.6, y - uy * h - py * h * 0.6);
+    double wx[4], wy[4];
+    int nv = boid_outline(shape, size, x, y, ux, uy, wx, wy);
+    cairo_move_to(cr, wx[0], wy[0]);
+    for (int k = 1; k < nv; k++)
+        cairo_line_to(cr, wx[k], wy[k]);
     cairo_close_path(cr);
 }
 
@@ -809,7 +824,6 @@ static void band_guards(cairo_t *cr, double y0, double y1, double x0, double x1)
 static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size, double x, double y,
                           double ux, double uy, double y0, double y1, double xs[2])
 {
-    double px = -uy, py = ux, h = size / 2;
     if (shape == MUR_SHAPE_DOT) {
         double cx = m->xx * x + m->xy * y + m->x0, r = size / 4 * hypot(m->xx, m->xy);
         xs[0] = fmin(xs[0], cx - r);
@@ -820,12 +834,7 @@ static void shape_columns(const cairo_matrix_t *m, mur_shape shape, double size,
      * notch's sides can bound the shape where the triangle around it
      * would reach further */
     double wx[4], wy[4];
-    int nv = 0;
-    wx[nv] = x + ux * h, wy[nv++] = y + uy * h;
-    wx[nv] = x - ux * h + px * h * 0.6, wy[nv++] = y - uy * h + py * h * 0.6;
-    if (shape == MUR_SHAPE_ARROW || shape == MUR_SHAPE_DENSITY)
-        wx[nv] = x - ux * h * 0.45, wy[nv++] = y - uy * h * 0.45;
-    wx[nv] = x - ux * h - px * h * 0.6, wy[nv++] = y - uy * h - py * h * 0.6;
+    int nv = boid_outline(shape, size, x, y, ux, uy, wx, wy);
     double cx[4], cy[4];
     for (int k = 0; k < nv; k++) {
         cx[k] = m->xx * wx[k] + m->xy * wy[k] + m->x0;
