@@ -71,6 +71,15 @@ int mur_cli_warnings(const struct mur_scene *s, const char *at);
 /// Warn when a time given as option opt lies past the scene's end; 1 if so.
 int mur_cli_warn_at(const struct mur_scene *s, const char *opt, const char *text);
 
+/// Whether a command can write path (NULL and "-", standard output, pass),
+/// checked before it computes: out/ is made when path is in it, then
+/// mur_file_check_writable (MUR_ERUN naming the path and the reason).
+int mur_cli_output_ready(const char *path, mur_error *err);
+
+/// mur_cli_output_ready for each of n paths (NULLs skipped), the first
+/// refusal returned.
+int mur_cli_outputs_ready(const char *const *paths, int n, mur_error *err);
+
 /// Parse --shard's "K/N" (K from 1 to N) into *k and *n; a usage error
 /// (printed, returns 2) otherwise.
 int mur_cli_parse_shard(const char *text, int *k, int *n);

@@ -19,7 +19,10 @@ int mur_cmd_join(const mur_cli_opts *o)
      * (and again while probing); the one line below says what is wrong. */
     av_log_set_level(AV_LOG_QUIET);
     mur_join_result res;
-    int rc = mur_video_join(o->output, o->inputs, o->ninputs, o->stop, &res, &err);
+    int rc = mur_cli_output_ready(o->output, &err);
+    if (rc)
+        return mur_cli_report(rc, &err);
+    rc = mur_video_join(o->output, o->inputs, o->ninputs, o->stop, &res, &err);
     if (!rc && !o->quiet)
         fprintf(stderr, "murmur: wrote %s (%d chunks, %ld frames)\n", o->output, res.parts, res.frames);
     /* a refused part is named by the library's line ("'x.mp4' is

@@ -78,7 +78,7 @@ int mur_cli_shard_file(const mur_cli_opts *o, const mur_scene *s, int k, int n, 
                              s->path);
     if (!(*path = mur_cli_shard_path(o->output, s->path, k, n)))
         return mur_error_set(err, MUR_ERUN, "out of memory");
-    return MUR_OK;
+    return mur_cli_output_ready(*path, err);   /* before the shard's runs */
 }
 
 void mur_cli_shard_complete(const mur_cli_opts *o, const char *path, int k, int n)
@@ -121,7 +121,8 @@ int mur_cmd_merge(const mur_cli_opts *o)
         mur_shard_info_free(&in);
         return 2;
     }
-    if ((rc = mur_cli_load_scene(in.scene, &s, &err)))
+    const char *outs[] = {o->output, o->runs_out, o->plot, o->plot_effects};
+    if ((rc = mur_cli_outputs_ready(outs, 4, &err)) || (rc = mur_cli_load_scene(in.scene, &s, &err)))
         goto done;
     if (trace) {   /* every run's rows or file, as the whole trace has them */
         if (!(rc = mur_trace_merge(s, o->inputs, o->ninputs, o->output, &err)) && !o->quiet)

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "murmur/alloc.h"
@@ -23,14 +22,6 @@
  * out an encoder's uneven frame times, few enough that memory stays small
  * (four 4K frames are 130 MB). */
 #define QUEUE_FRAMES 4
-
-/* A missing out/ (the default folder) is created; any other missing folder
- * is the user's to make, and the writer reports it. */
-static void ensure_default_dir(const char *path)
-{
-    if (strncmp(path, "out/", 4) == 0)
-        mkdir("out", 0777);
-}
 
 /* --chunk K/N: whole numbers, 1 <= K <= N. */
 static int chunk_option(const char *text, int *k, int *n, mur_error *err)
@@ -157,8 +148,11 @@ int mur_cmd_render(const mur_cli_opts *o)
     ro.subtitles = (o->subtitles ? MUR_SUBTITLES_FILES : 0) | (o->subtitles_embed ? MUR_SUBTITLES_EMBED : 0);
     /* --threads 1 is the reference render: no encoding thread either */
     ro.queue = o->threads == 1 ? 0 : QUEUE_FRAMES;
-    if (!o->output)
-        ensure_default_dir(ro.path);
+    /* Checked before a frame is drawn (out/ made when missing); a PNG
+     * sequence's writer makes its own folder and checks it as it opens. */
+    const char *seq = strrchr(ro.path, '/');
+    if (!strchr(seq ? seq : ro.path, '%') && (rc = mur_cli_output_ready(ro.path, &err)))
+        goto done;
     if (!(meta = provenance(ss, o, &ro))) {
         rc = mur_error_set(&err, MUR_ERUN, "out of memory");
         goto done;

@@ -680,6 +680,9 @@ int mur_cmd_stats(const mur_cli_opts *o)
         rc = run_shard(o, "stats", s, &def, &err);
         goto done;
     }
+    const char *outs[] = {o->output, o->runs_out, o->plot, o->plot_effects};
+    if ((rc = mur_cli_outputs_ready(outs, 4, &err)))   /* before the first run */
+        goto done;
     mur_progress bar;
     long total = (long)s->nconditions * (def.runs ? def.runs : s->runs);
     mur_progress_start(&bar, "runs", total, o->quiet);
@@ -885,6 +888,9 @@ int mur_cmd_series(const mur_cli_opts *o)
             rc = run_shard(o, "series", s, &def, &err);
         goto done;
     }
+    const char *outs[] = {o->output, o->plot};
+    if ((rc = mur_cli_outputs_ready(outs, 2, &err)))   /* before the first run */
+        goto done;
     long total = (long)def.runs * (def.scene_only || o->condition ? 1 : s->nconditions);
     mur_progress bar;
     mur_progress_start(&bar, "runs", total, o->quiet);

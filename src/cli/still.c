@@ -24,7 +24,7 @@ int mur_cmd_still(const mur_cli_opts *o)
     int rc = mur_cli_session(o, &s, &ss, &err);
     if (!rc && !o->quiet)
         mur_cli_warn_at(s, "--at", o->at);
-    if (rc || (rc = mur_cli_frame_at(s, o->at, "--at", &k, &err)) ||
+    if (rc || (rc = mur_cli_frame_at(s, o->at, "--at", &k, &err)) || (rc = mur_cli_output_ready(o->output, &err)) ||
         (rc = mur_session_still(ss, k, o->output, &err)))
         goto done;
     if (!o->quiet)

@@ -152,6 +152,8 @@ int mur_cmd_trace(const mur_cli_opts *o)
         rc = trace_shard(o, s, &t, &err);
         goto done;
     }
+    if ((rc = mur_cli_output_ready(o->output, &err)))   /* before the first tick */
+        goto done;
     long last = t.last >= 0 ? t.last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
     long total = last >= t.first ? ((last - t.first) / t.every + 1) * t.runs : 0;
     mur_progress bar;

@@ -121,6 +121,34 @@ int mur_file_is_special(const char *path)
     return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
 }
 
+/* errno's answer for a file written into folder dir (a copy of path's
+ * folder part): 0 when it exists, is a folder and takes new files. */
+static int folder_refuses(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? mur_strndup(path, slash > path ? (size_t)(slash - path) : 1) : mur_strdup(".");
+    struct stat sb;
+    int e = !dir ? ENOMEM : stat(dir, &sb) != 0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR
+          : access(dir, W_OK | X_OK) != 0 ? errno : 0;
+    mur_free(dir);
+    return e;
+}
+
+int mur_file_check_writable(const char *path, mur_error *err)
+{
+    struct stat sb;
+    int e;
+    if (stat(path, &sb) == 0)
+        e = S_ISDIR(sb.st_mode) ? EISDIR
+          : !S_ISREG(sb.st_mode) ? (access(path, W_OK) != 0 ? errno : 0)   /* written in place */
+          : folder_refuses(path);
+    else
+        e = errno == ENOENT ? folder_refuses(path) : errno;   /* ENOTDIR: a file in the way */
+    if (!*path)
+        e = ENOENT;
+    return e ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(e)) : MUR_OK;
+}
+
 int mur_atomic_begin(mur_atomic *a, const char *path, unsigned flags, mur_error *err)
 {
     memset(a, 0, sizeof *a);
