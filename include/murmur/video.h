@@ -172,6 +172,13 @@ typedef struct mur_join_result {
 MUR_API int mur_video_join(const char *path, const char *const *parts, int nparts,
                            volatile sig_atomic_t *stop, mur_join_result *res, mur_error *err);
 
+/// Non-zero when path already holds chunk k of n of the render whose
+/// metadata (what follows the chunk line: the whole render's provenance) is
+/// `metadata`, with every one of its frames: what rendering the chunk again
+/// would write, so a plan run again skips it. 0 for a missing, truncated or
+/// damaged file, a chunk of another render or another cut, a device.
+MUR_API int mur_video_chunk_done(const char *path, int k, int n, const char *metadata);
+
 /// Abandon: free everything and delete the temporary file (for a PNG
 /// sequence: the frames written by v). NULL is fine.
 MUR_API void mur_video_abort(mur_video *v);

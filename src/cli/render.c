@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libavutil/log.h>
+
 #include "commands.h"
 #include "murmur/alloc.h"
 #include "murmur/session.h"
@@ -46,6 +48,19 @@ static char *chunk_name(const char *output, int k, int n)
     if (name)
         snprintf(name, size, "%.*s.chunk-%d-of-%d%s", (int)stem, output, k, n, output + stem);
     return name;
+}
+
+/* A chunk already complete (a plan run again after a failure) is kept: the
+ * same render's chunk, every frame in it. Said unless -q. */
+static int chunk_done(const mur_cli_opts *o, const char *path, int k, int n, const char *meta)
+{
+    int level = av_log_get_level();
+    av_log_set_level(AV_LOG_QUIET);   /* a truncated file's demuxer complaints: it is re-rendered */
+    int done = mur_video_chunk_done(path, k, n, meta);
+    av_log_set_level(level);
+    if (done && !o->quiet)
+        fprintf(stderr, "murmur: %s is complete (chunk %d of %d): nothing to do\n", path, k, n);
+    return done;
 }
 
 /* The provenance stored in the output (mur_session_provenance: the seed and
@@ -158,6 +173,8 @@ int mur_cmd_render(const mur_cli_opts *o)
         goto done;
     }
     ro.metadata = meta;
+    if (chunk && chunk_done(o, ro.path, chunk, nchunks, meta))
+        goto done;
     mur_progress bar;
     mur_progress_start(&bar, "frames", todo, o->quiet);
     ro.progress = on_frame;

@@ -582,6 +582,26 @@ static int join_gif(joiner *j, mur_error *err)
 
 /* ---- the public call -------------------------------------------------------- */
 
+int mur_video_chunk_done(const char *path, int k, int n, const char *metadata)
+{
+    source s;
+    mur_error err;
+    if (mur_file_is_special(path) || open_source(&s, path, &err))
+        return 0;
+    long got = 0, want = s.last - s.first + 1;
+    int same = s.k == k && s.n == n && metadata && !strcmp(s.rest, metadata);
+    AVPacket *pkt = same ? av_packet_alloc() : NULL;
+    /* every frame's packet there, undamaged: a file cut short ends early */
+    while (pkt && got <= want && av_read_frame(s.in, pkt) >= 0) {
+        if (pkt->stream_index == s.st->index)
+            got += (pkt->flags & AV_PKT_FLAG_CORRUPT) ? want + 1 : 1;
+        av_packet_unref(pkt);
+    }
+    av_packet_free(&pkt);
+    close_source(&s);
+    return same && got == want;
+}
+
 int mur_video_join(const char *path, const char *const *paths, int nparts,
                    volatile sig_atomic_t *stop, mur_join_result *res, mur_error *err)
 {
