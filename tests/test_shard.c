@@ -386,25 +386,26 @@ TEST(plan_writes_a_slurm_array_with_its_merge_and_a_parallel_line)
     out = test_slurp(outpath, NULL);
     REQUIRE(out, "plan.txt");
     CHECK(strstr(out, "#!/bin/bash\n") == out, "a script");
-    CHECK(strstr(out, "\n#SBATCH --array=1-4\n"), "a job array of 4: %s", out);
-    CHECK(strstr(out, "--dependency=afterok:\"$SLURM_ARRAY_JOB_ID\""), "the merge after the array");
-    CHECK(strstr(out, "--shard $SLURM_ARRAY_TASK_ID/4 -o out/s.csv"), "each task its shard");
-    CHECK(strstr(out, "merge out/s.shard-*-of-4.mur -o out/s.csv"), "the merge of the four");
+    CHECK(strstr(out, "\nsubmit 1 4\n"), "a job array of 4: %s", out);
+    CHECK(strstr(out, "--dependency=afterok$jobs --kill-on-invalid-dep=yes"), "the merge after the array");
+    CHECK(strstr(out, "--shard $K/4 -o out/s.csv"), "each task its shard");
+    CHECK(strstr(out, "merge out/s.shard-*-of-4.mur -o out/s.csv >/dev/null"), "the merge of the four, in one line");
     CHECK(strstr(out, "# 15 runs (3 conditions x 5 runs of 60 ticks)") && strstr(out, "CPU time: about"),
           "the runs and the CPU time");
     free(out);
     REQUIRE(murmur_in(dir, "plan s.yaml --shards 3 --parallel --runs 7 -o out/x.json > plan.txt", err, sizeof err) == 0, "%s", err);
     out = test_slurp(outpath, NULL);
     REQUIRE(out, "plan.txt");
-    CHECK(strstr(out, "parallel --joblog out/x.shards.joblog --resume-failed ") && strstr(out, "::: $(seq 1 3)\n"),
+    CHECK(strstr(out, "parallel --joblog out/x.shards.joblog ") && strstr(out, "::: $(seq 1 3)\n") &&
+              !strstr(out, "--resume-failed"),
           "a GNU parallel line: %s", out);
     CHECK(strstr(out, "--shard {}/3 -o out/x.json --runs 7 --threads 1"), "shards of 7 runs: %s", out);
-    CHECK(strstr(out, "merge out/x.shard-*-of-3.mur -o out/x.json\n"), "then the merge");
+    CHECK(strstr(out, "merge out/x.shard-*-of-3.mur -o out/x.json >/dev/null\n"), "then the merge, in one line");
     free(out);
     REQUIRE(murmur_in(dir, "plan s.yaml --chunks 3 --slurm > plan.txt", err, sizeof err) == 0, "%s", err);
     out = test_slurp(outpath, NULL);
     REQUIRE(out, "plan.txt");
-    CHECK(strstr(out, "render s.yaml --chunk $SLURM_ARRAY_TASK_ID/3 -o out/s.chunk-$SLURM_ARRAY_TASK_ID-of-3.mp4") &&
+    CHECK(strstr(out, "render s.yaml --chunk $K/3 -o out/s.chunk-$K-of-3.mp4") &&
               strstr(out, "join out/s.chunk-*-of-3.mp4 -o out/s.mp4"),
           "a render in chunks, then the join: %s", out);
     CHECK(strstr(out, "CPU time: about") && strstr(out, "per chunk") && strstr(out, "the first 15 frames took"),
@@ -412,7 +413,10 @@ TEST(plan_writes_a_slurm_array_with_its_merge_and_a_parallel_line)
     free(out);
     static const char *const bad[] = {"--shards 4", "--slurm", "--shards 0 --slurm", "--shards 2 --chunks 2 --slurm",
                                       "--shards 2 --slurm --parallel", "--shards 2 --slurm -o out/x.txt",
-                                      "--chunks 5000 --parallel"};   /* more chunks than 2 s segments */
+                                      "--chunks 5000 --parallel",   /* more chunks than 2 s segments */
+                                      "--shards 2 --parallel --time 10", "--shards 2 --slurm --time 1h",
+                                      "--shards 2 --slurm --mem 2X", "--shards 2 --slurm --partition 'a b'",
+                                      "--shards 2 --slurm --sbatch '--qos=x; rm -rf x'", "--shards 2 --slurm --murmur ''"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char args[256];
         snprintf(args, sizeof args, "plan s.yaml %s", bad[i]);
@@ -437,10 +441,108 @@ TEST(gnu_parallel_runs_a_plan_whose_merge_is_the_whole_run)
     snprintf(b, sizeof b, "%s/out/s.csv", dir);
     CHECK(same_file(a, b), "parallel's shards merged are the whole run's bytes");
     CHECK(exists(dir, "out/s.shards.joblog") && exists(dir, "out/s.shard-4-of-4.mur"), "the joblog and the shards");
-    /* again: --resume-failed and complete shards: nothing runs, the same file */
+    /* again: complete shards are kept, the same file */
     CHECK(run_in(dir, "PARALLEL=--will-cite bash plan.sh > /dev/null", err, sizeof err) == 0,
           "the plan again: %s", err);
     CHECK(same_file(a, b), "still the whole run's bytes");
+    /* a shard deleted and one cut short after the plan succeeded (its
+     * joblog says they ran): both run again, and the merge is whole */
+    struct stat kept, again;
+    REQUIRE(stat(scratch_path("parallel/out/s.shard-1-of-4.mur"), &kept) == 0, "shard 1");
+    REQUIRE(run_in(dir, "rm out/s.shard-2-of-4.mur out/s.csv && truncate -s 100 out/s.shard-3-of-4.mur", NULL, 0) == 0,
+            "rm");
+    CHECK(run_in(dir, "PARALLEL=--will-cite bash plan.sh > /dev/null", err, sizeof err) == 0,
+          "the plan after a shard was lost: %s", err);
+    CHECK(same_file(a, b), "the lost shards ran again: the whole run's bytes");
+    CHECK(stat(scratch_path("parallel/out/s.shard-1-of-4.mur"), &again) == 0 && again.st_ino == kept.st_ino,
+          "a complete shard is kept, not written again");
+}
+
+/* Slurm's default MaxArraySize is 1001: a plan of more shards submits
+ * several arrays, none over it, that together hold every shard once. */
+TEST(plan_of_2000_shards_has_no_job_array_over_slurms_limit)
+{
+    const char *dir = folder("arrays");
+    scene_in(dir, "s.yaml", 1, NULL);
+    char err[4096];
+    REQUIRE(murmur_in(dir, "plan s.yaml --shards 2000 --slurm --runs 700 > plan.sh", err, sizeof err) == 0, "%s", err);
+    char *out = test_slurp(scratch_path("arrays/plan.sh"), NULL);
+    REQUIRE(out, "plan.sh");
+    long next = 1, arrays = 0;
+    int ok = 1;
+    for (const char *l = strstr(out, "\nsubmit "); l; l = strstr(l + 1, "\nsubmit ")) {
+        long first, count;
+        if (sscanf(l, "\nsubmit %ld %ld", &first, &count) != 2)
+            continue;   /* the function's own line */
+        ok &= first == next && count >= 1 && count <= 1000;
+        next = first + count;
+        arrays++;
+    }
+    CHECK(ok && next == 2001 && arrays == 2, "2 arrays of at most 1000 holding shards 1 to 2000 (%ld, up to %ld)",
+          arrays, next - 1);
+    CHECK(strstr(out, "in 2 job arrays of at most 1000 (the default MaxArraySize is 1001)"), "said: %s", out);
+    CHECK(strstr(out, "K=$((MURMUR_PLAN_FIRST + SLURM_ARRAY_TASK_ID - 1))"), "a task's shard: its array's first + index");
+    free(out);
+}
+
+/* The cluster's options reach every task and the merge; the merge is
+ * submitted by the script where it is run (a cluster may forbid sbatch on
+ * its nodes), after the arrays, never by a task. */
+TEST(a_slurm_plan_carries_the_clusters_options_and_submits_its_merge_itself)
+{
+    const char *dir = folder("options");
+    scene_in(dir, "s.yaml", 1, NULL);
+    char err[4096];
+    REQUIRE(murmur_in(dir, "plan s.yaml --shards 3 --slurm --time 1:30:00 --mem 2G --partition short --account lab1 "
+                           "--sbatch '--qos=low --nice=5' --murmur /opt/murmur/bin/murmur -o res/x.csv > plan.sh",
+                      err, sizeof err) == 0, "%s", err);
+    char *out = test_slurp(scratch_path("options/plan.sh"), NULL);
+    REQUIRE(out, "plan.sh");
+    CHECK(strstr(out, "\nopts=(--time=1:30:00 --mem=2G --partition=short --account=lab1 --qos=low --nice=5)\n"),
+          "the options: %s", out);
+    const char *task = strstr(out, "if [ -n \"${SLURM_ARRAY_TASK_ID:-}\" ]"), *fi = task ? strstr(task, "\nfi\n") : NULL;
+    const char *array = strstr(out, "id=$(sbatch --parsable \"${opts[@]}\" --array=1-\"$2\""),
+               *merge = strstr(out, "id=$(sbatch --parsable \"${opts[@]}\" --job-name=murmur-x-merge "
+                                    "--dependency=afterok$jobs");
+    REQUIRE(task && fi, "a task's part: %s", out);
+    CHECK(array && merge && array > fi && merge > strstr(out, "\nsubmit 1 3\n"),
+          "the array and then the merge (afterok on it) submitted by the script, outside a task");
+    char between[4096];
+    snprintf(between, sizeof between, "%.*s", (int)(fi - task), task);
+    CHECK(!strstr(between, "sbatch --"), "no task submits anything: %s", between);
+    CHECK(strstr(out, "\nmkdir -p res/\n") && strstr(out, "--output=res/x.shards-%A_%a.log"),
+          "the outputs' folder made, a log per task in it");
+    CHECK(strstr(out, "    /opt/murmur/bin/murmur stats s.yaml --shard $K/3 -o res/x.csv") &&
+              strstr(out, "--wrap='/opt/murmur/bin/murmur merge res/x.shard-*-of-3.mur") &&
+              strstr(out, "# Every task runs /opt/murmur/bin/murmur"),
+          "--murmur runs the tasks and the merge, said in the header");
+    free(out);
+    /* no --time: estimated from the calibration, said */
+    REQUIRE(murmur_in(dir, "plan s.yaml --shards 3 --slurm > plan.sh", err, sizeof err) == 0, "%s", err);
+    out = test_slurp(scratch_path("options/plan.sh"), NULL);
+    REQUIRE(out, "plan.sh");
+    CHECK(strstr(out, "\nopts=(--time=0:") && strstr(out, "estimated: twice a shard's CPU time and 10 minutes") &&
+              strstr(out, "# Every task runs /") && strstr(out, "(--murmur PATH names another)"),
+          "the time estimated, the absolute murmur said: %s", out);
+    free(out);
+}
+
+/* A scene measured over a window longer than the usual calibration run is
+ * priced all the same, by runs as long as the window. */
+TEST(plan_of_a_windowed_scene_estimates_its_time)
+{
+    const char *dir = folder("window");
+    write_file(scratch_path("window/s.yaml"), "seed: 3\nmodel: wrkspc\nworld: {width: 240, height: 160}\n"
+                                               "flock: {count: 40}\nexperiment:\n  runs: 3\n  ticks: 300\n"
+                                               "  conditions: {all: {}, free: {alignment: 0}}\n"
+                                               "  measure: {window: 200t, every: 10t}\n");
+    char err[4096];
+    REQUIRE(murmur_in(dir, "plan s.yaml --shards 2 --parallel > plan.sh", err, sizeof err) == 0, "%s", err);
+    char *out = test_slurp(scratch_path("window/plan.sh"), NULL);
+    REQUIRE(out, "plan.sh");
+    CHECK(strstr(out, "CPU time: about") && strstr(out, "(and the warm-up, at least the measurement window) took"),
+          "priced by runs as long as the window: %s", out);
+    free(out);
 }
 
 /* ---- traces ------------------------------------------------------------------ */

@@ -27,6 +27,8 @@ typedef struct mur_cli_opts {
     const char *shard_text;   /* stats, series, trace: --shard K/N */
     const char *shards_text, *chunks_text;  /* plan: --shards N, --chunks N */
     int slurm, parallel;  /* plan: the engine */
+    const char *murmur;   /* plan: the program the tasks run (--murmur PATH) */
+    const char *slurm_time, *slurm_mem, *partition, *account, *sbatch;  /* plan --slurm: sbatch's options */
     const char **inputs;  /* join, merge: the operands (PART..., SHARD...), ninputs of them (argv's) */
     int ninputs;
     const char *argv0;    /* how murmur was called (plan: the murmur its commands run) */

@@ -94,11 +94,13 @@ static const mur_usage_command commands[] = {
      "again from the path the shards name (relative to where they ran), and must be unchanged."},
     {"plan", "SCENE", MUR_OPERAND_SCENE,
      "a Slurm batch script or a GNU parallel command that runs the experiment in shards",
-     "Prints to stdout, with --slurm, a batch script (sbatch job.sh): a job array of N shards of "
-     "stats (#SBATCH array 1-N), whose first task submits the merge as a job that depends on the "
-     "array (afterok: it runs once every shard succeeded); with --parallel, one GNU parallel "
-     "command (with a joblog, and resume-failed: run it again to redo only what failed) followed "
-     "by the merge. Commands run "
+     "Prints to stdout, with --slurm, a script to run with bash where jobs are submitted (bash "
+     "job.sh): it makes the outputs' folders, submits job arrays of at most 1000 shards of stats "
+     "(within Slurm's default MaxArraySize) and the merge as a job that depends on them "
+     "(afterok: it runs once every shard succeeded), with --time (estimated when not given), "
+     "--mem, --partition, --account and --sbatch for all of them; with --parallel, one GNU "
+     "parallel command (with a joblog) followed by the merge. Run again, either keeps every "
+     "complete shard and runs only a missing or truncated one. Commands run "
      "relative to the directory the script starts in; the merge writes -o (default "
      "out/NAME.csv), the same file a whole `murmur stats SCENE -o out/NAME.csv` writes. Comments "
      "give the number of runs and an estimate of the CPU time, timed from a short calibration run. "
@@ -153,6 +155,20 @@ static const mur_usage_option options[] = {
     {"--slurm", NULL, NULL, OPT(slurm), "plan", 0, 0, "print a Slurm batch script (submit: sbatch FILE)",
      NULL},
     {"--parallel", NULL, NULL, OPT(parallel), "plan", 0, 0, "print a GNU parallel command line", NULL},
+    {"--murmur", NULL, "PATH", OPT(murmur), "plan", 0, 1,
+     "the murmur every task and the merge run: a path the nodes see, or a name on their PATH",
+     "the absolute path of this murmur"},
+    {"--time", NULL, "TIME", OPT(slurm_time), "plan", 0, 0,
+     "--slurm: the time limit of each task and of the merge (MINUTES, H:MM:SS, D-HH:MM:SS)",
+     "twice a piece's estimated CPU time and 10 minutes"},
+    {"--mem", NULL, "SIZE", OPT(slurm_mem), "plan", 0, 0,
+     "--slurm: the memory of each task and of the merge (2G, 500M)", "the partition's"},
+    {"--partition", NULL, "NAME", OPT(partition), "plan", 0, 0,
+     "--slurm: the partition the tasks and the merge run in", "the cluster's default"},
+    {"--account", NULL, "NAME", OPT(account), "plan", 0, 0,
+     "--slurm: the account the tasks and the merge are charged to", "yours"},
+    {"--sbatch", NULL, "ARGS", OPT(sbatch), "plan", 0, 0,
+     "--slurm: more sbatch options for the tasks and the merge, as words (\"--qos=long --gres=...\")", NULL},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
      "render only the part from T (a PNG sequence keeps the whole render's frame numbers)", "0"},
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",

@@ -4,10 +4,13 @@
 # Starts a one-node Slurm cluster on localhost (munged, slurmctld and slurmd
 # of Debian 12's slurm-wlm 22.05, with a generated slurm.conf, a fresh munge
 # key and every file in a temporary folder, on ports of its own), submits
-# the batch script `murmur plan SCENE --shards 4 --slurm` prints, waits for
-# the job array and the merge job it submits, checks that every job
-# COMPLETED and that the merged table is the whole run's bytes, and stops
-# everything it started (a trap, on any exit).
+# the scripts `murmur plan --slurm` prints for a stats experiment in 4
+# shards and a render in 3 chunks (each run with bash from a fresh, empty
+# folder, -o into a folder not made yet: the script makes it, submits the
+# job array and the merge that depends on it), waits for them, checks that
+# every job COMPLETED and that the merged table and the joined video are
+# the one-machine outputs' bytes, and stops everything it started (a trap,
+# on any exit).
 #
 # slurmd runs jobs as their users, so this needs root: not root, it exits 77
 # (ctest's SKIP_RETURN_CODE: shown as skipped, never as passed). A missing
@@ -38,7 +41,7 @@ stop() {
     done
     if [ "$status" -ne 0 ]; then
         echo "slurm.sh: failed (exit $status); the daemons' logs:" >&2
-        tail -n 20 "$work"/*.log "$work"/run/slurm-*.out 2>/dev/null >&2 || true
+        tail -n 20 "$work"/*.log "$work"/*/*.log "$work"/*/*/*.log 2>/dev/null >&2 || true
     fi
     rm -rf "$work"
     exit "$status"
@@ -70,7 +73,7 @@ wait_for 20 test -S "$work/munge.sock"
 # ports of our own, away from Slurm's 6817-6819
 port=$((20000 + $$ % 20000))
 host=$(hostname -s)
-mkdir -p "$work/state" "$work/spool" "$work/run"
+mkdir -p "$work/state" "$work/spool"
 cat > "$work/slurm.conf" <<CONF
 ClusterName=murmurtest
 SlurmctldHost=$host(127.0.0.1)
@@ -98,7 +101,7 @@ MpiDefault=none
 MailProg=/bin/true
 ReturnToService=2
 MinJobAge=600
-NodeName=murmurnode NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+NodeName=murmurnode NodeAddr=127.0.0.1 CPUs=2 RealMemory=1024 State=UNKNOWN
 PartitionName=debug Nodes=murmurnode Default=YES State=UP MaxTime=INFINITE
 CONF
 export SLURM_CONF="$work/slurm.conf"
@@ -109,28 +112,41 @@ pids+=($!)
 node_idle() { sinfo -h -o %T | grep -qx idle; }
 wait_for 60 node_idle
 
-# the whole run, then the plan on the cluster
-cd "$work/run"
-cp "$src/scenes/knockout-stats.yaml" k.yaml
-"$murmur" stats k.yaml --runs 6 --ticks 300 -o out/whole.csv -q >/dev/null
-"$murmur" plan k.yaml --shards 4 --slurm --runs 6 --ticks 300 -q > job.sh
-grep -qx '#SBATCH --array=1-4' job.sh
-array=$(sbatch --parsable job.sh)
-array=${array%%;*}
-echo "slurm.sh: submitted job array $array"
-queue_empty() { [ -z "$(squeue -h)" ]; }
-wait_for 180 queue_empty
+# The one-machine outputs, in a folder of their own.
+mkdir -p "$work/ref/out"
+cp "$src/scenes/knockout-stats.yaml" "$work/k.yaml"
+sed -e 's/^  width: 1280/  width: 320/' -e 's/^  height: 854/  height: 214/' -e 's/^  duration: 20s/  duration: 6s/' \
+    -e 's/^  count: 160/  count: 60/' "$src/scenes/flock.yaml" > "$work/r.yaml"
+grep -q '^  duration: 6s' "$work/r.yaml"
+(cd "$work/ref" && "$murmur" stats ../k.yaml --runs 6 --ticks 300 -o out/k.csv -q >/dev/null &&
+    "$murmur" render ../r.yaml -o out/r.mp4 -q)
 
-# every task and the merge COMPLETED (scontrol keeps them for MinJobAge)
-merge=$(sed -n 's/^Submitted batch job \([0-9]*\)$/\1/p' "slurm-${array}_1.out")
-[ -n "$merge" ] || { echo "slurm.sh: task 1 submitted no merge job" >&2; exit 1; }
-states=$( { scontrol show job "$array"; scontrol show job "$merge"; } | grep -o 'JobState=[A-Z_]*' | sort | uniq -c)
+# Each plan from a fresh, empty folder, with -o into a subfolder that does
+# not exist yet: the script makes it, submits the array and the merge.
+plan() {   # plan FOLDER ARGS...: the plan's script FOLDER/job.sh, run with bash
+    local dir=$1
+    shift
+    mkdir "$dir"
+    (cd "$dir" && "$murmur" plan "$@" -q > job.sh && bash job.sh > submitted.txt)
+    cat "$dir/submitted.txt"
+}
+plan "$work/stats" ../k.yaml --shards 4 --slurm --runs 6 --ticks 300 -o results/k.csv --mem 100M
+plan "$work/render" ../r.yaml --chunks 3 --slurm -o video/r.mp4 --time 10
+grep -q -- '--dependency=afterok$jobs' "$work/stats/job.sh"
+queue_empty() { [ -z "$(squeue -h)" ]; }
+wait_for 240 queue_empty
+
+# every task and both merges COMPLETED (scontrol keeps them for MinJobAge)
+ids=$(sed -n 's/^murmur plan: job \(array \)\{0,1\}\([0-9]*\):.*/\2/p' "$work/stats/submitted.txt" "$work/render/submitted.txt")
+[ "$(echo "$ids" | wc -w)" -eq 4 ] || { echo "slurm.sh: want two arrays and two merges submitted: $ids" >&2; exit 1; }
+states=$(for id in $ids; do scontrol show job "$id"; done | grep -o 'JobState=[A-Z_]*' | sort | uniq -c)
 echo "slurm.sh: $states"
-echo "$states" | grep -q 'JobState=COMPLETED'
 if echo "$states" | grep -v 'JobState=COMPLETED' | grep -q JobState; then
     echo "slurm.sh: a job did not complete" >&2
     exit 1
 fi
-[ "$(echo "$states" | awk '{ n += $1 } END { print n }')" -eq 5 ] || { echo "slurm.sh: want 4 tasks and a merge" >&2; exit 1; }
-cmp out/whole.csv out/k.csv
-echo "slurm.sh: the merge of 4 shards run by Slurm is the whole run's bytes"
+[ "$(echo "$states" | awk '{ n += $1 } END { print n }')" -eq 9 ] || { echo "slurm.sh: want 4 + 3 tasks and 2 merges" >&2; exit 1; }
+[ "$(ls "$work"/stats/results/k.shards-*_*.log | wc -l)" -eq 4 ] || { echo "slurm.sh: want a log per task" >&2; exit 1; }
+cmp "$work/ref/out/k.csv" "$work/stats/results/k.csv"
+cmp "$work/ref/out/r.mp4" "$work/render/video/r.mp4"
+echo "slurm.sh: the merge of 4 shards and the join of 3 chunks run by Slurm are the one-machine outputs' bytes"
