@@ -3,6 +3,7 @@
  * file:line:col and exit status 2. */
 #include <libavutil/pixfmt.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_util.h"
@@ -243,6 +244,73 @@ TEST(write_failures_of_stats_series_still_say_the_reason)
     }
 }
 
+/* Every command checks its outputs before it computes: on a scene whose
+ * runs, render and still would take minutes to hours (20,000 boids, 30
+ * minutes of video, 40 runs of 10^5 ticks), a folder that is missing, a file in the way
+ * or a folder where the file goes fail at once with the path and the
+ * reason (exit 1). Computed first, the test would not end. */
+TEST(an_unwritable_output_fails_before_anything_is_computed)
+{
+    char scene[256], args[1024], err[4096], reg[256], dir[256], shard[256];
+    snprintf(scene, sizeof scene, "%s",
+             small_scene("huge.yaml", "flock: {count: 20000}\nworld: {width: 2000, height: 1500}\n"
+                                      "experiment:\n  runs: 40\n  ticks: 100000\n"));
+    /* small_scene's video: 2 s; made 30 minutes */
+    char *text = test_slurp(scene, NULL);
+    REQUIRE(text && strstr(text, "duration: 2s"), "the scene");
+    char *d = strstr(text, "duration: 2s");
+    char fixed[4096];
+    snprintf(fixed, sizeof fixed, "%.*sduration: 1800s%s", (int)(d - text), text, d + strlen("duration: 2s"));
+    write_file(scene, fixed);
+    free(text);
+    snprintf(reg, sizeof reg, "%s", scratch_path("in-the-way"));
+    write_file(reg, "x");
+    snprintf(dir, sizeof dir, "%s", scratch_path("a-folder.csv"));
+    mkdir(dir, 0777);
+    snprintf(shard, sizeof shard, "%s", scratch_path("no-such-folder/x.csv"));
+    static const char *const cmds[] = {
+        "stats %s -o %s -q", "stats %s --runs-out %s -q", "stats %s --shard 1/4 -o %s -q", "series %s -o %s -q",
+        "trace %s -o %s -q", "still %s --at 1700s -o %s -q", "render %s -o %s -q",
+    };
+    static const char *const exts[] = {"csv", "csv", "csv", "csv", "h5", "png", "mp4"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char missing[320], under[320], want[400];
+        snprintf(missing, sizeof missing, "%s/x.%s", scratch_path("no-such-folder"), exts[i]);
+        snprintf(under, sizeof under, "%s/x.%s", reg, exts[i]);
+        const char *paths[] = {missing, under, i < 4 && i != 2 ? dir : NULL};   /* a folder is a shard's DIR */
+        const char *reasons[] = {"No such file or directory", "Not a directory", "Is a directory"};
+        for (int k = 0; k < 3 && paths[k]; k++) {
+            snprintf(args, sizeof args, cmds[i], scene, paths[k]);
+            int st = murmur(args, err, sizeof err);
+            /* a shard names its own file beside -o */
+            snprintf(want, sizeof want, "%s", paths[k]);
+            if (i == 2 && k < 2)
+                snprintf(strrchr(want, '/') + 1, 64, "x.shard-1-of-4.mur");
+            CHECK(st == 1 && says_cannot_write(err, want, reasons[k]),
+                  "%s: exit %d: %s", args, st, err);
+        }
+    }
+    /* join and merge: before reading a part */
+    snprintf(args, sizeof args, "join a.chunk-1-of-2.mp4 b.chunk-2-of-2.mp4 -o %s -q", shard);
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 1 && says_cannot_write(err, shard, "No such file or directory"), "%s: exit %d: %s", args, st, err);
+}
+
+/* out/ is the default folder: made when a command writes into it, whether
+ * or not -o names it. */
+TEST(render_into_out_makes_out_with_or_without_o)
+{
+    const char *scene = small_scene("into-out.yaml", NULL);
+    char cmd[2048], log[4096];
+    const char *dir = scratch_path("into-out");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s' && cd '%s' && %s render '%s' --to 0.2s -o out/x.mp4 -q 2>&1",
+             dir, dir, dir, MURMUR_EXE, scene);
+    CHECK(run_tool_output(cmd, log, sizeof log) == 0, "render -o out/x.mp4 in a folder without out/: %s", log);
+    char out[512];
+    snprintf(out, sizeof out, "%s/out/x.mp4", dir);
+    CHECK(access(out, F_OK) == 0, "no %s", out);
+}
+
 TEST(stats_series_still_remove_temporaries_of_killed_runs)
 {
     char scene[256], args[1024], err[4096], stale[256], live[256];
@@ -288,6 +356,12 @@ static const struct {
     {"--chunks", NULL, "plan"},
     {"--slurm", NULL, "plan"},
     {"--parallel", NULL, "plan"},
+    {"--murmur", NULL, "plan"},
+    {"--time", NULL, "plan"},
+    {"--mem", NULL, "plan"},
+    {"--partition", NULL, "plan"},
+    {"--account", NULL, "plan"},
+    {"--sbatch", NULL, "plan"},
     {"--from", NULL, "render trace"},
     {"--to", NULL, "render trace"},
     {"--at", NULL, "still check trace"},

@@ -458,6 +458,35 @@ TEST(gnu_parallel_runs_a_plan_whose_merge_is_the_whole_run)
           "a complete shard is kept, not written again");
 }
 
+/* Chunks under GNU parallel as shards: run again, a plan keeps a complete
+ * chunk (the same file, not written again) and renders again one deleted
+ * or cut short, and the join is the whole render's bytes. */
+TEST(gnu_parallel_renders_a_deleted_or_truncated_chunk_again_and_keeps_the_rest)
+{
+    REQUIRE(system("command -v parallel >/dev/null") == 0,
+            "GNU parallel is not installed (Debian: apt-get install parallel)");
+    const char *dir = folder("chunks");
+    write_file(scratch_path("chunks/r.yaml"), "seed: 5\nmodel: wrkspc\nworld: {width: 240, height: 160}\n"
+                                              "flock: {count: 30}\nvideo: {width: 160, height: 108, fps: 10, "
+                                              "duration: 6s, output: out/r.mp4}\n");
+    char err[4096];
+    REQUIRE(murmur_in(dir, "render r.yaml -o whole.mp4 -q", err, sizeof err) == 0, "%s", err);
+    REQUIRE(murmur_in(dir, "plan r.yaml --chunks 3 --parallel -o video/r.mp4 > plan.sh", err, sizeof err) == 0, "%s", err);
+    CHECK(run_in(dir, "PARALLEL=--will-cite bash plan.sh", err, sizeof err) == 0, "the plan ran: %s", err);
+    const char *whole = scratch_path("chunks/whole.mp4"), *joined = scratch_path("chunks/video/r.mp4");
+    CHECK(same_file(whole, joined), "the join is the whole render's bytes");
+    CHECK(strstr(err, "murmur: wrote video/r.mp4 (3 chunks, 60 frames)\n") && lines_of(err) == 1,
+          "the join says one line: %s", err);
+    struct stat kept, again;
+    REQUIRE(stat(scratch_path("chunks/video/r.chunk-1-of-3.mp4"), &kept) == 0, "chunk 1");
+    REQUIRE(run_in(dir, "rm video/r.chunk-2-of-3.mp4 video/r.mp4 && truncate -s 2000 video/r.chunk-3-of-3.mp4", NULL, 0) == 0,
+            "rm");
+    CHECK(run_in(dir, "PARALLEL=--will-cite bash plan.sh", err, sizeof err) == 0, "the plan again: %s", err);
+    CHECK(same_file(whole, joined), "the chunks rendered again: the whole render's bytes");
+    CHECK(stat(scratch_path("chunks/video/r.chunk-1-of-3.mp4"), &again) == 0 && again.st_ino == kept.st_ino,
+          "a complete chunk is kept, not rendered again");
+}
+
 /* Slurm's default MaxArraySize is 1001: a plan of more shards submits
  * several arrays, none over it, that together hold every shard once. */
 TEST(plan_of_2000_shards_has_no_job_array_over_slurms_limit)

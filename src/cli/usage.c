@@ -168,7 +168,7 @@ static const mur_usage_option options[] = {
     {"--account", NULL, "NAME", OPT(account), "plan", 0, 0,
      "--slurm: the account the tasks and the merge are charged to", "yours"},
     {"--sbatch", NULL, "ARGS", OPT(sbatch), "plan", 0, 0,
-     "--slurm: more sbatch options for the tasks and the merge, as words (\"--qos=long --gres=...\")", NULL},
+     "--slurm: more sbatch options for the tasks and the merge, as plain words", NULL},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
      "render only the part from T (a PNG sequence keeps the whole render's frame numbers)", "0"},
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",
