@@ -33,7 +33,8 @@
 /* A kind of plan: the command of piece {K} of {N}, and the one that joins
  * the pieces ({PIECES}: a glob of them) into {OUT}. {M} is murmur, {SCENE}
  * the scene, {X} the options passed on (--runs, --ticks), {T} the threads
- * a piece may use. */
+ * a piece may use, {Q} " -q" where a piece's lines would crowd the
+ * terminal (a Slurm task's log keeps them: wrote, or complete). */
 typedef struct {
     const char *what;      /* "shards", "chunks" */
     const char *unit;      /* what is split: "runs", "frames" */
@@ -44,16 +45,16 @@ typedef struct {
 
 static const plan_kind kinds[] = {
     {"shards", "runs", "{DIR}{NAME}.shard-{K}-of-{N}.mur",
-     "{M} stats {SCENE} --shard {K}/{N} -o {OUT}{X} --threads {T} -q",
+     "{M} stats {SCENE} --shard {K}/{N} -o {OUT}{X} --threads {T}{Q}",
      "{M} merge {PIECES} -o {OUT} >/dev/null"},
     {"chunks", "frames", "{DIR}{NAME}.chunk-{K}-of-{N}{EXT}",
-     "{M} render {SCENE} --chunk {K}/{N} -o {PIECE}{X} --threads {T} -q",
+     "{M} render {SCENE} --chunk {K}/{N} -o {PIECE}{X} --threads {T}{Q}",
      "{M} join {PIECES} -o {OUT}"},
 };
 
 /* What the templates' names stand for. */
 typedef struct {
-    const char *m, *scene, *out, *dir, *name, *ext, *x, *k, *n, *t;
+    const char *m, *scene, *out, *dir, *name, *ext, *x, *k, *n, *t, *q;
     const plan_kind *kind;
 } words;
 
@@ -88,16 +89,16 @@ static void expand(char *buf, size_t n, const char *t, const words *w)
         char sub[PATH_MAX + 64];
         size_t used = 0;
         static const char *const names[] = {"{M}", "{SCENE}", "{OUT}", "{DIR}", "{NAME}", "{EXT}", "{X}",
-                                            "{K}", "{N}", "{T}", "{PIECE}", "{PIECES}"};
+                                            "{K}", "{N}", "{T}", "{Q}", "{PIECE}", "{PIECES}"};
         for (size_t i = 0; i < sizeof names / sizeof names[0] && !v; i++)
             if (!strncmp(t, names[i], strlen(names[i]))) {
                 used = strlen(names[i]);
-                const char *vals[] = {w->m, w->scene, w->out, w->dir, w->name, w->ext, w->x, w->k, w->n, w->t};
-                if (i < 10) {
+                const char *vals[] = {w->m, w->scene, w->out, w->dir, w->name, w->ext, w->x, w->k, w->n, w->t, w->q};
+                if (i < 11) {
                     v = vals[i];
                 } else {   /* a piece's name, with K or a glob for it */
                     words ww = *w;
-                    ww.k = i == 10 ? w->k : "*";
+                    ww.k = i == 11 ? w->k : "*";
                     expand(sub, sizeof sub, w->kind->piece, &ww);
                     v = sub;
                 }
@@ -323,8 +324,10 @@ static void plan_words(plan *p)
 {
     const mur_cli_opts *o = p->o;
     snprintf(p->self, sizeof p->self, "%s", o->murmur ? o->murmur : "murmur");
-    if (!o->murmur && o->argv0 && strchr(o->argv0, '/') && !realpath(o->argv0, p->self))
-        snprintf(p->self, sizeof p->self, "%s", o->argv0);
+    /* found on PATH, it is where the kernel says it is */
+    const char *me = o->argv0 && strchr(o->argv0, '/') ? o->argv0 : "/proc/self/exe";
+    if (!o->murmur && !realpath(me, p->self))
+        snprintf(p->self, sizeof p->self, "%s", me == o->argv0 ? me : "murmur");
     shell_word(p->m, sizeof p->m, p->self);
     shell_word(p->sc, sizeof p->sc, o->scene);
     shell_word(p->oq, sizeof p->oq, p->out);
@@ -334,7 +337,7 @@ static void plan_words(plan *p)
         snprintf(p->x + strlen(p->x), sizeof p->x - strlen(p->x), " --ticks %s", o->ticks_text);
     snprintf(p->nn, sizeof p->nn, "%d", p->n);
     words w = {p->m, p->sc, p->oq, p->dir, p->name, p->ext, p->x, o->slurm ? "$K" : "{}", p->nn,
-               o->slurm ? "\"${SLURM_CPUS_PER_TASK:-1}\"" : "1", p->kind};
+               o->slurm ? "\"${SLURM_CPUS_PER_TASK:-1}\"" : "1", o->slurm ? "" : " -q", p->kind};
     p->w = w;
     expand(p->run, sizeof p->run, p->kind->run, &p->w);
     expand(p->join, sizeof p->join, p->kind->join, &p->w);
@@ -420,9 +423,9 @@ static void put_header(FILE *fp, const plan *p)
     fprintf(fp, "#!/bin/bash\n# murmur plan: %s in %d %s %s (murmur %s)\n# %s\n# %s%s%s%s\n", o->scene, p->n,
             p->kind->what, o->slurm ? "on Slurm" : "with GNU parallel", MUR_VERSION_STRING, p->count, p->cost,
             *p->how ? " (timed here: " : "", p->how, *p->how ? ")" : "");
-    fprintf(fp, "# Every task runs %s%s (--murmur PATH names another).\n", p->self,
-            !o->slurm ? "" : strchr(p->self, '/') ? ": the nodes must see it at this path"
-                           : ", found on the nodes' PATH (load its module before submitting: the tasks inherit the environment)");
+    fprintf(fp, "# Every task runs %s (--murmur PATH names another)%s\n", p->self,
+            !o->slurm ? "." : strchr(p->self, '/') ? ": the nodes must see it at this path."
+                            : ",\n# found on the nodes' PATH: load its module before submitting (the tasks inherit the environment).");
     if (o->slurm)
         fprintf(fp, "# The nodes must share this folder with the host that submits (the scene, the pieces, the logs).\n");
     fprintf(fp, "# A failed or killed task loses its own %s only: run this file again and the complete %s are kept,\n"
