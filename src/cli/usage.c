@@ -152,7 +152,7 @@ static const mur_usage_option options[] = {
     {"--shards", NULL, "N", OPT(shards_text), "plan", 0, 0, "split the experiment's runs into N shards",
      NULL},
     {"--chunks", NULL, "N", OPT(chunks_text), "plan", 0, 0, "split the render into N chunks", NULL},
-    {"--slurm", NULL, NULL, OPT(slurm), "plan", 0, 0, "print a Slurm batch script (submit: sbatch FILE)",
+    {"--slurm", NULL, NULL, OPT(slurm), "plan", 0, 0, "print a script that submits the Slurm job arrays and the merge (run it: bash FILE)",
      NULL},
     {"--parallel", NULL, NULL, OPT(parallel), "plan", 0, 0, "print a GNU parallel command line", NULL},
     {"--murmur", NULL, "PATH", OPT(murmur), "plan", 0, 1,
