@@ -46,14 +46,16 @@ MUR_API int mur_file_sweep_temps(const char *path, const char *suffix);
 /// written in place, since renaming over it would replace it.
 MUR_API int mur_file_is_special(const char *path);
 
-/// Whether a file can be written at path, asked before any work is done:
-/// path is no folder, and the folder it goes in exists and takes new files
-/// (writers create a temporary there and rename it); a device or a pipe
-/// (written in place) must itself be writable. MUR_OK, or MUR_ERUN with
-/// "cannot write 'PATH': REASON" (No such file or directory, Not a
-/// directory, Is a directory, Permission denied, Read-only file system).
-/// Creates and writes nothing.
-MUR_API int mur_file_check_writable(const char *path, mur_error *err);
+/// Whether path can be an output file, asked before any work is done (the
+/// one check every writer's command makes). An existing directory: MUR_EINPUT,
+/// "'PATH' is a directory: give the output a file name" (the rename at the
+/// end would fail and the work be lost). Else the folder it goes in must
+/// exist and take new files (writers create a temporary there and rename
+/// it), and a device or a pipe (written in place) must itself be writable:
+/// MUR_ERUN, "cannot write 'PATH': REASON" (No such file or directory, Not a
+/// directory, Permission denied, Read-only file system). MUR_OK when it can
+/// be written. Creates and writes nothing.
+MUR_API int mur_file_check_output(const char *path, mur_error *err);
 
 /// A file being written atomically: under a temporary name beside its
 /// final one, renamed onto it by mur_atomic_commit, removed by

@@ -75,7 +75,8 @@ int mur_cli_warn_at(const struct mur_scene *s, const char *opt, const char *text
 
 /// Whether a command can write path (NULL and "-", standard output, pass),
 /// checked before it computes: out/ is made when path is in it, then
-/// mur_file_check_writable (MUR_ERUN naming the path and the reason).
+/// mur_file_check_output (exit 2 for a directory there, else 1, naming the
+/// path and the reason).
 int mur_cli_output_ready(const char *path, mur_error *err);
 
 /// mur_cli_output_ready for each of n paths (NULLs skipped), the first

@@ -14,7 +14,7 @@ int mur_cli_output_ready(const char *path, mur_error *err)
         return MUR_OK;
     if (strncmp(path, "out/", 4) == 0)
         mkdir("out", 0777);
-    return mur_file_check_writable(path, err);
+    return mur_file_check_output(path, err);
 }
 
 int mur_cli_outputs_ready(const char *const *paths, int n, mur_error *err)

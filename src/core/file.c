@@ -134,19 +134,20 @@ static int folder_refuses(const char *path)
     return e;
 }
 
-int mur_file_check_writable(const char *path, mur_error *err)
+int mur_file_check_output(const char *path, mur_error *err)
 {
     struct stat sb;
     int e;
-    if (stat(path, &sb) == 0)
-        e = S_ISDIR(sb.st_mode) ? EISDIR
-          : !S_ISREG(sb.st_mode) ? (access(path, W_OK) != 0 ? errno : 0)   /* written in place */
+    if (path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return mur_error_set(err, MUR_EINPUT, "'%s' is a directory: give the output a file name", path);
+    if (!path || !*path)
+        e = ENOENT;
+    else if (stat(path, &sb) == 0)
+        e = !S_ISREG(sb.st_mode) ? (access(path, W_OK) != 0 ? errno : 0)   /* written in place */
           : folder_refuses(path);
     else
         e = errno == ENOENT ? folder_refuses(path) : errno;   /* ENOTDIR: a file in the way */
-    if (!*path)
-        e = ENOENT;
-    return e ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path, strerror(e)) : MUR_OK;
+    return e ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", path ? path : "", strerror(e)) : MUR_OK;
 }
 
 int mur_atomic_begin(mur_atomic *a, const char *path, unsigned flags, mur_error *err)
