@@ -378,7 +378,7 @@ TEST(what_a_replay_cannot_do_is_refused_at_its_line)
     CHECK(!s && strstr(err.msg, "scene.yaml:3:31: error: a replayed flock's count is the recording's"), "%s", err.msg);
     mur_scene_destroy(s);
     s = scene_in_scratch("model: wrkspc\nflock: {replay: /dev/zero}\n", &err);
-    CHECK(!s && strstr(err.msg, "scene.yaml:2:17: error: '/dev/zero' is not a regular file"), "%s", err.msg);
+    CHECK(!s && strstr(err.msg, "scene.yaml:2:17: error: '/dev/zero' is a device, not a regular file"), "%s", err.msg);
     mur_scene_destroy(s);
 }
 
