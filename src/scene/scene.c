@@ -310,8 +310,16 @@ static int text(ctx *c, const yaml_node_t *n, const char *key, size_t max, char 
     if (!s)
         return fail_at(c, n, "'%s' must be text", key);
     size_t chars = 0;
-    for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++) {
+        /* A control character (YAML's "\e", "\r") in a caption or title
+         * would reach a subtitle file or a terminal as it is: a CR LF in a
+         * caption makes extra .srt cues, an ESC drives a terminal. Line
+         * breaks and tabs are text. */
+        if ((*u < 0x20 && *u != '\n' && *u != '\t') || *u == 0x7f)
+            return fail_at(c, n, "'%s' holds the control character \\x%02x: text is printable (a line break is \\n)",
+                           key, *u);
         chars += (*u & 0xC0) != 0x80;
+    }
     if (chars > max)
         return fail_at(c, n, "'%s' is %zu characters long; at most %zu fit", key, chars, max);
     mur_free(*out);
@@ -787,10 +795,10 @@ static int flock_source(ctx *c, yaml_node_t *map)
     if (!r)
         return 0;
     int n = s->replay ? r->max_n : (int)(r->first[1] - r->first[0]);
-    if (count && (s->replay || s->params.count != n))
-        return fail_at(c, count, s->replay ? "a replayed flock's count is the recording's: remove 'count'"
-                                           : "the saved state holds %d boids: remove 'count' or make it %d",
-                       n, n);
+    if (count && s->replay)
+        return fail_at(c, count, "a replayed flock's count is the recording's (%s): remove 'count'", r->path);
+    if (count && s->params.count != n)
+        return fail_at(c, count, "the saved state %s holds %d boids: remove 'count' or make it %d", r->path, n, n);
     s->params.count = n;
     return 0;
 }
