@@ -449,6 +449,10 @@ TEST(control_characters_from_a_file_are_escaped_in_messages)
     int rc = run(args, err, sizeof err);
     CHECK(rc == 2 && strstr(err, "esc.csv:2: error: x = '\\x1b]0;owned\\x07\\x1b[2J' is not a number") &&
               !strchr(err, '\033') && !strchr(err, '\007'), "exit %d: %s", rc, err);
+    /* a condition's name, printed in the stats table, holds none either */
+    CHECK(check_refuses("cond.yaml", "model: wrkspc\nexperiment:\n  conditions: {\"a\\e]0;x\": {}, b: {}}\n",
+                        "cond.yaml:3:16:", "'condition name' holds the control character \\x1b", err, sizeof err),
+          "%s", err);
     /* the one function every message goes through */
     mur_error e;
     mur_error_set(&e, MUR_EINPUT, "a %s b", "\r\n\t\x7f");
