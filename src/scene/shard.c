@@ -510,6 +510,11 @@ const void *mur_shard_file_record(const mur_shard_file *f, long i, uint64_t *job
     const unsigned char *p = f->data + (f->offsets ? (size_t)f->offsets[i] : f->records + (size_t)i * (16 + f->job_bytes));
     *job = get_u64(p);
     *len = (size_t)get_u64(p + 8);
+    /* a fixed record's own length was not walked: trusted only when it is
+     * the header's (0 otherwise, which every reader refuses), so no length
+     * reaches past the record */
+    if (!f->offsets && *len != f->job_bytes)
+        *len = 0;
     return p + 16;
 }
 
