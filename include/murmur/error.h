@@ -9,6 +9,7 @@
 #include "murmur/export.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,12 @@ MUR_API int mur_error_set(mur_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/// text into out (n bytes, NUL-terminated, cut short to fit) with every
+/// control character (below 0x20, and 0x7f) written as \xHH, so quoted
+/// bytes can neither drive a terminal nor break a message's one line.
+/// Returns the length written. mur_error_set applies it to every message.
+MUR_API size_t mur_escape_controls(char *out, size_t n, const char *text);
 
 /// va_list form of mur_error_set.
 MUR_API int mur_error_vset(mur_error *err, int code, const char *fmt, va_list ap);

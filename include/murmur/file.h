@@ -41,6 +41,14 @@ MUR_API int mur_file_sweep(const char *dir, mur_file_stem_match match, void *ctx
 /// dead processes. Returns how many it removed.
 MUR_API int mur_file_sweep_temps(const char *path, const char *suffix);
 
+/// Whether path may be read as an input file (a recording, a shard, a
+/// chunk, a shard's scene): a regular file of at most max_bytes (0: any
+/// size). A pipe or a device would block a reader until killed or feed it
+/// without end, so every reader asks this before it opens anything. 0, or
+/// -1 with the reason in why (n bytes): "cannot be read: ...", "is a pipe,
+/// not a regular file", "is N bytes, more than ... may have".
+MUR_API int mur_file_check_input(const char *path, long long max_bytes, char *why, size_t n);
+
 /// Non-zero when path names something that is not a regular file (a
 /// device such as /dev/null, a pipe, a socket; a symbolic link is followed):
 /// written in place, since renaming over it would replace it.

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "murmur/alloc.h"
 #include "murmur/experiment.h"
+#include "murmur/file.h"
 #include "murmur/scene.h"
 #include "murmur/shard.h"
 #include "murmur/trace.h"
@@ -112,14 +113,20 @@ int mur_cmd_merge(const mur_cli_opts *o)
         return mur_cli_usage_error("merge needs the shard files: murmur merge %s", "out/NAME.shard-*-of-N.mur -o OUT");
     if (!o->output)
         return mur_cli_usage_error("merge needs -o OUT, the whole run's output (%s)", "out/NAME.csv");
-    int rc = mur_shard_read_info(o->inputs[0], &in, &err);
-    if (rc)
+    /* the output first: a directory there would fail the rename at the end */
+    int rc = mur_cli_output_ready(o->output, &err);
+    if (rc || (rc = mur_shard_read_info(o->inputs[0], &in, &err)))
         goto done;
     int json, trace = !strcmp(in.command, "trace");
     if (merge_refuses(o, in.command) ||
         (trace ? 0 : !strcmp(in.command, "stats") ? mur_cli_stats_options(o, &json) : mur_cli_series_options(o))) {
         mur_shard_info_free(&in);
         return 2;
+    }
+    char why[160];
+    if (mur_file_check_input(in.scene, 0, why, sizeof why)) {   /* a pipe there would block the load */
+        rc = mur_error_set(&err, MUR_EINPUT, "%s: a shard of the scene '%s', which %s", o->inputs[0], in.scene, why);
+        goto done;
     }
     const char *outs[] = {o->output, o->runs_out, o->plot, o->plot_effects};
     if ((rc = mur_cli_outputs_ready(outs, 4, &err)) || (rc = mur_cli_load_scene(in.scene, &s, &err)))

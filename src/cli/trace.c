@@ -11,6 +11,7 @@
 #include "murmur/scene.h"
 #include "murmur/trace.h"
 #include "murmur/alloc.h"
+#include "murmur/file.h"
 #include "murmur/shard.h"
 #include "progress.h"
 
@@ -131,12 +132,17 @@ int mur_cmd_trace(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
     mur_scene *s = NULL;
+    /* A trace has no default file (the scene names only its video): as
+     * series, it is asked for, with or without --shard. */
+    if (!o->output)
+        return mur_cli_usage_error("trace needs -o OUT.csv or -o OUT.h5 (%s)",
+                                   "with --shard, -o names the shard files' folder, name and format");
     const char *ext = strrchr(o->output, '.');
     if (!ext || strchr(ext, '/') ||
         (strcmp(ext, ".csv") && strcmp(ext, ".h5") && strcmp(ext, ".hdf5") && strcmp(ext, ".h5md")))
         return mur_cli_usage_error("trace output must end in .csv or .h5, not '%s'", o->output);
-    int rc = mur_cli_load_scene(o->scene, &s, &err);
-    if (rc)
+    int rc = o->shard_text ? MUR_OK : mur_cli_output_ready(o->output, &err);   /* before the first tick */
+    if (rc || (rc = mur_cli_load_scene(o->scene, &s, &err)))
         goto done;
     mur_trace_opts t = MUR_TRACE_OPTS_INIT;
     t.path = o->output;
@@ -152,8 +158,6 @@ int mur_cmd_trace(const mur_cli_opts *o)
         rc = trace_shard(o, s, &t, &err);
         goto done;
     }
-    if ((rc = mur_cli_output_ready(o->output, &err)))   /* before the first tick */
-        goto done;
     long last = t.last >= 0 ? t.last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
     long total = last >= t.first ? ((last - t.first) / t.every + 1) * t.runs : 0;
     mur_progress bar;

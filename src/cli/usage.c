@@ -131,7 +131,9 @@ static const mur_usage_option options[] = {
      "also write the numbers as .csv or .json (- is stdout)", NULL},
     {"--output", "-o", "FILE", OPT(output), "series", 1, 1, "the series as .csv (- is stdout)",
      NULL},
-    {"--output", "-o", "FILE", OPT(output), "trace", 1, 1, "the trace: .csv or .h5 (H5MD)", NULL},
+    {"--output", "-o", "FILE", OPT(output), "trace", 1, 1,
+     "the trace: .csv or .h5 (H5MD); no default, with --shard too (there it gives the shard files' folder, name "
+     "and format)", NULL},
     {"--output", "-o", "FILE", OPT(output), "join", 1, 1,
      "the whole video, in the chunks' format (.mp4, .webm, .mov or .gif)", NULL},
     {"--chunk", NULL, "K/N", OPT(chunk), "render", 0, 0,

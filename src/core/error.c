@@ -1,13 +1,44 @@
-/* Error records: one formatted line, never printed by the library. */
+/* Error records: one formatted line, never printed by the library.
+ *
+ * A message often quotes a file's bytes (a CSV field, a header line, a
+ * caption): a control character among them would reach the user's
+ * terminal (ESC sequences retitle or clear it) or split the line (a quoted
+ * newline). Every message is formatted here, so every control byte is
+ * written as \xHH here, once, for all of them. */
 #include "murmur/error.h"
 
 #include <stdio.h>
 #include <string.h>
 
+size_t mur_escape_controls(char *out, size_t n, const char *text)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && n; p++) {
+        int control = *p < 0x20 || *p == 0x7f;
+        if (k + (control ? 4 : 1) >= n)
+            break;
+        if (control) {
+            out[k++] = '\\';
+            out[k++] = 'x';
+            out[k++] = hex[*p >> 4];
+            out[k++] = hex[*p & 15];
+        } else {
+            out[k++] = (char)*p;
+        }
+    }
+    if (n)
+        out[k] = 0;
+    return k;
+}
+
 int mur_error_vset(mur_error *err, int code, const char *fmt, va_list ap)
 {
-    if (err)
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    if (err) {
+        char raw[sizeof err->msg];
+        vsnprintf(raw, sizeof raw, fmt, ap);
+        mur_escape_controls(err->msg, sizeof err->msg, raw);
+    }
     return code;
 }
 

@@ -115,6 +115,27 @@ int mur_file_sweep_temps(const char *path, const char *suffix)
     return n;
 }
 
+/* What a file that is not a regular one is, for a message. */
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a pipe" : S_ISCHR(m) || S_ISBLK(m) ? "a device"
+         : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
+int mur_file_check_input(const char *path, long long max_bytes, char *why, size_t n)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        snprintf(why, n, "cannot be read: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        snprintf(why, n, "is %s, not a regular file", kind_of(st.st_mode));
+    else if (max_bytes > 0 && (long long)st.st_size > max_bytes)
+        snprintf(why, n, "is %lld bytes, more than such a file may have (%lld)", (long long)st.st_size, max_bytes);
+    else
+        return 0;
+    return -1;
+}
+
 int mur_file_is_special(const char *path)
 {
     struct stat sb;

@@ -250,6 +250,33 @@ static void stamp(char *buf, size_t n, double seconds, char sep)
              (long long)(t / 1000 % 60), sep, (long long)(t % 1000));
 }
 
+/* A caption's lines into text at k, each ended by a newline; returns the
+ * new k. A blank line (or one of spaces only, which many players take for
+ * blank) ends a cue in both formats, so none is written: a caption can
+ * never make a cue of its own. The loader refuses control characters (a
+ * CR among them), so a line break is a newline. In WebVTT, "-->" in a
+ * line would end the cue's text: written "--&gt;", as the format says. */
+static size_t cue_lines(char *text, size_t k, const char *caption, int vtt)
+{
+    for (const char *line = caption; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (strspn(line, " \t") < len) {
+            for (size_t i = 0; i < len; i++) {
+                if (vtt && !strncmp(line + i, "-->", 3)) {
+                    memcpy(text + k, "--&gt;", 6);
+                    k += 6;
+                    i += 2;
+                } else {
+                    text[k++] = line[i];
+                }
+            }
+            text[k++] = '\n';
+        }
+        line += len + (line[len] == '\n');
+    }
+    return k;
+}
+
 int mur_subtitles_write(const char *path, const mur_video_text *cues, int n, mur_error *err)
 {
     const char *ext = strrchr(path, '.');
@@ -258,7 +285,7 @@ int mur_subtitles_write(const char *path, const mur_video_text *cues, int n, mur
         return mur_error_set(err, MUR_EINPUT, "subtitles go to a .srt or .vtt file, not '%s'", path);
     size_t cap = 16;
     for (int i = 0; i < n; i++)
-        cap += strlen(cues[i].text) + 64;
+        cap += 2 * strlen(cues[i].text) + 64;   /* "-->" may become "--&gt;" */
     char *text = mur_malloc(cap);
     if (!text)
         return mur_error_set(err, MUR_ERUN, "out of memory writing '%s'", path);
@@ -267,12 +294,9 @@ int mur_subtitles_write(const char *path, const mur_video_text *cues, int n, mur
         char a[32], b[32];
         stamp(a, sizeof a, cues[i].start, vtt ? '.' : ',');
         stamp(b, sizeof b, cues[i].end, vtt ? '.' : ',');
-        /* a blank line ends a cue in both formats: a caption never holds one */
         k += (size_t)snprintf(text + k, cap - k, vtt ? "%d\n%s --> %s\n" : "%d\n%s --> %s\n", i + 1, a, b);
-        for (const char *p = cues[i].text; *p; p++)
-            if (!(*p == '\n' && (p[1] == '\n' || p[1] == 0)))
-                text[k++] = *p;
-        k += (size_t)snprintf(text + k, cap - k, "\n\n");
+        k = cue_lines(text, k, cues[i].text, vtt);
+        text[k++] = '\n';
     }
     text[k] = 0;
     int rc = mur_file_write_text(path, text, err);

@@ -125,6 +125,9 @@ static int open_source(source *s, const char *path, mur_error *err)
 {
     int ret, rc = MUR_OK;
     memset(s, 0, sizeof *s);
+    char why[160];
+    if (mur_file_check_input(path, 0, why, sizeof why))   /* a pipe would block the demuxer for good */
+        return mur_error_set(err, MUR_EINPUT, "cannot read chunk '%s': it %s", path, why);
     if ((ret = avformat_open_input(&s->in, path, NULL, NULL)) < 0)
         return mur_error_set(err, MUR_EINPUT, "cannot read chunk '%s': %s", path, av_err2str(ret));
     if ((ret = avformat_find_stream_info(s->in, NULL)) < 0) {
@@ -619,6 +622,8 @@ int mur_video_join(const char *path, const char *const *paths, int nparts,
     if (j.f->ops == &mur_sequence_sink)
         return mur_error_set(err, MUR_EINPUT,
                              "join writes a .mp4, .webm, .mov or .gif, not '%s'", path);
+    if ((rc = mur_file_check_output(path, err)))   /* before the work the rename would lose */
+        return rc;
     if (!(j.parts = mur_calloc((size_t)nparts, sizeof *j.parts)))
         return mur_error_set(err, MUR_ERUN, "out of memory");
     j.nparts = nparts;

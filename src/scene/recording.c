@@ -169,17 +169,7 @@ int mur_rec_finish(rec_builder *b, int has_velocity, const mur_params *p, mur_er
 
 int mur_recording_file_ok(const char *path, char *why, size_t n)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        snprintf(why, n, "cannot be read: %s", strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        snprintf(why, n, "is not a regular file");
-    else if (st.st_size > MUR_REPLAY_MAX_BYTES)
-        snprintf(why, n, "is %lld bytes, more than a recording may have (%ld)", (long long)st.st_size,
-                 MUR_REPLAY_MAX_BYTES);
-    else
-        return 0;
-    return -1;
+    return mur_file_check_input(path, MUR_REPLAY_MAX_BYTES, why, n);
 }
 
 int mur_recording_replay(mur_recording **out, const char *path, const char *shown,

@@ -20,6 +20,12 @@ static const char *const col_names[NCOLS] = {"frame", "id", "x", "y", "vx", "vy"
 
 /* Longest cell kept (a number or a run): longer ones are not numbers. */
 #define CELL 64
+/* Longest line, and longest row (a quoted field may span lines), read:
+ * a recording's rows are a few numbers, and a file of one huge line (a
+ * sparse file, a forged one) must be refused without holding it. */
+#define MAX_LINE 65536
+/* Most columns a header may name: frame, id, x, y and what a tracker adds. */
+#define MAX_COLUMNS 1024
 
 typedef struct {
     int id;
@@ -39,6 +45,7 @@ typedef struct {
     int at[NCOLS];             /* field index of each column, -1: absent */
     int nfields;               /* fields of the header */
     int field;                 /* fields of the row so far */
+    size_t row_bytes;          /* bytes fed since the last row ended */
     char cell[NCOLS][CELL + 1];
     char run[CELL + 1];        /* the run of the first row */
     long frame;                /* the frame being gathered, -1 before the first */
@@ -62,6 +69,13 @@ static void on_field(void *data, size_t len, void *ctx)
     int k = rd->field++;
     if (rd->rc)
         return;
+    if (memchr(s, '\0', len))   /* a C string would end there: what is read is not what the file says */
+        return fail(rd, "a field holds a NUL byte%s%s: a recording is text", "", "");
+    if (!rd->header && k >= MAX_COLUMNS) {
+        char lim[24];
+        snprintf(lim, sizeof lim, "%d", MAX_COLUMNS);
+        return fail(rd, "a header of more than %s columns%s: a replay's names frame, id, x, y (vx, vy, run)", lim, "");
+    }
     if (!rd->header) {
         if (k == 0 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {   /* a UTF-8 byte order mark (spreadsheets write one) */
             s += 3;
@@ -255,27 +269,50 @@ static void on_row(int term, void *ctx)
         }
     }
     rd->field = 0;
+    rd->row_bytes = 0;
     memset(rd->cell, 0, sizeof rd->cell);
 }
 
 static void *csv_realloc(void *p, size_t n) { return mur_realloc(p, n); }
 
+/* The next line of fp into buf (MAX_LINE bytes): its length, its newline
+ * included; 0 at the end; -1 when it is longer than MAX_LINE. */
+static long read_line(FILE *fp, char *buf)
+{
+    long n = 0;
+    int ch;
+    while (n < MAX_LINE && (ch = getc_unlocked(fp)) != EOF) {   /* one reader: no lock a byte */
+        buf[n++] = (char)ch;
+        if (ch == '\n')
+            return n;
+    }
+    return n < MAX_LINE ? n : -1;
+}
+
 static int parse(reader *rd, FILE *fp)
 {
     struct csv_parser parser;
-    if (csv_init(&parser, CSV_APPEND_NULL))
+    char *line = mur_malloc(MAX_LINE);
+    if (!line || csv_init(&parser, CSV_APPEND_NULL)) {
+        mur_free(line);
         return mur_error_set(rd->err, MUR_ERUN, "out of memory reading '%s'", rd->shown);
+    }
     csv_set_realloc_func(&parser, csv_realloc);
     csv_set_free_func(&parser, mur_free);
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while (!rd->rc && (len = getline(&line, &cap, fp)) > 0) {
+    long len;
+    char lim[24];
+    snprintf(lim, sizeof lim, "%d", MAX_LINE);
+    while (!rd->rc && (len = read_line(fp, line)) != 0) {
         rd->line++;
+        if (len < 0 || (rd->row_bytes += (size_t)len) > MAX_LINE) {
+            fail(rd, len < 0 ? "a line longer than %s bytes%s: not a recording's row"
+                             : "a row longer than %s bytes (a quote left open?)%s", lim, "");
+            break;
+        }
         if (csv_parse(&parser, line, (size_t)len, on_field, on_row, rd) != (size_t)len && !rd->rc)
             rd->rc = mur_error_set(rd->err, MUR_ERUN, "out of memory reading '%s'", rd->shown);
     }
-    free(line);
+    mur_free(line);
     if (!rd->rc && ferror(fp))
         rd->rc = mur_error_set(rd->err, MUR_EINPUT, "%s: error: cannot read it: %s", rd->shown,
                                strerror(errno));

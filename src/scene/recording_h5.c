@@ -29,9 +29,12 @@ static int bad(h5in *h, const char *dataset, const char *what)
     return mur_error_set(h->err, MUR_EINPUT, "%s: error: %s: %s", h->shown, dataset, what);
 }
 
-/* Whether path (a/b/c) names an object: each link in turn, as H5Lexists
- * fails on a missing group along the way. */
-static int exists(hid_t file, const char *path)
+/* Whether path (a/b/c) names an object: 1, 0, or -1 (refused, h->err
+ * set). Each link in turn, as H5Lexists fails on a missing group along the
+ * way; every one must be a hard link. A soft link can loop or lead
+ * anywhere in the file, an external link opens another file (a pipe there
+ * blocks HDF5 for good): murmur reads only what the file holds itself. */
+static int exists(h5in *h, const char *path)
 {
     char buf[128];
     snprintf(buf, sizeof buf, "%s", path);
@@ -39,18 +42,53 @@ static int exists(hid_t file, const char *path)
         slash = strchr(slash, '/');
         if (slash)
             *slash = '\0';
-        if (H5Lexists(file, buf, H5P_DEFAULT) <= 0)
+        H5L_info_t info;
+        if (H5Lexists(h->file, buf, H5P_DEFAULT) <= 0)
             return 0;
+        if (H5Lget_info(h->file, buf, &info, H5P_DEFAULT) < 0 || info.type != H5L_TYPE_HARD) {
+            bad(h, buf, info.type == H5L_TYPE_SOFT       ? "a soft link: murmur reads only objects the file holds"
+                        : info.type == H5L_TYPE_EXTERNAL ? "an external link to another file: murmur reads only "
+                                                           "the file it is given"
+                                                         : "a link murmur does not follow");
+            return -1;
+        }
         if (!slash)
             return 1;
         *slash = '/';
     }
 }
 
+/* A dataset whose values are elsewhere (a virtual dataset's sources,
+ * raw data in external files) is refused: those files may be missing,
+ * pipes or devices, and reading them is not reading this file. */
+static int stored_here(h5in *h, hid_t d, const char *path)
+{
+    hid_t pl = H5Dget_create_plist(d);
+    int layout = pl >= 0 ? (int)H5Pget_layout(pl) : -1;
+    int external = pl >= 0 ? H5Pget_external_count(pl) : -1;
+    if (pl >= 0)
+        H5Pclose(pl);
+    if (layout == H5D_VIRTUAL)
+        return bad(h, path, "a virtual dataset (its values are in other files): murmur reads only values the file holds");
+    if (layout < 0 || external != 0)
+        return bad(h, path, "its values are stored in external files: murmur reads only values the file holds");
+    return MUR_OK;
+}
+
 /* Dataset path of rank `rank` with inner dims as given (0: any), its length along T. */
 static hid_t open_dataset(h5in *h, const char *path, int rank, hsize_t n1, hsize_t n2, hsize_t *T)
 {
+    int found = exists(h, path);
+    if (found <= 0) {
+        if (!found)
+            bad(h, path, "missing");
+        return -1;
+    }
     hid_t d = H5Dopen2(h->file, path, H5P_DEFAULT);
+    if (d >= 0 && stored_here(h, d, path)) {
+        H5Dclose(d);
+        return -1;
+    }
     hid_t sp = d >= 0 ? H5Dget_space(d) : -1;
     hsize_t dims[4] = {0};
     int r = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
@@ -70,6 +108,23 @@ static hid_t open_dataset(h5in *h, const char *path, int rank, hsize_t n1, hsize
     if (rank == 3)
         h->N = dims[1];
     return d;
+}
+
+/* The one value of attribute name of object obj (a group) as type mt
+ * into out (8 bytes at most): 1, 0 when there is none, -1 when it is not
+ * one value (an array attribute would be read past out's end). */
+static int read_attr(hid_t obj, const char *name, hid_t mt, void *out)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return 0;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
+    int ok = sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1 && H5Aread(a, mt, out) >= 0;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (a >= 0)
+        H5Aclose(a);
+    return ok ? 1 : -1;
 }
 
 /* Row t of dataset d ([T][N][k]) into buf as type mt. */
@@ -105,10 +160,14 @@ static int h5_open(h5in *h, const char *path)
 {
     H5dont_atexit();
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    H5PLset_loading_state(0);   /* a file's filter must not load code from the plugin folders */
     h->file = h->pos = h->vel = h->step = -1;
     if (H5Fis_hdf5(path) <= 0 || (h->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         return mur_error_set(h->err, MUR_EINPUT, "%s: error: not an HDF5 file", h->shown);
-    if (!exists(h->file, "particles/flock/position/value"))
+    int found = exists(h, "particles/flock/position/value");
+    if (found < 0)
+        return MUR_EINPUT;
+    if (!found)
         return bad(h, "particles/flock/position", "missing: not a trace (H5MD from `murmur trace`)");
     hsize_t T, Ts, Tv;
     if ((h->pos = open_dataset(h, "particles/flock/position/value", 3, 0, 2, &T)) < 0 ||
@@ -119,7 +178,9 @@ static int h5_open(h5in *h, const char *path)
     h->T = T;
     if (h->N > (hsize_t)MUR_MAX_BOIDS)
         return bad(h, "particles/flock/position/value", "more boids than murmur can hold (4,000,000)");
-    if (exists(h->file, "particles/flock/velocity/value")) {
+    if ((found = exists(h, "particles/flock/velocity/value")) < 0)
+        return MUR_EINPUT;
+    if (found) {
         if ((h->vel = open_dataset(h, "particles/flock/velocity/value", 3, h->N, 2, &Tv)) < 0)
             return MUR_EINPUT;
         if (Tv != T)
@@ -131,8 +192,9 @@ static int h5_open(h5in *h, const char *path)
 /* particles/flock/box: the world it was recorded in must be p's. */
 static int same_world(h5in *h, const mur_params *p)
 {
-    if (!exists(h->file, "particles/flock/box/edges"))
-        return MUR_OK;
+    int found = exists(h, "particles/flock/box/edges");
+    if (found <= 0)
+        return found < 0 ? MUR_EINPUT : MUR_OK;
     hsize_t T;
     double e[2];
     hid_t d = open_dataset(h, "particles/flock/box/edges", 1, 0, 0, &T);
@@ -198,7 +260,15 @@ static int read_frame(h5in *h, rec_builder *b, hsize_t t, double *xy, double *v,
     return MUR_OK;
 }
 
-/* The row of step `tick` (-1: the last row). */
+/* Step at row t into *step: 0, or -1 when it cannot be read. */
+static int step_at(h5in *h, hsize_t t, int64_t *step)
+{
+    return read_row(h->step, t, 0, 0, H5T_NATIVE_INT64, step);
+}
+
+/* The row of step `tick` (-1: the last row). Steps ascend (a replay
+ * checks that of every row), so the row is found by bisection: a few
+ * reads, however many steps the file declares, and no copy of them. */
 static int find_step(h5in *h, long tick, hsize_t *row)
 {
     if (h->T == 0)
@@ -207,22 +277,26 @@ static int find_step(h5in *h, long tick, hsize_t *row)
         *row = h->T - 1;
         return MUR_OK;
     }
-    int64_t *steps = mur_malloc((size_t)h->T * sizeof *steps);
-    if (!steps)
-        return mur_error_set(h->err, MUR_ERUN, "out of memory reading '%s'", h->shown);
-    int ok = H5Dread(h->step, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, steps) >= 0;
-    hsize_t t = 0;
-    while (ok && t < h->T && steps[t] != tick)
-        t++;
-    char what[160];
-    snprintf(what, sizeof what, "no step %ld (it holds steps %lld to %lld)", tick,
-             ok ? (long long)steps[0] : 0LL, ok ? (long long)steps[h->T - 1] : 0LL);
-    mur_free(steps);
-    if (!ok)
+    int64_t first, last, v = 0;
+    if (step_at(h, 0, &first) || step_at(h, h->T - 1, &last))
         return bad(h, "particles/flock/position/step", "cannot be read");
-    if (t == h->T)
+    hsize_t lo = 0, hi = h->T;   /* the first row whose step is >= tick is in [lo, hi] */
+    while (lo < hi) {
+        hsize_t mid = lo + (hi - lo) / 2;
+        if (step_at(h, mid, &v))
+            return bad(h, "particles/flock/position/step", "cannot be read");
+        if (v < tick)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == h->T || step_at(h, lo, &v) || v != tick) {
+        char what[160];
+        snprintf(what, sizeof what, "no step %ld (it holds steps %lld to %lld)", tick, (long long)first,
+                 (long long)last);
         return bad(h, "particles/flock/position/step", what);
-    *row = t;
+    }
+    *row = lo;
     return MUR_OK;
 }
 
@@ -231,16 +305,13 @@ static int find_step(h5in *h, long tick, hsize_t *row)
  * older murmur) starts a flock at tick 0. */
 static int read_state(h5in *h, mur_recording *r, hsize_t t)
 {
-    if (!exists(h->file, "parameters/state/flock_tick"))
-        return MUR_OK;
+    int found = exists(h, "parameters/state/flock_tick");
+    if (found <= 0)
+        return found < 0 ? MUR_EINPUT : MUR_OK;
     int format = 0;
     uint64_t seed = 0;
     hid_t g = H5Gopen2(h->file, "parameters/state", H5P_DEFAULT);
-    int ok = g >= 0 && H5Aexists(g, "format") > 0;
-    hid_t a = ok ? H5Aopen(g, "format", H5P_DEFAULT) : -1;
-    ok = a >= 0 && H5Aread(a, H5T_NATIVE_INT, &format) >= 0;
-    if (a >= 0)
-        H5Aclose(a);
+    int ok = g >= 0 && read_attr(g, "format", H5T_NATIVE_INT, &format) == 1;
     if (g >= 0)
         H5Gclose(g);
     if (!ok || format != MUR_TRACE_STATE_FORMAT) {
@@ -268,11 +339,8 @@ static int read_state(h5in *h, mur_recording *r, hsize_t t)
     if (!ok)
         return bad(h, "parameters/state", "flock_tick or stream missing or not one per step");
     if ((g = H5Gopen2(h->file, "parameters", H5P_DEFAULT)) >= 0) {
-        if (H5Aexists(g, "seed") > 0 && (a = H5Aopen(g, "seed", H5P_DEFAULT)) >= 0) {
-            if (H5Aread(a, H5T_NATIVE_UINT64, &seed) >= 0)
-                r->seed = seed;
-            H5Aclose(a);
-        }
+        if (read_attr(g, "seed", H5T_NATIVE_UINT64, &seed) == 1)
+            r->seed = seed;
         H5Gclose(g);
     }
     r->has_state = 1;
@@ -302,7 +370,8 @@ int mur_recording_read_h5(mur_recording **out, const char *path, const char *sho
     int rc = h5_open(&h, path);
     if (!rc)
         rc = same_world(&h, p);
-    if (!rc && all && (double)h.T * (double)h.N > (double)MUR_REPLAY_MAX_ROWS) {
+    /* every step costs a read, an empty one too: bounded before reading */
+    if (!rc && all && (double)h.T * (double)(h.N ? h.N : 1) > (double)MUR_REPLAY_MAX_ROWS) {
         char what[160];
         snprintf(what, sizeof what, "%llu steps of %llu boids is more than a replay may hold (%ld positions)",
                  (unsigned long long)h.T, (unsigned long long)h.N, MUR_REPLAY_MAX_ROWS);

@@ -304,11 +304,27 @@ static int choice(ctx *c, const yaml_node_t *n, const char *key, const char *con
  * scene holds is drawn, printed or used as a name, and a screen or a column
  * has room for only so much; an alias repeated a thousand times must not
  * make `check` print gigabytes. */
+/* A control character (YAML's "\e", "\r") in a caption, a title or a
+ * condition's name would reach a subtitle file, a table or a terminal as
+ * it is: a CR LF in a caption makes extra .srt cues, an ESC drives a
+ * terminal. Line breaks and tabs are text. 0, or the error at n. */
+static int printable(ctx *c, const yaml_node_t *n, const char *key, const char *s)
+{
+    for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+        if ((*u < 0x20 && *u != '\n' && *u != '\t') || *u == 0x7f)
+            return fail_at(c, n, "'%s' holds the control character \\x%02x: text is printable (a line break is \\n)",
+                           key, *u);
+    return 0;
+}
+
 static int text(ctx *c, const yaml_node_t *n, const char *key, size_t max, char **out)
 {
     const char *s = scalar(n);
     if (!s)
         return fail_at(c, n, "'%s' must be text", key);
+    int rc = printable(c, n, key, s);
+    if (rc)
+        return rc;
     size_t chars = 0;
     for (const unsigned char *u = (const unsigned char *)s; *u; u++)
         chars += (*u & 0xC0) != 0x80;
@@ -787,10 +803,10 @@ static int flock_source(ctx *c, yaml_node_t *map)
     if (!r)
         return 0;
     int n = s->replay ? r->max_n : (int)(r->first[1] - r->first[0]);
-    if (count && (s->replay || s->params.count != n))
-        return fail_at(c, count, s->replay ? "a replayed flock's count is the recording's: remove 'count'"
-                                           : "the saved state holds %d boids: remove 'count' or make it %d",
-                       n, n);
+    if (count && s->replay)
+        return fail_at(c, count, "a replayed flock's count is the recording's (%s): remove 'count'", r->path);
+    if (count && s->params.count != n)
+        return fail_at(c, count, "the saved state %s holds %d boids: remove 'count' or make it %d", r->path, n, n);
     s->params.count = n;
     return 0;
 }
@@ -1789,6 +1805,9 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     mur_condition *q = &s->conditions[s->nconditions];
     if (strlen(p->key) > MUR_SCENE_MAX_NAME)
         return fail_at(c, p->k, "condition name is longer than %d characters", MUR_SCENE_MAX_NAME);
+    int bad = printable(c, p->k, "condition name", p->key);   /* a table's cell, a terminal's line */
+    if (bad)
+        return bad;
     if (!(q->name = mur_strdup(p->key)))
         return oom(c);
     s->nconditions++;

@@ -53,6 +53,9 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
 
 int mur_shard_hash_file(const char *path, uint64_t *out, mur_error *err)
 {
+    char why[160];
+    if (mur_file_check_input(path, 0, why, sizeof why))   /* a pipe would block the hash for good */
+        return mur_error_set(err, MUR_EINPUT, "'%s' %s", path, why);
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, strerror(errno));
@@ -275,7 +278,8 @@ struct mur_shard_file {
     size_t len;
     size_t records;     /* offset of the first record */
     size_t job_bytes;
-    long *offsets;      /* each record's offset (its 16-byte head) */
+    long *offsets;      /* each record's offset (its 16-byte head); NULL when
+                           job_bytes fixes them */
     mur_shard_info info;
 };
 
@@ -294,7 +298,12 @@ void mur_shard_close(mur_shard_file *f)
  * the page cache holds them better than a copy would. */
 static int map_file(const char *path, unsigned char **out, size_t *len, mur_error *err)
 {
-    int fd = open(path, O_RDONLY);
+    char why[160];
+    if (mur_file_check_input(path, 0, why, sizeof why))   /* before open: a pipe's open blocks */
+        return !strncmp(why, "cannot be read: ", 16)
+                   ? mur_error_set(err, MUR_EINPUT, "cannot read shard '%s': %s", path, why + 16)
+                   : mur_error_set(err, MUR_EINPUT, "%s: not a murmur shard file: it %s", path, why);
+    int fd = open(path, O_RDONLY | O_NONBLOCK);   /* swapped for a pipe since: open still returns */
     if (fd < 0)
         return mur_error_set(err, MUR_EINPUT, "cannot read shard '%s': %s", path, strerror(errno));
     struct stat st;
@@ -303,6 +312,9 @@ static int map_file(const char *path, unsigned char **out, size_t *len, mur_erro
         rc = mur_error_set(err, MUR_EINPUT, "%s: not a murmur shard file (not a regular file)", path);
     } else if (st.st_size == 0) {
         rc = mur_error_set(err, MUR_EINPUT, "%s: not a murmur shard file (empty)", path);
+    } else if ((unsigned long long)st.st_size > (unsigned long long)SIZE_MAX / 2) {
+        rc = mur_error_set(err, MUR_EINPUT, "%s: not a murmur shard file (%lld bytes)", path,
+                           (long long)st.st_size);
     } else {
         void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p == MAP_FAILED)
@@ -314,6 +326,32 @@ static int map_file(const char *path, unsigned char **out, size_t *len, mur_erro
     }
     close(fd);
     return rc;
+}
+
+/* FNV-1a of the first n bytes of the file mapped at data, read through a
+ * small buffer with pread: hashing through the mapping would make every
+ * page of a huge (sparse, forged) file resident. */
+static int hash_prefix(const char *path, size_t n, uint64_t *out, mur_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
+        return mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, strerror(errno));
+    unsigned char buf[65536];
+    uint64_t h = FNV_OFFSET;
+    size_t at = 0;
+    while (at < n) {
+        size_t want = n - at < sizeof buf ? n - at : sizeof buf;
+        ssize_t got = pread(fd, buf, want, (off_t)at);
+        if (got <= 0) {
+            close(fd);
+            return mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, got < 0 ? strerror(errno) : "cut short");
+        }
+        h = fnv(h, buf, (size_t)got);
+        at += (size_t)got;
+    }
+    close(fd);
+    *out = h;
+    return MUR_OK;
 }
 
 /* The value of header line `key: value` at *p (advanced past it) into a
@@ -411,13 +449,25 @@ static int parse_header(mur_shard_file *f, const char *path, mur_error *err)
     if (f->records > f->len || (size_t)in->jobs > (f->len - f->records) / 16)
         return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (%ld records cannot fit in %zu bytes)",
                              path, in->jobs, f->len);
-    /* the records' heads, then the hash of all that precedes the end line */
-    if (!(f->offsets = mur_calloc((size_t)in->jobs + 1, sizeof *f->offsets)))
-        return mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", path);
+    /* Records of a fixed length (an experiment's) are where the header's
+     * numbers put them: checked by arithmetic, no walk and no table. Records
+     * of any length are a trace's runs, one a run: at most `runs` of them
+     * are walked. So a forged count costs nothing before it is refused. */
     size_t at = f->records, stop = f->len >= END_LINE_BYTES ? f->len - END_LINE_BYTES : 0;
-    for (long i = 0; i < in->jobs; i++) {
+    if (f->job_bytes) {
+        size_t each = 16 + f->job_bytes;
+        if (stop < at || (size_t)in->jobs > (stop - at) / each)
+            return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (%ld records of %zu bytes cannot "
+                                 "fit in %zu bytes)", path, in->jobs, f->job_bytes, f->len);
+        at += (size_t)in->jobs * each;
+    } else if (in->jobs > in->runs) {
+        return mur_error_set(err, MUR_EINPUT, "%s: damaged shard (%ld records of %d runs)", path, in->jobs, in->runs);
+    } else if (!(f->offsets = mur_calloc((size_t)in->jobs + 1, sizeof *f->offsets))) {
+        return mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", path);
+    }
+    for (long i = 0; !f->job_bytes && i < in->jobs; i++) {
         uint64_t len = at + 16 <= stop ? get_u64(f->data + at + 8) : 0;
-        if (at + 16 > stop || len > stop - at - 16 || (f->job_bytes && len != f->job_bytes))
+        if (at + 16 > stop || len > stop - at - 16)
             return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (record %ld of %ld cut short)", path,
                                  i + 1, in->jobs);
         f->offsets[i] = (long)at;
@@ -426,8 +476,12 @@ static int parse_header(mur_shard_file *f, const char *path, mur_error *err)
     if (at != stop || f->len < END_LINE_BYTES)
         return mur_error_set(err, MUR_EINPUT, "%s: truncated or damaged shard (%zu bytes, its records end at %zu)",
                              path, f->len, at + END_LINE_BYTES);
+    uint64_t h;
+    int rc = hash_prefix(path, stop, &h, err);
+    if (rc)
+        return rc;
     char tail[END_LINE_BYTES + 1];
-    snprintf(tail, sizeof tail, "end %016" PRIx64 "\n", fnv(FNV_OFFSET, f->data, stop));
+    snprintf(tail, sizeof tail, "end %016" PRIx64 "\n", h);
     if (memcmp(f->data + stop, tail, END_LINE_BYTES))
         return mur_error_set(err, MUR_EINPUT, "%s: damaged shard (its hash does not match its bytes)", path);
     return MUR_OK;
@@ -453,9 +507,14 @@ const mur_shard_info *mur_shard_file_info(const mur_shard_file *f) { return &f->
 
 const void *mur_shard_file_record(const mur_shard_file *f, long i, uint64_t *job, size_t *len)
 {
-    const unsigned char *p = f->data + f->offsets[i];
+    const unsigned char *p = f->data + (f->offsets ? (size_t)f->offsets[i] : f->records + (size_t)i * (16 + f->job_bytes));
     *job = get_u64(p);
     *len = (size_t)get_u64(p + 8);
+    /* a fixed record's own length was not walked: trusted only when it is
+     * the header's (0 otherwise, which every reader refuses), so no length
+     * reaches past the record */
+    if (!f->offsets && *len != f->job_bytes)
+        *len = 0;
     return p + 16;
 }
 
@@ -633,7 +692,12 @@ int mur_experiment_merge(mur_experiment **out, const mur_scene *s, const char *c
     mur_shard_def(&in, &def);
     if (in.trace[0] || in.every_tick != !strcmp(in.command, "series"))
         rc = mur_error_set(err, MUR_EINPUT, "%s: a shard of %s, not of an experiment", paths[0], in.command);
-    if (!rc && !(rc = experiment_new(&e, s, &def, err)))
+    if (!rc && (rc = experiment_new(&e, s, &def, err))) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err ? err->msg : "");   /* what the shard asks for, said of the shard */
+        mur_error_set(err, rc, "%s: %s", paths[0], why);
+    }
+    if (!rc)
         rc = mur_shard_set_open(&set, s, paths, n, (long)e->nconditions * e->runs, err);
     size_t bytes = e ? experiment_job_bytes(e) : 0;
     for (int k = 1; !rc && k <= in.shards; k++)
