@@ -12,6 +12,7 @@
 #include "murmur/scene.h"
 #include "murmur/alloc.h"
 #include "murmur/version.h"
+#include "../core/numfmt.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,12 +23,7 @@
 
 void mur_number_format(char *buf, size_t n, double v)
 {
-    /* the shortest %g that strtod reads back to exactly v */
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
+    mur_format_double(buf, n, v);   /* the shortest text strtod reads back to exactly v */
 }
 
 void mur_setting_format(char *buf, size_t n, const mur_setting *st, const mur_params *p)
