@@ -153,6 +153,8 @@ typedef struct mur_twin_spec {
 typedef struct mur_measure {
     long window;                 ///< 0: the value at the last tick; else the mean over the last `window` ticks
     long every;                  ///< within the window, a sample every this many ticks, ending at the last (>= 1)
+    double radius;               ///< `radius`: neighbours, clusters, largest and milling measured within it (0: the cohesion radius)
+    int window_line, window_col; ///< where `window` stands in the file (1-based; 0: not given), for a run it outlasts
 } mur_measure;
 
 /// Comparisons of `experiment.until`.

@@ -161,6 +161,9 @@ int mur_scene_provenance(const mur_scene *s, uint64_t seed, const char *request,
         if (*request && request[strlen(request) - 1] != '\n')
             put(&t, "\n");
     }
+    char radius[MUR_FORMAT_DOUBLE_MAX];
+    mur_format_double(radius, sizeof radius, s->measure.radius);
+    putf(&t, "measure radius: %s\n", s->measure.radius > 0 ? radius : "cohesion_radius");
     put(&t, "# resolved settings (as murmur check prints them)\n");
     put_settings(&t, s);
     put(&t, "# scene file\n");
@@ -204,6 +207,9 @@ int mur_scene_provenance_json(const mur_scene *s, uint64_t seed, const char *req
     put_json_string(&t, s->path);
     putf(&t, ", \"seed\": %llu, \"request\": ", (unsigned long long)seed);
     put_json_string(&t, request ? request : "");
+    char radius[MUR_FORMAT_DOUBLE_MAX];
+    mur_format_double(radius, sizeof radius, s->measure.radius);
+    putf(&t, ", \"measure_radius\": %s", s->measure.radius > 0 ? radius : "null");   /* null: cohesion_radius */
     put(&t, ",\n  \"settings\": {\"model\": ");
     put_json_string(&t, s->preset->name);
     for (int i = 0; i < mur_setting_count(); i++) {

@@ -1873,14 +1873,20 @@ static int measure_pair(ctx *c, pair *p, void *arg)
         int rc = need_type(c, p->v, YAML_SCALAR_NODE, "at");
         return rc ? rc : choice(c, p->v, "at", at, &which);
     }
+    if (!strcmp(p->key, "radius"))   /* above 0; the world bounds it once it is known (scene_valid) */
+        return number(c, p->v, "radius", 1e-9, 1e9, &m->radius);
+    if (!strcmp(p->key, "window")) {
+        m->window_line = (int)p->v->start_mark.line + 1;
+        m->window_col = (int)p->v->start_mark.column + 1;
+    }
     return ticks_value(c, p->v, p->key, !strcmp(p->key, "window") ? &m->window : &m->every);
 }
 
-static const char *const measure_keys[] = {"at", "window", "every", NULL};
+static const char *const measure_keys[] = {"at", "window", "every", "radius", NULL};
 
 static int measure_map(ctx *c, yaml_node_t *map, mur_measure *m)
 {
-    *m = (mur_measure){0, 1};
+    *m = (mur_measure){.every = 1};
     int rc = each_pair(c, map, "measure", measure_keys, measure_pair, m);
     if (rc)
         return rc;
@@ -2355,6 +2361,12 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
     if (s->measure.window > (long)s->ticks + 1)
         return fail_at(c, window, "the window (%ld ticks) is longer than the experiment's %d ticks",
                        s->measure.window, s->ticks);
+    double world = s->params.width > s->params.height ? s->params.width : s->params.height;
+    if (s->measure.radius > world)
+        return fail_at(c, lookup(c, lookup(c, lookup(c, root, "experiment"), "measure"), "radius"),
+                       "'radius' = %g is larger than the world (%g x %g)", s->measure.radius, s->params.width,
+                       s->params.height);
+    s->look.metric_radius = s->measure.radius;   /* a render's readouts measure as the experiment does */
     return 0;
 }
 
