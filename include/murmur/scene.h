@@ -222,6 +222,7 @@ typedef struct mur_scene {
     int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
     int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
     int columns;                 ///< layout.columns: panels per row (0: automatic)
+    char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
 } mur_scene;
 
 /// What a recorded flock holds, for `murmur check` and host programs.

@@ -25,6 +25,7 @@
 #include "yamlnode.h"
 #include "murmur/experiment.h"
 #include "recording.h"
+#include "sha256.h"
 #include "murmur/file.h"
 #include "murmur/metrics.h"
 #include "sweep.h"
@@ -547,6 +548,8 @@ static int recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_rec
             rc = mur_recording_start(out, path, path, tick, &c->s->params, &e);
         if (rc)
             mur_error_set(c->err, rc, "%s", e.msg);
+        else if (mur_sha256_file(path, (*out)->sha256))   /* the bytes just read, for the provenance */
+            rc = fail_at(c, n, "'%s' cannot be read again to hash it", path);
     }
     mur_free(path);
     return rc;
@@ -2548,7 +2551,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
-    if (!(s->path = mur_strdup(name)) || (rc = defaults(&c, name))) {
+    if (mur_sha256_hex(src, len, s->sha256) || !(s->path = mur_strdup(name)) || (rc = defaults(&c, name))) {
         rc = rc ? rc : oom(&c);
         goto done;
     }
