@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_util.h"
+#include "decode.h"
 #include "harness.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
@@ -393,4 +394,45 @@ TEST(effects_are_the_paired_medians_of_the_runs_out_values)
         n = effects_match_runs(table, runs, why, sizeof why);
         CHECK(n == 9, "%s merged: %s (%d rows)", name, why, n);
     }
+}
+
+/* Columns [x0, x1) of an RGB image that hold ink (a dark pixel). */
+static int inked_columns(const uint8_t *rgb, int w, int h, int x0, int x1)
+{
+    int n = 0;
+    for (int x = x0; x < x1; x++) {
+        int dark = 0;
+        for (int y = 0; y < h && !dark; y++) {
+            const uint8_t *p = rgb + ((size_t)y * w + x) * 3;
+            dark = p[0] + p[1] + p[2] < 3 * 160;
+        }
+        n += dark;
+    }
+    return n;
+}
+
+/* --plot-effects with a baseline label too long for a panel's title line
+ * and a condition name too long for its slot: the titles shrink and wrap
+ * inside the panels' width, the turned names stay on the figure (the right
+ * margin and the left edge are blank). */
+TEST(effects_titles_and_names_fit_the_figure)
+{
+    const char *scene = scratch_path("long-names.yaml"), *png = scratch_path("long-names.png");
+    write_file(scene, "seed: 7\nmodel: wrkspc\nworld: {width: 300, height: 200, boundary: wrap}\nflock: {count: 60}\n"
+                      "experiment:\n  runs: 5\n  ticks: 60\n  baseline: all\n  metrics: [order, neighbours]\n"
+                      "  conditions:\n"
+                      "    all: {label: \"all three rules at their published strengths (the reference run)\"}\n"
+                      "    no-alignment-with-a-very-long-condition-name: {alignment: 0}\n"
+                      "    no-cohesion: {cohesion: 0}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q --plot-effects %s", scene, png);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    uint8_t *rgb = NULL;
+    int w = 0, h = 0;
+    REQUIRE(test_video_frame_rgb(png, 0, &rgb, &w, &h) == 0, "cannot decode %s", png);
+    /* the panels end MARGIN_R (8 pt) before the figure's right edge */
+    int margin = (int)(w * 8 / MUR_PLOT_WIDTH) - 4;
+    CHECK(inked_columns(rgb, w, h, w - margin, w) == 0, "ink in the right margin: a title runs off the panel");
+    CHECK(inked_columns(rgb, w, h, 0, 2) == 0, "ink at the left edge: a condition's name runs off the figure");
+    free(rgb);
 }
