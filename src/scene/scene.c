@@ -2274,6 +2274,24 @@ static int twin_ok(ctx *c, yaml_node_t *root)
  * would keep a machine busy for weeks), checked before anything is
  * allocated or run; the preset's predator; the timeline against the flock
  * and every condition. */
+/* experiment.measure against the rest of the scene: a window the runs
+ * hold, a radius the world holds (then the render's readouts measure with
+ * it too). */
+static int measure_ok(ctx *c, yaml_node_t *root)
+{
+    mur_scene *s = c->s;
+    yaml_node_t *m = lookup(c, lookup(c, root, "experiment"), "measure");
+    if (s->measure.window > (long)s->ticks + 1)
+        return fail_at(c, lookup(c, m, "window"), "the window (%ld ticks) is longer than the experiment's %d ticks",
+                       s->measure.window, s->ticks);
+    double world = s->params.width > s->params.height ? s->params.width : s->params.height;
+    if (s->measure.radius > world)
+        return fail_at(c, lookup(c, m, "radius"), "'radius' = %g is larger than the world (%g x %g)",
+                       s->measure.radius, s->params.width, s->params.height);
+    s->look.metric_radius = s->measure.radius;   /* a render's readouts measure as the experiment does */
+    return 0;
+}
+
 static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
 {
     mur_scene *s = c->s;
@@ -2360,17 +2378,7 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
         }
     if ((rc = twin_ok(c, root)))
         return rc;
-    yaml_node_t *window = lookup(c, lookup(c, lookup(c, root, "experiment"), "measure"), "window");
-    if (s->measure.window > (long)s->ticks + 1)
-        return fail_at(c, window, "the window (%ld ticks) is longer than the experiment's %d ticks",
-                       s->measure.window, s->ticks);
-    double world = s->params.width > s->params.height ? s->params.width : s->params.height;
-    if (s->measure.radius > world)
-        return fail_at(c, lookup(c, lookup(c, lookup(c, root, "experiment"), "measure"), "radius"),
-                       "'radius' = %g is larger than the world (%g x %g)", s->measure.radius, s->params.width,
-                       s->params.height);
-    s->look.metric_radius = s->measure.radius;   /* a render's readouts measure as the experiment does */
-    return 0;
+    return measure_ok(c, root);
 }
 
 /* Enters with the parser set on the source; leaves the one document of the
