@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_util.h"
+#include "decode.h"
 #include "harness.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
@@ -251,4 +252,187 @@ TEST(json_rows_have_the_csv_columns_with_null_where_it_is_empty)
     CHECK(effectless == 10, "%d rows without an effect (want the twin's and the until's, 10)", effectless);
     json_object_put(top);
     free(csv);
+}
+
+/* ---- one measured value per run: effects against --runs-out -------------- */
+
+/* Field `col` (0-based) of a CSV line without quoted fields, into out. */
+static void field(const char *line, int col, char *out, size_t n)
+{
+    for (int i = 0; i < col && line; i++)
+        line = (line = strchr(line, ',')) ? line + 1 : NULL;
+    size_t k = 0;
+    for (; line && line[k] && line[k] != ',' && line[k] != '\n' && k + 1 < n; k++)
+        out[k] = line[k];
+    out[k] = 0;
+}
+
+#define MAX_ROWS 256
+
+typedef struct {
+    char condition[32], metric[32];
+    int run;
+    double value;
+} run_row;
+
+/* --runs-out's rows (condition,run,seed,metric,value): the number of rows. */
+static int read_runs(const char *path, run_row *rows)
+{
+    FILE *fp = fopen(path, "r");
+    char line[512], v[64];
+    int n = 0;
+    if (!fp)
+        return -1;
+    for (int first = 1; fgets(line, sizeof line, fp) && n < MAX_ROWS; first = 0) {
+        if (first)
+            continue;
+        field(line, 0, rows[n].condition, sizeof rows[n].condition);
+        field(line, 1, v, sizeof v);
+        rows[n].run = atoi(v);
+        field(line, 3, rows[n].metric, sizeof rows[n].metric);
+        field(line, 4, v, sizeof v);
+        rows[n].value = strtod(v, NULL);
+        n++;
+    }
+    fclose(fp);
+    return n;
+}
+
+static double run_value(const run_row *rows, int n, const char *c, const char *metric, int run)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(rows[i].condition, c) && !strcmp(rows[i].metric, metric) && rows[i].run == run)
+            return rows[i].value;
+    return NAN;
+}
+
+/* Every effect_median of the stats CSV `table` against the median (numpy's
+ * linear rule; 7 runs: the middle one) of the paired differences of the
+ * per-run values in `runs`, to the bit. Returns the rows compared, or -1. */
+static int effects_match_runs(const char *table, const char *runs, char *why, size_t nwhy)
+{
+    static run_row rows[MAX_ROWS];
+    int nrows = read_runs(runs, rows), compared = 0;
+    FILE *fp = fopen(table, "r");
+    char line[1024];
+    if (nrows <= 0 || !fp) {
+        snprintf(why, nwhy, "cannot read %s or %s", table, runs);
+        if (fp)
+            fclose(fp);
+        return -1;
+    }
+    int base_col = -1;   /* baseline, then effect_median (a `censored` column before them with `until`) */
+    for (int first = 1; fgets(line, sizeof line, fp); first = 0) {
+        char c[32], metric[32], base[32], eff[64];
+        for (int k = 0; first && k < 16; k++) {
+            field(line, k, base, sizeof base);
+            base_col = !strcmp(base, "baseline") ? k : base_col;
+        }
+        if (first || base_col < 0)
+            continue;
+        field(line, 0, c, sizeof c);
+        field(line, 1, metric, sizeof metric);
+        field(line, base_col, base, sizeof base);
+        field(line, base_col + 1, eff, sizeof eff);
+        if (!eff[0])   /* a row with no effect (time_to_...) */
+            continue;
+        double d[7];
+        for (int r = 0; r < 7; r++)
+            d[r] = run_value(rows, nrows, c, metric, r) - run_value(rows, nrows, base, metric, r);
+        qsort(d, 7, sizeof d[0], cmp);
+        double got = strtod(eff, NULL);
+        if (got != d[3]) {
+            snprintf(why, nwhy, "%s %s: effect_median %s, paired median of --runs-out %.17g", c, metric, eff, d[3]);
+            fclose(fp);
+            return -1;
+        }
+        compared++;
+    }
+    fclose(fp);
+    return compared;
+}
+
+static const char measured_head[] =
+    "seed: 3\nmodel: wrkspc\nworld: {width: 200, height: 140, boundary: wrap}\nflock: {count: 40}\n"
+    "experiment:\n  runs: 7\n  ticks: 80\n  baseline: all\n  metrics: [order, nearest, neighbours]\n"
+    "  conditions: {all: {}, deaf: {alignment: 0}, loose: {cohesion: 0}}\n";
+
+TEST(effects_are_the_paired_medians_of_the_runs_out_values)
+{
+    static const char *const measures[][2] = {
+        {"last", ""},
+        {"window", "  measure: {window: 40t}\n"},
+        {"every", "  measure: {window: 50t, every: 7t}\n"},
+        {"until", "  measure: {window: 30t, every: 3t}\n  until: {order: \"> 0.9\"}\n"},
+    };
+    char err[4096], why[512], args[1024], text[2048];
+    for (size_t i = 0; i < sizeof measures / sizeof measures[0]; i++) {
+        const char *name = measures[i][0];
+        char scene[64], table[64], runs[64];
+        snprintf(scene, sizeof scene, "m-%s.yaml", name);
+        snprintf(text, sizeof text, "%s%s", measured_head, measures[i][1]);
+        write_file(scratch_path(scene), text);
+        snprintf(table, sizeof table, "%s", scratch_path("t.csv"));
+        snprintf(runs, sizeof runs, "%s", scratch_path("r.csv"));
+        snprintf(args, sizeof args, "stats %s -q -o %s --runs-out %s", scratch_path(scene), table, runs);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", name, err);
+        int n = effects_match_runs(table, runs, why, sizeof why);
+        CHECK(n == 9, "%s: %s (%d rows)", name, why, n);
+        if (i == 0)
+            continue;
+        /* in shards and merged: the same values, the same effects */
+        char dir[64];
+        snprintf(dir, sizeof dir, "%s", scratch_path(name));
+        snprintf(args, sizeof args, "mkdir -p %s", dir);
+        REQUIRE(system(args) == 0, "mkdir");
+        for (int k = 1; k <= 3; k++) {
+            snprintf(args, sizeof args, "stats %s -q --shard %d/3 -o %s/", scratch_path(scene), k, dir);
+            REQUIRE(murmur(args, err, sizeof err) == 0, "%s shard %d: %s", name, k, err);
+        }
+        snprintf(args, sizeof args, "merge -q %s/m-%s.shard-*-of-3.mur -o %s --runs-out %s", dir, name, table, runs);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s merge: %s", name, err);
+        n = effects_match_runs(table, runs, why, sizeof why);
+        CHECK(n == 9, "%s merged: %s (%d rows)", name, why, n);
+    }
+}
+
+/* Columns [x0, x1) of an RGB image that hold ink (a dark pixel). */
+static int inked_columns(const uint8_t *rgb, int w, int h, int x0, int x1)
+{
+    int n = 0;
+    for (int x = x0; x < x1; x++) {
+        int dark = 0;
+        for (int y = 0; y < h && !dark; y++) {
+            const uint8_t *p = rgb + ((size_t)y * w + x) * 3;
+            dark = p[0] + p[1] + p[2] < 3 * 160;
+        }
+        n += dark;
+    }
+    return n;
+}
+
+/* --plot-effects with a baseline label too long for a panel's title line
+ * and a condition name too long for its slot: the titles shrink and wrap
+ * inside the panels' width, the turned names stay on the figure (the right
+ * margin and the left edge are blank). */
+TEST(effects_titles_and_names_fit_the_figure)
+{
+    const char *scene = scratch_path("long-names.yaml"), *png = scratch_path("long-names.png");
+    write_file(scene, "seed: 7\nmodel: wrkspc\nworld: {width: 300, height: 200, boundary: wrap}\nflock: {count: 60}\n"
+                      "experiment:\n  runs: 5\n  ticks: 60\n  baseline: all\n  metrics: [order, neighbours]\n"
+                      "  conditions:\n"
+                      "    all: {label: \"all three rules at their published strengths (the reference run)\"}\n"
+                      "    no-alignment-with-a-very-long-condition-name: {alignment: 0}\n"
+                      "    no-cohesion: {cohesion: 0}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q --plot-effects %s", scene, png);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    uint8_t *rgb = NULL;
+    int w = 0, h = 0;
+    REQUIRE(test_video_frame_rgb(png, 0, &rgb, &w, &h) == 0, "cannot decode %s", png);
+    /* the panels end MARGIN_R (8 pt) before the figure's right edge */
+    int margin = (int)(w * 8 / MUR_PLOT_WIDTH) - 4;
+    CHECK(inked_columns(rgb, w, h, w - margin, w) == 0, "ink in the right margin: a title runs off the panel");
+    CHECK(inked_columns(rgb, w, h, 0, 2) == 0, "ink at the left edge: a condition's name runs off the figure");
+    free(rgb);
 }

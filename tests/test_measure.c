@@ -114,10 +114,73 @@ TEST(measure_and_until_bad_input_exits_2_naming_the_line)
         {"experiment:\n  measure: {window: 10t, every: 20t}\n", ":2:33:", "longer than the window"},
         {"experiment:\n  ticks: 50\n  measure: {window: 100t}\n", ":3:21:", "longer than the experiment"},
         {"experiment:\n  measure: {window: 0t}\n", ":2:21:", "at least one tick"},
+        {"experiment:\n  measure: {radius: 0}\n", ":2:21:", "out of range"},
+        {"experiment:\n  measure: {radius: -3}\n", ":2:21:", "out of range"},
+        {"experiment:\n  measure: {radius: wide}\n", ":2:21:", "must be a number"},
+        {"experiment:\n  measure: {radius: 100000}\n", ":2:21:", "larger than the world"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[4096];
         CHECK(check_refuses("bad-measure.yaml", cases[i].yaml, cases[i].where, cases[i].says, err, sizeof err),
               "case %zu: %s", i, err);
     }
+}
+
+/* A window the scene's ticks hold, outlasted by --ticks: exit 2 naming the
+ * window's line. */
+TEST(a_window_longer_than_the_run_asked_for_exits_2_naming_its_line)
+{
+    const char *path = scratch_path("long-window.yaml");
+    write_file(path, SCENE_HEAD "experiment:\n  ticks: 200\n  measure: {window: 100t}\n");
+    char args[1024], err[4096], where[512];
+    snprintf(args, sizeof args, "stats %s -q --runs 2 --ticks 50", path);
+    int rc = murmur(args, err, sizeof err);
+    snprintf(where, sizeof where, "%s:7:21: error:", path);
+    CHECK(rc == 2 && strstr(err, where) && strstr(err, "longer than the run's 50 ticks"), "exit %d: %s", rc, err);
+}
+
+/* measure.radius: neighbours (and clusters) are counted within it, and the
+ * flock moves exactly as without it. */
+TEST(measure_radius_changes_neighbours_and_not_the_dynamics)
+{
+    mur_scene *a = scene_of(SCENE_HEAD "experiment: {runs: 2, ticks: 60}\n");
+    mur_scene *b = scene_of(SCENE_HEAD "experiment: {runs: 2, ticks: 60, measure: {radius: 12}}\n");
+    REQUIRE(a && b, "scenes");
+    CHECK(a->measure.radius == 0 && b->measure.radius == 12, "radius %g, %g", a->measure.radius, b->measure.radius);
+    mur_experiment *ea = experiment_of(a, 1), *eb = experiment_of(b, 1);
+    REQUIRE(ea && eb, "experiments");
+    int same_motion = 1, fewer = 0;
+    for (int r = 0; r < 2; r++)
+        for (long t = 0; t <= 60; t++) {
+            const mur_metrics *x = mur_experiment_metrics(ea, 0, r, t), *y = mur_experiment_metrics(eb, 0, r, t);
+            same_motion &= x->order == y->order && x->nearest == y->nearest;
+            fewer += y->neighbours < x->neighbours;   /* 12 against wrkspc's cohesion radius */
+        }
+    CHECK(same_motion, "order or nearest changed with the measuring radius");
+    CHECK(fewer == 2 * 61, "neighbours within 12 fewer than within the cohesion radius at %d of 122 ticks", fewer);
+    mur_experiment_destroy(ea);
+    mur_experiment_destroy(eb);
+    /* the traced flocks are the same bytes (positions and velocities), and an
+     * .h5's observables measure with the radius */
+    const char *pa = scratch_path("ra.yaml"), *pb = scratch_path("rb.yaml");
+    write_file(pa, SCENE_HEAD "experiment: {runs: 2, ticks: 60}\n");
+    write_file(pb, SCENE_HEAD "experiment: {runs: 2, ticks: 60, measure: {radius: 12}}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "trace %s -q --ticks 40t -o %s", pa, scratch_path("ra.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    snprintf(args, sizeof args, "trace %s -q --ticks 40t -o %s", pb, scratch_path("rb.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    size_t la, lb;
+    char *ta = test_slurp(scratch_path("ra.csv"), &la), *tb = test_slurp(scratch_path("rb.csv"), &lb);
+    CHECK(ta && tb && la == lb && la > 1000 && !memcmp(ta, tb, la), "the traces differ (%zu, %zu bytes)", la, lb);
+    free(ta);
+    free(tb);
+    /* and the provenance says which radius measured */
+    char *pr = test_slurp(scratch_path("rb.csv.provenance.txt"), NULL), *pq = test_slurp(scratch_path("ra.csv.provenance.txt"), NULL);
+    CHECK(pr && strstr(pr, "\nmeasure radius: 12\n"), "provenance: %.300s", pr ? pr : "(none)");
+    CHECK(pq && strstr(pq, "\nmeasure radius: cohesion_radius\n"), "provenance: %.300s", pq ? pq : "(none)");
+    free(pr);
+    free(pq);
+    mur_scene_destroy(a);
+    mur_scene_destroy(b);
 }

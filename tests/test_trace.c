@@ -733,3 +733,30 @@ TEST(a_trace_of_an_empty_flock_reads_back)
     snprintf(args, sizeof args, "%s/replay.csv", dir);
     CHECK(access(args, F_OK) != 0, "a refused replay wrote %s", args);
 }
+
+TEST(a_traced_condition_says_its_own_boids_and_the_files_written)
+{
+    const char *dir = fresh_dir("said");
+    char scene[512], args[1024], err[4096];
+    snprintf(scene, sizeof scene, "%s/sweep.yaml", dir);
+    write_file(scene, "seed: 2\nmodel: wrkspc\nworld: {width: 300, height: 200}\nflock: {count: 100}\n"
+                      "experiment: {runs: 4, sweep: {count: [100, 800]}}\n");
+    snprintf(args, sizeof args, "trace %s --condition count=800 --ticks 10t -o %s/c.h5", scene, dir);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    CHECK(strstr(err, "c.h5 (11 ticks of 800 boids, 1 run)"), "one run: %s", err);
+    snprintf(args, sizeof args, "trace %s --condition count=800 --runs 4 --ticks 10t -o %s/c.h5", scene, dir);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    char want[600];
+    snprintf(want, sizeof want, "wrote %s/c-run0.h5 ... %s/c-run3.h5 (11 ticks of 800 boids, 4 runs)", dir, dir);
+    CHECK(strstr(err, want), "four runs: %s", err);
+    for (int k = 0; k < 4; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/c-run%d.h5", dir, k);
+        CHECK(access(path, F_OK) == 0, "%s not written", path);
+    }
+    /* a CSV keeps every run in one file, and says so */
+    snprintf(args, sizeof args, "trace %s --runs 2 --ticks 3t -o %s/c.csv", scene, dir);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    snprintf(want, sizeof want, "wrote %s/c.csv (4 ticks of 100 boids, 2 runs)", dir);
+    CHECK(strstr(err, want), "csv: %s", err);
+}

@@ -85,8 +85,9 @@ MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, co
 #define MUR_EFFECT_LEVEL 95.0
 
 /// The paired effect of metric k (mur_metric_names order) in condition c
-/// against condition base, at the last tick: the median of the run-by-run
-/// differences (c's run r minus base's run r) and its MUR_EFFECT_LEVEL%
+/// against condition base, of each run's measured value (mur_experiment_value:
+/// the last tick's, or the mean of the measure window): the median of the
+/// run-by-run differences (c's run r minus base's run r) and its MUR_EFFECT_LEVEL%
 /// percentile-bootstrap interval (MUR_BOOTSTRAP_RESAMPLES resamples,
 /// seeded from the scene's seed, both conditions' names and k: the same
 /// bits for any thread count, and for c = base exactly 0 in [0, 0]).

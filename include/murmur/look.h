@@ -148,6 +148,7 @@ typedef struct mur_look {
     int columns;                 ///< panels per row (0: up to three side by side, else a grid as square as possible)
     int shape_auto;              ///< 1: the shape was not chosen; boids under 2 pixels on the frame are
                                  ///< drawn as density (0: always `shape`)
+    double metric_radius;        ///< radius readouts, plots and cluster colours measure with (0: the cohesion radius)
 } mur_look;
 
 #ifdef __cplusplus

@@ -72,6 +72,12 @@ MUR_API void mur_metrics_ctx_destroy(mur_metrics_ctx *m);
 /// thousand boids (4,000,000 boids in a sparse world took 12 s). The flag is the caller's.
 MUR_API void mur_metrics_ctx_set_stop(mur_metrics_ctx *m, volatile sig_atomic_t *stop);
 
+/// Measure neighbours, clusters, largest and milling (and the per-boid
+/// results) with this radius, world units (scene experiment.measure.radius);
+/// 0, the default: each flock's own cohesion radius. nearest and order do
+/// not depend on it.
+MUR_API void mur_metrics_ctx_set_radius(mur_metrics_ctx *m, double radius);
+
 /// Compute every metric of the flock's current state. 0, MUR_ERUN when memory is short, or
 /// MUR_EINTR when the stop flag was seen (*out and the per-boid results are then unfinished).
 MUR_API int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out);

@@ -153,6 +153,8 @@ typedef struct mur_twin_spec {
 typedef struct mur_measure {
     long window;                 ///< 0: the value at the last tick; else the mean over the last `window` ticks
     long every;                  ///< within the window, a sample every this many ticks, ending at the last (>= 1)
+    double radius;               ///< `radius`: neighbours, clusters, largest and milling measured within it (0: the cohesion radius)
+    int window_line, window_col; ///< where `window` stands in the file (1-based; 0: not given), for a run it outlasts
 } mur_measure;
 
 /// Comparisons of `experiment.until`.
@@ -220,6 +222,7 @@ typedef struct mur_scene {
     int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
     int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
     int columns;                 ///< layout.columns: panels per row (0: automatic)
+    char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
 } mur_scene;
 
 /// What a recorded flock holds, for `murmur check` and host programs.

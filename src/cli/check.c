@@ -313,6 +313,8 @@ static void print_measures(const mur_scene *s)
         printf("; twin: moved by (%g, %g)", s->twin.shift[0], s->twin.shift[1]);
     if (s->measure.window)
         printf("; measured: mean of the last %ld ticks, every %ld", s->measure.window, s->measure.every);
+    if (s->measure.radius > 0)
+        printf("; neighbours and clusters within %g (measure.radius)", s->measure.radius);
     for (int i = 0; i < s->nuntil; i++)
         printf("%s time_to_%s (%s %g)", i ? "," : "; until:", mur_metric_name(s->until[i].metric),
                ops[s->until[i].op], s->until[i].value);

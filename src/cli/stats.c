@@ -5,10 +5,10 @@
  * (median, 10th and 90th percentile, mean), printed as a table and written
  * as CSV or JSON. series: every tick of the scene's own settings following
  * its timeline, one row per tick, with a band across runs when there are
- * several. Numbers are printed with %.9g: enough digits for any table, and
- * the same bytes for any thread count because the values are. --runs-out
- * writes the values under the summary, one per condition, run and metric,
- * with %.17g (docs/data.md). */
+ * several. Numbers in files are the shortest text that reads back to the
+ * same double (mur_format_double), the same bytes for any thread count
+ * because the values are. --runs-out writes the values under the summary,
+ * one per condition, run and metric (docs/data.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +24,7 @@
 #include "murmur/rng.h"
 #include "murmur/shard.h"
 #include "progress.h"
+#include "../core/numfmt.h"
 
 #define MAX_SWEPT 16
 
@@ -141,14 +142,18 @@ static void out_abort(out_file *o)
     o->fp = NULL;
 }
 
-/* A number for CSV and JSON; NaN and infinities have no JSON form, so both
+/* A number for CSV and JSON, as short as reads back to the same double
+ * (mur_format_double); NaN and infinities have no JSON form, so both
  * formats write them as empty / null. */
 static void put_number(FILE *fp, double v, int json)
 {
-    if (isfinite(v))
-        fprintf(fp, "%.9g", v);
-    else if (json)
+    char buf[MUR_FORMAT_DOUBLE_MAX];
+    if (isfinite(v)) {
+        mur_format_double(buf, sizeof buf, v);
+        fputs(buf, fp);
+    } else if (json) {
         fputs("null", fp);
+    }
 }
 
 /* A CSV field, quoted when it holds a separator, a quote or a line break. */
@@ -318,8 +323,8 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s, con
 
 /* --runs-out: every run's value of every metric at the measured tick, one
  * row each, with the run's seed (mur_rng_derive(scene seed, run), the same
- * for every condition: runs are paired). %.17g gives each double back
- * exactly, so a reader recomputes the summary's numbers bit for bit. */
+ * for every condition: runs are paired). Each double reads back exactly,
+ * so a reader recomputes the summary's numbers bit for bit. */
 static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
 {
     fputs("condition", fp);
@@ -332,9 +337,7 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 sweep_values(fp, e, c, 0);
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
                         mur_metric_name(s->metrics[i]));
-                double v = mur_experiment_value(e, c, r, s->metrics[i]);
-                if (isfinite(v))
-                    fprintf(fp, "%.17g", v);
+                put_number(fp, mur_experiment_value(e, c, r, s->metrics[i]), 0);
                 fputc('\n', fp);
             }
             /* a twin's numbers and the times to each `until`; a censored
@@ -351,8 +354,8 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r), name);
                 if (isinf(v))
                     fputs("inf", fp);
-                else if (isfinite(v))
-                    fprintf(fp, "%.17g", v);
+                else
+                    put_number(fp, v, 0);
                 fputc('\n', fp);
             }
         }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "murmur/experiment.h"
 #include "murmur/scene.h"
 #include "murmur/trace.h"
 #include "murmur/alloc.h"
@@ -128,6 +129,29 @@ static int trace_shard(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts
     return rc;
 }
 
+/* "wrote FILE (T ticks of N boids, R runs)": the boids of the condition
+ * traced (its own count, not the scene's), and the files as written (an
+ * .h5 per run: NAME-run0.h5 ... NAME-runR-1.h5). */
+static int say_written(const mur_scene *s, const mur_trace_opts *t, long ticks, mur_error *err)
+{
+    mur_params p = s->params;
+    int c = t->condition ? mur_experiment_find_condition(s, t->condition, err) : -1;
+    if (c >= 0)
+        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &p);
+    char *first = mur_trace_path(t->path, t->runs, 0), *last = mur_trace_path(t->path, t->runs, t->runs - 1);
+    if (!first || !last) {
+        mur_free(first);
+        mur_free(last);
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    }
+    fprintf(stderr, "murmur: wrote %s%s%s (%ld ticks of %d boids, %d run%s)\n", first,
+            strcmp(first, last) ? " ... " : "", strcmp(first, last) ? last : "", ticks, p.count, t->runs,
+            t->runs == 1 ? "" : "s");
+    mur_free(first);
+    mur_free(last);
+    return MUR_OK;
+}
+
 int mur_cmd_trace(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
@@ -167,8 +191,7 @@ int mur_cmd_trace(const mur_cli_opts *o)
     rc = mur_trace_write(s, &t, &err);
     mur_progress_end(&bar, rc ? 0 : total);
     if (!rc && !o->quiet)
-        fprintf(stderr, "murmur: wrote %s (%ld ticks of %d boids, %d run%s)\n", o->output,
-                total / t.runs, s->params.count, t.runs, t.runs == 1 ? "" : "s");
+        rc = say_written(s, &t, total / t.runs, &err);
 done:
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);

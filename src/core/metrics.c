@@ -67,12 +67,23 @@ struct mur_metrics_ctx {
     double *sum;   /* per root: sum of cos/sin of x and y angles (4 each) */
     int *cluster_of, *neighbour_count;   /* per boid, for drawing (colour modes) */
     volatile sig_atomic_t *stop;   /* polled every POLL_BOIDS boids; NULL: never */
+    double radius;   /* the measuring radius; 0: the flock's cohesion radius */
 };
 
 /* Boids between two looks at the stop flag: milliseconds of work. */
 #define POLL_BOIDS 4096
 
 void mur_metrics_ctx_set_stop(mur_metrics_ctx *m, volatile sig_atomic_t *stop) { m->stop = stop; }
+
+void mur_metrics_ctx_set_radius(mur_metrics_ctx *m, double radius) { m->radius = radius > 0 ? radius : 0; }
+
+/* The radius neighbours and clusters are measured with: the scene's
+ * measure.radius, so that a knockout of cohesion or a replay is measured
+ * with one fixed radius, else the flock's cohesion radius. */
+static double radius_of(const mur_metrics_ctx *m, const mur_params *p)
+{
+    return m->radius > 0 ? m->radius : p->cohesion_radius;
+}
 
 /* Whether to stop before boid i (looked at every POLL_BOIDS boids). */
 static int stop_at(const mur_metrics_ctx *m, int i)
@@ -251,7 +262,7 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     const mur_grid *g = &m->grid;
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    double R = p->cohesion_radius;
+    double R = radius_of(m, p);
     /* scratch, by place in the grid's order: positions and best squared
      * distances (m->sum: 4 n doubles; near, when given, is its first n) */
     double *sx = m->sum + (size_t)n, *sy = sx + n, *best = sy + n;
@@ -478,7 +489,7 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         return MUR_OK;
     }
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    double R = p->cohesion_radius;
+    double R = radius_of(m, p);
     if (reserve(m, (size_t)n) ||
         mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
         return MUR_ERUN;

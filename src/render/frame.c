@@ -231,6 +231,7 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
             goto oom;
         if (!(ps->mx = mur_metrics_ctx_create()))
             goto oom;
+        mur_metrics_ctx_set_radius(ps->mx, lk->metric_radius);
     }
     /* Pango and fontconfig only for looks with text: loading fonts is the
      * slowest part of a short still. */

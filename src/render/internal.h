@@ -264,6 +264,9 @@ void mur_text_set_left(mur_text *t, const char *s, double size, int bold, double
 void mur_text_set_aligned(mur_text *t, const char *s, double size, int bold, double wrap, int align);
 /* Left-aligned Pango markup (<sub>, <i>, escaped &amp; &lt;), one line. */
 void mur_text_set_markup_left(mur_text *t, const char *markup, double size);
+/* The same, its lines wrapped at words (within a word too long for one) to
+ * at most wrap wide (0: one line). */
+void mur_text_set_markup_wrap(mur_text *t, const char *markup, double size, double wrap);
 void mur_text_size(mur_text *t, double *w, double *h);
 /* Draw the current layout with its top-left corner at (x, y). */
 void mur_text_draw(mur_text *t, cairo_t *cr, double x, double y, const double rgb[3], double alpha);

@@ -260,6 +260,36 @@ static void title_markup(const char *s, double size, char *out, size_t n)
     out[len < n ? len : n - 1] = 0;
 }
 
+/* The box of a title (title_markup's subscripts) at size pt, its lines
+ * wrapped to wrap wide (0: one line). */
+static void title_box(figure *f, const char *s, double size, double wrap, double *w, double *h)
+{
+    char m[1024];
+    title_markup(s, size, m, sizeof m);
+    mur_text_begin(&f->text, f->cr);
+    mur_text_set_markup_wrap(&f->text, m, size, wrap);
+    mur_text_size(&f->text, w, h);
+}
+
+/* A title wrapped to wrap wide (0: one line), its box's point (ax, ay) at
+ * (x, y). */
+static void title_wrapped(figure *f, double x, double y, const char *s, double size, double wrap, double ax,
+                          double ay, double angle, rgb c)
+{
+    char m[1024];
+    title_markup(s, size, m, sizeof m);
+    cairo_t *cr = f->cr;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rotate(cr, angle);
+    double w, h;
+    mur_text_begin(&f->text, cr);
+    mur_text_set_markup_wrap(&f->text, m, size, wrap);
+    mur_text_size(&f->text, &w, &h);
+    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
+    cairo_restore(cr);
+}
+
 /* A title or an axis label: as text(), with title_markup's subscripts. */
 static void title(figure *f, double x, double y, const char *s, double size, double ax, double ay, double angle,
                   rgb c)
@@ -1527,19 +1557,66 @@ static double effect_range(panel *p, const mur_effect *eff, int nc, int n, int i
     return step;
 }
 
-/* One metric's effects panel, its title line at y: a dashed line at zero,
- * and per condition (slot s, the baseline skipped) its interval and median. */
+#define TITLE_MIN 5.0   /* pt: the smallest an effects panel's title shrinks to before it wraps */
+
+/* An effects panel's title: "<metric>: change against <baseline>". */
+static void effects_title(const mur_experiment *e, int k, int base, char *line, size_t n)
+{
+    char head[160];
+    snprintf(line, n, "%s: change against %s", metric_heading(k, head, sizeof head), condition_label(e, base));
+}
+
+/* How the effects panels' titles fit the panel's width PW, the same for
+ * every panel: at TEXT_SIZE when the widest fits, else shrunk to fit (not
+ * below TITLE_MIN), else at TITLE_MIN wrapped onto lines (*wrap = PW).
+ * *th: the title's height above its plot area (TITLE_H for one line). */
+static void effects_titles_fit(figure *probe, const mur_experiment *e, const int *metrics, int n, int base,
+                               double PW, double *size, double *wrap, double *th)
+{
+    char line[320];
+    double widest = 0, w, h;
+    for (int i = 0; i < n; i++) {
+        effects_title(e, metrics[i], base, line, sizeof line);
+        title_box(probe, line, TEXT_SIZE, 0, &w, &h);
+        widest = fmax(widest, w);
+    }
+    *size = TEXT_SIZE;
+    *wrap = 0;
+    *th = TITLE_H;
+    if (widest <= PW)
+        return;
+    /* from the proportional fit down, a 20th of a point at a time (hinting
+     * does not scale text exactly), to the first size every title fits */
+    for (*size = fmax(TITLE_MIN, floor(TEXT_SIZE * PW / widest * 20) / 20);; *size -= 0.05) {
+        *wrap = 0;
+        for (int i = 0; i < n && !*wrap; i++) {
+            effects_title(e, metrics[i], base, line, sizeof line);
+            title_box(probe, line, *size, 0, &w, &h);
+            *wrap = w > PW ? PW : 0;
+        }
+        if (!*wrap || *size - 0.05 < TITLE_MIN)
+            break;
+    }
+    for (int i = 0; i < n && *wrap; i++) {   /* the tallest wrapped title, and a point under it */
+        effects_title(e, metrics[i], base, line, sizeof line);
+        title_box(probe, line, *size, PW, &w, &h);
+        *th = fmax(*th, h + 1);
+    }
+}
+
+/* One metric's effects panel, its title (at size, wrapped to wrap, th
+ * high) from y: a dashed line at zero, and per condition (slot s, the
+ * baseline skipped) its interval and median. */
 static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_effect *eff, int n, int i, int k,
-                               double y, int base)
+                               double y, int base, double size, double wrap, double th)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     const int nc = mur_experiment_conditions(e);
-    panel p = {L, y + TITLE_H, PW, PANEL_H, 0, nc - 1, 0, 1};
+    panel p = {L, y + th, PW, PANEL_H, 0, nc - 1, 0, 1};
     double step = effect_range(&p, eff, nc, n, i, base);
-    char head[160], line[320];
-    snprintf(line, sizeof line, "%s: change against %s", metric_heading(k, head, sizeof head),
-             condition_label(e, base));
-    title(f, L, y + TITLE_H - 1, line, TEXT_SIZE, 0, 1, 0, ink);
+    char line[320];
+    effects_title(e, k, base, line, sizeof line);
+    title_wrapped(f, L, y + th - 1, line, size, wrap, 0, 1, 0, ink);
     draw_axes(f, &p, 0, 0, step);
     cairo_t *cr = f->cr;
     double dash[2] = {1.5, 1.2};
@@ -1565,6 +1642,38 @@ static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_eff
     }
 }
 
+/* s as text() draws it, its lines wrapped to wrap wide (0: one line). */
+static void text_wrapped(figure *f, double x, double y, const char *s, double size, double wrap, double ax,
+                         double ay, double angle, rgb c)
+{
+    cairo_t *cr = f->cr;
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rotate(cr, angle);
+    double w, h;
+    mur_text_begin(&f->text, cr);
+    mur_text_set_left(&f->text, s, size, 0, wrap);
+    mur_text_size(&f->text, &w, &h);
+    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
+    cairo_restore(cr);
+}
+
+/* How far below the axis the turned names of the conditions (the baseline
+ * aside) reach, at size pt wrapped to wrap. */
+static double label_reach(figure *probe, const mur_experiment *e, int base, double size, double wrap)
+{
+    double reach = 0, w, h;
+    for (int c = 0; c < mur_experiment_conditions(e); c++) {
+        if (c == base)
+            continue;
+        mur_text_begin(&probe->text, probe->cr);
+        mur_text_set_left(&probe->text, condition_label(e, c), size, 0, wrap);
+        mur_text_size(&probe->text, &w, &h);
+        reach = fmax(reach, w * sin(LABEL_TURN) + h * cos(LABEL_TURN));
+    }
+    return reach;
+}
+
 int mur_plot_effects(const char *path, const mur_experiment *e, const int *metrics, int n,
                      const mur_effect *eff, mur_error *err)
 {
@@ -1585,11 +1694,21 @@ int mur_plot_effects(const char *path, const mur_experiment *e, const int *metri
         if (c != base)
             widest = fmax(widest, text_width(&probe, condition_label(e, c), TEXT_SIZE));
     double legend_h = draw_legend(&probe, keys, 2, L, 0, PW, 0);
-    probe_close(&probe);
+    double tsize, twrap, th;   /* the panels' titles fit the panels: shrunk, or wrapped */
+    effects_titles_fit(&probe, e, metrics, n, base, PW, &tsize, &twrap, &th);
     int turned = widest > slot - 3;
-    double label_h = turned ? widest * sin(LABEL_TURN) + 10 : 11;
+    /* turned names reach left from their slot: shrunk (not below
+     * TITLE_MIN) so that the first one stays on the figure */
+    double lsize = TEXT_SIZE, room = L + slot * 0.5, lwrap = 0;
+    if (turned && widest * cos(LABEL_TURN) > room - 1)
+        lsize = fmax(TITLE_MIN, TEXT_SIZE * (room - 1) / (widest * cos(LABEL_TURN)));
+    if (turned && widest * lsize / TEXT_SIZE * cos(LABEL_TURN) > room - 1)
+        lwrap = (room - 1) / cos(LABEL_TURN);   /* too long still: onto lines */
+    double label_h = !turned ? 11 : lsize < TEXT_SIZE ? label_reach(&probe, e, base, lsize, lwrap) + 10
+                                                      : widest * sin(LABEL_TURN) + 10;
+    probe_close(&probe);
     double top = 4 + legend_h + 3;
-    double H = ceil(top + n * (TITLE_H + PANEL_H + GAP) + label_h + 4);
+    double H = ceil(top + n * (th + PANEL_H + GAP) + label_h + 4);
     figure f = {0};
     int rc = fig_begin(&f, path, e, W, H, err);
     if (rc)
@@ -1597,17 +1716,17 @@ int mur_plot_effects(const char *path, const mur_experiment *e, const int *metri
     draw_legend(&f, keys, 2, L, 4, PW, 1);
     double y = top;
     for (int i = 0; i < n; i++) {
-        draw_effects_panel(&f, e, eff, n, i, metrics[i], y, base);
-        y += TITLE_H + PANEL_H + GAP;
+        draw_effects_panel(&f, e, eff, n, i, metrics[i], y, base, tsize, twrap, th);
+        y += th + PANEL_H + GAP;
     }
     for (int c = 0, s = 0; c < nc; c++) {
         if (c == base)
             continue;
         double x = L + slot * (s++ + 0.5);
         if (turned)
-            text(&f, x + 2, y - GAP + 2.5, condition_label(e, c), TEXT_SIZE, 1, 0, -LABEL_TURN, ink);
+            text_wrapped(&f, x + 2, y - GAP + 2.5, condition_label(e, c), lsize, lwrap, 1, 0, -LABEL_TURN, ink);
         else
-            text(&f, x, y - GAP + 2.5, condition_label(e, c), TEXT_SIZE, 0.5, 0, 0, ink);
+            text(&f, x, y - GAP + 2.5, condition_label(e, c), lsize, 0.5, 0, 0, ink);
     }
     return fig_end(&f, err);
 }

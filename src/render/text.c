@@ -98,6 +98,13 @@ void mur_text_set_markup_left(mur_text *t, const char *markup, double size)
         pango_layout_set_markup(t->layout, markup, -1);
 }
 
+void mur_text_set_markup_wrap(mur_text *t, const char *markup, double size, double wrap)
+{
+    mur_text_set_markup_left(t, markup, size);
+    if (t->layout && wrap > 0)
+        pango_layout_set_width(t->layout, (int)(wrap * PANGO_SCALE));
+}
+
 void mur_text_set(mur_text *t, const char *s, double size, int bold, double wrap)
 {
     text_set(t, s, size, bold, wrap, wrap > 0);

@@ -1,6 +1,7 @@
 /* Paired effects of an experiment's conditions against a baseline
  * (experiment.h): the run-by-run differences of one metric, summarised by
- * mur_effect_compute (core/bootstrap.c).
+ * mur_effect_compute (core/bootstrap.c), of the value each run gives a
+ * summary (mur_experiment_value).
  *
  * The bootstrap's seed is a hash of the scene's seed, the two conditions'
  * names and the metric: an interval does not depend on the order the
@@ -22,13 +23,14 @@ static uint64_t name_hash(const char *s)
 int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_effect *out, mur_error *err)
 {
     int runs = mur_experiment_runs(e);
-    long tick = mur_experiment_ticks(e);
     double *d = mur_malloc((size_t)runs * sizeof *d);
     if (!d)
         return mur_error_set(err, MUR_ERUN, "out of memory for paired differences");
+    /* Each run's measured value (experiment.measure: the window's mean
+     * when there is one), the very number the summary and --runs-out give:
+     * an effect never depends on which column a reader picks. */
     for (int r = 0; r < runs; r++)
-        d[r] = mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k) -
-               mur_metrics_value(mur_experiment_metrics(e, base, r, tick), k);
+        d[r] = mur_experiment_value(e, c, r, k) - mur_experiment_value(e, base, r, k);
     uint64_t seed = mur_hash3(mur_experiment_scene(e)->seed, name_hash(mur_experiment_condition_name(e, c)),
                               name_hash(mur_experiment_condition_name(e, base)));
     int rc = mur_effect_compute(out, d, runs, MUR_EFFECT_LEVEL, MUR_BOOTSTRAP_RESAMPLES, mur_hash3(seed, (uint64_t)k, 0));

@@ -165,8 +165,10 @@ static void *worker(void *arg)
     shared *sh = arg;
     mur_metrics_ctx *mc = mur_metrics_ctx_create();
     mur_error err = {{0}};
-    if (mc)
+    if (mc) {
         mur_metrics_ctx_set_stop(mc, sh->stop);
+        mur_metrics_ctx_set_radius(mc, sh->e->scene->measure.radius);
+    }
     pthread_mutex_lock(&sh->lock);
     if (!mc) {
         sh->failed_job = -1;
@@ -286,9 +288,10 @@ int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experimen
         return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, 10000000]", ticks);
     if (def->threads < 0 || def->threads > 256)
         return mur_error_set(err, MUR_EINPUT, "threads = %d is out of range [0, 256]", def->threads);
-    if (s->measure.window > ticks + 1)
-        return mur_error_set(err, MUR_EINPUT, "measure.window of %ld ticks is longer than the run's %ld ticks",
-                             s->measure.window, ticks);
+    if (s->measure.window > ticks + 1)   /* --ticks shorter than the scene's window: said at its line */
+        return mur_error_set(err, MUR_EINPUT,
+                             "%s:%d:%d: error: the measure window (%ld ticks) is longer than the run's %ld ticks",
+                             s->path, s->measure.window_line, s->measure.window_col, s->measure.window, ticks);
     const char *only = def->version >= 2 ? def->condition : NULL;
     int first = 0;
     if (only && (first = mur_experiment_find_condition(s, only, err)) < 0)

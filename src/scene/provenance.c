@@ -12,6 +12,9 @@
 #include "murmur/scene.h"
 #include "murmur/alloc.h"
 #include "murmur/version.h"
+#include "../core/numfmt.h"
+#include "murmur_build.h"
+#include "recording.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,12 +25,7 @@
 
 void mur_number_format(char *buf, size_t n, double v)
 {
-    /* the shortest %g that strtod reads back to exactly v */
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            return;
-    }
+    mur_format_double(buf, n, v);   /* the shortest text strtod reads back to exactly v */
 }
 
 void mur_setting_format(char *buf, size_t n, const mur_setting *st, const mur_params *p)
@@ -143,6 +141,48 @@ static void put_scene_file(text *t, const mur_scene *s, void (*put_text)(text *,
     fclose(in);
 }
 
+/* ---- the inputs: every file the scene read, by its SHA-256 ------------------- */
+
+/* Input i of the scene (0: the scene file, then flock.replay, flock.start
+ * and each condition's replay, a file named twice once): its path and
+ * SHA-256 through *path and *sha; 0 past the last. */
+static int input_at(const mur_scene *s, int i, const char **path, const char **sha)
+{
+    *path = s->path;
+    *sha = s->sha256;
+    int k = 0;   /* inputs before the recording looked at */
+    for (int j = -2; j < s->nconditions && k < i; j++) {
+        const mur_recording *r = j == -2 ? s->replay : j == -1 ? s->start : s->conditions[j].replay;
+        int seen = !r;
+        for (int q = -2; !seen && q < j; q++) {   /* named before, in this same order */
+            const mur_recording *o = q == -2 ? s->replay : q == -1 ? s->start : s->conditions[q].replay;
+            seen = o && !strcmp(o->path, r->path) && !strcmp(o->sha256, r->sha256);
+        }
+        if (!seen) {
+            k++;
+            *path = r->path;
+            *sha = r->sha256;
+        }
+    }
+    return k == i;
+}
+
+/* "build: COMMIT" when the build knew it; then the inputs as sha256sum
+ * prints them ("HEX  PATH"), so `sha256sum -c` on those lines checks a
+ * folder's files are the ones the result came from. */
+static void put_build_and_inputs(text *t, const mur_scene *s)
+{
+    if (*MUR_BUILD_COMMIT)
+        putf(t, "build: %s\n", MUR_BUILD_COMMIT);
+    put(t, "# inputs (SHA-256, as sha256sum prints them)\n");
+    const char *path, *sha;
+    for (int i = 0; input_at(s, i, &path, &sha); i++) {
+        putf(t, "%s  ", sha);
+        put(t, path);
+        put(t, "\n");
+    }
+}
+
 static int finish(text *t, char **out, mur_error *err)
 {
     if (t->failed || !t->s) {
@@ -158,13 +198,16 @@ int mur_scene_provenance(const mur_scene *s, uint64_t seed, const char *request,
                          mur_error *err)
 {
     text t = {0};
-    putf(&t, "murmur %s\nscene: %s\nseed: %llu\n", MUR_VERSION_STRING, s->path,
-         (unsigned long long)seed);
+    putf(&t, "murmur %s\nscene: %s\nseed: %llu\n", MUR_VERSION_STRING, s->path, (unsigned long long)seed);
     if (request) {
         put(&t, request);
         if (*request && request[strlen(request) - 1] != '\n')
             put(&t, "\n");
     }
+    put_build_and_inputs(&t, s);
+    char radius[MUR_FORMAT_DOUBLE_MAX];
+    mur_format_double(radius, sizeof radius, s->measure.radius);
+    putf(&t, "measure radius: %s\n", s->measure.radius > 0 ? radius : "cohesion_radius");
     put(&t, "# resolved settings (as murmur check prints them)\n");
     put_settings(&t, s);
     put(&t, "# scene file\n");
@@ -204,10 +247,28 @@ int mur_scene_provenance_json(const mur_scene *s, uint64_t seed, const char *req
     text t = {0};
     put(&t, "{\"murmur\": ");
     put_json_string(&t, MUR_VERSION_STRING);
+    put(&t, ", \"build\": ");
+    if (*MUR_BUILD_COMMIT)
+        put_json_string(&t, MUR_BUILD_COMMIT);
+    else
+        put(&t, "null");
     put(&t, ", \"scene\": ");
     put_json_string(&t, s->path);
+    put(&t, ",\n  \"inputs\": [");
+    const char *path, *sha;
+    for (int i = 0; input_at(s, i, &path, &sha); i++) {
+        put(&t, i ? ", {\"path\": " : "{\"path\": ");
+        put_json_string(&t, path);
+        put(&t, ", \"sha256\": ");
+        put_json_string(&t, sha);
+        put(&t, "}");
+    }
+    put(&t, "]");
     putf(&t, ", \"seed\": %llu, \"request\": ", (unsigned long long)seed);
     put_json_string(&t, request ? request : "");
+    char radius[MUR_FORMAT_DOUBLE_MAX];
+    mur_format_double(radius, sizeof radius, s->measure.radius);
+    putf(&t, ", \"measure_radius\": %s", s->measure.radius > 0 ? radius : "null");   /* null: cohesion_radius */
     put(&t, ",\n  \"settings\": {\"model\": ");
     put_json_string(&t, s->preset->name);
     for (int i = 0; i < mur_setting_count(); i++) {

@@ -39,6 +39,7 @@ typedef struct mur_recording {
     uint64_t flock_tick;      /* the flock's tick counter at the chosen frame */
     uint64_t stream[4];       /* the flock's stream for added boids then */
     uint64_t seed;            /* the seed of the run that made it */
+    char sha256[65];          /* the file's SHA-256, hex (the provenance's inputs) */
 } mur_recording;
 
 /* The frame shown at tick: the last one at or before it, or -1 before the first. */

@@ -25,6 +25,7 @@
 #include "yamlnode.h"
 #include "murmur/experiment.h"
 #include "recording.h"
+#include "sha256.h"
 #include "murmur/file.h"
 #include "murmur/metrics.h"
 #include "sweep.h"
@@ -563,6 +564,8 @@ static int recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_rec
             rc = mur_recording_start(out, path, path, tick, &c->s->params, &e);
         if (rc)
             mur_error_set(c->err, rc, "%s", e.msg);
+        else if (mur_sha256_file(path, (*out)->sha256))   /* the bytes just read, for the provenance */
+            rc = fail_at(c, n, "'%s' cannot be read again to hash it", path);
     }
     mur_free(path);
     return rc;
@@ -1892,14 +1895,20 @@ static int measure_pair(ctx *c, pair *p, void *arg)
         int rc = need_type(c, p->v, YAML_SCALAR_NODE, "at");
         return rc ? rc : choice(c, p->v, "at", at, &which);
     }
+    if (!strcmp(p->key, "radius"))   /* above 0; the world bounds it once it is known (scene_valid) */
+        return number(c, p->v, "radius", 1e-9, 1e9, &m->radius);
+    if (!strcmp(p->key, "window")) {
+        m->window_line = (int)p->v->start_mark.line + 1;
+        m->window_col = (int)p->v->start_mark.column + 1;
+    }
     return ticks_value(c, p->v, p->key, !strcmp(p->key, "window") ? &m->window : &m->every);
 }
 
-static const char *const measure_keys[] = {"at", "window", "every", NULL};
+static const char *const measure_keys[] = {"at", "window", "every", "radius", NULL};
 
 static int measure_map(ctx *c, yaml_node_t *map, mur_measure *m)
 {
-    *m = (mur_measure){0, 1};
+    *m = (mur_measure){.every = 1};
     int rc = each_pair(c, map, "measure", measure_keys, measure_pair, m);
     if (rc)
         return rc;
@@ -2284,6 +2293,24 @@ static int twin_ok(ctx *c, yaml_node_t *root)
  * would keep a machine busy for weeks), checked before anything is
  * allocated or run; the preset's predator; the timeline against the flock
  * and every condition. */
+/* experiment.measure against the rest of the scene: a window the runs
+ * hold, a radius the world holds (then the render's readouts measure with
+ * it too). */
+static int measure_ok(ctx *c, yaml_node_t *root)
+{
+    mur_scene *s = c->s;
+    yaml_node_t *m = lookup(c, lookup(c, root, "experiment"), "measure");
+    if (s->measure.window > (long)s->ticks + 1)
+        return fail_at(c, lookup(c, m, "window"), "the window (%ld ticks) is longer than the experiment's %d ticks",
+                       s->measure.window, s->ticks);
+    double world = s->params.width > s->params.height ? s->params.width : s->params.height;
+    if (s->measure.radius > world)
+        return fail_at(c, lookup(c, m, "radius"), "'radius' = %g is larger than the world (%g x %g)",
+                       s->measure.radius, s->params.width, s->params.height);
+    s->look.metric_radius = s->measure.radius;   /* a render's readouts measure as the experiment does */
+    return 0;
+}
+
 static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
 {
     mur_scene *s = c->s;
@@ -2370,11 +2397,7 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
         }
     if ((rc = twin_ok(c, root)))
         return rc;
-    yaml_node_t *window = lookup(c, lookup(c, lookup(c, root, "experiment"), "measure"), "window");
-    if (s->measure.window > (long)s->ticks + 1)
-        return fail_at(c, window, "the window (%ld ticks) is longer than the experiment's %d ticks",
-                       s->measure.window, s->ticks);
-    return 0;
+    return measure_ok(c, root);
 }
 
 /* Enters with the parser set on the source; leaves the one document of the
@@ -2555,7 +2578,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
-    if (!(s->path = mur_strdup(name)) || (rc = defaults(&c, name))) {
+    if (mur_sha256_hex(src, len, s->sha256) || !(s->path = mur_strdup(name)) || (rc = defaults(&c, name))) {
         rc = rc ? rc : oom(&c);
         goto done;
     }
