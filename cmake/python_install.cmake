@@ -2,7 +2,8 @@
 # Enters with MURMUR_PY_SRC (the package's folder), MURMUR_PY_DIR (where
 # to install it: empty for the default, else relative to the prefix or
 # absolute), MURMUR_PY_EXE (the python3 the default is asked of),
-# MURMUR_PY_LIBDIR and MURMUR_PY_SONAME (the library _config.py names).
+# MURMUR_PY_LIBDIR and MURMUR_PY_SONAME (the library _config.py names),
+# MURMUR_PY_BUILD (the build folder, where _config.py is written first).
 #
 # The default is where that python3 reads modules of this prefix: Debian's
 # /usr/lib/python3/dist-packages for /usr, lib/python3.X/dist-packages
@@ -33,6 +34,13 @@ file(INSTALL "${MURMUR_PY_SRC}" DESTINATION "${_dir}" FILES_MATCHING PATTERN "*.
      PATTERN "__pycache__" EXCLUDE)
 # The library this module was installed with, found without the loader's
 # search (a prefix the loader does not know works too).
-set(_cfg "${CMAKE_CURRENT_BINARY_DIR}/python-config/_config.py")
-file(WRITE "${_cfg}" "# Written by cmake --install: the libmurmur this module was installed with.\nLIBRARY = \"${_libdir}/${MURMUR_PY_SONAME}\"\n")
+set(_cfg "${MURMUR_PY_BUILD}/python-config/_config.py")
+# Under /usr the library is in the loader's own folders (the multiarch
+# one on Debian): the soname alone, so the module is the same on every
+# architecture (python3-murmur is Architecture: all).
+set(_library "${_libdir}/${MURMUR_PY_SONAME}")
+if(_prefix STREQUAL "/usr")
+  set(_library "${MURMUR_PY_SONAME}")
+endif()
+file(WRITE "${_cfg}" "# Written by cmake --install: the libmurmur this module was installed with.\nLIBRARY = \"${_library}\"\n")
 file(INSTALL "${_cfg}" DESTINATION "${_dir}/murmur")
