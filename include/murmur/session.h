@@ -83,9 +83,10 @@ MUR_API long mur_session_tick(const mur_session *ss);
 
 /// Change the model setting `name` (a scene key of docs/model.md, e.g.
 /// "alignment"; a choice by its index) to value in every panel from the next
-/// tick on, as a timeline `set` does: later timeline entries still apply on
-/// top. MUR_EINPUT naming the setting for an unknown name or a value out of
-/// its range.
+/// tick on: the settings the timeline starts from (the scene's, with the
+/// condition's overrides) change, so the timeline's own `set` and `ramp`
+/// entries of that setting still apply on top. MUR_EINPUT naming the
+/// setting for an unknown name or a value out of its range.
 MUR_API int mur_session_set(mur_session *ss, const char *name, double value, mur_error *err);
 
 /// Step every panel's flock to `tick` (counted from the first frame; never

@@ -247,7 +247,9 @@ class Simulation:
 
     def set(self, **settings):
         """Change model settings from the next tick on, as a timeline `set`
-        does: sim.set(alignment=0). A choice is given by its index."""
+        does: sim.set(alignment=0). They change the settings the timeline
+        starts from, so the scene's own timeline entries of the same setting
+        still apply on top. A choice is given by its index."""
         err = _errors.new()
         for name, value in settings.items():
             _errors.check(lib.mur_session_set(self._ptr, name.encode(), float(value), byref(err)), err)

@@ -22,9 +22,14 @@
  * at fontconfig's first frame. */
 /* The sanitizer runtime looks these hooks up by name in the executable,
  * so they stay visible though the library hides everything it does not
- * export; only a sanitizer build has them, so the library a host program
- * links exports mur_ names alone. */
-#ifdef MURMUR_SANITIZE
+ * export; only an AddressSanitizer build (the CMake option, .ci/fuzz) has
+ * them, so the library a host program links exports mur_ names alone. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)   /* clang */
+#define MUR_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(MUR_ASAN)   /* GCC, clang */
 #define MUR_VISIBLE __attribute__((visibility("default")))
 MUR_VISIBLE const char *__lsan_default_suppressions(void);
 MUR_VISIBLE const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
