@@ -38,7 +38,15 @@ extern "C" {
 
 /// What to run. Zero-initialise, then set what differs.
 /// The version of mur_experiment_def this header describes.
-#define MUR_EXPERIMENT_DEF_VERSION 3
+#define MUR_EXPERIMENT_DEF_VERSION 4
+
+/// Most statistics of the caller's own one experiment computes (def.nextra).
+#define MUR_EXPERIMENT_MAX_EXTRA 16
+
+/// A caller's statistics of run `run` of condition c's flock at a measured
+/// tick: writes def.nextra values to out; 0, or non-zero to fail the
+/// experiment (MUR_ERUN). Called on worker threads, several at once.
+typedef int (*mur_experiment_extra_fn)(void *ctx, const mur_flock *f, int c, int run, double *out);
 
 typedef struct mur_experiment_def {
     unsigned version;   ///< MUR_EXPERIMENT_DEF_VERSION
@@ -52,11 +60,18 @@ typedef struct mur_experiment_def {
     void *progress_ctx;
     const char *condition; ///< (version 2) run this experiment condition alone, by name (NULL: as scene_only says)
     int shard, shards;  ///< (version 3) run only the jobs of shard `shard` (1..shards) of `shards` (murmur/shard.h); 0, 0: every job
+    int nextra;         ///< (version 4) statistics of the caller's own, 0..MUR_EXPERIMENT_MAX_EXTRA
+    mur_experiment_extra_fn extra; ///< (version 4) computes them at each run's measured tick: the
+                                   ///< last, or every sample of measure.window, averaged as the metrics are
+    void *extra_ctx;
 } mur_experiment_def;
 
 /// A mur_experiment_def of this version, every other field zero (the
 /// scene's runs and ticks, every condition, all cores).
 #define MUR_EXPERIMENT_DEF_INIT {.version = MUR_EXPERIMENT_DEF_VERSION}
+
+/// Fill *out with MUR_EXPERIMENT_DEF_INIT (for C++ and bindings, which cannot use the macro).
+MUR_API void mur_experiment_def_init(mur_experiment_def *out);
 
 /// The results of an experiment: the metrics of every condition, run and
 /// recorded tick.
@@ -143,6 +158,13 @@ MUR_API void mur_experiment_twin_summary(const mur_experiment *e, int c, int k, 
 /// scene's experiment.measure): the value at the last tick, or the mean of
 /// the samples of the final window.
 MUR_API double mur_experiment_value(const mur_experiment *e, int c, int r, int k);
+
+/// Statistics of the caller's own the experiment computed (def.nextra).
+MUR_API int mur_experiment_nextra(const mur_experiment *e);
+
+/// Value j (0..nextra) of the caller's statistics for run r of condition c:
+/// def.extra's value at the measured tick (the window's mean with measure.window).
+MUR_API double mur_experiment_extra(const mur_experiment *e, int c, int r, int j);
 
 /// The first tick (0..ticks) at which the scene's experiment.until entry i
 /// held in run r of condition c, or +inf when it never did (censored). The

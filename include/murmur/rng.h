@@ -37,7 +37,8 @@ MUR_API uint64_t mur_rng_derive(uint64_t seed, uint64_t k);
 MUR_API uint64_t mur_hash3(uint64_t seed, uint64_t a, uint64_t b);
 
 /// Map 64 random bits to a double in [0, 1).
-static inline double mur_u01(uint64_t bits) { return (double)(bits >> 11) * 0x1.0p-53; }
+/* 2^-53 written as a quotient: C++11 has no hex float literals. */
+static inline double mur_u01(uint64_t bits) { return (double)(bits >> 11) * (1.0 / 9007199254740992.0); }
 
 #ifdef __cplusplus
 }

@@ -264,6 +264,17 @@ MUR_API double mur_scene_max_count(const mur_scene *s, const mur_params *base);
 /// Number of frames of the whole video.
 MUR_API long mur_scene_frames(const mur_scene *s);
 
+/// Output frame size in pixels (for bindings that do not read mur_scene).
+MUR_API void mur_scene_size(const mur_scene *s, int *width, int *height);
+
+/// Frames per second of video and simulation ticks per second of video.
+MUR_API double mur_scene_fps(const mur_scene *s);
+MUR_API double mur_scene_tps(const mur_scene *s);
+
+/// Number of experiment conditions, and the name of condition c (owned by s).
+MUR_API int mur_scene_conditions(const mur_scene *s);
+MUR_API const char *mur_scene_condition_name(const mur_scene *s, int c);
+
 /// Settings in force at t seconds of video: the timeline's sets and ramps
 /// applied on top of base (usually &s->params, or a condition's variant).
 MUR_API void mur_scene_params_at(const mur_scene *s, const mur_params *base, double t, mur_params *out);

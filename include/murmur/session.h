@@ -52,6 +52,9 @@ typedef struct mur_session_opts {
 /// Defaults: all cores, no stop flag, the scene as it is with its own seed.
 #define MUR_SESSION_OPTS_INIT {MUR_SESSION_OPTS_VERSION, 0, NULL, -1, -1}
 
+/// Fill *out with MUR_SESSION_OPTS_INIT (for bindings that cannot use the macro).
+MUR_API void mur_session_opts_init(mur_session_opts *out);
+
 typedef struct mur_session mur_session;
 
 /// Create a session of scene s (which must outlive it): a flock per panel
@@ -75,17 +78,29 @@ MUR_API int mur_session_panels(const mur_session *ss);
 /// The flock of panel i as last stepped; owned by the session.
 MUR_API const mur_flock *mur_session_flock(const mur_session *ss, int panel);
 
+/// Ticks every panel's flock has run, counted from the first frame (0 after create).
+MUR_API long mur_session_tick(const mur_session *ss);
+
+/// Change the model setting `name` (a scene key of docs/model.md, e.g.
+/// "alignment"; a choice by its index) to value in every panel from the next
+/// tick on: the settings the timeline starts from (the scene's, with the
+/// condition's overrides) change, so the timeline's own `set` and `ramp`
+/// entries of that setting still apply on top. MUR_EINPUT naming the
+/// setting for an unknown name or a value out of its range.
+MUR_API int mur_session_set(mur_session *ss, const char *name, double value, mur_error *err);
+
 /// Step every panel's flock to `tick` (counted from the first frame; never
 /// backwards: a later call with a smaller tick does nothing).
 MUR_API int mur_session_run_to(mur_session *ss, long tick, mur_error *err);
 
-/// Step to frame k and draw it into the session's own image: ARGB32 rows of
+/// Step to frame k and draw it into the session's own image (MUR_EINPUT for a
+/// frame before the session's tick: flocks do not step backwards): ARGB32 rows of
 /// *stride bytes, premultiplied, native-endian, opaque, the scene's size.
 /// *pixels stays valid until the next draw or destroy.
 MUR_API int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, int *stride,
                               mur_error *err);
 
-/// Step to frame k and draw it onto cr, a program's own Cairo context
+/// Step to frame k (not before the session's tick: MUR_EINPUT) and draw it onto cr, a program's own Cairo context
 /// (an image surface on its own buffer, a PDF, a window), covering (0, 0)
 /// to (width, height) of cr's user space.
 MUR_API int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double height,
@@ -99,7 +114,7 @@ MUR_API int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width,
 MUR_API int mur_session_provenance(const mur_session *ss, const char *request, char **out,
                                    mur_error *err);
 
-/// Step to frame k and write it as a still: .png at the scene's size, .pdf
+/// Step to frame k (not before the session's tick: MUR_EINPUT) and write it as a still: .png at the scene's size, .pdf
 /// or .svg as vectors one paper column wide, carrying the session's
 /// provenance (mur_session_provenance). The file appears at path only
 /// when complete. MUR_EINPUT for another extension.
@@ -144,6 +159,9 @@ typedef struct mur_render_opts {
 
 /// Defaults: the whole video, medium preset, no queue, no progress, no subtitles.
 #define MUR_RENDER_OPTS_INIT {MUR_RENDER_OPTS_VERSION, NULL, 0, -1, NULL, NULL, 0, NULL, NULL, 0, 0, 0}
+
+/// Fill *out with MUR_RENDER_OPTS_INIT (for bindings that cannot use the macro).
+MUR_API void mur_render_opts_init(mur_render_opts *out);
 
 /// The chapters and the captions (as subtitles) of frames [first, last) of
 /// s, in seconds from frame `first`: chapters from timeline `chapter:`

@@ -56,6 +56,9 @@ typedef struct mur_trace_opts {
 #define MUR_TRACE_OPTS_INIT                                                                        \
     {MUR_TRACE_OPTS_VERSION, NULL, NULL, -1, 1, 0, -1, 1, 0, 0, NULL, NULL, NULL, 0, 0}
 
+/// Fill *out with MUR_TRACE_OPTS_INIT (for bindings that cannot use the macro).
+MUR_API void mur_trace_opts_init(mur_trace_opts *out);
+
 /// Write the trace o asks for of scene s. 0; MUR_EINPUT for a bad option
 /// (an unknown extension or condition, a run out of range, an empty range);
 /// MUR_ERUN for I/O failures ("cannot write 'PATH': REASON") or memory;

@@ -102,6 +102,9 @@ MUR_API int mur_video_chunk_frames(long frames, int fps, int k, int n, long *fir
 /// A mur_video_opts of this version, every other field zero.
 #define MUR_VIDEO_OPTS_INIT {.version = MUR_VIDEO_OPTS_VERSION}
 
+/// Fill *out with MUR_VIDEO_OPTS_INIT (for C++ and bindings, which cannot use the macro).
+MUR_API void mur_video_opts_init(mur_video_opts *out);
+
 typedef struct mur_video mur_video;
 
 /// 0 when a writer supports path (its extension, and for an image sequence

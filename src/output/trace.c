@@ -243,6 +243,8 @@ static int trace_run_k(tracer *t, const mur_params *base, const trace_run *r, in
     return rc;
 }
 
+void mur_trace_opts_init(mur_trace_opts *out) { *out = (mur_trace_opts)MUR_TRACE_OPTS_INIT; }
+
 int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
 {
     long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);

@@ -407,6 +407,8 @@ oom:
 
 /* ---- the public API --------------------------------------------------------- */
 
+void mur_video_opts_init(mur_video_opts *out) { *out = (mur_video_opts)MUR_VIDEO_OPTS_INIT; }
+
 int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
 {
     assert(out && opts);

@@ -86,6 +86,20 @@ static int until_met(const mur_until *u, double v)
     }
 }
 
+/* The caller's statistics of job `job`'s flock, added to its slots (a
+ * window's samples are summed in tick order; run_job divides). */
+static int observe_extra(mur_experiment *e, const mur_flock *f, long job, mur_error *err)
+{
+    double v[MUR_EXPERIMENT_MAX_EXTRA] = {0};
+    int c = (int)(job / e->runs), r = (int)(job % e->runs);
+    if (e->extra_fn(e->extra_ctx, f, c, r, v))
+        return mur_error_set(err, MUR_ERUN, "the caller's statistic failed in run %d of condition %s", r,
+                             mur_experiment_condition_name(e, c));
+    for (int j = 0; j < e->nextra; j++)
+        e->extra[job * e->nextra + j] += v[j];
+    return MUR_OK;
+}
+
 /* Job `job` at tick t: keeps the metrics a series keeps (every tick) or a
  * summary does (the last tick's), adds a sample of the measure window to
  * the job's means, and records the first tick each `until` holds. Metrics
@@ -107,6 +121,8 @@ static int observe(mur_experiment *e, mur_metrics_ctx *mc, const mur_flock *f, l
         return rc;
     for (int k = 0; sample && k < MUR_METRIC_COUNT; k++)   /* summed in tick order; run_job divides */
         e->window[job * MUR_METRIC_COUNT + k] += mur_metrics_value(m, k);
+    if (e->nextra && (window ? sample : t == T) && (rc = observe_extra(e, f, job, err)))
+        return rc;
     for (int i = 0; until && i < s->nuntil; i++)
         if (isinf(until[i]) && until_met(&s->until[i], mur_metrics_value(m, s->until[i].metric)))
             until[i] = (double)t;
@@ -152,6 +168,8 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     }
     for (int k = 0; e->window && k < MUR_METRIC_COUNT; k++)
         e->window[job * MUR_METRIC_COUNT + k] /= (double)e->samples;
+    for (int j = 0; e->window && j < e->nextra; j++)
+        e->extra[job * e->nextra + j] /= (double)e->samples;
     if (!rc && tw)
         rc = twin_result(e, job, tw, err);
 fail:
@@ -292,6 +310,10 @@ int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experimen
         return mur_error_set(err, MUR_EINPUT,
                              "%s:%d:%d: error: the measure window (%ld ticks) is longer than the run's %ld ticks",
                              s->path, s->measure.window_line, s->measure.window_col, s->measure.window, ticks);
+    int nextra = def->version >= 4 ? def->nextra : 0;
+    if (nextra < 0 || nextra > MUR_EXPERIMENT_MAX_EXTRA || (nextra && !def->extra))
+        return mur_error_set(err, MUR_EINPUT, "nextra = %d: 0 to %d statistics, with a function to compute them",
+                             nextra, MUR_EXPERIMENT_MAX_EXTRA);
     const char *only = def->version >= 2 ? def->condition : NULL;
     int first = 0;
     if (only && (first = mur_experiment_find_condition(s, only, err)) < 0)
@@ -353,11 +375,17 @@ int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experimen
         e->samples = (s->measure.window - 1) / s->measure.every + 1;
         e->window = mur_calloc(njobs * MUR_METRIC_COUNT, sizeof *e->window);
     }
+    if (nextra) {
+        e->nextra = nextra;
+        e->extra_fn = def->extra;
+        e->extra_ctx = def->extra_ctx;
+        e->extra = mur_calloc(njobs * (size_t)nextra, sizeof *e->extra);
+    }
     if (s->nuntil && (e->until = mur_calloc(njobs * (size_t)s->nuntil, sizeof *e->until)))
         for (size_t i = 0; i < njobs * (size_t)s->nuntil; i++)
             e->until[i] = INFINITY;
     if (!e->m || !e->scratch || (s->twin.kind != MUR_TWIN_NONE && (!e->tw || !e->twr)) ||
-        (s->measure.window && !e->window) || (s->nuntil && !e->until)) {
+        (s->measure.window && !e->window) || (s->nuntil && !e->until) || (nextra && !e->extra)) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory for %zu metric records", nm);
         goto fail;
     }
@@ -396,6 +424,7 @@ size_t experiment_job_bytes(const mur_experiment *e)
         n += MUR_METRIC_COUNT * sizeof *e->window;
     if (e->until)
         n += (size_t)e->scene->nuntil * sizeof *e->until;
+    n += (size_t)e->nextra * sizeof *e->extra;
     return n;
 }
 
@@ -423,6 +452,8 @@ static void job_bytes(mur_experiment *e, long job, unsigned char *rec, int unpac
         move(&rec, e->window + job * MUR_METRIC_COUNT, MUR_METRIC_COUNT * sizeof *e->window, unpack);
     if (e->until)
         move(&rec, e->until + job * e->scene->nuntil, (size_t)e->scene->nuntil * sizeof *e->until, unpack);
+    if (e->extra)
+        move(&rec, e->extra + job * e->nextra, (size_t)e->nextra * sizeof *e->extra, unpack);
 }
 
 void experiment_job_pack(const mur_experiment *e, long job, unsigned char *out)
@@ -445,10 +476,18 @@ void mur_experiment_destroy(mur_experiment *e)
     mur_free(e->twr);
     mur_free(e->window);
     mur_free(e->until);
+    mur_free(e->extra);
     mur_free(e);
 }
 
+void mur_experiment_def_init(mur_experiment_def *out) { *out = (mur_experiment_def)MUR_EXPERIMENT_DEF_INIT; }
 int mur_experiment_conditions(const mur_experiment *e) { return e->nconditions; }
+int mur_experiment_nextra(const mur_experiment *e) { return e->nextra; }
+
+double mur_experiment_extra(const mur_experiment *e, int c, int r, int j)
+{
+    return e->extra[((long)c * e->runs + r) * e->nextra + j];
+}
 int mur_experiment_runs(const mur_experiment *e) { return e->runs; }
 long mur_experiment_ticks(const mur_experiment *e) { return e->ticks; }
 int mur_experiment_every_tick(const mur_experiment *e) { return e->every_tick; }

@@ -24,6 +24,10 @@ struct mur_experiment {
     long samples;         /* ticks sampled in the window */
     double *until;        /* until: [(condition * runs + run) * nuntil + i] first tick it holds, +inf if never; else NULL */
     double *scratch;      /* runs values, for summaries */
+    int nextra;           /* def.extra: the caller's statistics, [(condition * runs + run) * nextra + j] */
+    double *extra;        /* their values (window means), else NULL */
+    mur_experiment_extra_fn extra_fn;
+    void *extra_ctx;
 };
 
 /* An experiment of def's shape with every slot empty (until: +inf), not

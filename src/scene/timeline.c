@@ -133,6 +133,18 @@ int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int 
 }
 
 long mur_scene_frames(const mur_scene *s) { return (long)floor(s->duration * s->fps + 1e-9); }
+void mur_scene_size(const mur_scene *s, int *width, int *height)
+{
+    *width = s->width;
+    *height = s->height;
+}
+double mur_scene_fps(const mur_scene *s) { return s->fps; }
+double mur_scene_tps(const mur_scene *s) { return s->tps; }
+int mur_scene_conditions(const mur_scene *s) { return s->nconditions; }
+const char *mur_scene_condition_name(const mur_scene *s, int c)
+{
+    return c >= 0 && c < s->nconditions ? s->conditions[c].name : NULL;
+}
 
 double mur_scene_frame_time(const mur_scene *s, long k) { return k / s->fps; }
 

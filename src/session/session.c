@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "murmur/presets.h"
 #include "murmur/render.h"
 #include "murmur/rng.h"
 #include "murmur/twin.h"
@@ -169,6 +170,58 @@ const mur_flock *mur_session_flock(const mur_session *ss, int panel)
     return panel >= 0 && panel < ss->npanels ? ss->flocks[panel] : NULL;
 }
 
+void mur_session_opts_init(mur_session_opts *out) { *out = (mur_session_opts)MUR_SESSION_OPTS_INIT; }
+void mur_render_opts_init(mur_render_opts *out) { *out = (mur_render_opts)MUR_RENDER_OPTS_INIT; }
+long mur_session_tick(const mur_session *ss) { return ss->drivers[0].tick; }
+
+/* A setting's value within its range (a choice by index), or MUR_EINPUT. */
+static int check_setting(const mur_setting *st, const char *name, double v, mur_error *err)
+{
+    if (!st)
+        return mur_error_set(err, MUR_EINPUT, "'%s' is not a model setting (docs/model.md)", name ? name : "");
+    double lo = st->min, hi = st->max;
+    if (st->type == MUR_SETTING_ENUM) {
+        int n = 0;
+        while (st->choices[n])
+            n++;
+        lo = 0;
+        hi = n - 1;
+    }
+    if (!(v >= lo && v <= hi) || (st->type != MUR_SETTING_REAL && v != floor(v)))
+        return mur_error_set(err, MUR_EINPUT, "%s = %g is out of range [%g, %g]%s", st->name, v, lo, hi,
+                             st->type == MUR_SETTING_REAL ? "" : " (a whole number)");
+    return MUR_OK;
+}
+
+int mur_session_set(mur_session *ss, const char *name, double value, mur_error *err)
+{
+    const mur_setting *st = name ? mur_setting_find(name) : NULL;
+    int rc = check_setting(st, name, value, err);
+    for (int i = 0; !rc && i < ss->npanels; i++) {
+        mur_params p = ss->drivers[i].base;
+        mur_setting_put(st, &p, value);
+        rc = mur_params_validate(&p, err);
+    }
+    for (int i = 0; !rc && i < ss->npanels; i++) {   /* every panel or none */
+        mur_setting_put(st, &ss->drivers[i].base, value);
+        if (ss->twins[i].flock)
+            mur_setting_put(st, &ss->twins[i].driver.base, value);
+    }
+    return rc;
+}
+
+/* Frame k's tick, or MUR_EINPUT when the flocks are past it already. */
+static int frame_tick(const mur_session *ss, long k, long *tick, mur_error *err)
+{
+    *tick = mur_scene_frame_tick(ss->scene, k);
+    if (*tick < ss->drivers[0].tick)
+        return mur_error_set(err, MUR_EINPUT,
+                             "frame %ld (tick %ld) is before the session's tick %ld: a session steps "
+                             "forward only (create another for an earlier frame)", k, *tick,
+                             ss->drivers[0].tick);
+    return MUR_OK;
+}
+
 int mur_session_run_to(mur_session *ss, long tick, mur_error *err)
 {
     for (int i = 0; i < ss->npanels; i++) {
@@ -184,7 +237,10 @@ int mur_session_run_to(mur_session *ss, long tick, mur_error *err)
 int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, int *stride, mur_error *err)
 {
     const mur_scene *s = ss->scene;
-    int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
+    long tick;
+    int rc = frame_tick(ss, k, &tick, err);
+    if (!rc)
+        rc = mur_session_run_to(ss, tick, err);
     if (rc)
         return rc;
     return mur_renderer_draw_image(ss->renderer, (const mur_flock *const *)ss->flocks, ss->npanels,
@@ -195,7 +251,10 @@ int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double 
                      mur_error *err)
 {
     const mur_scene *s = ss->scene;
-    int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
+    long tick;
+    int rc = frame_tick(ss, k, &tick, err);
+    if (!rc)
+        rc = mur_session_run_to(ss, tick, err);
     if (rc)
         return rc;
     cairo_save(cr);
@@ -229,7 +288,10 @@ int mur_session_provenance(const mur_session *ss, const char *request, char **ou
 int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err)
 {
     const mur_scene *s = ss->scene;
-    int rc = mur_session_run_to(ss, mur_scene_frame_tick(s, k), err);
+    long tick;
+    int rc = frame_tick(ss, k, &tick, err);
+    if (!rc)
+        rc = mur_session_run_to(ss, tick, err);
     if (rc)
         return rc;
     /* every still says where it came from */
