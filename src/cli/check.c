@@ -323,7 +323,7 @@ int mur_cmd_check(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
     mur_scene *s = NULL;
-    int rc = mur_cli_load_scene(o->scene, &s, &err);
+    int rc = mur_cli_load_scene(o->scene, NULL, &s, &err);
     if (rc)
         return mur_cli_report(rc, &err);
     printf("%s: ok\n", s->path);

@@ -121,7 +121,7 @@ int mur_cmd_merge(const mur_cli_opts *o)
         mur_shard_info_free(&in);
         return 2;
     }
-    if ((rc = mur_cli_load_scene(in.scene, &s, &err)))
+    if ((rc = mur_cli_load_scene(in.scene, NULL, &s, &err)))
         goto done;
     if (trace) {   /* every run's rows or file, as the whole trace has them */
         if (!(rc = mur_trace_merge(s, o->inputs, o->ninputs, o->output, &err)) && !o->quiet)

@@ -263,7 +263,7 @@ int mur_cmd_plan(const mur_cli_opts *o)
     if (chunks && (o->runs_text || o->ticks_text))
         return mur_cli_usage_error("%s is for --shards (stats), not --chunks", o->runs_text ? "--runs" : "--ticks");
     const plan_kind *kind = &kinds[chunks];
-    int rc = mur_cli_load_scene(o->scene, &s, &err);
+    int rc = mur_cli_load_scene(o->scene, NULL, &s, &err);
     if (rc)
         return mur_cli_report(rc, &err);
     /* -o: the final file (its folder and name name the pieces) */

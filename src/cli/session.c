@@ -72,7 +72,7 @@ static int variant_options(const mur_cli_opts *o, mur_scene *s, mur_error *err)
 int mur_cli_session(const mur_cli_opts *o, mur_scene **s, mur_session **ss, mur_error *err)
 {
     *ss = NULL;
-    int rc = mur_cli_load_scene(o->scene, s, err);
+    int rc = mur_cli_load_scene(o->scene, o->output, s, err);
     if (rc || (rc = variant_options(o, *s, err)))
         return rc;
     mur_session_opts so = MUR_SESSION_OPTS_INIT;

@@ -135,7 +135,7 @@ int mur_cmd_trace(const mur_cli_opts *o)
     if (!ext || strchr(ext, '/') ||
         (strcmp(ext, ".csv") && strcmp(ext, ".h5") && strcmp(ext, ".hdf5") && strcmp(ext, ".h5md")))
         return mur_cli_usage_error("trace output must end in .csv or .h5, not '%s'", o->output);
-    int rc = mur_cli_load_scene(o->scene, &s, &err);
+    int rc = mur_cli_load_scene(o->scene, NULL, &s, &err);
     if (rc)
         goto done;
     mur_trace_opts t = MUR_TRACE_OPTS_INIT;
