@@ -203,6 +203,25 @@ static void table_last(char *args, size_t n)
 
 /* A symbolic link to /dev/full (every write fails with ENOSPC) is written
  * in place, not replaced; a path under a regular file fails with ENOTDIR. */
+/* stats -q with -o prints nothing but errors (as render's -q); without -o
+ * the table on stdout is the output, and -q leaves it. */
+TEST(stats_quiet_with_an_output_prints_nothing)
+{
+    const char *scene = scratch_path("quiet.yaml");
+    write_file(scene, "seed: 3\nflock: {count: 10}\nexperiment: {runs: 2, ticks: 3, metrics: [order]}\n");
+    char args[1024], err[2048];
+    snprintf(args, sizeof args, "stats %s -q -o %s", scene, scratch_path("quiet.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    char *out = test_slurp(scratch_path("stderr.txt.out"), NULL);   /* murmur()'s stdout */
+    CHECK(out && !out[0] && !err[0], "stdout '%s', stderr '%s'", out ? out : "?", err);
+    free(out);
+    snprintf(args, sizeof args, "stats %s -q", scene);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    out = test_slurp(scratch_path("stderr.txt.out"), NULL);
+    CHECK(out && strstr(out, "condition  metric"), "without -o the table stays: '%s'", out ? out : "?");
+    free(out);
+}
+
 TEST(write_failures_of_stats_series_still_say_the_reason)
 {
     char scene[256], args[1024], err[4096];

@@ -90,6 +90,10 @@ MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, co
 /// percentile-bootstrap interval (MUR_BOOTSTRAP_RESAMPLES resamples,
 /// seeded from the scene's seed, both conditions' names and k: the same
 /// bits for any thread count, and for c = base exactly 0 in [0, 0]).
+/// A recording (mur_experiment_condition_runs 1) is one run: against
+/// model runs its one value is paired with each of them (the interval
+/// resamples the model's runs); a recording against a recording is one
+/// difference with no interval (ci_low, ci_high NaN).
 /// 0, or MUR_ERUN when out of memory.
 MUR_API int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_effect *out,
                                   mur_error *err);
@@ -108,6 +112,12 @@ MUR_API const mur_condition *mur_experiment_condition(const mur_experiment *e, i
 
 /// Runs per condition.
 MUR_API int mur_experiment_runs(const mur_experiment *e);
+
+/// Runs of condition c that count: 1 for a recording (a condition, or a
+/// scene, that replays a recorded flock: every run of it is the same
+/// frames), else mur_experiment_runs. Summaries, --runs-out and paired
+/// effects use this many.
+MUR_API int mur_experiment_condition_runs(const mur_experiment *e, int c);
 
 /// Ticks per run (the last tick's index).
 MUR_API long mur_experiment_ticks(const mur_experiment *e);

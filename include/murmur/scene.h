@@ -217,8 +217,9 @@ typedef struct mur_scene {
     int sweep_dim[MUR_SCENE_MAX_SWEEP];  ///< the grid dimension of each (settings under `coupled` share one); dimension 0 varies slowest
     int sweep_log[MUR_SCENE_MAX_SWEEP];  ///< 1: its values came from `logspace` (a figure's log axis)
     int nsweep;                  ///< 0: no sweep
-    int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
-    int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
+    int baseline;                ///< experiment.baseline: the condition paired effects compare with (default 0, the first)
+    int baseline_named;          ///< 1: the scene names its baseline (0: the first condition, by default)
+    int effects;                 ///< 1: stats tables carry paired effects (two conditions or more, unless `baseline: none`)
     int columns;                 ///< layout.columns: panels per row (0: automatic)
 } mur_scene;
 

@@ -326,7 +326,7 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
     sweep_header(fp, s);
     fputs(",run,seed,metric,value\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
-        for (int r = 0; r < mur_experiment_runs(e); r++) {
+        for (int r = 0; r < mur_experiment_condition_runs(e, c); r++) {
             for (int i = 0; i < s->nmetrics; i++) {
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
                 sweep_values(fp, e, c, 0);
@@ -414,6 +414,32 @@ static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, co
     fputs("\n]}\n", fp);
 }
 
+/* The table's first line: the runs, which conditions are recordings (one
+ * run each, paired with every run of a model condition), and what the
+ * effects are against. */
+static void header(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff,
+                   const char *when)
+{
+    int nc = mur_experiment_conditions(e), recorded = 0, runs = 1;
+    for (int c = 0; c < nc; c++) {
+        int n = mur_experiment_condition_runs(e, c);
+        runs = n > runs ? n : runs;
+        recorded += n == 1 && mur_experiment_runs(e) > 1;
+    }
+    fprintf(fp, "%s: %d condition%s x %d run%s, %s", s->title ? s->title : s->path, nc, nc == 1 ? "" : "s",
+            runs, runs == 1 ? "" : "s", when);
+    for (int c = 0, k = 0; c < nc && recorded < nc; c++)
+        if (mur_experiment_condition_runs(e, c) == 1 && mur_experiment_runs(e) > 1)
+            fprintf(fp, "%s%s", k++ ? ", " : "; a recording, one run paired with every run of the others: ",
+                    mur_experiment_condition_name(e, c));
+    if (recorded == nc)
+        fputs(nc == 1 ? "; a recording" : "; recordings", fp);
+    if (eff)
+        fprintf(fp, "; effects against %s%s", mur_experiment_condition_name(e, s->baseline),
+                s->baseline_named ? "" : " (the first condition)");
+    fputc('\n', fp);
+}
+
 static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff)
 {
     long ticks = mur_experiment_ticks(e);
@@ -428,9 +454,7 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s, c
                  s->measure.every, ticks);
     else
         snprintf(when, sizeof when, "values after %ld ticks", ticks);
-    fprintf(fp, "%s: %d condition%s x %d runs, %s\n", s->title ? s->title : s->path,
-            mur_experiment_conditions(e), mur_experiment_conditions(e) == 1 ? "" : "s",
-            mur_experiment_runs(e), when);
+    header(fp, e, s, eff, when);
     int mw = twin_rows(e) ? 13 : 10;   /* ticks_to_1e-9 */
     for (int k = 0; k < s->nuntil; k++) {
         int l = 8 + (int)strlen(mur_metric_name(s->until[k].metric));   /* time_to_<metric> */
@@ -618,14 +642,17 @@ int mur_cli_stats_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_er
         return MUR_EINPUT;   /* checked before running; said */
     if ((o->json || json) && (rc = mur_experiment_provenance(e, 1, &prov, err)))
         goto done;
-    /* Paired effects when the scene names its baseline (tables of scenes
-     * without one keep their columns), or for their figure. */
-    if ((s->baseline_named || o->plot_effects) && (rc = effects_of(e, s, &eff, err)))
+    /* Paired effects against the baseline (the first condition unless
+     * named) when there are two conditions or more and the scene does not
+     * say `baseline: none`, and for their figure. */
+    if (o->plot_effects && !s->effects && s->nconditions > 1)
+        goto no_baseline;
+    if ((s->effects || o->plot_effects) && (rc = effects_of(e, s, &eff, err)))
         goto done;
-    cols = s->baseline_named ? eff : NULL;
+    cols = s->effects ? eff : NULL;
     if (o->json)
         stats_json(stdout, e, s, prov, cols);
-    else
+    else if (!o->quiet || !o->output)   /* -q with -o: nothing but errors */
         stats_table(stdout, e, s, cols);
     if (o->output) {
         if ((rc = out_open(&of, o->output, err)))
@@ -656,6 +683,10 @@ done:
     mur_free(prov);
     out_abort(&of);
     return rc;
+no_baseline:
+    rc = mur_error_set(err, MUR_EINPUT, "murmur: --plot-effects needs a baseline, and %s says 'baseline: none'",
+                       s->path);
+    goto done;
 }
 
 int mur_cmd_stats(const mur_cli_opts *o)

@@ -50,8 +50,9 @@ static const mur_usage_command commands[] = {
      "metric the median, the 10th and 90th percentiles (numpy's linear definition) and the mean "
      "of its value at the last tick. A table on stdout (JSON with --json); -o x.csv also writes "
      "the columns condition,metric,median,p10,p90,mean,runs,ticks, -o x.json the same as JSON; "
-     "a scene naming experiment.baseline adds baseline,effect_median,ci_low,ci_high (paired "
-     "differences against it, with a seeded 95% bootstrap interval). "
+     "two conditions or more add baseline,effect_median,ci_low,ci_high (paired differences "
+     "against experiment.baseline, by default the first condition, with a seeded 95% bootstrap "
+     "interval; baseline: none, none); a recording is one run. -q with -o prints nothing but errors. "
      "The same numbers for any --threads."},
     {"series", "SCENE", MUR_OPERAND_SCENE,
      "one row per tick along the timeline, with a 10-90% band across runs when R > 1",

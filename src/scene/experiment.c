@@ -447,6 +447,11 @@ void mur_experiment_destroy(mur_experiment *e)
 
 int mur_experiment_conditions(const mur_experiment *e) { return e->nconditions; }
 int mur_experiment_runs(const mur_experiment *e) { return e->runs; }
+
+int mur_experiment_condition_runs(const mur_experiment *e, int c)
+{
+    return mur_scene_replay_of(e->scene, e->scene_only ? -1 : e->first + c) ? 1 : e->runs;
+}
 long mur_experiment_ticks(const mur_experiment *e) { return e->ticks; }
 int mur_experiment_every_tick(const mur_experiment *e) { return e->every_tick; }
 const mur_scene *mur_experiment_scene(const mur_experiment *e) { return e->scene; }
@@ -480,10 +485,11 @@ const mur_twin_result *mur_experiment_twin_result(const mur_experiment *e, int c
 void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out)
 {
     int measured = !e->every_tick && tick == e->ticks;   /* a summary's own tick: measure.window applies */
-    for (int r = 0; r < e->runs; r++)
+    int runs = mur_experiment_condition_runs(e, c);
+    for (int r = 0; r < runs; r++)
         e->scratch[r] = measured ? mur_experiment_value(e, c, r, k)
                                  : mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k);
-    mur_summary_compute(out, e->scratch, e->runs);
+    mur_summary_compute(out, e->scratch, runs);
 }
 
 double mur_experiment_value(const mur_experiment *e, int c, int r, int k)
@@ -500,9 +506,10 @@ double mur_experiment_until(const mur_experiment *e, int c, int r, int i)
 
 void mur_experiment_until_summary(const mur_experiment *e, int c, int i, mur_summary *out, int *censored)
 {
-    for (int r = 0; r < e->runs; r++)
+    int runs = mur_experiment_condition_runs(e, c);
+    for (int r = 0; r < runs; r++)
         e->scratch[r] = mur_experiment_until(e, c, r, i);
-    mur_summary_censored(out, e->scratch, e->runs, censored);
+    mur_summary_censored(out, e->scratch, runs, censored);
 }
 
 void mur_experiment_twin_summary(const mur_experiment *e, int c, int k, mur_summary *out, int *censored)

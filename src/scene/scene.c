@@ -2002,17 +2002,31 @@ static int layout_pair(ctx *c, pair *p, void *arg)
     return rc ? rc : choice(c, p->v, "panels", panels, &s->panels);
 }
 
-/* experiment.baseline: the condition it names, among those just read. */
+/* experiment.baseline: the condition it names, among those just read;
+ * `none` (unless a condition has that name) turns paired effects off.
+ * Unnamed, the first condition is the baseline when there are two or more
+ * (the experiments' issue: effects by default, against the condition
+ * written first). */
 static int baseline(ctx *c)
 {
     mur_scene *s = c->s;
+    if (!c->baseline) {
+        s->baseline = 0;
+        s->effects = s->nconditions > 1;
+        return 0;
+    }
     const char *name = scalar(c->baseline);
     for (int i = 0; i < s->nconditions; i++)
         if (!strcmp(s->conditions[i].name, name)) {
             s->baseline = i;
+            s->effects = 1;
             s->baseline_named = 1;
             return 0;
         }
+    if (!strcmp(name, "none")) {
+        s->effects = 0;
+        return 0;
+    }
     if (!s->nconditions)
         return fail_at(c, c->baseline, "'baseline' names a condition to compare with, and there are none: "
                                         "give 'conditions' or a 'sweep'");
@@ -2073,7 +2087,7 @@ static int top_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(k, "experiment")) {
         if ((rc = each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s)))
             return rc;
-        return c->baseline ? baseline(c) : 0;
+        return baseline(c);
     }
     if (!strcmp(k, "camera"))
         return camera_section(c, p->v);
