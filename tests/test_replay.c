@@ -479,6 +479,26 @@ TEST(a_condition_replays_its_own_recording_beside_the_model)
     mur_scene_destroy(s);
 }
 
+/* check of a replaying condition describes its recording (file, frames,
+ * ids, most boids of a frame), not the count the loader took from it. */
+TEST(check_of_a_replay_condition_describes_the_recording)
+{
+    write_file(scratch_path("desc.csv"), "frame,id,x,y\n0,3,10,10\n0,8,20,20\n1,3,11,10\n1,8,21,21\n2,5,1,1\n");
+    const char *scene = scratch_path("desc.yaml");
+    write_file(scene, "model: wrkspc\nworld: {width: 100, height: 100}\nflock: {count: 30}\n"
+                      "experiment: {conditions: {tracked: {replay: desc.csv, separation: 2}, model: {}}}\n");
+    char args[1024], err[2048];
+    snprintf(args, sizeof args, "check %s", scene);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    char *out = test_slurp(scratch_path("stderr.txt.out"), NULL);   /* murmur()'s stdout */
+    REQUIRE(out, "no output");
+    const char *row = strstr(out, "  tracked ");
+    CHECK(row && strstr(row, "desc.csv, 3 frames (ticks 0 to 2), ids up to 8, at most 2 boids; set separation 2\n"),
+          "%s", out);
+    CHECK(!strstr(out, "set count"), "a replay's count printed as a setting: %s", out);
+    free(out);
+}
+
 /* A recording is one run: `stats` of a replay says 1 run, not copies of it
  * with p10 = p90; beside a model condition its one run is paired with each
  * model run (said in the table's first line), and a recording against a

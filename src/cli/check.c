@@ -249,14 +249,42 @@ static void print_timeline(const mur_scene *s)
     free(rows);
 }
 
+/* A recording as check describes it: its file, frames, ids and most boids
+ * of a frame (a replay's count is that, not a setting). */
+static void print_replay(const mur_recording *r)
+{
+    mur_recording_info in;
+    mur_recording_describe(r, &in);
+    printf("replay: %s, %ld frames (ticks %ld to %ld), ids up to %d, at most %d boids", in.path, in.frames,
+           in.first_tick, in.last_tick, in.max_id, in.max_boids);
+}
+
+/* One condition of the experiment: what it sets; a replay's recording in
+ * place of the count the loader took from it. */
+static void print_condition(const mur_condition *c)
+{
+    printf("  %-16s ", c->name);
+    const char *sep = "";
+    if (c->replay) {
+        print_replay(c->replay);
+        sep = "; ";
+    }
+    for (int k = 0; k < c->nset; k++)
+        if (!c->replay || strcmp(c->set[k].setting->name, "count")) {
+            printf("%s", sep);
+            print_changes("set", "", &c->set[k], 1);
+            sep = ", ";
+        }
+    printf("\n");
+}
+
 /* Where the boids come from, when not from the seed. */
 static void print_recordings(const mur_scene *s)
 {
     mur_recording_info in;
     if (s->replay) {
-        mur_recording_describe(s->replay, &in);
-        printf("replay: %s, %ld frames (ticks %ld to %ld), at most %d boids\n", in.path, in.frames,
-               in.first_tick, in.last_tick, in.max_boids);
+        print_replay(s->replay);
+        printf("\n");
     }
     if (s->start) {
         mur_recording_describe(s->start, &in);
@@ -366,11 +394,8 @@ int mur_cmd_check(const mur_cli_opts *o)
         for (int k = 0; k < s->nmetrics; k++)
             printf(" %s", mur_metric_name(s->metrics[k]));
         printf("\n");
-        for (int i = 0; i < s->nconditions; i++) {
-            printf("  %-16s ", s->conditions[i].name);
-            print_changes("set", "", s->conditions[i].set, s->conditions[i].nset);
-            printf("\n");
-        }
+        for (int i = 0; i < s->nconditions; i++)
+            print_condition(&s->conditions[i]);
     }
     if (s->twin.kind != MUR_TWIN_NONE || s->measure.window || s->nuntil)
         print_measures(s);
