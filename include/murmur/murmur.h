@@ -18,6 +18,7 @@
 #include "murmur/presets.h"
 #include "murmur/metrics.h"
 #include "murmur/stats.h"
+#include "murmur/numfmt.h"
 #include "murmur/look.h"
 #include "murmur/scene.h"
 #include "murmur/divergence.h"

@@ -20,6 +20,7 @@
 #include "murmur/alloc.h"
 #include "murmur/file.h"
 #include "murmur/experiment.h"
+#include "murmur/numfmt.h"
 #include "murmur/plot.h"
 #include "murmur/rng.h"
 #include "murmur/shard.h"
@@ -145,10 +146,20 @@ static void out_abort(out_file *o)
  * formats write them as empty / null. */
 static void put_number(FILE *fp, double v, int json)
 {
-    if (isfinite(v))
-        fprintf(fp, "%.9g", v);
+    char b[MUR_FORMAT_SIZE];
+    if (isfinite(v) && mur_format_double_digits(b, sizeof b, v, MUR_FORMAT_SUMMARY) > 0)
+        fputs(b, fp);
     else if (json)
         fputs("null", fp);
+}
+
+/* A number every digit of which counts (--runs-out): %.17g reads back
+ * exactly; NaN is empty. */
+static void put_exact(FILE *fp, double v)
+{
+    char b[MUR_FORMAT_SIZE];
+    if (isfinite(v) && mur_format_double(b, sizeof b, v) > 0)
+        fputs(b, fp);
 }
 
 /* A CSV field, quoted when it holds a separator, a quote or a line break. */
@@ -333,8 +344,7 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
                         mur_metric_name(s->metrics[i]));
                 double v = mur_experiment_value(e, c, r, s->metrics[i]);
-                if (isfinite(v))
-                    fprintf(fp, "%.17g", v);
+                put_exact(fp, v);
                 fputc('\n', fp);
             }
             /* a twin's numbers and the times to each `until`; a censored
@@ -351,8 +361,8 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r), name);
                 if (isinf(v))
                     fputs("inf", fp);
-                else if (isfinite(v))
-                    fprintf(fp, "%.17g", v);
+                else
+                    put_exact(fp, v);
                 fputc('\n', fp);
             }
         }

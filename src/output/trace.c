@@ -5,6 +5,7 @@
  * not grow with the number of ticks. */
 #include "murmur/trace.h"
 #include "murmur/alloc.h"
+#include "murmur/numfmt.h"
 
 #include <errno.h>
 #include <sys/mman.h>
@@ -133,12 +134,18 @@ static int csv_tick(FILE *fp, const trace_run *r, long tick, double time, const 
     const int *ids = mur_flock_ids(f);   /* a replay's own ids */
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "%ld,%.17g,", tick, time);
+    char prefix[64], t[MUR_FORMAT_SIZE], v[4][MUR_FORMAT_SIZE];
+    mur_format_double(t, sizeof t, time);
+    snprintf(prefix, sizeof prefix, "%ld,%s,", tick, t);
     for (int i = 0; i < n; i++) {
+        /* mur_format_double: exact, and 0 where the model gives -0 */
+        mur_format_double(v[0], sizeof v[0], x[i]);
+        mur_format_double(v[1], sizeof v[1], y[i]);
+        mur_format_double(v[2], sizeof v[2], vx[i]);
+        mur_format_double(v[3], sizeof v[3], vy[i]);
         fprintf(fp, "%d,", r->run);
         csv_field(fp, r->condition);
-        fprintf(fp, ",%s%d,%.17g,%.17g,%.17g,%.17g\n", prefix, ids ? ids[i] : i, x[i], y[i], vx[i], vy[i]);
+        fprintf(fp, ",%s%d,%s,%s,%s,%s\n", prefix, ids ? ids[i] : i, v[0], v[1], v[2], v[3]);
     }
     return ferror(fp) ? -1 : 0;
 }
