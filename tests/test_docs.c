@@ -7,6 +7,7 @@
  *
  * MURMUR_PRINT_DOCS=1 ./build/tests/test_docs doc_tables prints the
  * generated tables, to paste after a deliberate change. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,4 +293,22 @@ TEST(doc_tables)
     }
     for (int r = 1; r < 4; r++)
         printf("%s\n", extra[r]);
+}
+
+/* noise's range is the model's (MUR_NOISE_MAX, flock.h), and scenes.md
+ * gives its reason: the heading within asin(1/max) of the kick's. */
+TEST(noise_range_comes_from_the_model_with_its_reason_in_the_docs)
+{
+    const mur_setting *st = mur_setting_find("noise");
+    REQUIRE(st, "no noise setting");
+    CHECK(st->max == MUR_NOISE_MAX && st->min == 0, "noise %g to %g, model's %d", st->min, st->max, MUR_NOISE_MAX);
+    char *text = doc("docs/scenes.md");
+    if (!text)
+        return;
+    char want[128];
+    snprintf(want, sizeof want, "`noise` stops at %d because of what it is in the model", MUR_NOISE_MAX);
+    CHECK(strstr(text, want) != NULL, "docs/scenes.md lacks \"%s\"", want);
+    snprintf(want, sizeof want, "asin(1/%d) = %.1f degrees", MUR_NOISE_MAX, asin(1.0 / MUR_NOISE_MAX) * 180 / 3.14159265358979323846);
+    CHECK(strstr(text, want) != NULL, "docs/scenes.md lacks \"%s\"", want);
+    free(text);
 }
