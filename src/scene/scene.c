@@ -2003,7 +2003,7 @@ static int layout_pair(ctx *c, pair *p, void *arg)
 }
 
 /* experiment.baseline: the condition it names, among those just read;
- * `none` (unless a condition has that name) turns paired effects off.
+ * `none` turns paired effects off (a condition of that name too).
  * Unnamed, the first condition is the baseline when there are two or more
  * (the experiments' issue: effects by default, against the condition
  * written first). */
@@ -2016,6 +2016,10 @@ static int baseline(ctx *c)
         return 0;
     }
     const char *name = scalar(c->baseline);
+    if (!strcmp(name, "none")) {   /* always: a condition named none is the baseline only by being first */
+        s->effects = 0;
+        return 0;
+    }
     for (int i = 0; i < s->nconditions; i++)
         if (!strcmp(s->conditions[i].name, name)) {
             s->baseline = i;
@@ -2023,10 +2027,6 @@ static int baseline(ctx *c)
             s->baseline_named = 1;
             return 0;
         }
-    if (!strcmp(name, "none")) {
-        s->effects = 0;
-        return 0;
-    }
     if (!s->nconditions)
         return fail_at(c, c->baseline, "'baseline' names a condition to compare with, and there are none: "
                                         "give 'conditions' or a 'sweep'");
