@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "decode.h"
 #include "harness.h"
+#include "murmur/look.h"
 
 static const char *small_scene(const char *name, const char *extra)
 {
@@ -205,6 +206,42 @@ static void table_last(char *args, size_t n)
  * in place, not replaced; a path under a regular file fails with ENOTDIR. */
 /* stats -q with -o prints nothing but errors (as render's -q); without -o
  * the table on stdout is the output, and -q leaves it. */
+/* check names every shape, colour mode and overlay from the loader's own
+ * tables (look.h): `color: group` was "coloured by ?" from a shorter copy.
+ * And a condition's colour may be spelt color. */
+TEST(check_names_every_colour_mode_shape_and_overlay)
+{
+    char scene[256], args[1024], err[2048], text[1024];
+    snprintf(scene, sizeof scene, "%s", scratch_path("names.yaml"));   /* scratch_path's buffers rotate */
+    for (int m = 1; mur_color_mode_names[m]; m++)
+        for (int k = 0; mur_shape_names[k]; k++) {
+            const char *ov = mur_overlay_names[k % MUR_LOOK_PREDATORS];
+            snprintf(text, sizeof text, "flock: {count: 10}\nlook: {boid: {shape: %s, color: %s}, overlays: [%s]}\n"
+                     "timeline:\n  - at: 0.5s\n    hide: [%s, predators]\n",
+                     mur_shape_names[k], mur_color_mode_names[m], ov, ov);
+            if (m == MUR_COLOR_GROUP)   /* groups come from flock.start.groups */
+                snprintf(text, sizeof text, "flock: {start: {groups: [{count: 5}, {count: 5}]}}\n"
+                         "look: {boid: {shape: %s, color: group}, overlays: [%s]}\n"
+                         "timeline:\n  - at: 0.5s\n    hide: [%s, predators]\n", mur_shape_names[k], ov, ov);
+            write_file(scene, text);
+            snprintf(args, sizeof args, "check %s", scene);
+            REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", text, err);
+            char *out = test_slurp(scratch_path("stderr.txt.out"), NULL), want[160];
+            snprintf(want, sizeof want, "boids %s size", mur_shape_names[k]);
+            CHECK(out && strstr(out, want), "%s: %s", want, out ? out : "");
+            snprintf(want, sizeof want, "coloured by %s,", mur_color_mode_names[m]);
+            CHECK(out && strstr(out, want) && !strchr(out, '?'), "%s: %s", want, out ? out : "");
+            snprintf(want, sizeof want, "hide %s predators", ov);
+            CHECK(out && strstr(out, want), "%s: %s", want, out ? out : "");
+            free(out);
+        }
+    write_file(scene, "flock: {count: 10}\nexperiment:\n  conditions: {a: {color: \"#ff0000\"}, b: {colour: \"#00ff00\"}}\n");
+    snprintf(args, sizeof args, "check %s", scene);
+    CHECK(murmur(args, err, sizeof err) == 0, "a condition's color: %s", err);
+    write_file(scene, "flock: {count: 10}\nexperiment:\n  conditions: {a: {color: \"#ff0000\", colour: \"#ff0000\"}}\n");
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "given twice"), "both spellings: %s", err);
+}
+
 TEST(stats_quiet_with_an_output_prints_nothing)
 {
     const char *scene = scratch_path("quiet.yaml");

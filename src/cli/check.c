@@ -84,15 +84,14 @@ static int row_order(const void *a, const void *b)
 /* The look's part of a timeline row: shows, hides, a title card, a chapter. */
 static void print_look_what(const mur_cue *q, const char *sep)
 {
-    static const char *const names[] = {"readout", "plot", "watch", "params", "clock", "state", "predators"};
     for (int pass = 0; pass < 2; pass++) {
         unsigned set = pass ? q->hide : q->show;
         if (!set)
             continue;
         printf("%s%s", sep, pass ? "hide" : "show");
-        for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+        for (unsigned k = 0; k < MUR_LOOK_SHOWABLE; k++)
             if ((set >> k) & 1)
-                printf(" %s", names[k]);
+                printf(" %s", k == MUR_LOOK_PREDATORS ? MUR_LOOK_PREDATORS_NAME : mur_overlay_names[k]);
         if (q->fade_over > 0)
             print_duration(" over ", q->fade_over);
         sep = "; ";
@@ -299,13 +298,11 @@ static void print_recordings(const mur_scene *s)
 
 static void print_look(const mur_scene *s)
 {
-    static const char *const shapes[] = {"arrow", "triangle", "dot", "density"};
-    static const char *const modes[] = {"fixed", "heading", "speed", "neighbours", "cluster"};
-    static const char *const overlays[] = {"readout", "plot", "watch", "params", "clock", "state"};
+    /* the loader's names (look.h): one table each */
     const mur_rgba *b = &s->look.background, *c = &s->look.boid_color;
     printf("look: background #%02x%02x%02x, boids %s size %g ",
            (int)lround(b->r * 255), (int)lround(b->g * 255), (int)lround(b->b * 255),
-           s->look.shape <= MUR_SHAPE_DENSITY ? shapes[s->look.shape] : "?", s->look.boid_size);
+           mur_shape_names[s->look.shape], s->look.boid_size);
     /* A shape left to choose itself: say when the whole world, one panel,
      * makes its arrows specks (the camera's zoom may change that later). */
     double px = s->look.boid_size * fmin(s->width / s->params.width, s->height / s->params.height);
@@ -314,13 +311,13 @@ static void print_look(const mur_scene *s)
     if (s->look.color_mode == MUR_COLOR_FIXED)
         printf("#%02x%02x%02x", (int)lround(c->r * 255), (int)lround(c->g * 255), (int)lround(c->b * 255));
     else
-        printf("coloured by %s", s->look.color_mode <= MUR_COLOR_CLUSTER ? modes[s->look.color_mode] : "?");
+        printf("coloured by %s", mur_color_mode_names[s->look.color_mode]);
     if (s->look.trail_length)
         printf(", trails %d ticks%s", s->look.trail_length, s->look.trail_fade ? " fading" : "");
     if (s->look.noverlays) {
         printf(", overlays:");
         for (int i = 0; i < s->look.noverlays; i++)
-            printf(" %s", s->look.overlays[i].kind <= MUR_OVERLAY_STATE ? overlays[s->look.overlays[i].kind] : "?");
+            printf(" %s", mur_overlay_names[s->look.overlays[i].kind]);
     }
     printf("\n");
 }

@@ -884,8 +884,6 @@ static int video_pair(ctx *c, pair *p, void *arg)
     return 0;
 }
 
-static const char *const shape_names[] = {"arrow", "triangle", "dot", "density", NULL};
-static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", "group", NULL};
 
 static int boid_pair(ctx *c, pair *p, void *arg)
 {
@@ -894,7 +892,7 @@ static int boid_pair(ctx *c, pair *p, void *arg)
     if (rc)
         return rc;
     if (!strcmp(p->key, "shape")) {
-        if ((rc = choice(c, p->v, "shape", shape_names, &k)))
+        if ((rc = choice(c, p->v, "shape", mur_shape_names, &k)))
             return rc;
         s->look.shape = (mur_shape)k;
         s->look.shape_auto = 0;   /* a chosen shape never switches */
@@ -908,7 +906,7 @@ static int boid_pair(ctx *c, pair *p, void *arg)
         s->look.color_mode = MUR_COLOR_FIXED;
         return colour(c, p->v, "color", &s->look.boid_color);
     }
-    if ((rc = choice(c, p->v, "color", colour_modes, &k)))
+    if ((rc = choice(c, p->v, "color", mur_color_mode_names + 1, &k)))   /* "fixed" is a colour: "#rrggbb" */
         return rc;
     s->look.color_mode = (mur_color_mode)(k + 1);
     return 0;
@@ -989,7 +987,6 @@ static int watch_pair(ctx *c, pair *p, void *arg)
     return rc ? rc : boid_named(c, p->v, "the watch view shows", &o->boid);
 }
 
-static const char *const kinds[] = {"readout", "plot", "watch", "params", "clock", "state", NULL};
 static const char *const plot_keys[] = {"metric", "window", "corner", NULL};
 static const char *const watch_keys[] = {"boid", NULL};
 
@@ -1000,7 +997,7 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
     o->window = 10;
     int k, rc;
     if (n->type == YAML_SCALAR_NODE) {
-        if ((rc = choice(c, n, "overlay", kinds, &k)))
+        if ((rc = choice(c, n, "overlay", mur_overlay_names, &k)))
             return rc;
         if (k == MUR_OVERLAY_READOUT) {
             o->nmetrics = 3;
@@ -1017,7 +1014,7 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
     yaml_node_t *vn = node(c, n->data.mapping.pairs.start[0].value);
     if (!kn || !vn)
         return fail_at(c, n, "scene is too large or too deeply aliased");
-    if ((rc = choice(c, kn, "overlay", kinds, &k)))
+    if ((rc = choice(c, kn, "overlay", mur_overlay_names, &k)))
         return rc;
     o->kind = (mur_overlay_kind)k;
     switch (o->kind) {
@@ -1332,19 +1329,23 @@ static int title_pair(ctx *c, pair *p, void *arg)
 
 /* The overlays `show` and `hide` name (look.h's kinds, and the predator
  * markers), as a bit set: one name or a list. */
-static const char *const showable_names[] = {"readout", "plot", "watch", "params", "clock", "state",
-                                             "predators", NULL};
-static const int showable_bit[] = {MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH,
-                                   MUR_OVERLAY_PARAMS, MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE,
-                                   MUR_LOOK_PREDATORS};
+static const char *const *showable_names(const char *names[MUR_LOOK_SHOWABLE + 1])
+{
+    for (int k = 0; k < MUR_LOOK_PREDATORS; k++)
+        names[k] = mur_overlay_names[k];
+    names[MUR_LOOK_PREDATORS] = MUR_LOOK_PREDATORS_NAME;
+    names[MUR_LOOK_SHOWABLE] = NULL;
+    return names;
+}
 
 static int overlay_set(ctx *c, yaml_node_t *v, const char *key, unsigned *out)
 {
+    const char *names[MUR_LOOK_SHOWABLE + 1];
     int k, rc;
     if (v->type == YAML_SCALAR_NODE) {
-        if ((rc = choice(c, v, key, showable_names, &k)))
+        if ((rc = choice(c, v, key, showable_names(names), &k)))
             return rc;
-        *out |= 1u << showable_bit[k];
+        *out |= 1u << k;   /* an overlay kind, or MUR_LOOK_PREDATORS */
         return 0;
     }
     if ((rc = need_type(c, v, YAML_SEQUENCE_NODE, key)))
@@ -1353,9 +1354,9 @@ static int overlay_set(ctx *c, yaml_node_t *v, const char *key, unsigned *out)
         yaml_node_t *item = node(c, *it);
         if (!item)
             return fail_at(c, v, "scene is too large or too deeply aliased");
-        if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) || (rc = choice(c, item, key, showable_names, &k)))
+        if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) || (rc = choice(c, item, key, showable_names(names), &k)))
             return rc;
-        *out |= 1u << showable_bit[k];
+        *out |= 1u << k;   /* an overlay kind, or MUR_LOOK_PREDATORS */
     }
     return 0;
 }
@@ -1754,7 +1755,7 @@ static int predators(ctx *c, yaml_node_t *seq)
 
 /* ---- experiment, layout -------------------------------------------------- */
 
-/* A condition's own keys, label, colour and replay, beside the flock
+/* A condition's own keys, label, colour (or color) and replay, beside the flock
  * settings it changes. */
 typedef struct {
     changes ch;
@@ -1766,9 +1767,11 @@ static int condition_key(ctx *c, pair *p, void *arg)
     condition_keys *a = arg;
     if (!strcmp(p->key, "label"))
         return text(c, p->v, "label", MUR_SCENE_MAX_NAME, &a->q->label);
-    if (!strcmp(p->key, "colour")) {
+    if (!strcmp(p->key, "colour") || !strcmp(p->key, "color")) {   /* both spellings, as look.boid.color */
+        if (a->q->has_colour)
+            return fail_at(c, p->v, "the condition's colour is given twice (colour and color are one key)");
         a->q->has_colour = 1;
-        return colour(c, p->v, "colour", &a->q->colour);
+        return colour(c, p->v, p->key, &a->q->colour);
     }
     if (strcmp(p->key, "replay"))
         return one_setting(c, p, &a->ch);
@@ -2664,7 +2667,7 @@ static const struct {
     {"look.", look_keys},
     {"look.boid.", boid_keys},
     {"look.trails.", trail_keys},
-    {"look.overlays[].", kinds},
+    {"look.overlays[].", mur_overlay_names},
     {"look.overlays[].plot.", plot_keys},
     {"look.overlays[].watch.", watch_keys},
     {"timeline[].", cue_keys},
