@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "decode.h"
 #include "harness.h"
+#include "murmur/limits.h"
 #include "murmur/look.h"
 
 static const char *small_scene(const char *name, const char *extra)
@@ -240,6 +241,43 @@ TEST(check_names_every_colour_mode_shape_and_overlay)
     CHECK(murmur(args, err, sizeof err) == 0, "a condition's color: %s", err);
     write_file(scene, "flock: {count: 10}\nexperiment:\n  conditions: {a: {color: \"#ff0000\", colour: \"#ff0000\"}}\n");
     CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "given twice"), "both spellings: %s", err);
+}
+
+/* The limits are named once (murmur/limits.h): --help says them, and one
+ * past each is refused by the scene and by the option alike. */
+TEST(limits_are_the_named_constants_in_help_and_every_check)
+{
+    char args[1024], err[2048], want[128];
+    REQUIRE(murmur("render --help", err, sizeof err) == 0, "%s", err);
+    char *help = test_slurp(scratch_path("stderr.txt.out"), NULL);
+    snprintf(want, sizeof want, "1 to %d", MUR_MAX_FPS);
+    CHECK(help && strstr(help, want), "render --help lacks %s", want);
+    snprintf(want, sizeof want, "0 to %d", MUR_MAX_QUALITY);
+    CHECK(help && strstr(help, want), "render --help lacks %s", want);
+    free(help);
+    REQUIRE(murmur("stats --help", err, sizeof err) == 0, "%s", err);
+    help = test_slurp(scratch_path("stderr.txt.out"), NULL);
+    snprintf(want, sizeof want, "1 to %d", MUR_MAX_RUNS);
+    CHECK(help && strstr(help, want), "stats --help lacks %s", want);
+    free(help);
+    char scene[256];
+    snprintf(scene, sizeof scene, "%s", scratch_path("limits.yaml"));
+    const char *keys[4][2] = {{"experiment", "runs"}, {"experiment", "ticks"}, {"video", "fps"}, {"video", "quality"}};
+    const long max[4] = {MUR_MAX_RUNS, MUR_MAX_RUN_TICKS, MUR_MAX_FPS, MUR_MAX_QUALITY};
+    for (int i = 0; i < 4; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "flock: {count: 5}\n%s: {%s: %ld}\n", keys[i][0], keys[i][1], max[i] + 1);
+        write_file(scene, text);
+        snprintf(args, sizeof args, "check %s", scene);
+        CHECK(murmur(args, err, sizeof err) == 2, "%s.%s = %ld: %s", keys[i][0], keys[i][1], max[i] + 1, err);
+        snprintf(want, sizeof want, "%ld", max[i]);
+        CHECK(strstr(err, want), "%s.%s: the message does not say %s: %s", keys[i][0], keys[i][1], want, err);
+    }
+    write_file(scene, "flock: {count: 5}\nexperiment: {runs: 1, ticks: 1}\n");
+    snprintf(args, sizeof args, "stats %s -q --runs %d", scene, MUR_MAX_RUNS + 1);
+    CHECK(murmur(args, err, sizeof err) == 2, "--runs past the limit: %s", err);
+    snprintf(args, sizeof args, "render %s -q --fps %d -o %s", scene, MUR_MAX_FPS + 1, scratch_path("l.mp4"));
+    CHECK(murmur(args, err, sizeof err) == 2, "--fps past the limit: %s", err);
 }
 
 TEST(stats_quiet_with_an_output_prints_nothing)

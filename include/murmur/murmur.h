@@ -11,6 +11,7 @@
 #define MURMUR_MURMUR_H
 
 #include "murmur/version.h"
+#include "murmur/limits.h"
 #include "murmur/error.h"
 #include "murmur/alloc.h"
 #include "murmur/rng.h"

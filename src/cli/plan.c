@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "murmur/alloc.h"
+#include "murmur/limits.h"
 #include "murmur/experiment.h"
 #include "murmur/scene.h"
 #include "murmur/session.h"
@@ -341,9 +342,9 @@ int mur_cmd_plan(const mur_cli_opts *o)
         char *end;
         def.runs = o->runs_text ? (int)strtol(o->runs_text, &end, 10) : s->runs;
         def.ticks = o->ticks_text ? strtol(o->ticks_text, &end, 10) : s->ticks;
-        if (def.runs < 1 || def.runs > 100000 || def.ticks < 1 || def.ticks > 10000000) {
+        if (def.runs < 1 || def.runs > MUR_MAX_RUNS || def.ticks < 1 || def.ticks > MUR_MAX_RUN_TICKS) {
             mur_scene_destroy(s);
-            return mur_cli_usage_error("plan takes --runs and --ticks as counts (1 to 100000 runs, 1 to 10000000 ticks)%s", "");
+            return mur_cli_usage_error("plan takes --runs and --ticks as counts (1 to " MUR_STR(MUR_MAX_RUNS) " runs, 1 to " MUR_STR(MUR_MAX_RUN_TICKS) " ticks)%s", "");
         }
         long jobs = (long)s->nconditions * def.runs;
         snprintf(count, sizeof count, "%ld runs (%d condition%s x %d runs of %ld ticks), %ld per shard at most", jobs,

@@ -19,6 +19,7 @@
 
 #include "commands.h"
 #include "murmur/alloc.h"
+#include "murmur/limits.h"
 #include "murmur/file.h"
 #include "murmur/experiment.h"
 #include "murmur/numfmt.h"
@@ -35,8 +36,8 @@ static int parse_runs(const char *text, int *out)
 {
     char *end;
     long v = strtol(text, &end, 10);
-    if (end == text || *end || v < 1 || v > 100000)
-        return mur_cli_usage_error("--runs must be a number from 1 to 100000, not '%s'", text);
+    if (end == text || *end || v < 1 || v > MUR_MAX_RUNS)
+        return mur_cli_usage_error("--runs must be a number from 1 to " MUR_STR(MUR_MAX_RUNS) ", not '%s'", text);
     *out = (int)v;
     return 0;
 }
@@ -47,13 +48,13 @@ static int parse_ticks(const char *text, const mur_scene *s, long *out)
     char *end;
     long v = strtol(text, &end, 10);
     if (end != text && !*end) {
-        if (v < 1 || v > 10000000)
-            return mur_cli_usage_error("--ticks must be from 1 to 10000000, not '%s'", text);
+        if (v < 1 || v > MUR_MAX_RUN_TICKS)
+            return mur_cli_usage_error("--ticks must be from 1 to " MUR_STR(MUR_MAX_RUN_TICKS) ", not '%s'", text);
         *out = v;
         return 0;
     }
     double secs;
-    if (mur_time_parse(text, s->tps, &secs) || !(secs > 0) || secs * s->tps > 10000000)
+    if (mur_time_parse(text, s->tps, &secs) || !(secs > 0) || secs * s->tps > MUR_MAX_RUN_TICKS)
         return mur_cli_usage_error("--ticks must be a tick count or a time like 15s or 900t, not '%s'", text);
     *out = lround(secs * s->tps);
     if (*out < 1)

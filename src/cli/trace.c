@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "murmur/scene.h"
+#include "murmur/limits.h"
 #include "murmur/trace.h"
 #include "murmur/alloc.h"
 #include "murmur/shard.h"
@@ -53,7 +54,7 @@ static int range_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_op
         char *end;
         long v = strtol(o->ticks_text, &end, 10);
         double secs;
-        if (end != o->ticks_text && !*end && v >= 1 && v <= 10000000)
+        if (end != o->ticks_text && !*end && v >= 1 && v <= MUR_MAX_RUN_TICKS)
             t->last = t->first + v;
         else if (!mur_time_parse(o->ticks_text, s->tps, &secs) && secs > 0 && secs * s->tps <= 1e7)
             t->last = t->first + (lround(secs * s->tps) > 0 ? lround(secs * s->tps) : 1);
@@ -92,8 +93,8 @@ static int run_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts
     }
     if (o->runs_text) {
         long v = strtol(o->runs_text, &end, 10);
-        if (end == o->runs_text || *end || v < 1 || v > 100000)
-            return mur_cli_usage_error("--runs must be a number from 1 to 100000, not '%s'", o->runs_text);
+        if (end == o->runs_text || *end || v < 1 || v > MUR_MAX_RUNS)
+            return mur_cli_usage_error("--runs must be a number from 1 to " MUR_STR(MUR_MAX_RUNS) ", not '%s'", o->runs_text);
         t->run = 0;
         t->runs = (int)v;
     }

@@ -4,6 +4,7 @@
  * trace_h5.c. Nothing is kept between ticks but the flock, so memory does
  * not grow with the number of ticks. */
 #include "murmur/trace.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 #include "murmur/numfmt.h"
 
@@ -82,7 +83,7 @@ static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, in
     if (!o->path || format_of(o->path) < 0)
         return mur_error_set(err, MUR_EINPUT, "a trace is written as .csv or .h5, not '%s'",
                              o->path ? o->path : "");
-    if (o->runs < 1 || o->runs > 100000 || o->run < -1 || (o->runs > 1 && o->run < 0))
+    if (o->runs < 1 || o->runs > MUR_MAX_RUNS || o->run < -1 || (o->runs > 1 && o->run < 0))
         return mur_error_set(err, MUR_EINPUT, "runs %d from run %d: out of range", o->runs, o->run);
     if (o->run >= 0 && (long)o->run + o->runs > (long)s->runs && o->runs == 1)
         return mur_error_set(err, MUR_EINPUT, "run %d is out of range: %s has runs 0 to %d",

@@ -12,6 +12,7 @@
  * sink sees exactly the calls a synchronous writer would make, so the
  * output is the same bytes with or without it. */
 #include "murmur/video.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <assert.h>
@@ -33,8 +34,8 @@
  * checking that is the caller's business. */
 #define MIN_SIDE 2
 #define MAX_SIDE 16384
-#define MAX_FPS 240
-#define MAX_QUALITY 51
+#define MAX_FPS MUR_MAX_FPS
+#define MAX_QUALITY MUR_MAX_QUALITY
 #define MAX_QUEUE 64
 
 /* +faststart moves the index (moov) in front of the media data, so a

@@ -8,6 +8,7 @@
  * (scene, condition, run) alone, so any thread count gives the same bytes.
  * The calling thread only waits, reports progress and watches for a stop. */
 #include "murmur/experiment.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <math.h>
@@ -280,10 +281,10 @@ int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experimen
                              def->version, MUR_EXPERIMENT_DEF_VERSION);
     int runs = def->runs ? def->runs : s->runs;
     long ticks = def->ticks ? def->ticks : s->ticks;
-    if (runs < 1 || runs > 100000)
-        return mur_error_set(err, MUR_EINPUT, "runs = %d is out of range [1, 100000]", runs);
-    if (ticks < 1 || ticks > 10000000)
-        return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, 10000000]", ticks);
+    if (runs < 1 || runs > MUR_MAX_RUNS)
+        return mur_error_set(err, MUR_EINPUT, "runs = %d is out of range [1, %d]", runs, MUR_MAX_RUNS);
+    if (ticks < 1 || ticks > MUR_MAX_RUN_TICKS)
+        return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, %d]", ticks, MUR_MAX_RUN_TICKS);
     if (def->threads < 0 || def->threads > 256)
         return mur_error_set(err, MUR_EINPUT, "threads = %d is out of range [0, 256]", def->threads);
     if (s->measure.window > ticks + 1)

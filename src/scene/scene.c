@@ -9,6 +9,7 @@
  * visits of the walk below, and every text has a length that fits where it
  * is shown. */
 #include "murmur/scene.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <errno.h>
@@ -853,7 +854,7 @@ static int video_pair(ctx *c, pair *p, void *arg)
         /* Whole frames per second: encoders take an integer rate here, and
          * an error at the key beats one after the simulation has started. */
         int fps;
-        if ((rc = integer(c, p->v, k, 1, 240, &fps)))
+        if ((rc = integer(c, p->v, k, 1, MUR_MAX_FPS, &fps)))
             return rc;
         s->fps = fps;
         return 0;
@@ -876,7 +877,7 @@ static int video_pair(ctx *c, pair *p, void *arg)
         s->output_col = (int)p->v->start_mark.column + 1;
         return 0;
     }
-    if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, 51, &s->quality);
+    if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, MUR_MAX_QUALITY, &s->quality);
     if (!strcmp(k, "chapters")) {
         static const char *const chapter_sources[] = {"entries", "captions", NULL};
         return choice(c, p->v, k, chapter_sources, &s->chapter_captions);
@@ -1940,12 +1941,12 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "runs")) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
             return rc;
-        return integer(c, p->v, "runs", 1, 100000, &s->runs);
+        return integer(c, p->v, "runs", 1, MUR_MAX_RUNS, &s->runs);
     }
     if (!strcmp(p->key, "ticks")) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
             return rc;
-        return integer(c, p->v, "ticks", 1, 10000000, &s->ticks);
+        return integer(c, p->v, "ticks", 1, MUR_MAX_RUN_TICKS, &s->ticks);
     }
     if (!strcmp(p->key, "twin"))
         return twin_map(c, p->v, &s->twin);

@@ -8,6 +8,7 @@
  * a thread of its own behind a queue of frames, so all cores stay busy and
  * a render takes about as long as its slowest stage. */
 #include "murmur/session.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <math.h>
@@ -22,7 +23,7 @@
 #include "texts.h"
 
 /* Runs an experiment may have (mur_experiment_def.runs). */
-#define MAX_RUNS 100000
+#define MAX_RUNS MUR_MAX_RUNS
 
 typedef struct {
     mur_session *session;
