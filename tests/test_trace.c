@@ -319,10 +319,8 @@ static const char h5py_script[] =
 TEST(h5md_trace_read_with_h5py_has_the_layout_and_the_values)
 {
     const char *py = python_with_h5py();
-    if (!py) {
-        fprintf(stderr, "  note: no python3 with h5py (Debian: python3-h5py): skipped\n");
-        return;
-    }
+    if (!py)
+        SKIP("no python3 with h5py (Debian: python3-h5py)");
     const char *scene = scene_file();
     int n;
     double *ref = reference(scene, -1, -1, 40, &n);
