@@ -89,7 +89,10 @@ TEST(every_listed_key_is_a_key_the_loader_accepts)
         mur_scene_destroy(s);
     }
     CHECK(n > 80, "only %d keys listed", n);
-    CHECK(mur_scene_key_at(-1, path, sizeof path) == -1, "key -1 listed");
+    CHECK(mur_scene_key_at(-1, path, sizeof path) == 1, "key -1 listed");
+    CHECK(mur_scene_key_at(n, path, sizeof path) == 1, "past the last key: not 1 (-1 would be MUR_ERUN)");
+    double t;
+    CHECK(mur_time_parse("soon", 60, &t) == MUR_EINPUT, "not a time: MUR_EINPUT, not -1 (MUR_ERUN)");
 }
 
 TEST(scenes_doc_describes_every_key)

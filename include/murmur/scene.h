@@ -360,13 +360,13 @@ MUR_API int mur_scene_provenance_json(const mur_scene *s, uint64_t seed, const c
                                       char **out, mur_error *err);
 
 /// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)
-/// into seconds, with tps ticks per second. 0, or -1 when it is not a time.
+/// into seconds, with tps ticks per second. 0, or MUR_EINPUT when it is not a time.
 MUR_API int mur_time_parse(const char *text, double tps, double *seconds);
 
 /// Key i of every key a scene may use, as a path ("video.width",
 /// "look.boid.shape", "timeline[].caption.text"; "[]" marks a list's
-/// items), written to buf (64 bytes always suffice). 0, or -1 when i is past
-/// the last key. Read from the lists the loader validates with.
+/// items), written to buf (64 bytes always suffice). 0, or 1 (not an error
+/// code: no key of that number) when i is past the last key or negative. Read from the lists the loader validates with.
 MUR_API int mur_scene_key_at(int i, char *buf, size_t size);
 
 /// Text of an easing name, an event name, etc. for `check`.

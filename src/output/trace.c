@@ -77,7 +77,7 @@ static int find_condition(const mur_scene *s, const char *name, int *out, mur_er
 
 static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, int cond, mur_error *err)
 {
-    if (o->version < 1 || o->version > MUR_TRACE_OPTS_VERSION)
+    if (!MUR_VERSION_OK(o->version, 1, MUR_TRACE_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "trace options of version %u (this murmur takes %d)",
                              o->version, MUR_TRACE_OPTS_VERSION);
     if (!o->path || format_of(o->path) < 0)

@@ -415,7 +415,7 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     mur_video *v = NULL;
     *out = NULL;
 
-    if (opts->version < 1 || opts->version > MUR_VIDEO_OPTS_VERSION)
+    if (!MUR_VERSION_OK(opts->version, 1, MUR_VIDEO_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "video options of version %u (this murmur takes 1 to %d)",
                              opts->version, MUR_VIDEO_OPTS_VERSION);
     /* older versions end before the chapters (1) or the chunk (2): read

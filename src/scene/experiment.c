@@ -276,7 +276,7 @@ static int run_all(mur_experiment *e, const mur_experiment_def *def, int shard, 
 int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err)
 {
     *out = NULL;
-    if (def->version < 1 || def->version > MUR_EXPERIMENT_DEF_VERSION)
+    if (!MUR_VERSION_OK(def->version, 1, MUR_EXPERIMENT_DEF_VERSION))
         return mur_error_set(err, MUR_EINPUT, "experiment of version %u (this murmur takes %d)",
                              def->version, MUR_EXPERIMENT_DEF_VERSION);
     int runs = def->runs ? def->runs : s->runs;

@@ -225,7 +225,7 @@ int mur_time_parse(const char *s, double tps, double *seconds)
     char buf[64];
     size_t len = s ? strlen(s) : 0;
     if (len == 0 || len >= sizeof buf)
-        return -1;
+        return MUR_EINPUT;
     memcpy(buf, s, len + 1);
     double scale = 1;
     if (buf[len - 1] == 's') {
@@ -236,7 +236,7 @@ int mur_time_parse(const char *s, double tps, double *seconds)
     }
     double v;
     if (parse_double(buf, &v) || !isfinite(v * scale))
-        return -1;
+        return MUR_EINPUT;
     *seconds = v * scale;
     return 0;
 }
@@ -2694,5 +2694,5 @@ int mur_scene_key_at(int i, char *buf, size_t size)
                 return 0;
             }
     }
-    return -1;
+    return 1;   /* past the last key: not an error code */
 }

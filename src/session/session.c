@@ -111,7 +111,7 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
                        mur_error *err)
 {
     *out = NULL;
-    if (opts && opts->version != MUR_SESSION_OPTS_VERSION)
+    if (opts && !MUR_VERSION_OK(opts->version, MUR_SESSION_OPTS_VERSION, MUR_SESSION_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "session options of version %u (this murmur takes %d)",
                              opts->version, MUR_SESSION_OPTS_VERSION);
     mur_session_opts o = opts ? *opts : (mur_session_opts)MUR_SESSION_OPTS_INIT;
@@ -315,7 +315,7 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
     if (!res)
         res = &none;
     *res = none;
-    if (o->version < 1 || o->version > MUR_RENDER_OPTS_VERSION)
+    if (!MUR_VERSION_OK(o->version, 1, MUR_RENDER_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "render options of version %u (this murmur takes 1 to %d)",
                              o->version, MUR_RENDER_OPTS_VERSION);
     int subtitles = o->version >= 2 ? o->subtitles : 0;   /* version 1 ends before it */
