@@ -8,6 +8,10 @@
  * The generated tables, to paste after a deliberate change, are printed by
  * a tool, not a test: ./build/tools/murmur-doc-tables (tools/doc_tables.c,
  * the same rows: tools/doc_rows.h). */
+#define _XOPEN_SOURCE 700   /* nftw */
+#include <ctype.h>
+#include <dirent.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,4 +214,102 @@ TEST(noise_range_comes_from_the_model_with_its_reason_in_the_docs)
     snprintf(want, sizeof want, "asin(1/%d) = %.1f degrees", MUR_NOISE_MAX, asin(1.0 / MUR_NOISE_MAX) * 180 / 3.14159265358979323846);
     CHECK(strstr(text, want) != NULL, "docs/scenes.md lacks \"%s\"", want);
     free(text);
+}
+
+/* ---- the public headers' comments ------------------------------------------ */
+
+/* The names (mur_..., MUR_...) of text into a list, separated by spaces, in
+ * comments (comments 1) or in code (0). A name followed by * or ending in
+ * _ (mur_scene_*, MUR_SUBTITLES_*) is a family, not a symbol: left out. */
+static void names_in(const char *text, int comments, char **list, size_t *len, size_t *cap)
+{
+    int in_line = 0, in_block = 0;
+    for (const char *p = text; *p; p++) {
+        if (!in_line && !in_block && p[0] == '/' && p[1] == '/') {
+            in_line = 1;
+        } else if (!in_line && !in_block && p[0] == '/' && p[1] == '*') {
+            in_block = 1;
+            p++;
+            continue;
+        } else if (in_line && *p == '\n') {
+            in_line = 0;
+        } else if (in_block && p[0] == '*' && p[1] == '/') {
+            in_block = 0;
+            p++;
+            continue;
+        }
+        int here = (in_line || in_block) == comments;
+        if (!here || (strncmp(p, "mur_", 4) && strncmp(p, "MUR_", 4)) ||
+            (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            continue;
+        size_t n = 0;
+        while (isalnum((unsigned char)p[n]) || p[n] == '_')
+            n++;
+        if (p[n - 1] != '_' && p[n] != '*') {
+            if (*len + n + 3 > *cap) {
+                *cap = (*len + n + 3) * 2;
+                *list = realloc(*list, *cap);
+            }
+            (*list)[(*len)++] = ' ';
+            memcpy(*list + *len, p, n);
+            *len += n;
+            (*list)[(*len)++] = ' ';
+            (*list)[*len] = 0;
+        }
+        p += n - 1;
+    }
+}
+
+static char *code_names;
+static size_t code_len, code_cap;
+
+static int collect_code(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    size_t n = strlen(path);
+    if (flag == FTW_F && n > 2 && path[n - 2] == '.' && (path[n - 1] == 'c' || path[n - 1] == 'h')) {
+        char *text = test_slurp(path, NULL);
+        if (text)
+            names_in(text, 0, &code_names, &code_len, &code_cap);
+        free(text);
+    }
+    return 0;
+}
+
+/* A public header's comment that names a mur_ or MUR_ symbol names one that
+ * exists: declared or defined in the headers' or the sources' code (comments
+ * named mur_metric_names, which never was). */
+TEST(header_comments_name_only_symbols_that_exist)
+{
+    code_len = 0;
+    REQUIRE(nftw("include/murmur", collect_code, 16, FTW_PHYS) == 0 && nftw("src", collect_code, 16, FTW_PHYS) == 0,
+            "cannot read include/ and src/ (tests run from the source tree)");
+    REQUIRE(code_names && strstr(code_names, " mur_flock_create "), "no names read from the code");
+    DIR *d = opendir("include/murmur");
+    REQUIRE(d, "include/murmur");
+    int headers = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 3 || strcmp(e->d_name + n - 2, ".h"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "include/murmur/%s", e->d_name);
+        char *text = test_slurp(path, NULL), *said = NULL;
+        size_t len = 0, cap = 0;
+        if (text)
+            names_in(text, 1, &said, &len, &cap);
+        for (char *w = said ? strtok(said, " ") : NULL; w; w = strtok(NULL, " ")) {
+            char key[128];
+            snprintf(key, sizeof key, " %s ", w);
+            CHECK(strstr(code_names, key), "%s: a comment names %s, which nothing declares or defines", path, w);
+        }
+        free(said);
+        free(text);
+        headers++;
+    }
+    closedir(d);
+    CHECK(headers > 15, "only %d headers", headers);
+    free(code_names);
+    code_names = NULL;
 }

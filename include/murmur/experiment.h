@@ -84,7 +84,7 @@ MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, co
 /// Level of the paired effects' confidence intervals, percent.
 #define MUR_EFFECT_LEVEL 95.0
 
-/// The paired effect of metric k (mur_metric_names order) in condition c
+/// The paired effect of metric k (mur_metric_name order) in condition c
 /// against condition base, at the last tick: the median of the run-by-run
 /// differences (c's run r minus base's run r) and its MUR_EFFECT_LEVEL%
 /// percentile-bootstrap interval (MUR_BOOTSTRAP_RESAMPLES resamples,
@@ -174,7 +174,7 @@ MUR_API void mur_experiment_params_at(const mur_experiment *e, int c, long tick,
 /// Value of one setting st of condition c after `tick` ticks (as above).
 MUR_API double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setting *st, long tick);
 
-/// Metric k (mur_metric_names order) of condition c across all runs after
+/// Metric k (mur_metric_name order) of condition c across all runs after
 /// `tick` ticks (at the last tick of a summary, not a series, the value
 /// experiment.measure asks for: mur_experiment_value). Uses scratch inside e: not for concurrent calls on one e.
 MUR_API void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);

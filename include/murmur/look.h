@@ -106,7 +106,7 @@ typedef struct mur_rgba {
 /// An overlay of `look.overlays`.
 typedef struct mur_overlay {
     mur_overlay_kind kind;
-    int metrics[8];              ///< readout: metric indices (mur_metric_names)
+    int metrics[8];              ///< readout: metric indices (mur_metric_name)
     int nmetrics;
     int metric;                  ///< plot: metric index
     double window;               ///< plot: seconds shown

@@ -161,7 +161,7 @@ typedef enum { MUR_UNTIL_GT, MUR_UNTIL_GE, MUR_UNTIL_LT, MUR_UNTIL_LE } mur_unti
 /// One entry of `experiment.until`: a time-to-event metric, the first tick
 /// at which `metric op value` holds.
 typedef struct mur_until {
-    int metric;                  ///< mur_metric_names index
+    int metric;                  ///< mur_metric_name index
     mur_until_op op;
     double value;
 } mur_until;
@@ -197,7 +197,7 @@ typedef struct mur_scene {
     int runs, ticks;             ///< ensemble size and length (`murmur stats`)
     mur_condition *conditions;   ///< at least one ("all" = no overrides) after loading
     int nconditions;
-    int metrics[8];              ///< experiment metrics (mur_metric_names indices)
+    int metrics[8];              ///< experiment metrics (mur_metric_name indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
     mur_twin_spec twin;          ///< experiment.twin (kind MUR_TWIN_NONE when absent)
