@@ -174,6 +174,31 @@ TEST(alpha_for_mp4_or_gif_is_refused_naming_the_line)
     CHECK(access(scratch_path("alpha-bad.mp4"), F_OK) != 0, "a refused render left a file");
 }
 
+/* The check applies to the output actually written: a scene whose own
+ * video.output is .mp4 renders translucent with -o x.mov or -o x.webm (it
+ * was refused at video.output's line, which -o does not write), and still
+ * refuses -o x.mp4. */
+TEST(alpha_is_checked_on_the_output_written_not_the_scenes)
+{
+    const char *scene = scratch_path("alpha-mp4.yaml");
+    char text[1024];
+    snprintf(text, sizeof text, "%svideo: {width: 320, height: 180, fps: 30, duration: 0.2s, output: x.mp4}\n",
+             scene_text);
+    text[strstr(text, "video: {width") - text] = '#';   /* one video key */
+    write_file(scene, text);
+    const char *outs[2] = {"over.mov", "over.webm"};
+    char args[600], err[2048];
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "render -q %s -o %s", scene, scratch_path(outs[i]));
+        CHECK(murmur(args, err, sizeof err) == 0, "-o %s: %s", outs[i], err);
+        struct stat st;
+        CHECK(stat(scratch_path(outs[i]), &st) == 0 && st.st_size > 0, "%s not written", outs[i]);
+    }
+    snprintf(args, sizeof args, "render -q %s -o %s", scene, scratch_path("over.mp4"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, ".mp4 (H.264) has no alpha channel"), "mp4: %s",
+          err);
+}
+
 /* Half-transparent red is written straight (255, 0, 0, 128), not as
  * Cairo's premultiplied (128, 0, 0, 128): in a PNG exactly, through
  * ProRes's YUV within a few levels. */

@@ -9,6 +9,8 @@
 #include "cli_util.h"
 #include "decode.h"
 #include "harness.h"
+#include "murmur/limits.h"
+#include "murmur/look.h"
 
 static const char *small_scene(const char *name, const char *extra)
 {
@@ -204,6 +206,98 @@ static void table_last(char *args, size_t n)
 
 /* A symbolic link to /dev/full (every write fails with ENOSPC) is written
  * in place, not replaced; a path under a regular file fails with ENOTDIR. */
+/* stats -q with -o prints nothing but errors (as render's -q); without -o
+ * the table on stdout is the output, and -q leaves it. */
+/* check names every shape, colour mode and overlay from the loader's own
+ * tables (look.h): `color: group` was "coloured by ?" from a shorter copy.
+ * And a condition's colour may be spelt color. */
+TEST(check_names_every_colour_mode_shape_and_overlay)
+{
+    char scene[256], args[1024], err[2048], text[1024];
+    snprintf(scene, sizeof scene, "%s", scratch_path("names.yaml"));   /* scratch_path's buffers rotate */
+    for (int m = 1; mur_color_mode_names[m]; m++)
+        for (int k = 0; mur_shape_names[k]; k++) {
+            const char *ov = mur_overlay_names[k % MUR_LOOK_PREDATORS];
+            snprintf(text, sizeof text, "flock: {count: 10}\nlook: {boid: {shape: %s, color: %s}, overlays: [%s]}\n"
+                     "timeline:\n  - at: 0.5s\n    hide: [%s, predators]\n",
+                     mur_shape_names[k], mur_color_mode_names[m], ov, ov);
+            if (m == MUR_COLOR_GROUP)   /* groups come from flock.start.groups */
+                snprintf(text, sizeof text, "flock: {start: {groups: [{count: 5}, {count: 5}]}}\n"
+                         "look: {boid: {shape: %s, color: group}, overlays: [%s]}\n"
+                         "timeline:\n  - at: 0.5s\n    hide: [%s, predators]\n", mur_shape_names[k], ov, ov);
+            write_file(scene, text);
+            snprintf(args, sizeof args, "check %s", scene);
+            REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", text, err);
+            char *out = test_slurp(scratch_path("stderr.txt.out"), NULL), want[160];
+            snprintf(want, sizeof want, "boids %s size", mur_shape_names[k]);
+            CHECK(out && strstr(out, want), "%s: %s", want, out ? out : "");
+            snprintf(want, sizeof want, "coloured by %s,", mur_color_mode_names[m]);
+            CHECK(out && strstr(out, want) && !strchr(out, '?'), "%s: %s", want, out ? out : "");
+            snprintf(want, sizeof want, "hide %s predators", ov);
+            CHECK(out && strstr(out, want), "%s: %s", want, out ? out : "");
+            free(out);
+        }
+    write_file(scene, "flock: {count: 10}\nexperiment:\n  conditions: {a: {color: \"#ff0000\"}, b: {colour: \"#00ff00\"}}\n");
+    snprintf(args, sizeof args, "check %s", scene);
+    CHECK(murmur(args, err, sizeof err) == 0, "a condition's color: %s", err);
+    write_file(scene, "flock: {count: 10}\nexperiment:\n  conditions: {a: {color: \"#ff0000\", colour: \"#ff0000\"}}\n");
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "given twice"), "both spellings: %s", err);
+}
+
+/* The limits are named once (murmur/limits.h): --help says them, and one
+ * past each is refused by the scene and by the option alike. */
+TEST(limits_are_the_named_constants_in_help_and_every_check)
+{
+    char args[1024], err[2048], want[128];
+    REQUIRE(murmur("render --help", err, sizeof err) == 0, "%s", err);
+    char *help = test_slurp(scratch_path("stderr.txt.out"), NULL);
+    snprintf(want, sizeof want, "1 to %d", MUR_MAX_FPS);
+    CHECK(help && strstr(help, want), "render --help lacks %s", want);
+    snprintf(want, sizeof want, "0 to %d", MUR_MAX_QUALITY);
+    CHECK(help && strstr(help, want), "render --help lacks %s", want);
+    free(help);
+    REQUIRE(murmur("stats --help", err, sizeof err) == 0, "%s", err);
+    help = test_slurp(scratch_path("stderr.txt.out"), NULL);
+    snprintf(want, sizeof want, "1 to %d", MUR_MAX_RUNS);
+    CHECK(help && strstr(help, want), "stats --help lacks %s", want);
+    free(help);
+    char scene[256];
+    snprintf(scene, sizeof scene, "%s", scratch_path("limits.yaml"));
+    const char *keys[4][2] = {{"experiment", "runs"}, {"experiment", "ticks"}, {"video", "fps"}, {"video", "quality"}};
+    const long max[4] = {MUR_MAX_RUNS, MUR_MAX_RUN_TICKS, MUR_MAX_FPS, MUR_MAX_QUALITY};
+    for (int i = 0; i < 4; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "flock: {count: 5}\n%s: {%s: %ld}\n", keys[i][0], keys[i][1], max[i] + 1);
+        write_file(scene, text);
+        snprintf(args, sizeof args, "check %s", scene);
+        CHECK(murmur(args, err, sizeof err) == 2, "%s.%s = %ld: %s", keys[i][0], keys[i][1], max[i] + 1, err);
+        snprintf(want, sizeof want, "%ld", max[i]);
+        CHECK(strstr(err, want), "%s.%s: the message does not say %s: %s", keys[i][0], keys[i][1], want, err);
+    }
+    write_file(scene, "flock: {count: 5}\nexperiment: {runs: 1, ticks: 1}\n");
+    snprintf(args, sizeof args, "stats %s -q --runs %d", scene, MUR_MAX_RUNS + 1);
+    CHECK(murmur(args, err, sizeof err) == 2, "--runs past the limit: %s", err);
+    snprintf(args, sizeof args, "render %s -q --fps %d -o %s", scene, MUR_MAX_FPS + 1, scratch_path("l.mp4"));
+    CHECK(murmur(args, err, sizeof err) == 2, "--fps past the limit: %s", err);
+}
+
+TEST(stats_quiet_with_an_output_prints_nothing)
+{
+    const char *scene = scratch_path("quiet.yaml");
+    write_file(scene, "seed: 3\nflock: {count: 10}\nexperiment: {runs: 2, ticks: 3, metrics: [order]}\n");
+    char args[1024], err[2048];
+    snprintf(args, sizeof args, "stats %s -q -o %s", scene, scratch_path("quiet.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    char *out = test_slurp(scratch_path("stderr.txt.out"), NULL);   /* murmur()'s stdout */
+    CHECK(out && !out[0] && !err[0], "stdout '%s', stderr '%s'", out ? out : "?", err);
+    free(out);
+    snprintf(args, sizeof args, "stats %s -q", scene);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    out = test_slurp(scratch_path("stderr.txt.out"), NULL);
+    CHECK(out && strstr(out, "condition  metric"), "without -o the table stays: '%s'", out ? out : "?");
+    free(out);
+}
+
 TEST(write_failures_of_stats_series_still_say_the_reason)
 {
     char scene[256], args[1024], err[4096];
@@ -565,10 +659,8 @@ TEST(man_page_is_clean_roff_naming_every_command_and_option)
     CHECK(strstr(man, "\n.B 130\n"), "the man page lacks exit status 130");
     free(man);
     /* groff's warnings (-ww) are what `man --warnings` shows. */
-    if (system("command -v groff >/dev/null") != 0) {
-        fprintf(stderr, "  groff is not installed: the roff is not checked\n");
-        return;
-    }
+    if (system("command -v groff >/dev/null") != 0)
+        SKIP("groff is not installed (Debian: groff): the roff is not checked");
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s --man | groff -man -Tutf8 -ww -z >%s 2>&1", MURMUR_EXE,
              scratch_path("groff.txt"));

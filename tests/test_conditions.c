@@ -247,7 +247,7 @@ TEST(stats_outputs_have_a_column_per_swept_setting)
 {
     const char *path = scratch_path("sweep.yaml");
     write_file(path, "seed: 2\nflock: {count: 20}\nexperiment:\n  runs: 2\n  ticks: 10\n  metrics: [order]\n"
-                     "  sweep: {noise: [0, 0.2], alignment_mode: [heading, relative]}\n");
+                     "  sweep: {noise: [0, 0.2], alignment_mode: [heading, relative]}\n  baseline: none\n");
     char args[1024], err[4096];
     snprintf(args, sizeof args, "stats %s -q -o %s --runs-out %s", path, scratch_path("sweep.csv"),
              scratch_path("sweep-runs.csv"));

@@ -5,8 +5,14 @@
  * range, a default or a preset value changed in the code without the docs
  * fails here, with the line the docs should have.
  *
- * MURMUR_PRINT_DOCS=1 ./build/tests/test_docs doc_tables prints the
- * generated tables, to paste after a deliberate change. */
+ * The generated tables, to paste after a deliberate change, are printed by
+ * a tool, not a test: ./build/tools/murmur-doc-tables (tools/doc_tables.c,
+ * the same rows: tools/doc_rows.h). */
+#define _XOPEN_SOURCE 700   /* nftw */
+#include <ctype.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,85 +37,7 @@ static int names(const char *text, const char *word)
     return strstr(text, quoted) != NULL;
 }
 
-/* A number as the docs write it: no exponent below 1e10, no trailing zeros. */
-static void num(char *buf, size_t size, double v) { snprintf(buf, size, "%.10g", v); }
-
-/* The row of docs/scenes.md for a setting written at path ("flock.count"):
- * key, type, valid values, default (the wrkspc preset, a scene's default
- * model), meaning. */
-static void setting_row(const mur_setting *st, const char *path, char *buf, size_t size)
-{
-    const mur_params *def = &mur_preset_find("wrkspc")->params;
-    char range[256] = "", dflt[64];
-    if (st->type == MUR_SETTING_ENUM) {
-        size_t len = 0;
-        for (int i = 0; st->choices[i] && len < sizeof range - 32; i++)
-            len += (size_t)snprintf(range + len, sizeof range - len, "%s`%s`", i ? ", " : "",
-                                    st->choices[i]);
-        snprintf(dflt, sizeof dflt, "`%s`", mur_setting_choice(st, def));
-    } else {
-        char lo[32], hi[32];
-        num(lo, sizeof lo, st->min);
-        num(hi, sizeof hi, st->max);
-        snprintf(range, sizeof range, "%s to %s", lo, hi);
-        num(dflt, sizeof dflt, mur_setting_get(st, def));
-    }
-    const char *type = st->type == MUR_SETTING_ENUM ? "choice"
-                       : st->type == MUR_SETTING_INT ? "whole number" : "number";
-    char help[256];  /* a | inside a table cell is written \| */
-    size_t h = 0;
-    for (const char *c = st->help; *c && h < sizeof help - 3; c++) {
-        if (*c == '|')
-            help[h++] = '\\';
-        help[h++] = *c;
-    }
-    help[h] = 0;
-    snprintf(buf, size, "| `%s` | %s | %s | %s | %s |", path, type, range, dflt, help);
-}
-
-/* The setting a key path of world or flock names ("flock.count"), or NULL. */
-static const mur_setting *setting_of(const char *path)
-{
-    if (strncmp(path, "world.", 6) && strncmp(path, "flock.", 6))
-        return NULL;
-    return strchr(path + 6, '.') ? NULL : mur_setting_find(path + 6);
-}
-
-/* A row of docs/model.md's preset table: one setting across every preset. */
-static void preset_row(const mur_setting *st, char *buf, size_t size)
-{
-    size_t len = (size_t)snprintf(buf, size, "| `%s` |", st->name);
-    for (int i = 0; i < mur_preset_count() && len < size; i++) {
-        const mur_params *p = &mur_preset_at(i)->params;
-        char v[64];
-        if (st->type == MUR_SETTING_ENUM)
-            snprintf(v, sizeof v, "%s", mur_setting_choice(st, p));
-        else
-            num(v, sizeof v, mur_setting_get(st, p));
-        len += (size_t)snprintf(buf + len, size - len, " %s |", v);
-    }
-}
-
-/* The preset table's header and the rows of each preset's default predator. */
-static void preset_extra_rows(char rows[4][512])
-{
-    size_t l[4];
-    l[0] = (size_t)snprintf(rows[0], 512, "| setting |");
-    l[1] = (size_t)snprintf(rows[1], 512, "| predator mode |");
-    l[2] = (size_t)snprintf(rows[2], 512, "| predator radius |");
-    l[3] = (size_t)snprintf(rows[3], 512, "| predator strength |");
-    for (int i = 0; i < mur_preset_count(); i++) {
-        const mur_preset *pr = mur_preset_at(i);
-        char r[32], f[32];
-        num(r, sizeof r, pr->predator.radius);
-        num(f, sizeof f, pr->predator.strength);
-        l[0] += (size_t)snprintf(rows[0] + l[0], 512 - l[0], " `%s` |", pr->name);
-        l[1] += (size_t)snprintf(rows[1] + l[1], 512 - l[1], " %s |",
-                                 pr->predator.attract ? "attract" : "flee");
-        l[2] += (size_t)snprintf(rows[2] + l[2], 512 - l[2], " %s |", r);
-        l[3] += (size_t)snprintf(rows[3] + l[3], 512 - l[3], " %s |", f);
-    }
-}
+#include "doc_rows.h"
 
 /* A scene holding only the key at path, with value `~`: "look.boid.shape"
  * gives {look: {boid: {shape: ~}}}, "timeline[].at" {timeline: [{at: ~}]}.
@@ -165,7 +93,10 @@ TEST(every_listed_key_is_a_key_the_loader_accepts)
         mur_scene_destroy(s);
     }
     CHECK(n > 80, "only %d keys listed", n);
-    CHECK(mur_scene_key_at(-1, path, sizeof path) == -1, "key -1 listed");
+    CHECK(mur_scene_key_at(-1, path, sizeof path) == 1, "key -1 listed");
+    CHECK(mur_scene_key_at(n, path, sizeof path) == 1, "past the last key: not 1 (-1 would be MUR_ERUN)");
+    double t;
+    CHECK(mur_time_parse("soon", 60, &t) == MUR_EINPUT, "not a time: MUR_EINPUT, not -1 (MUR_ERUN)");
 }
 
 TEST(scenes_doc_describes_every_key)
@@ -267,29 +198,118 @@ TEST(every_yaml_example_in_the_docs_loads)
     CHECK(examples >= 10, "only %d yaml examples", examples);
 }
 
-/* Not a check: prints the generated rows when MURMUR_PRINT_DOCS is set. */
-TEST(doc_tables)
+/* noise's range is the model's (MUR_NOISE_MAX, flock.h), and scenes.md
+ * gives its reason: the heading within asin(1/max) of the kick's. */
+TEST(noise_range_comes_from_the_model_with_its_reason_in_the_docs)
 {
-    if (!getenv("MURMUR_PRINT_DOCS"))
+    const mur_setting *st = mur_setting_find("noise");
+    REQUIRE(st, "no noise setting");
+    CHECK(st->max == MUR_NOISE_MAX && st->min == 0, "noise %g to %g, model's %d", st->min, st->max, MUR_NOISE_MAX);
+    char *text = doc("docs/scenes.md");
+    if (!text)
         return;
-    char path[64], row[768], extra[4][512];
-    for (int i = 0; !mur_scene_key_at(i, path, sizeof path); i++) {
-        const mur_setting *st = setting_of(path);
-        if (st) {
-            setting_row(st, path, row, sizeof row);
-            printf("%s\n", row);
+    char want[128];
+    snprintf(want, sizeof want, "`noise` stops at %d because of what it is in the model", MUR_NOISE_MAX);
+    CHECK(strstr(text, want) != NULL, "docs/scenes.md lacks \"%s\"", want);
+    snprintf(want, sizeof want, "asin(1/%d) = %.1f degrees", MUR_NOISE_MAX, asin(1.0 / MUR_NOISE_MAX) * 180 / 3.14159265358979323846);
+    CHECK(strstr(text, want) != NULL, "docs/scenes.md lacks \"%s\"", want);
+    free(text);
+}
+
+/* ---- the public headers' comments ------------------------------------------ */
+
+/* The names (mur_..., MUR_...) of text into a list, separated by spaces, in
+ * comments (comments 1) or in code (0). A name followed by * or ending in
+ * _ (mur_scene_*, MUR_SUBTITLES_*) is a family, not a symbol: left out. */
+static void names_in(const char *text, int comments, char **list, size_t *len, size_t *cap)
+{
+    int in_line = 0, in_block = 0;
+    for (const char *p = text; *p; p++) {
+        if (!in_line && !in_block && p[0] == '/' && p[1] == '/') {
+            in_line = 1;
+        } else if (!in_line && !in_block && p[0] == '/' && p[1] == '*') {
+            in_block = 1;
+            p++;
+            continue;
+        } else if (in_line && *p == '\n') {
+            in_line = 0;
+        } else if (in_block && p[0] == '*' && p[1] == '/') {
+            in_block = 0;
+            p++;
+            continue;
         }
+        int here = (in_line || in_block) == comments;
+        if (!here || (strncmp(p, "mur_", 4) && strncmp(p, "MUR_", 4)) ||
+            (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            continue;
+        size_t n = 0;
+        while (isalnum((unsigned char)p[n]) || p[n] == '_')
+            n++;
+        if (p[n - 1] != '_' && p[n] != '*') {
+            if (*len + n + 3 > *cap) {
+                *cap = (*len + n + 3) * 2;
+                *list = realloc(*list, *cap);
+            }
+            (*list)[(*len)++] = ' ';
+            memcpy(*list + *len, p, n);
+            *len += n;
+            (*list)[(*len)++] = ' ';
+            (*list)[*len] = 0;
+        }
+        p += n - 1;
     }
-    printf("\n");
-    preset_extra_rows(extra);
-    printf("%s\n|---|", extra[0]);
-    for (int i = 0; i < mur_preset_count(); i++)
-        printf("---|");
-    printf("\n");
-    for (int i = 0; i < mur_setting_count(); i++) {
-        preset_row(mur_setting_at(i), row, sizeof row);
-        printf("%s\n", row);
+}
+
+static char *code_names;
+static size_t code_len, code_cap;
+
+static int collect_code(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    size_t n = strlen(path);
+    if (flag == FTW_F && n > 2 && path[n - 2] == '.' && (path[n - 1] == 'c' || path[n - 1] == 'h')) {
+        char *text = test_slurp(path, NULL);
+        if (text)
+            names_in(text, 0, &code_names, &code_len, &code_cap);
+        free(text);
     }
-    for (int r = 1; r < 4; r++)
-        printf("%s\n", extra[r]);
+    return 0;
+}
+
+/* A public header's comment that names a mur_ or MUR_ symbol names one that
+ * exists: declared or defined in the headers' or the sources' code (comments
+ * named mur_metric_names, which never was). */
+TEST(header_comments_name_only_symbols_that_exist)
+{
+    code_len = 0;
+    REQUIRE(nftw("include/murmur", collect_code, 16, FTW_PHYS) == 0 && nftw("src", collect_code, 16, FTW_PHYS) == 0,
+            "cannot read include/ and src/ (tests run from the source tree)");
+    REQUIRE(code_names && strstr(code_names, " mur_flock_create "), "no names read from the code");
+    DIR *d = opendir("include/murmur");
+    REQUIRE(d, "include/murmur");
+    int headers = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 3 || strcmp(e->d_name + n - 2, ".h"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "include/murmur/%s", e->d_name);
+        char *text = test_slurp(path, NULL), *said = NULL;
+        size_t len = 0, cap = 0;
+        if (text)
+            names_in(text, 1, &said, &len, &cap);
+        for (char *w = said ? strtok(said, " ") : NULL; w; w = strtok(NULL, " ")) {
+            char key[128];
+            snprintf(key, sizeof key, " %s ", w);
+            CHECK(strstr(code_names, key), "%s: a comment names %s, which nothing declares or defines", path, w);
+        }
+        free(said);
+        free(text);
+        headers++;
+    }
+    closedir(d);
+    CHECK(headers > 15, "only %d headers", headers);
+    free(code_names);
+    code_names = NULL;
 }

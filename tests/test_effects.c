@@ -38,7 +38,7 @@ TEST(a_condition_against_itself_is_exactly_zero)
     mur_error err = {{0}};
     mur_scene *s = parse(paired, &err);
     REQUIRE(s, "%s", err.msg);
-    CHECK(s->baseline == 0 && s->baseline_named, "baseline %d", s->baseline);
+    CHECK(s->baseline == 0 && s->baseline_named && s->effects, "baseline %d", s->baseline);
     mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
     def.threads = 2;
     mur_experiment *e = NULL;
@@ -121,8 +121,18 @@ TEST(effects_are_the_same_bytes_for_any_thread_count)
             CHECK(end && end - row > 16 && !strncmp(end - 15, ",9,60,all,0,0,0\n", 16),
                   "same against all is not 0 in [0, 0]: %.120s", row ? row : out[0]);
         } else {
-            CHECK(strstr(out[0], "\"baseline\": \"all\", \"effect_median\": 0, \"ci_low\": 0, \"ci_high\": 0}"),
+            /* the JSON is json-c's: read back, the baseline's own row has 0 in [0, 0] */
+            json_object *top = json_tokener_parse(out[0]), *rows = NULL, *v;
+            json_object *row = top && json_object_object_get_ex(top, "rows", &rows) ? json_object_array_get_idx(rows, 0)
+                                                                                   : NULL;
+            int zero = row != NULL;
+            for (int k = 0; zero && k < 3; k++) {
+                const char *key[3] = {"effect_median", "ci_low", "ci_high"};
+                zero = json_object_object_get_ex(row, key[k], &v) && v && json_object_get_double(v) == 0;
+            }
+            CHECK(zero && json_object_object_get_ex(row, "baseline", &v) && !strcmp(json_object_get_string(v), "all"),
                   "JSON lacks the effect keys: %.400s", out[0]);
+            json_object_put(top);
         }
         free(out[0]);
         free(out[1]);
@@ -153,19 +163,55 @@ TEST(a_baseline_that_names_no_condition_is_refused)
     mur_scene_destroy(s);
 }
 
-TEST(tables_without_a_baseline_keep_their_columns)
+TEST(baseline_none_keeps_the_tables_columns)
 {
     char path[256];
     snprintf(path, sizeof path, "%s", scratch_path("nobase.yaml"));
     write_file(path, "seed: 9\nflock: {count: 20}\nexperiment:\n  runs: 2\n  ticks: 5\n  metrics: [order]\n"
-                     "  conditions: {all: {}, deaf: {alignment: 0}}\n");
+                     "  baseline: none\n  conditions: {all: {}, deaf: {alignment: 0}}\n");
     char args[1024], err[4096];
-    snprintf(args, sizeof args, "stats %s -q -o %s --plot-effects %s", path, scratch_path("nobase.csv"),
-             scratch_path("nobase.svg"));
+    snprintf(args, sizeof args, "stats %s -q -o %s", path, scratch_path("nobase.csv"));
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
     char *csv = test_slurp(scratch_path("nobase.csv"), NULL);
     CHECK(csv && !strncmp(csv, "condition,metric,median,p10,p90,mean,runs,ticks\nall,order,", 58), "%.80s", csv);
     free(csv);
+    /* and a figure of effects it turned off is refused, not drawn against a guess */
+    snprintf(args, sizeof args, "stats %s -q --plot-effects %s", path, scratch_path("nobase.svg"));
+    CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "baseline: none"), "%s", err);
+}
+
+/* Unnamed, the baseline is the first condition (two or more of them), and
+ * the table's first line says so; one condition has no effects. */
+TEST(the_first_condition_is_the_default_baseline)
+{
+    mur_error e = {{0}};
+    mur_scene *s = parse("experiment:\n  conditions: {deaf: {alignment: 0}, all: {}}\n", &e);
+    REQUIRE(s, "%s", e.msg);
+    CHECK(s->baseline == 0 && s->effects && !s->baseline_named, "baseline %d effects %d", s->baseline, s->effects);
+    mur_scene_destroy(s);
+    s = parse("experiment:\n  conditions: {a: {}}\n", &e);
+    CHECK(s && !s->effects, "one condition has nothing to compare");
+    mur_scene_destroy(s);
+    s = parse("experiment:\n  conditions: {a: {}, none: {}}\n  baseline: none\n", &e);
+    CHECK(s && !s->effects, "baseline: none (beside a condition named none)");
+    mur_scene_destroy(s);
+
+    const char *path = scratch_path("firstbase.yaml");
+    write_file(path, "seed: 9\nflock: {count: 20}\nexperiment:\n  runs: 3\n  ticks: 5\n  metrics: [order]\n"
+                     "  conditions: {deaf: {alignment: 0}, all: {}}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q -o %s", path, scratch_path("firstbase.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char *csv = test_slurp(scratch_path("firstbase.csv"), NULL);
+    CHECK(csv && strstr(csv, "runs,ticks,baseline,effect_median,ci_low,ci_high\ndeaf,order,") &&
+              strstr(csv, ",deaf,0,0,0\n"),
+          "%s", csv);
+    free(csv);
+    snprintf(args, sizeof args, "stats %s", path);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    char *table = test_slurp(scratch_path("stderr.txt.out"), NULL);   /* murmur()'s stdout */
+    CHECK(table && strstr(table, "; effects against deaf (the first condition)\n"), "%s", table);
+    free(table);
 }
 
 /* The fields of one CSV line (RFC 4180 quoting) into f[max][64]; *end is
@@ -242,8 +288,11 @@ TEST(json_rows_have_the_csv_columns_with_null_where_it_is_empty)
                 CHECK(!strcmp(json_object_get_string(v), cell[k]), "row %d \"%s\": %s vs CSV %s", nrow, head[k],
                       json_object_get_string(v), cell[k]);
             else
-                CHECK(v && json_object_get_double(v) == strtod(cell[k], NULL), "row %d (%s) \"%s\": JSON %s vs CSV %s",
-                      nrow, cell[1], head[k], v ? json_object_to_json_string(v) : "null", cell[k]);
+                /* the same value, and the same text (json-c keeps the number's) */
+                CHECK(v && json_object_get_double(v) == strtod(cell[k], NULL) &&
+                          !strcmp(json_object_to_json_string(v), cell[k]),
+                      "row %d (%s) \"%s\": JSON %s vs CSV %s", nrow, cell[1], head[k],
+                      v ? json_object_to_json_string(v) : "null", cell[k]);
         }
         effectless += !strcmp(head[9], "baseline") && !strcmp(cell[9], "all") && !cell[10][0];
     }

@@ -242,13 +242,15 @@ TEST(stats_csv_and_json_parse_back)
     REQUIRE(fp, "no CSV");
     char line[1024];
     REQUIRE(fgets(line, sizeof line, fp), "empty CSV");
-    CHECK(!strcmp(line, "condition,metric,median,p10,p90,mean,runs,ticks\n"), "header: %s", line);
+    /* three conditions: effects against the first, by default */
+    CHECK(!strcmp(line, "condition,metric,median,p10,p90,mean,runs,ticks,baseline,effect_median,ci_low,ci_high\n"),
+          "header: %s", line);
     int rows = 0;
     while (fgets(line, sizeof line, fp)) {
-        char *f[10];
-        int nf = csv_fields(line, f, 10);
+        char *f[16];
+        int nf = csv_fields(line, f, 16);
         REQUIRE(rows < 12, "more than 3 conditions x 4 metrics rows");
-        CHECK(nf == 8, "row %d has %d fields", rows, nf);
+        CHECK(nf == 12 && !strcmp(f[8], "all"), "row %d has %d fields", rows, nf);
         CHECK(!strcmp(f[0], conds[rows / 4]) && !strcmp(f[1], metrics[rows % 4]), "row %d is %s/%s", rows,
               f[0], f[1]);
         for (int k = 0; k < 4; k++) {
@@ -348,8 +350,8 @@ TEST(runs_csv_reproduces_the_summarys_medians)
     fp = fopen(scratch_path("rs.csv"), "r");
     REQUIRE(fp && fgets(line, sizeof line, fp), "no summary CSV");
     for (int row = 0; fgets(line, sizeof line, fp); row++) {
-        char *f[10];
-        REQUIRE(row < 12 && csv_fields(line, f, 10) == 8, "summary row %d: %s", row, line);
+        char *f[16];
+        REQUIRE(row < 12 && csv_fields(line, f, 16) == 12, "summary row %d: %s", row, line);
         double *x = v[row / 4][row % 4];
         qsort(x, 6, sizeof *x, cmp_double);
         double q[3] = {mur_percentile(x, 6, 50), mur_percentile(x, 6, 10), mur_percentile(x, 6, 90)};
@@ -721,7 +723,8 @@ TEST(stats_and_series_csv_keep_their_header_and_carry_provenance_beside)
     REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
     size_t n = 0;
     char *csv = test_slurp(scratch_path("prov.csv"), &n);
-    CHECK(csv && !strncmp(csv, "condition,metric,median,p10,p90,mean,runs,ticks\nall,order,", 57),
+    CHECK(csv && !strncmp(csv, "condition,metric,median,p10,p90,mean,runs,ticks,baseline,effect_median,ci_low,ci_high\n"
+                               "all,order,", 96),
           "the stats CSV does not start with its header and a row: %.80s", csv ? csv : "");
     free(csv);
     csv = test_slurp(scratch_path("prov-series.csv"), &n);

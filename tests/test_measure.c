@@ -82,7 +82,7 @@ TEST(stats_csv_has_time_to_rows_with_the_censored_count)
 {
     const char *path = scratch_path("until.yaml"), *csv = scratch_path("until.csv");
     write_file(path, SCENE_HEAD "experiment:\n  runs: 4\n  ticks: 300\n  until: {order: \"> 0.8\"}\n"
-                                "  metrics: [order]\n"
+                                "  metrics: [order]\n  baseline: none\n"
                                 "  conditions: {all: {}, none: {separation: 0, alignment: 0, cohesion: 0}}\n");
     char args[1024], err[4096];
     /* --plot draws the stats figure (an until is not a twin's divergence) */

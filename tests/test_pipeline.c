@@ -430,7 +430,7 @@ static long render_peak_kb(const char *scene, const char *out, const char *to)
 TEST(memory_stays_flat_however_long_the_render)
 {
 #if defined(__SANITIZE_ADDRESS__)
-    fprintf(stderr, "  (skipped under AddressSanitizer: its quarantine holds freed memory)\n");
+    SKIP("under AddressSanitizer its quarantine holds freed memory");
 #else
     const char *scene = scratch_path("mem.yaml");
     write_file(scene, "seed: 7\n"

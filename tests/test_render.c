@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_util.h"
 #include "harness.h"
@@ -1636,4 +1637,33 @@ TEST(pdf_and_svg_stills_are_byte_reproducible_and_dated_by_source_date_epoch)
     REQUIRE(run_tool_output(cmd, out, sizeof out) == 0, "pdfinfo fails: %s", out);
     CHECK(strstr(out, "CreationDate:    2023-11-14T22:13:20Z") && strstr(out, "ModDate:         2023-11-14T22:13:20Z"),
           "dates not from SOURCE_DATE_EPOCH: %s", out);
+}
+
+/* A golden that is missing fails its test (it is not made on the fly:
+ * MURMUR_UPDATE_GOLDEN=1 makes one on purpose). */
+TEST(a_missing_golden_fails_its_test)
+{
+    if (getenv("MURMUR_UPDATE_GOLDEN"))
+        SKIP("MURMUR_UPDATE_GOLDEN makes goldens");
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 8, 8);
+    int before = test_failures;
+    golden("no-such-golden", img, 0, 0);
+    int failed = test_failures - before;
+    test_failures = before;
+    cairo_surface_destroy(img);
+    CHECK(failed == 1, "a missing golden gave %d failures", failed);
+    CHECK(access(GOLDEN_DIR "/no-such-golden.png", F_OK) != 0, "a missing golden was written");
+}
+
+/* The harness: a case that says SKIP (its tool is missing) makes the run
+ * exit 77, which ctest reports as skipped, not passed. Run on itself. */
+TEST(a_case_whose_tool_is_missing_is_skipped)
+{
+    if (getenv("MURMUR_TEST_SKIP_SELF"))
+        SKIP("asked to (MURMUR_TEST_SKIP_SELF)");
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "MURMUR_TEST_SKIP_SELF=1 /proc/%d/exe a_case_whose_tool_is_missing_is_skipped "
+             ">/dev/null 2>&1", (int)getpid());
+    int st = system(cmd);
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 77, "exit %d, not 77", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }

@@ -480,6 +480,70 @@ TEST(a_condition_replays_its_own_recording_beside_the_model)
     mur_scene_destroy(s);
 }
 
+/* check of a replaying condition describes its recording (file, frames,
+ * ids, most boids of a frame), not the count the loader took from it. */
+TEST(check_of_a_replay_condition_describes_the_recording)
+{
+    write_file(scratch_path("desc.csv"), "frame,id,x,y\n0,3,10,10\n0,8,20,20\n1,3,11,10\n1,8,21,21\n2,5,1,1\n");
+    const char *scene = scratch_path("desc.yaml");
+    write_file(scene, "model: wrkspc\nworld: {width: 100, height: 100}\nflock: {count: 30}\n"
+                      "experiment: {conditions: {tracked: {replay: desc.csv, separation: 2}, model: {}}}\n");
+    char args[1024], err[2048];
+    snprintf(args, sizeof args, "check %s", scene);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    char *out = test_slurp(scratch_path("stderr.txt.out"), NULL);   /* murmur()'s stdout */
+    REQUIRE(out, "no output");
+    const char *row = strstr(out, "  tracked ");
+    CHECK(row && strstr(row, "desc.csv, 3 frames (ticks 0 to 2), ids up to 8, at most 2 boids; set separation 2\n"),
+          "%s", out);
+    CHECK(!strstr(out, "set count"), "a replay's count printed as a setting: %s", out);
+    free(out);
+}
+
+/* A recording is one run: `stats` of a replay says 1 run, not copies of it
+ * with p10 = p90; beside a model condition its one run is paired with each
+ * model run (said in the table's first line), and a recording against a
+ * recording has no bootstrap interval. */
+TEST(a_recording_is_one_run_in_stats)
+{
+    write_file(scratch_path("one.csv"), "frame,id,x,y\n0,3,10,10\n0,8,20,20\n1,3,11,10\n1,8,21,21\n");
+    const char *scene = scratch_path("one.yaml");
+    write_file(scene, "model: wrkspc\nworld: {width: 100, height: 100}\nflock: {count: 10}\n"
+                      "experiment:\n  runs: 4\n  ticks: 3\n  metrics: [order]\n"
+                      "  conditions: {tracked: {replay: one.csv}, again: {replay: one.csv}, model: {}}\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -o %s --runs-out %s", scene, scratch_path("one-stats.csv"),
+             scratch_path("one-runs.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    char *csv = test_slurp(scratch_path("one-stats.csv"), NULL), *runs = test_slurp(scratch_path("one-runs.csv"), NULL);
+    char *table = test_slurp(scratch_path("stderr.txt.out"), NULL);   /* murmur()'s stdout */
+    REQUIRE(csv && runs && table, "outputs missing");
+    /* tracked: 1 run, its effect against itself 0 with no interval */
+    CHECK(strstr(csv, "\ntracked,order,") && strstr(strstr(csv, "\ntracked,order,"), ",1,3,tracked,0,,\n"), "%s", csv);
+    CHECK(strstr(csv, "\nagain,order,") && strstr(strstr(csv, "\nagain,order,"), ",1,3,tracked,0,,\n"), "%s", csv);
+    /* the model's 4 runs, each against the recording: an interval */
+    const char *m = strstr(csv, "\nmodel,order,");
+    CHECK(m && strstr(m, ",4,3,tracked,") && !strstr(m, ",,\n"), "%s", m ? m : csv);
+    int tracked_rows = 0;
+    for (const char *p = runs; (p = strstr(p, "\ntracked,")); p++)
+        tracked_rows++;
+    CHECK(tracked_rows == 1, "--runs-out has %d rows of the recording", tracked_rows);
+    CHECK(strstr(table, "3 conditions x 4 runs") &&
+              strstr(table, "a recording, one run paired with every run of the others: tracked, again"),
+          "%s", table);
+    free(csv);
+    free(runs);
+    free(table);
+    /* a scene that only replays: one run */
+    write_file(scene, "model: wrkspc\nworld: {width: 100, height: 100}\nflock: {replay: one.csv}\n"
+                      "experiment: {runs: 5, ticks: 3, metrics: [order]}\n");
+    snprintf(args, sizeof args, "stats %s -q -o %s", scene, scratch_path("one-stats.csv"));
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    csv = test_slurp(scratch_path("one-stats.csv"), NULL);
+    CHECK(csv && strstr(csv, ",1,3\n") && !strstr(csv, ",5,3\n"), "%s", csv);
+    free(csv);
+}
+
 /* The review's findings: the world is read before the flock whatever the
  * file's order; a condition cannot change a saved state's count; a twin is
  * refused beside a replaying condition; a thinned replay keeps its trails;

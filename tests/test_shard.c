@@ -426,8 +426,8 @@ TEST(plan_writes_a_slurm_array_with_its_merge_and_a_parallel_line)
 
 TEST(gnu_parallel_runs_a_plan_whose_merge_is_the_whole_run)
 {
-    REQUIRE(system("command -v parallel >/dev/null") == 0,
-            "GNU parallel is not installed (Debian: apt-get install parallel)");
+    if (system("command -v parallel >/dev/null") != 0)
+        SKIP("GNU parallel is not installed (Debian: apt-get install parallel)");
     const char *dir = folder("parallel");
     scene_in(dir, "s.yaml", 6, NULL);
     char err[4096];

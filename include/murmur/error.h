@@ -23,6 +23,11 @@ enum {
     MUR_EINTR = -3,    ///< stopped by a signal; output so far was finalised (exit 130)
 };
 
+/// Whether an options struct of version v (its `version` field) is one this
+/// murmur reads: the one check every entry point that takes a versioned
+/// struct makes (older versions it still reads, up to the newest).
+#define MUR_VERSION_OK(v, oldest, newest) ((v) >= (oldest) && (v) <= (newest))
+
 /// One line describing the last failure; empty when none.
 typedef struct mur_error {
     char msg[1024];

@@ -99,13 +99,17 @@ MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, co
 /// Level of the paired effects' confidence intervals, percent.
 #define MUR_EFFECT_LEVEL 95.0
 
-/// The paired effect of metric k (mur_metric_names order) in condition c
+/// The paired effect of metric k (mur_metric_name order) in condition c
 /// against condition base, of each run's measured value (mur_experiment_value:
 /// the last tick's, or the mean of the measure window): the median of the
 /// run-by-run differences (c's run r minus base's run r) and its MUR_EFFECT_LEVEL%
 /// percentile-bootstrap interval (MUR_BOOTSTRAP_RESAMPLES resamples,
 /// seeded from the scene's seed, both conditions' names and k: the same
 /// bits for any thread count, and for c = base exactly 0 in [0, 0]).
+/// A recording (mur_experiment_condition_runs 1) is one run: against
+/// model runs its one value is paired with each of them (the interval
+/// resamples the model's runs); a recording against a recording is one
+/// difference with no interval (ci_low, ci_high NaN).
 /// 0, or MUR_ERUN when out of memory.
 MUR_API int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_effect *out,
                                   mur_error *err);
@@ -124,6 +128,12 @@ MUR_API const mur_condition *mur_experiment_condition(const mur_experiment *e, i
 
 /// Runs per condition.
 MUR_API int mur_experiment_runs(const mur_experiment *e);
+
+/// Runs of condition c that count: 1 for a recording (a condition, or a
+/// scene, that replays a recorded flock: every run of it is the same
+/// frames), else mur_experiment_runs. Summaries, --runs-out and paired
+/// effects use this many.
+MUR_API int mur_experiment_condition_runs(const mur_experiment *e, int c);
 
 /// Ticks per run (the last tick's index).
 MUR_API long mur_experiment_ticks(const mur_experiment *e);
@@ -187,7 +197,7 @@ MUR_API void mur_experiment_params_at(const mur_experiment *e, int c, long tick,
 /// Value of one setting st of condition c after `tick` ticks (as above).
 MUR_API double mur_experiment_setting_at(const mur_experiment *e, int c, const mur_setting *st, long tick);
 
-/// Metric k (mur_metric_names order) of condition c across all runs after
+/// Metric k (mur_metric_name order) of condition c across all runs after
 /// `tick` ticks (at the last tick of a summary, not a series, the value
 /// experiment.measure asks for: mur_experiment_value). Uses scratch inside e: not for concurrent calls on one e.
 MUR_API void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out);

@@ -31,6 +31,13 @@ typedef enum { MUR_UPDATE_SYNC, MUR_UPDATE_SEQUENTIAL } mur_update;
 #define MUR_MAX_WORLD 1.0e7
 #define MUR_MAX_PREDATORS 64
 
+/// The largest `noise`. The kick is noise x max_speed in a random
+/// direction, added to a velocity of at most max_speed: past 10 the new
+/// heading is the kick's own to within asin(1/10) = 5.7 degrees every tick,
+/// so the flock keeps no memory of its heading and a larger value changes
+/// nothing a metric can tell (docs/scenes.md, flock.noise).
+#define MUR_NOISE_MAX 10
+
 /// Every setting of docs/model.md. Distances in world units, speeds in units/tick.
 typedef struct mur_params {
     int count;                    ///< number of boids, 0..MUR_MAX_BOIDS
@@ -54,7 +61,7 @@ typedef struct mur_params {
     double max_speed;             ///< units per tick
     double min_speed;             ///< units per tick (clamp rule only)
     mur_speed_rule speed_rule;    ///< clamp to [min, max] or constant max
-    double noise;                 ///< random acceleration as a fraction of max_speed
+    double noise;                 ///< random acceleration as a fraction of max_speed (0 to MUR_NOISE_MAX)
     double fov;                   ///< field of view in degrees, 0..360 (360 = all round)
     mur_update update;            ///< sync (snapshot) or sequential (in place, index order)
     double init_speed_min;        ///< initial speed drawn uniformly from [min, max]

@@ -36,6 +36,17 @@ typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT
 /// (after the overlay kinds); and how many opacities a moment holds.
 #define MUR_LOOK_PREDATORS (MUR_OVERLAY_STATE + 1)
 #define MUR_LOOK_SHOWABLE (MUR_LOOK_PREDATORS + 1)
+
+/// The names a scene gives these, each table written once (src/scene/
+/// look_names.c) and used by the loader, `murmur check` and the timeline;
+/// NULL-terminated, in enum order. mur_color_mode_names[MUR_COLOR_FIXED] is
+/// "fixed" (a scene writes a fixed colour as "#rrggbb"); the predator
+/// markers, which `show` and `hide` name beside the overlays, are
+/// MUR_LOOK_PREDATORS_NAME.
+MUR_API extern const char *const mur_shape_names[];
+MUR_API extern const char *const mur_color_mode_names[];
+MUR_API extern const char *const mur_overlay_names[];
+#define MUR_LOOK_PREDATORS_NAME "predators"
 /// Most captions a frame shows at once (the latest ones).
 #define MUR_LOOK_MAX_CAPTIONS 4
 
@@ -95,7 +106,7 @@ typedef struct mur_rgba {
 /// An overlay of `look.overlays`.
 typedef struct mur_overlay {
     mur_overlay_kind kind;
-    int metrics[8];              ///< readout: metric indices (mur_metric_names)
+    int metrics[8];              ///< readout: metric indices (mur_metric_name)
     int nmetrics;
     int metric;                  ///< plot: metric index
     double window;               ///< plot: seconds shown

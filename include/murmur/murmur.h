@@ -11,6 +11,7 @@
 #define MURMUR_MURMUR_H
 
 #include "murmur/version.h"
+#include "murmur/limits.h"
 #include "murmur/error.h"
 #include "murmur/alloc.h"
 #include "murmur/rng.h"
@@ -18,6 +19,7 @@
 #include "murmur/presets.h"
 #include "murmur/metrics.h"
 #include "murmur/stats.h"
+#include "murmur/numfmt.h"
 #include "murmur/look.h"
 #include "murmur/scene.h"
 #include "murmur/divergence.h"

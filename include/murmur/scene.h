@@ -163,7 +163,7 @@ typedef enum { MUR_UNTIL_GT, MUR_UNTIL_GE, MUR_UNTIL_LT, MUR_UNTIL_LE } mur_unti
 /// One entry of `experiment.until`: a time-to-event metric, the first tick
 /// at which `metric op value` holds.
 typedef struct mur_until {
-    int metric;                  ///< mur_metric_names index
+    int metric;                  ///< mur_metric_name index
     mur_until_op op;
     double value;
 } mur_until;
@@ -199,7 +199,7 @@ typedef struct mur_scene {
     int runs, ticks;             ///< ensemble size and length (`murmur stats`)
     mur_condition *conditions;   ///< at least one ("all" = no overrides) after loading
     int nconditions;
-    int metrics[8];              ///< experiment metrics (mur_metric_names indices)
+    int metrics[8];              ///< experiment metrics (mur_metric_name indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
     mur_twin_spec twin;          ///< experiment.twin (kind MUR_TWIN_NONE when absent)
@@ -219,8 +219,9 @@ typedef struct mur_scene {
     int sweep_dim[MUR_SCENE_MAX_SWEEP];  ///< the grid dimension of each (settings under `coupled` share one); dimension 0 varies slowest
     int sweep_log[MUR_SCENE_MAX_SWEEP];  ///< 1: its values came from `logspace` (a figure's log axis)
     int nsweep;                  ///< 0: no sweep
-    int baseline;                ///< experiment.baseline: the condition paired effects compare with (0 when not named)
-    int baseline_named;          ///< 1: the scene names its baseline, and stats tables carry the paired effects
+    int baseline;                ///< experiment.baseline: the condition paired effects compare with (default 0, the first)
+    int baseline_named;          ///< 1: the scene names its baseline (0: the first condition, by default)
+    int effects;                 ///< 1: stats tables carry paired effects (two conditions or more, unless `baseline: none`)
     int columns;                 ///< layout.columns: panels per row (0: automatic)
     char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
 } mur_scene;
@@ -373,13 +374,13 @@ MUR_API int mur_scene_provenance_json(const mur_scene *s, uint64_t seed, const c
                                       char **out, mur_error *err);
 
 /// Parse a time as a scene writes it (`12s`, `1.5s`, `900t`, bare seconds)
-/// into seconds, with tps ticks per second. 0, or -1 when it is not a time.
+/// into seconds, with tps ticks per second. 0, or MUR_EINPUT when it is not a time.
 MUR_API int mur_time_parse(const char *text, double tps, double *seconds);
 
 /// Key i of every key a scene may use, as a path ("video.width",
 /// "look.boid.shape", "timeline[].caption.text"; "[]" marks a list's
-/// items), written to buf (64 bytes always suffice). 0, or -1 when i is past
-/// the last key. Read from the lists the loader validates with.
+/// items), written to buf (64 bytes always suffice). 0, or 1 (not an error
+/// code: no key of that number) when i is past the last key or negative. Read from the lists the loader validates with.
 MUR_API int mur_scene_key_at(int i, char *buf, size_t size);
 
 /// Text of an easing name, an event name, etc. for `check`.

@@ -84,15 +84,14 @@ static int row_order(const void *a, const void *b)
 /* The look's part of a timeline row: shows, hides, a title card, a chapter. */
 static void print_look_what(const mur_cue *q, const char *sep)
 {
-    static const char *const names[] = {"readout", "plot", "watch", "params", "clock", "state", "predators"};
     for (int pass = 0; pass < 2; pass++) {
         unsigned set = pass ? q->hide : q->show;
         if (!set)
             continue;
         printf("%s%s", sep, pass ? "hide" : "show");
-        for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+        for (unsigned k = 0; k < MUR_LOOK_SHOWABLE; k++)
             if ((set >> k) & 1)
-                printf(" %s", names[k]);
+                printf(" %s", k == MUR_LOOK_PREDATORS ? MUR_LOOK_PREDATORS_NAME : mur_overlay_names[k]);
         if (q->fade_over > 0)
             print_duration(" over ", q->fade_over);
         sep = "; ";
@@ -249,14 +248,42 @@ static void print_timeline(const mur_scene *s)
     free(rows);
 }
 
+/* A recording as check describes it: its file, frames, ids and most boids
+ * of a frame (a replay's count is that, not a setting). */
+static void print_replay(const mur_recording *r)
+{
+    mur_recording_info in;
+    mur_recording_describe(r, &in);
+    printf("replay: %s, %ld frames (ticks %ld to %ld), ids up to %d, at most %d boids", in.path, in.frames,
+           in.first_tick, in.last_tick, in.max_id, in.max_boids);
+}
+
+/* One condition of the experiment: what it sets; a replay's recording in
+ * place of the count the loader took from it. */
+static void print_condition(const mur_condition *c)
+{
+    printf("  %-16s ", c->name);
+    const char *sep = "";
+    if (c->replay) {
+        print_replay(c->replay);
+        sep = "; ";
+    }
+    for (int k = 0; k < c->nset; k++)
+        if (!c->replay || strcmp(c->set[k].setting->name, "count")) {
+            printf("%s", sep);
+            print_changes("set", "", &c->set[k], 1);
+            sep = ", ";
+        }
+    printf("\n");
+}
+
 /* Where the boids come from, when not from the seed. */
 static void print_recordings(const mur_scene *s)
 {
     mur_recording_info in;
     if (s->replay) {
-        mur_recording_describe(s->replay, &in);
-        printf("replay: %s, %ld frames (ticks %ld to %ld), at most %d boids\n", in.path, in.frames,
-               in.first_tick, in.last_tick, in.max_boids);
+        print_replay(s->replay);
+        printf("\n");
     }
     if (s->start) {
         mur_recording_describe(s->start, &in);
@@ -271,13 +298,11 @@ static void print_recordings(const mur_scene *s)
 
 static void print_look(const mur_scene *s)
 {
-    static const char *const shapes[] = {"arrow", "triangle", "dot", "density"};
-    static const char *const modes[] = {"fixed", "heading", "speed", "neighbours", "cluster"};
-    static const char *const overlays[] = {"readout", "plot", "watch", "params", "clock", "state"};
+    /* the loader's names (look.h): one table each */
     const mur_rgba *b = &s->look.background, *c = &s->look.boid_color;
     printf("look: background #%02x%02x%02x, boids %s size %g ",
            (int)lround(b->r * 255), (int)lround(b->g * 255), (int)lround(b->b * 255),
-           s->look.shape <= MUR_SHAPE_DENSITY ? shapes[s->look.shape] : "?", s->look.boid_size);
+           mur_shape_names[s->look.shape], s->look.boid_size);
     /* A shape left to choose itself: say when the whole world, one panel,
      * makes its arrows specks (the camera's zoom may change that later). */
     double px = s->look.boid_size * fmin(s->width / s->params.width, s->height / s->params.height);
@@ -286,13 +311,13 @@ static void print_look(const mur_scene *s)
     if (s->look.color_mode == MUR_COLOR_FIXED)
         printf("#%02x%02x%02x", (int)lround(c->r * 255), (int)lround(c->g * 255), (int)lround(c->b * 255));
     else
-        printf("coloured by %s", s->look.color_mode <= MUR_COLOR_CLUSTER ? modes[s->look.color_mode] : "?");
+        printf("coloured by %s", mur_color_mode_names[s->look.color_mode]);
     if (s->look.trail_length)
         printf(", trails %d ticks%s", s->look.trail_length, s->look.trail_fade ? " fading" : "");
     if (s->look.noverlays) {
         printf(", overlays:");
         for (int i = 0; i < s->look.noverlays; i++)
-            printf(" %s", s->look.overlays[i].kind <= MUR_OVERLAY_STATE ? overlays[s->look.overlays[i].kind] : "?");
+            printf(" %s", mur_overlay_names[s->look.overlays[i].kind]);
     }
     printf("\n");
 }
@@ -325,7 +350,7 @@ int mur_cmd_check(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
     mur_scene *s = NULL;
-    int rc = mur_cli_load_scene(o->scene, &s, &err);
+    int rc = mur_cli_load_scene(o->scene, NULL, &s, &err);
     if (rc)
         return mur_cli_report(rc, &err);
     printf("%s: ok\n", s->path);
@@ -368,11 +393,8 @@ int mur_cmd_check(const mur_cli_opts *o)
         for (int k = 0; k < s->nmetrics; k++)
             printf(" %s", mur_metric_name(s->metrics[k]));
         printf("\n");
-        for (int i = 0; i < s->nconditions; i++) {
-            printf("  %-16s ", s->conditions[i].name);
-            print_changes("set", "", s->conditions[i].set, s->conditions[i].nset);
-            printf("\n");
-        }
+        for (int i = 0; i < s->nconditions; i++)
+            print_condition(&s->conditions[i]);
     }
     if (s->twin.kind != MUR_TWIN_NONE || s->measure.window || s->nuntil)
         print_measures(s);

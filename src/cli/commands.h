@@ -48,9 +48,11 @@ int mur_cli_report(int rc, const mur_error *err);
 int mur_cli_exit_code(int rc);
 
 /// Load a scene and check what the scene module cannot know: that a writer
-/// supports its `video.output` (an error at that line otherwise).
+/// supports its `video.output` (an error at that line otherwise). written:
+/// the file the command writes instead (-o), whose writer checks it; then
+/// video.output, not written, is not checked. NULL: video.output is.
 struct mur_scene;
-int mur_cli_load_scene(const char *path, struct mur_scene **out, mur_error *err);
+int mur_cli_load_scene(const char *path, const char *written, struct mur_scene **out, mur_error *err);
 
 /// Load and check the scene, then make a library session of it with the
 /// command's --threads, --condition, --run and stop flag. The caller

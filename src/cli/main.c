@@ -80,10 +80,14 @@ int mur_cli_report(int rc, const mur_error *err)
     return mur_cli_exit_code(rc);
 }
 
-int mur_cli_load_scene(const char *path, mur_scene **out, mur_error *err)
+/* written: the file the command writes in place of video.output (-o), or
+ * NULL. The format checks apply to the output actually written: with -o the
+ * writer checks that path (mur_video_open, the session's alpha check), and
+ * video.output, not written, is not refused for a format it would not have. */
+int mur_cli_load_scene(const char *path, const char *written, mur_scene **out, mur_error *err)
 {
     int rc = mur_scene_load(out, path, err);
-    if (rc || !(*out)->output_line)
+    if (rc || !(*out)->output_line || written)
         return rc;
     mur_error why;
     if (mur_video_check_path((*out)->output, &why) ||

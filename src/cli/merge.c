@@ -129,7 +129,7 @@ int mur_cmd_merge(const mur_cli_opts *o)
         goto done;
     }
     const char *outs[] = {o->output, o->runs_out, o->plot, o->plot_effects};
-    if ((rc = mur_cli_outputs_ready(outs, 4, &err)) || (rc = mur_cli_load_scene(in.scene, &s, &err)))
+    if ((rc = mur_cli_outputs_ready(outs, 4, &err)) || (rc = mur_cli_load_scene(in.scene, NULL, &s, &err)))
         goto done;
     if (trace) {   /* every run's rows or file, as the whole trace has them */
         if (!(rc = mur_trace_merge(s, o->inputs, o->ninputs, o->output, &err)) && !o->quiet)

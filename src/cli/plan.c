@@ -23,6 +23,7 @@
 
 #include "commands.h"
 #include "murmur/alloc.h"
+#include "murmur/limits.h"
 #include "murmur/experiment.h"
 #include "murmur/scene.h"
 #include "murmur/session.h"
@@ -380,8 +381,8 @@ static int cost_shards(plan *p, const mur_scene *s)
     char *end;
     int runs = o->runs_text ? (int)strtol(o->runs_text, &end, 10) : s->runs;
     long ticks = o->ticks_text ? strtol(o->ticks_text, &end, 10) : s->ticks;
-    if (runs < 1 || runs > 100000 || ticks < 1 || ticks > 10000000)
-        return mur_cli_usage_error("plan takes --runs and --ticks as counts (1 to 100000 runs, 1 to 10000000 ticks)%s", "");
+    if (runs < 1 || runs > MUR_MAX_RUNS || ticks < 1 || ticks > MUR_MAX_RUN_TICKS)
+        return mur_cli_usage_error("plan takes --runs and --ticks as counts (1 to " MUR_STR(MUR_MAX_RUNS) " runs, 1 to " MUR_STR(MUR_MAX_RUN_TICKS) " ticks)%s", "");
     long jobs = (long)s->nconditions * runs, busy = jobs < p->n ? jobs : p->n;
     snprintf(p->count, sizeof p->count, "%ld runs (%d condition%s x %d runs of %ld ticks), %ld per shard at most", jobs,
              s->nconditions, s->nconditions == 1 ? "" : "s", runs, ticks, mur_shard_jobs(jobs, 1, p->n));
@@ -553,7 +554,7 @@ int mur_cmd_plan(const mur_cli_opts *o)
     mur_error err = {{0}};
     mur_scene *s = NULL;
     plan *p = mur_calloc(1, sizeof *p);
-    int rc = p ? mur_cli_load_scene(o->scene, &s, &err) : mur_error_set(&err, MUR_ERUN, "out of memory");
+    int rc = p ? mur_cli_load_scene(o->scene, NULL, &s, &err) : mur_error_set(&err, MUR_ERUN, "out of memory");
     if (rc) {
         rc = mur_cli_report(rc, &err);
         goto done;

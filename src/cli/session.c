@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "murmur/session.h"
+#include "murmur/limits.h"
 #include "murmur/variant.h"
 
 /* --condition NAME as the index of the scene's condition; one line naming
@@ -62,8 +63,8 @@ static int variant_options(const mur_cli_opts *o, mur_scene *s, mur_error *err)
                              "murmur: --size must be WxH (16 to %d each) or 360p, 480p, 720p, 1080p, "
                              "1440p, 4k, not '%s'",
                              MUR_SCENE_MAX_PIXELS, o->size);
-    if ((o->fps_text && (rc = whole(o->fps_text, "--fps", 1, 240, &v.fps, err))) ||
-        (o->quality_text && (rc = whole(o->quality_text, "--quality", 0, 51, &v.quality, err))))
+    if ((o->fps_text && (rc = whole(o->fps_text, "--fps", 1, MUR_MAX_FPS, &v.fps, err))) ||
+        (o->quality_text && (rc = whole(o->quality_text, "--quality", 0, MUR_MAX_QUALITY, &v.quality, err))))
         return rc;
     v.draft = o->draft;
     return mur_scene_vary(s, &v, err);
@@ -72,7 +73,7 @@ static int variant_options(const mur_cli_opts *o, mur_scene *s, mur_error *err)
 int mur_cli_session(const mur_cli_opts *o, mur_scene **s, mur_session **ss, mur_error *err)
 {
     *ss = NULL;
-    int rc = mur_cli_load_scene(o->scene, s, err);
+    int rc = mur_cli_load_scene(o->scene, o->output, s, err);
     if (rc || (rc = variant_options(o, *s, err)))
         return rc;
     mur_session_opts so = MUR_SESSION_OPTS_INIT;

@@ -10,6 +10,7 @@
  * because the values are. --runs-out writes the values under the summary,
  * one per condition, run and metric (docs/data.md). */
 #include <errno.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +19,14 @@
 
 #include "commands.h"
 #include "murmur/alloc.h"
+#include "murmur/limits.h"
 #include "murmur/file.h"
 #include "murmur/experiment.h"
+#include "murmur/numfmt.h"
 #include "murmur/plot.h"
 #include "murmur/rng.h"
 #include "murmur/shard.h"
 #include "progress.h"
-#include "../core/numfmt.h"
 
 #define MAX_SWEPT 16
 
@@ -34,8 +36,8 @@ static int parse_runs(const char *text, int *out)
 {
     char *end;
     long v = strtol(text, &end, 10);
-    if (end == text || *end || v < 1 || v > 100000)
-        return mur_cli_usage_error("--runs must be a number from 1 to 100000, not '%s'", text);
+    if (end == text || *end || v < 1 || v > MUR_MAX_RUNS)
+        return mur_cli_usage_error("--runs must be a number from 1 to " MUR_STR(MUR_MAX_RUNS) ", not '%s'", text);
     *out = (int)v;
     return 0;
 }
@@ -46,13 +48,13 @@ static int parse_ticks(const char *text, const mur_scene *s, long *out)
     char *end;
     long v = strtol(text, &end, 10);
     if (end != text && !*end) {
-        if (v < 1 || v > 10000000)
-            return mur_cli_usage_error("--ticks must be from 1 to 10000000, not '%s'", text);
+        if (v < 1 || v > MUR_MAX_RUN_TICKS)
+            return mur_cli_usage_error("--ticks must be from 1 to " MUR_STR(MUR_MAX_RUN_TICKS) ", not '%s'", text);
         *out = v;
         return 0;
     }
     double secs;
-    if (mur_time_parse(text, s->tps, &secs) || !(secs > 0) || secs * s->tps > 10000000)
+    if (mur_time_parse(text, s->tps, &secs) || !(secs > 0) || secs * s->tps > MUR_MAX_RUN_TICKS)
         return mur_cli_usage_error("--ticks must be a tick count or a time like 15s or 900t, not '%s'", text);
     *out = lround(secs * s->tps);
     if (*out < 1)
@@ -142,18 +144,14 @@ static void out_abort(out_file *o)
     o->fp = NULL;
 }
 
-/* A number for CSV and JSON, as short as reads back to the same double
- * (mur_format_double); NaN and infinities have no JSON form, so both
- * formats write them as empty / null. */
-static void put_number(FILE *fp, double v, int json)
+/* A number for CSV (json_number gives the JSON the same text), as short as
+ * reads back to the same double (mur_format_double); NaN and infinities
+ * are empty (null in JSON). */
+static void put_number(FILE *fp, double v)
 {
-    char buf[MUR_FORMAT_DOUBLE_MAX];
-    if (isfinite(v)) {
-        mur_format_double(buf, sizeof buf, v);
-        fputs(buf, fp);
-    } else if (json) {
-        fputs("null", fp);
-    }
+    char b[MUR_FORMAT_SIZE];
+    if (isfinite(v) && mur_format_double(b, sizeof b, v) > 0)
+        fputs(b, fp);
 }
 
 /* A CSV field, quoted when it holds a separator, a quote or a line break. */
@@ -172,30 +170,16 @@ static void put_csv_text(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
-static void put_json_text(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(fp, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(fp, "\\u%04x", *p);
-        else
-            fputc(*p, fp);
-    }
-    fputc('"', fp);
-}
-
 /* ---- stats --------------------------------------------------------------- */
 
-/* Value v of setting st: a choice by its name (quoted in JSON), a number
- * as put_number writes it. */
-static void put_setting(FILE *fp, const mur_setting *st, double v, int json)
+/* Value v of setting st: a choice by its name, a number as put_number
+ * writes it. */
+static void put_setting(FILE *fp, const mur_setting *st, double v)
 {
     if (st->type == MUR_SETTING_ENUM)
-        fprintf(fp, json ? "\"%s\"" : "%s", st->choices[(int)v]);
+        fputs(st->choices[(int)v], fp);
     else
-        put_number(fp, v, json);
+        put_number(fp, v);
 }
 
 /* A sweep's columns (docs/data.md): the name of each swept setting, after
@@ -206,17 +190,13 @@ static void sweep_header(FILE *fp, const mur_scene *s)
         fprintf(fp, ",%s", s->sweep[j]->name);
 }
 
-/* ... and condition c's value of each, in a row (json: "name": value). */
-static void sweep_values(FILE *fp, const mur_experiment *e, int c, int json)
+/* ... and condition c's value of each, in a row. */
+static void sweep_values(FILE *fp, const mur_experiment *e, int c)
 {
     const mur_scene *s = mur_experiment_scene(e);
     for (int j = 0; j < s->nsweep && mur_experiment_condition(e, c); j++) {
-        const mur_setting *st = s->sweep[j];
-        double v = mur_experiment_condition_value(e, c, st);
-        fputs(json ? ", \"" : ",", fp);
-        if (json)
-            fprintf(fp, "%s\": ", st->name);
-        put_setting(fp, st, v, json);
+        fputc(',', fp);
+        put_setting(fp, s->sweep[j], mur_experiment_condition_value(e, c, s->sweep[j]));
     }
 }
 
@@ -234,27 +214,16 @@ static int effects_of(const mur_experiment *e, const mur_scene *s, mur_effect **
     return rc;
 }
 
-/* A row's effect columns: baseline,effect_median,ci_low,ci_high (JSON:
- * the same keys). f NULL: a row without an effect (a twin's or an
- * `until`'s), its values empty (null in JSON). */
-static void put_effect(FILE *fp, const mur_experiment *e, const mur_effect *f, int json)
+/* A row's effect columns: baseline,effect_median,ci_low,ci_high. f NULL:
+ * a row without an effect (a twin's or an `until`'s), its values empty. */
+static void put_effect(FILE *fp, const mur_experiment *e, const mur_effect *f)
 {
-    const char *base = mur_experiment_condition_name(e, mur_experiment_scene(e)->baseline);
     const double v[3] = {f ? f->median : NAN, f ? f->ci_low : NAN, f ? f->ci_high : NAN};
-    static const char *const keys[3] = {"effect_median", "ci_low", "ci_high"};
-    if (json) {
-        fputs(", \"baseline\": ", fp);
-        put_json_text(fp, base);
-    } else {
-        fputc(',', fp);
-        put_csv_text(fp, base);
-    }
+    fputc(',', fp);
+    put_csv_text(fp, mur_experiment_condition_name(e, mur_experiment_scene(e)->baseline));
     for (int k = 0; k < 3; k++) {
-        if (json)
-            fprintf(fp, ", \"%s\": ", keys[k]);
-        else
-            fputc(',', fp);
-        put_number(fp, v[k], json);
+        fputc(',', fp);
+        put_number(fp, v[k]);
     }
 }
 
@@ -305,18 +274,18 @@ static void stats_csv(FILE *fp, const mur_experiment *e, const mur_scene *s, con
             if (i < s->nmetrics)
                 mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
             put_csv_text(fp, mur_experiment_condition_name(e, c));
-            sweep_values(fp, e, c, 0);
+            sweep_values(fp, e, c);
             fprintf(fp, ",%s,", name);
             double v[4] = {m.median, m.p10, m.p90, m.mean};
             for (int k = 0; k < 4; k++) {
-                put_number(fp, v[k], 0);
+                put_number(fp, v[k]);
                 fputc(',', fp);
             }
             fprintf(fp, "%d,%ld", m.n, ticks);
             if (extra)
                 fprintf(fp, ",%d", censored);
             if (eff)
-                put_effect(fp, e, i < s->nmetrics ? &eff[c * s->nmetrics + i] : NULL, 0);
+                put_effect(fp, e, i < s->nmetrics ? &eff[c * s->nmetrics + i] : NULL);
             fputc('\n', fp);
         }
 }
@@ -331,13 +300,13 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
     sweep_header(fp, s);
     fputs(",run,seed,metric,value\n", fp);
     for (int c = 0; c < mur_experiment_conditions(e); c++)
-        for (int r = 0; r < mur_experiment_runs(e); r++) {
+        for (int r = 0; r < mur_experiment_condition_runs(e, c); r++) {
             for (int i = 0; i < s->nmetrics; i++) {
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
-                sweep_values(fp, e, c, 0);
+                sweep_values(fp, e, c);
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r),
                         mur_metric_name(s->metrics[i]));
-                put_number(fp, mur_experiment_value(e, c, r, s->metrics[i]), 0);
+                put_number(fp, mur_experiment_value(e, c, r, s->metrics[i]));
                 fputc('\n', fp);
             }
             /* a twin's numbers and the times to each `until`; a censored
@@ -350,12 +319,12 @@ static void runs_csv(FILE *fp, const mur_experiment *e, const mur_scene *s)
                 snprintf(name, sizeof name, "%s%s", k < ntwin ? "" : "time_to_",
                          k < ntwin ? mur_twin_metric_name(k) : mur_metric_name(s->until[k - ntwin].metric));
                 put_csv_text(fp, mur_experiment_condition_name(e, c));
-                sweep_values(fp, e, c, 0);
+                sweep_values(fp, e, c);
                 fprintf(fp, ",%d,%llu,%s,", r, (unsigned long long)mur_rng_derive(s->seed, (uint64_t)r), name);
                 if (isinf(v))
                     fputs("inf", fp);
                 else
-                    put_number(fp, v, 0);
+                    put_number(fp, v);
                 fputc('\n', fp);
             }
         }
@@ -380,41 +349,144 @@ static int write_csv(const mur_cli_opts *o, const char *path,
     return MUR_OK;
 }
 
-/* {"provenance": {...}, "rows": [one object per condition and metric]} */
-static void stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov,
-                       const mur_effect *eff)
+/* ---- JSON (json-c) ------------------------------------------------------- */
+
+/* json-c's NULL is out of memory; add() then fails and frees v (json-c
+ * would add a NULL as null). null_ok: NULL is the value null. */
+static int add(json_object *o, const char *key, json_object *v, int null_ok)
+{
+    if (!v && !null_ok)
+        return 0;
+    if (json_object_object_add(o, key, v)) {
+        json_object_put(v);
+        return 0;
+    }
+    return 1;
+}
+
+/* A number as the CSV writes it (the same text, kept by json-c), or NULL
+ * (null) when it is not a number; *ok 0 when out of memory. */
+static json_object *json_number(double v, int *ok)
+{
+    char b[MUR_FORMAT_SIZE];
+    if (!isfinite(v) || mur_format_double(b, sizeof b, v) <= 0)
+        return NULL;
+    json_object *o = json_object_new_double_s(v, b);
+    *ok = *ok && o;
+    return o;
+}
+
+/* One row: condition, its swept settings, metric, summary, runs, ticks, and
+ * the effect columns when eff_cols (f NULL: a row without an effect, null). */
+static json_object *json_row(const mur_experiment *e, int c, const char *name, const mur_summary *m, long ticks,
+                             int extra, int censored, int eff_cols, const mur_effect *f)
 {
     static const char *const keys[4] = {"median", "p10", "p90", "mean"};
+    static const char *const ekeys[3] = {"effect_median", "ci_low", "ci_high"};
+    const mur_scene *s = mur_experiment_scene(e);
+    json_object *o = json_object_new_object();
+    int ok = o && add(o, "condition", json_object_new_string(mur_experiment_condition_name(e, c)), 0);
+    for (int j = 0; ok && j < s->nsweep && mur_experiment_condition(e, c); j++) {
+        const mur_setting *st = s->sweep[j];
+        double v = mur_experiment_condition_value(e, c, st);
+        ok = add(o, st->name,
+                 st->type == MUR_SETTING_ENUM ? json_object_new_string(st->choices[(int)v]) : json_number(v, &ok),
+                 st->type != MUR_SETTING_ENUM) && ok;
+    }
+    ok = ok && add(o, "metric", json_object_new_string(name), 0);
+    const double v[4] = {m->median, m->p10, m->p90, m->mean};
+    for (int k = 0; ok && k < 4; k++)
+        ok = add(o, keys[k], json_number(v[k], &ok), 1) && ok;
+    ok = ok && add(o, "runs", json_object_new_int(m->n), 0) && add(o, "ticks", json_object_new_int64(ticks), 0);
+    if (ok && extra)
+        ok = add(o, "censored", json_object_new_int(censored), 0);
+    if (ok && eff_cols) {   /* every row has the CSV's columns: null where it is empty */
+        const double ev[3] = {f ? f->median : NAN, f ? f->ci_low : NAN, f ? f->ci_high : NAN};
+        ok = add(o, "baseline", json_object_new_string(mur_experiment_condition_name(e, s->baseline)), 0);
+        for (int k = 0; ok && k < 3; k++)
+            ok = add(o, ekeys[k], json_number(ev[k], &ok), 1) && ok;
+    }
+    if (!ok) {
+        json_object_put(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* {"provenance": {...}, "rows": [one object per condition and metric]}:
+ * built with json-c, the provenance parsed from its text (json-c keeps a
+ * number's text). NULL when out of memory. */
+static json_object *stats_document(const mur_experiment *e, const mur_scene *s, const char *prov,
+                                   const mur_effect *eff)
+{
     long ticks = mur_experiment_ticks(e);
-    const char *sep = "";
-    fprintf(fp, "{\"provenance\": %s,\n \"rows\": [", prov);
     int extra = extra_rows(e);
-    for (int c = 0; c < mur_experiment_conditions(e); c++)
-        for (int i = 0; i < s->nmetrics + extra; i++) {
+    json_object *top = json_object_new_object(), *rows = json_object_new_array();
+    int ok = top && rows && add(top, "provenance", json_tokener_parse(prov), 0);
+    for (int c = 0; ok && c < mur_experiment_conditions(e); c++)
+        for (int i = 0; ok && i < s->nmetrics + extra; i++) {
             mur_summary m;
             int censored = 0;
             const char *name = i < s->nmetrics ? mur_metric_name(s->metrics[i])
                                                : extra_row(e, c, i - s->nmetrics, &m, &censored);
             if (i < s->nmetrics)
                 mur_experiment_summary(e, c, ticks, s->metrics[i], &m);
-            fprintf(fp, "%s\n  {\"condition\": ", sep);
-            put_json_text(fp, mur_experiment_condition_name(e, c));
-            sweep_values(fp, e, c, 1);
-            fprintf(fp, ", \"metric\": \"%s\"", name);
-            double v[4] = {m.median, m.p10, m.p90, m.mean};
-            for (int k = 0; k < 4; k++) {
-                fprintf(fp, ", \"%s\": ", keys[k]);
-                put_number(fp, v[k], 1);
-            }
-            fprintf(fp, ", \"runs\": %d, \"ticks\": %ld", m.n, ticks);
-            if (extra)
-                fprintf(fp, ", \"censored\": %d", censored);
-            if (eff)   /* every row has the CSV's columns: null where it is empty */
-                put_effect(fp, e, i < s->nmetrics ? &eff[c * s->nmetrics + i] : NULL, 1);
-            fputc('}', fp);
-            sep = ",";
+            json_object *row = json_row(e, c, name, &m, ticks, extra, censored, eff != NULL,
+                                        eff && i < s->nmetrics ? &eff[c * s->nmetrics + i] : NULL);
+            ok = row && !json_object_array_add(rows, row);
+            if (!ok)
+                json_object_put(row);
         }
-    fputs("\n]}\n", fp);
+    if (ok)
+        ok = add(top, "rows", rows, 0);
+    else
+        json_object_put(rows);
+    if (!ok) {
+        json_object_put(top);
+        return NULL;
+    }
+    return top;
+}
+
+static int stats_json(FILE *fp, const mur_experiment *e, const mur_scene *s, const char *prov,
+                      const mur_effect *eff, mur_error *err)
+{
+    json_object *doc = stats_document(e, s, prov, eff);
+    const char *text = doc ? json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                                     JSON_C_TO_STRING_NOSLASHESCAPE)
+                           : NULL;
+    if (text) {
+        fputs(text, fp);
+        fputc('\n', fp);
+    }
+    json_object_put(doc);
+    return text ? MUR_OK : mur_error_set(err, MUR_ERUN, "out of memory writing the JSON table");
+}
+
+/* The table's first line: the runs, which conditions are recordings (one
+ * run each, paired with every run of a model condition), and what the
+ * effects are against. */
+static void header(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff,
+                   const char *when)
+{
+    int nc = mur_experiment_conditions(e), recorded = 0, runs = 1;
+    for (int c = 0; c < nc; c++) {
+        int n = mur_experiment_condition_runs(e, c);
+        runs = n > runs ? n : runs;
+        recorded += n == 1 && mur_experiment_runs(e) > 1;
+    }
+    fprintf(fp, "%s: %d condition%s x %d run%s, %s", s->title ? s->title : s->path, nc, nc == 1 ? "" : "s",
+            runs, runs == 1 ? "" : "s", when);
+    for (int c = 0, k = 0; c < nc && recorded < nc; c++)
+        if (mur_experiment_condition_runs(e, c) == 1 && mur_experiment_runs(e) > 1)
+            fprintf(fp, "%s%s", k++ ? ", " : "; a recording, one run paired with every run of the others: ",
+                    mur_experiment_condition_name(e, c));
+    if (recorded == nc)
+        fputs(nc == 1 ? "; a recording" : "; recordings", fp);
+    if (eff)
+        fprintf(fp, "; effects against %s%s", mur_experiment_condition_name(e, s->baseline),
+                s->baseline_named ? "" : " (the first condition)");
+    fputc('\n', fp);
 }
 
 static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s, const mur_effect *eff)
@@ -431,9 +503,7 @@ static void stats_table(FILE *fp, const mur_experiment *e, const mur_scene *s, c
                  s->measure.every, ticks);
     else
         snprintf(when, sizeof when, "values after %ld ticks", ticks);
-    fprintf(fp, "%s: %d condition%s x %d runs, %s\n", s->title ? s->title : s->path,
-            mur_experiment_conditions(e), mur_experiment_conditions(e) == 1 ? "" : "s",
-            mur_experiment_runs(e), when);
+    header(fp, e, s, eff, when);
     int mw = twin_rows(e) ? 13 : 10;   /* ticks_to_1e-9 */
     for (int k = 0; k < s->nuntil; k++) {
         int l = 8 + (int)strlen(mur_metric_name(s->until[k].metric));   /* time_to_<metric> */
@@ -526,7 +596,7 @@ static int load(const mur_cli_opts *o, mur_experiment_def *def, mur_scene **s, m
     }
     if (o->runs_text && parse_runs(o->runs_text, &def->runs))
         return MUR_EINPUT;
-    return mur_cli_load_scene(o->scene, s, err);
+    return mur_cli_load_scene(o->scene, NULL, s, err);
 }
 
 /* --ticks over the scene's own length; on a usage error frees the scene
@@ -621,21 +691,26 @@ int mur_cli_stats_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_er
         return MUR_EINPUT;   /* checked before running; said */
     if ((o->json || json) && (rc = mur_experiment_provenance(e, 1, &prov, err)))
         goto done;
-    /* Paired effects when the scene names its baseline (tables of scenes
-     * without one keep their columns), or for their figure. */
-    if ((s->baseline_named || o->plot_effects) && (rc = effects_of(e, s, &eff, err)))
+    /* Paired effects against the baseline (the first condition unless
+     * named) when there are two conditions or more and the scene does not
+     * say `baseline: none`, and for their figure. */
+    if (o->plot_effects && !s->effects && s->nconditions > 1)
+        goto no_baseline;
+    if ((s->effects || o->plot_effects) && (rc = effects_of(e, s, &eff, err)))
         goto done;
-    cols = s->baseline_named ? eff : NULL;
-    if (o->json)
-        stats_json(stdout, e, s, prov, cols);
-    else
+    cols = s->effects ? eff : NULL;
+    if (o->json) {
+        if ((rc = stats_json(stdout, e, s, prov, cols, err)))
+            goto done;
+    } else if (!o->quiet || !o->output) {   /* -q with -o: nothing but errors */
         stats_table(stdout, e, s, cols);
+    }
     if (o->output) {
         if ((rc = out_open(&of, o->output, err)))
             goto done;
-        if (json)
-            stats_json(of.fp, e, s, prov, cols);
-        else
+        if (json && (rc = stats_json(of.fp, e, s, prov, cols, err)))
+            goto done;
+        if (!json)
             stats_csv(of.fp, e, s, cols);
         if ((rc = out_close(&of, err)) || (!json && (rc = write_sidecar(o->output, e, err))))
             goto done;
@@ -659,6 +734,10 @@ done:
     mur_free(prov);
     out_abort(&of);
     return rc;
+no_baseline:
+    rc = mur_error_set(err, MUR_EINPUT, "murmur: --plot-effects needs a baseline, and %s says 'baseline: none'",
+                       s->path);
+    goto done;
 }
 
 int mur_cmd_stats(const mur_cli_opts *o)
@@ -735,7 +814,7 @@ static void twin_columns(FILE *fp, const mur_experiment *e, int c, long t)
     int runs = mur_experiment_runs(e);
     for (int k = 0; k < 3; k++) {
         fputc(',', fp);
-        put_number(fp, twin_value(mur_experiment_twin(e, c, 0, t), k), 0);
+        put_number(fp, twin_value(mur_experiment_twin(e, c, 0, t), k));
     }
     double *v = runs > 1 ? mur_malloc((size_t)runs * sizeof *v) : NULL;
     for (int k = 0; k < 3 && v; k++) {
@@ -746,7 +825,7 @@ static void twin_columns(FILE *fp, const mur_experiment *e, int c, long t)
         double q[3] = {sm.median, sm.p10, sm.p90};
         for (int j = 0; j < 3; j++) {
             fputc(',', fp);
-            put_number(fp, q[j], 0);
+            put_number(fp, q[j]);
         }
     }
     mur_free(v);
@@ -791,13 +870,13 @@ static void series_csv(FILE *fp, const mur_experiment *e)
         }
         for (int j = 0; sweep_cols && j < s->nsweep; j++)
             if (!series_timed(s->sweep[j], swept, nswept)) {
-                put_setting(fp, s->sweep[j], mur_experiment_condition_value(e, c, s->sweep[j]), 0);
+                put_setting(fp, s->sweep[j], mur_experiment_condition_value(e, c, s->sweep[j]));
                 fputc(',', fp);
             }
         fprintf(fp, "%ld", t);
         for (int k = 0; k < MUR_METRIC_COUNT; k++) {
             fputc(',', fp);
-            put_number(fp, mur_metrics_value(m, k), 0);
+            put_number(fp, mur_metrics_value(m, k));
         }
         fprintf(fp, ",%s", mur_state_name(mur_state_classify(m->order, m->milling)));
         for (int k = 0; k < MUR_METRIC_COUNT && runs > 1; k++) {
@@ -806,7 +885,7 @@ static void series_csv(FILE *fp, const mur_experiment *e)
             double v[3] = {sm.median, sm.p10, sm.p90};
             for (int q = 0; q < 3; q++) {
                 fputc(',', fp);
-                put_number(fp, v[q], 0);
+                put_number(fp, v[q]);
             }
         }
         mur_params p;
@@ -817,7 +896,7 @@ static void series_csv(FILE *fp, const mur_experiment *e)
             if (swept[j]->type == MUR_SETTING_ENUM)
                 fputs(mur_setting_choice(swept[j], &p), fp);
             else
-                put_number(fp, mur_setting_get(swept[j], &p), 0);
+                put_number(fp, mur_setting_get(swept[j], &p));
         }
         if (twin)
             twin_columns(fp, e, c, t);

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "murmur/experiment.h"
 #include "murmur/scene.h"
+#include "murmur/limits.h"
 #include "murmur/trace.h"
 #include "murmur/alloc.h"
 #include "murmur/file.h"
@@ -55,7 +56,7 @@ static int range_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_op
         char *end;
         long v = strtol(o->ticks_text, &end, 10);
         double secs;
-        if (end != o->ticks_text && !*end && v >= 1 && v <= 10000000)
+        if (end != o->ticks_text && !*end && v >= 1 && v <= MUR_MAX_RUN_TICKS)
             t->last = t->first + v;
         else if (!mur_time_parse(o->ticks_text, s->tps, &secs) && secs > 0 && secs * s->tps <= 1e7)
             t->last = t->first + (lround(secs * s->tps) > 0 ? lround(secs * s->tps) : 1);
@@ -94,8 +95,8 @@ static int run_options(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts
     }
     if (o->runs_text) {
         long v = strtol(o->runs_text, &end, 10);
-        if (end == o->runs_text || *end || v < 1 || v > 100000)
-            return mur_cli_usage_error("--runs must be a number from 1 to 100000, not '%s'", o->runs_text);
+        if (end == o->runs_text || *end || v < 1 || v > MUR_MAX_RUNS)
+            return mur_cli_usage_error("--runs must be a number from 1 to " MUR_STR(MUR_MAX_RUNS) ", not '%s'", o->runs_text);
         t->run = 0;
         t->runs = (int)v;
     }
@@ -166,7 +167,7 @@ int mur_cmd_trace(const mur_cli_opts *o)
         (strcmp(ext, ".csv") && strcmp(ext, ".h5") && strcmp(ext, ".hdf5") && strcmp(ext, ".h5md")))
         return mur_cli_usage_error("trace output must end in .csv or .h5, not '%s'", o->output);
     int rc = o->shard_text ? MUR_OK : mur_cli_output_ready(o->output, &err);   /* before the first tick */
-    if (rc || (rc = mur_cli_load_scene(o->scene, &s, &err)))
+    if (rc || (rc = mur_cli_load_scene(o->scene, NULL, &s, &err)))
         goto done;
     mur_trace_opts t = MUR_TRACE_OPTS_INIT;
     t.path = o->output;

@@ -5,6 +5,7 @@
  * the completion show it, with no second list to forget. */
 #include "usage.h"
 #include "murmur/error.h"
+#include "murmur/limits.h"
 #include "murmur/version.h"
 
 #include <ctype.h>
@@ -50,8 +51,9 @@ static const mur_usage_command commands[] = {
      "metric the median, the 10th and 90th percentiles (numpy's linear definition) and the mean "
      "of its value at the last tick. A table on stdout (JSON with --json); -o x.csv also writes "
      "the columns condition,metric,median,p10,p90,mean,runs,ticks, -o x.json the same as JSON; "
-     "a scene naming experiment.baseline adds baseline,effect_median,ci_low,ci_high (paired "
-     "differences against it, with a seeded 95% bootstrap interval). "
+     "two conditions or more add baseline,effect_median,ci_low,ci_high (paired differences "
+     "against experiment.baseline, by default the first condition, with a seeded 95% bootstrap "
+     "interval; baseline: none, none); a recording is one run. -q with -o prints nothing but errors. "
      "The same numbers for any --threads."},
     {"series", "SCENE", MUR_OPERAND_SCENE,
      "one row per tick along the timeline, with a 10-90% band across runs when R > 1",
@@ -197,7 +199,7 @@ static const mur_usage_option options[] = {
      "only the experiment condition NAME", "every condition, one band each"},
     {"--run", NULL, "K", OPT(run_text), "trace", 0, 0,
      "experiment run K's seed (0 to experiment.runs - 1)", "the scene's seed"},
-    {"--runs", NULL, "R", OPT(runs_text), "stats", 0, 0, "runs per condition",
+    {"--runs", NULL, "R", OPT(runs_text), "stats", 0, 0, "runs per condition, 1 to " MUR_STR(MUR_MAX_RUNS),
      "the scene's experiment.runs"},
     {"--runs", NULL, "R", OPT(runs_text), "series", 0, 0, "runs for the band", "1"},
     {"--runs", NULL, "R", OPT(runs_text), "trace", 0, 0, "trace runs 0 to R-1", NULL},
@@ -223,10 +225,10 @@ static const mur_usage_option options[] = {
     {"--size", NULL, "WxH", OPT(size), "render still", 0, 0,
      "frame size: WxH or 360p, 480p, 720p, 1080p, 1440p, 4k (the world is scaled to fit)",
      "the scene's video.width x height"},
-    {"--fps", NULL, "N", OPT(fps_text), "render", 0, 0, "frames per second, 1 to 240",
+    {"--fps", NULL, "N", OPT(fps_text), "render", 0, 0, "frames per second, 1 to " MUR_STR(MUR_MAX_FPS),
      "the scene's video.fps"},
     {"--quality", NULL, "Q", OPT(quality_text), "render", 0, 0,
-     "CRF-like quality, 0 to 51 (lower is better)", "the scene's video.quality"},
+     "CRF-like quality, 0 to " MUR_STR(MUR_MAX_QUALITY) " (lower is better)", "the scene's video.quality"},
     {"--draft", NULL, NULL, OPT(draft), "render still", 0, 0,
      "a quick look: half the size, the fastest preset", NULL},
     {"--subtitles", NULL, NULL, OPT(subtitles), "render", 0, 0,

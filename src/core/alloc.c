@@ -33,7 +33,7 @@ int mur_allocator_set(const mur_allocator *a, mur_error *err)
         atomic_store_explicit(&current, NULL, memory_order_release);
         return MUR_OK;
     }
-    if (a->version != MUR_ALLOCATOR_VERSION || !a->realloc)
+    if (!MUR_VERSION_OK(a->version, MUR_ALLOCATOR_VERSION, MUR_ALLOCATOR_VERSION) || !a->realloc)
         return mur_error_set(err, MUR_EINPUT, "allocator version %u (this murmur takes %d) or no realloc",
                              a->version, MUR_ALLOCATOR_VERSION);
     host = *a;

@@ -9,7 +9,7 @@
  * dropped, which makes it the shortest; otherwise %.16g, then %.17g, which
  * always reads back. (Fewer digits in %g's exponent form are never shorter
  * text than its plain form of the same value.) */
-#include "numfmt.h"
+#include "murmur/numfmt.h"
 
 #include <float.h>
 #include <math.h>
@@ -19,6 +19,8 @@
 
 int mur_format_double(char *buf, size_t n, double v)
 {
+    if (v == 0)
+        v = 0;   /* -0 as 0: a reader's "-0" is noise, and equals 0 */
     if (!isfinite(v))
         return snprintf(buf, n, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
     /* a subnormal has fewer significant bits than 15 digits hold: its
@@ -33,7 +35,7 @@ int mur_format_double(char *buf, size_t n, double v)
      * write the whole number in fewer characters (4277834443099750, not
      * 4.27783444309975e+15): the shorter of the two. */
     if (prec < 17 && fabs(v) >= 1e15 && strchr(buf, 'e')) {
-        char alt[MUR_FORMAT_DOUBLE_MAX];
+        char alt[MUR_FORMAT_SIZE];
         for (int p = prec + 1; p <= 17; p++) {
             int l = snprintf(alt, sizeof alt, "%.*g", p, v);
             if (l < len && strtod(alt, NULL) == v) {

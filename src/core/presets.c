@@ -151,7 +151,7 @@ static const mur_setting settings[] = {
     REAL("max_speed", max_speed, 0, 1e4, "units/tick"),
     REAL("min_speed", min_speed, 0, 1e4, "units/tick (clamp rule)"),
     ENUM("speed_rule", speed_rule, speed_names, "clamp | constant"),
-    REAL("noise", noise, 0, 10, "random acceleration, fraction of max_speed per tick"),
+    REAL("noise", noise, 0, MUR_NOISE_MAX, "random acceleration, fraction of max_speed per tick"),
     REAL("fov", fov, 0, 360, "field of view, degrees (360 = no blind spot)"),
     ENUM("update", update, update_names, "sync | sequential"),
     REAL("init_speed_min", init_speed_min, 0, 1e4, "initial speed, lower bound, units/tick"),

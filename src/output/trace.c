@@ -4,7 +4,9 @@
  * trace_h5.c. Nothing is kept between ticks but the flock, so memory does
  * not grow with the number of ticks. */
 #include "murmur/trace.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
+#include "murmur/numfmt.h"
 
 #include <errno.h>
 #include <sys/mman.h>
@@ -19,7 +21,6 @@
 #include "murmur/rng.h"
 #include "murmur/shard.h"
 #include "trace_internal.h"
-#include "../core/numfmt.h"
 
 enum { FORMAT_CSV, FORMAT_H5 };
 
@@ -76,13 +77,13 @@ static int find_condition(const mur_scene *s, const char *name, int *out, mur_er
 
 static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, int cond, mur_error *err)
 {
-    if (o->version < 1 || o->version > MUR_TRACE_OPTS_VERSION)
+    if (!MUR_VERSION_OK(o->version, 1, MUR_TRACE_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "trace options of version %u (this murmur takes %d)",
                              o->version, MUR_TRACE_OPTS_VERSION);
     if (!o->path || format_of(o->path) < 0)
         return mur_error_set(err, MUR_EINPUT, "a trace is written as .csv or .h5, not '%s'",
                              o->path ? o->path : "");
-    if (o->runs < 1 || o->runs > 100000 || o->run < -1 || (o->runs > 1 && o->run < 0))
+    if (o->runs < 1 || o->runs > MUR_MAX_RUNS || o->run < -1 || (o->runs > 1 && o->run < 0))
         return mur_error_set(err, MUR_EINPUT, "runs %d from run %d: out of range", o->runs, o->run);
     if (o->run >= 0 && (long)o->run + o->runs > (long)s->runs && o->runs == 1)
         return mur_error_set(err, MUR_EINPUT, "run %d is out of range: %s has runs 0 to %d",
@@ -134,13 +135,11 @@ static int csv_tick(FILE *fp, const trace_run *r, long tick, double time, const 
     const int *ids = mur_flock_ids(f);   /* a replay's own ids */
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    /* every number as short as reads back to the engine's double
-     * (mur_format_double): a tracker's 122.9 stays 122.9 */
-    char prefix[64], v[4][MUR_FORMAT_DOUBLE_MAX];
-    int len = snprintf(prefix, sizeof prefix, "%ld,", tick);
-    mur_format_double(prefix + len, sizeof prefix - (size_t)len - 1, time);
-    strcat(prefix, ",");
+    char prefix[64], t[MUR_FORMAT_SIZE], v[4][MUR_FORMAT_SIZE];
+    mur_format_double(t, sizeof t, time);
+    snprintf(prefix, sizeof prefix, "%ld,%s,", tick, t);
     for (int i = 0; i < n; i++) {
+        /* mur_format_double: exact, and 0 where the model gives -0 */
         mur_format_double(v[0], sizeof v[0], x[i]);
         mur_format_double(v[1], sizeof v[1], y[i]);
         mur_format_double(v[2], sizeof v[2], vx[i]);

@@ -12,6 +12,7 @@
  * sink sees exactly the calls a synchronous writer would make, so the
  * output is the same bytes with or without it. */
 #include "murmur/video.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <assert.h>
@@ -33,8 +34,8 @@
  * checking that is the caller's business. */
 #define MIN_SIDE 2
 #define MAX_SIDE 16384
-#define MAX_FPS 240
-#define MAX_QUALITY 51
+#define MAX_FPS MUR_MAX_FPS
+#define MAX_QUALITY MUR_MAX_QUALITY
 #define MAX_QUEUE 64
 
 /* +faststart moves the index (moov) in front of the media data, so a
@@ -416,7 +417,7 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     mur_video *v = NULL;
     *out = NULL;
 
-    if (opts->version < 1 || opts->version > MUR_VIDEO_OPTS_VERSION)
+    if (!MUR_VERSION_OK(opts->version, 1, MUR_VIDEO_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "video options of version %u (this murmur takes 1 to %d)",
                              opts->version, MUR_VIDEO_OPTS_VERSION);
     /* older versions end before the chapters (1) or the chunk (2): read

@@ -7,6 +7,8 @@
  * names and the metric: an interval does not depend on the order the
  * conditions are written in, on which others run beside them, or on the
  * threads that ran them. */
+#include <math.h>
+
 #include "murmur/experiment.h"
 #include "murmur/alloc.h"
 #include "murmur/rng.h"
@@ -22,7 +24,10 @@ static uint64_t name_hash(const char *s)
 
 int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_effect *out, mur_error *err)
 {
-    int runs = mur_experiment_runs(e);
+    /* A recording is one run: its run 0 is paired with each of the other
+     * side's runs (copies of it would make an interval of nothing). */
+    int rc_c = mur_experiment_condition_runs(e, c), rc_b = mur_experiment_condition_runs(e, base);
+    int runs = rc_c > rc_b ? rc_c : rc_b;
     double *d = mur_malloc((size_t)runs * sizeof *d);
     if (!d)
         return mur_error_set(err, MUR_ERUN, "out of memory for paired differences");
@@ -30,10 +35,12 @@ int mur_experiment_effect(const mur_experiment *e, int c, int base, int k, mur_e
      * when there is one), the very number the summary and --runs-out give:
      * an effect never depends on which column a reader picks. */
     for (int r = 0; r < runs; r++)
-        d[r] = mur_experiment_value(e, c, r, k) - mur_experiment_value(e, base, r, k);
+        d[r] = mur_experiment_value(e, c, r < rc_c ? r : 0, k) - mur_experiment_value(e, base, r < rc_b ? r : 0, k);
     uint64_t seed = mur_hash3(mur_experiment_scene(e)->seed, name_hash(mur_experiment_condition_name(e, c)),
                               name_hash(mur_experiment_condition_name(e, base)));
     int rc = mur_effect_compute(out, d, runs, MUR_EFFECT_LEVEL, MUR_BOOTSTRAP_RESAMPLES, mur_hash3(seed, (uint64_t)k, 0));
     mur_free(d);
+    if (!rc && runs == 1)   /* one difference: no interval to give */
+        out->ci_low = out->ci_high = NAN;
     return rc ? mur_error_set(err, MUR_ERUN, "out of memory for a bootstrap") : MUR_OK;
 }

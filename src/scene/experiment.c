@@ -8,6 +8,7 @@
  * (scene, condition, run) alone, so any thread count gives the same bytes.
  * The calling thread only waits, reports progress and watches for a stop. */
 #include "murmur/experiment.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <math.h>
@@ -295,15 +296,15 @@ static int run_all(mur_experiment *e, const mur_experiment_def *def, int shard, 
 int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err)
 {
     *out = NULL;
-    if (def->version < 1 || def->version > MUR_EXPERIMENT_DEF_VERSION)
+    if (!MUR_VERSION_OK(def->version, 1, MUR_EXPERIMENT_DEF_VERSION))
         return mur_error_set(err, MUR_EINPUT, "experiment of version %u (this murmur takes %d)",
                              def->version, MUR_EXPERIMENT_DEF_VERSION);
     int runs = def->runs ? def->runs : s->runs;
     long ticks = def->ticks ? def->ticks : s->ticks;
-    if (runs < 1 || runs > 100000)
-        return mur_error_set(err, MUR_EINPUT, "runs = %d is out of range [1, 100000]", runs);
-    if (ticks < 1 || ticks > 10000000)
-        return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, 10000000]", ticks);
+    if (runs < 1 || runs > MUR_MAX_RUNS)
+        return mur_error_set(err, MUR_EINPUT, "runs = %d is out of range [1, %d]", runs, MUR_MAX_RUNS);
+    if (ticks < 1 || ticks > MUR_MAX_RUN_TICKS)
+        return mur_error_set(err, MUR_EINPUT, "ticks = %ld is out of range [1, %d]", ticks, MUR_MAX_RUN_TICKS);
     if (def->threads < 0 || def->threads > 256)
         return mur_error_set(err, MUR_EINPUT, "threads = %d is out of range [0, 256]", def->threads);
     if (s->measure.window > ticks + 1)   /* --ticks shorter than the scene's window: said at its line */
@@ -489,6 +490,11 @@ double mur_experiment_extra(const mur_experiment *e, int c, int r, int j)
     return e->extra[((long)c * e->runs + r) * e->nextra + j];
 }
 int mur_experiment_runs(const mur_experiment *e) { return e->runs; }
+
+int mur_experiment_condition_runs(const mur_experiment *e, int c)
+{
+    return mur_scene_replay_of(e->scene, e->scene_only ? -1 : e->first + c) ? 1 : e->runs;
+}
 long mur_experiment_ticks(const mur_experiment *e) { return e->ticks; }
 int mur_experiment_every_tick(const mur_experiment *e) { return e->every_tick; }
 const mur_scene *mur_experiment_scene(const mur_experiment *e) { return e->scene; }
@@ -522,10 +528,11 @@ const mur_twin_result *mur_experiment_twin_result(const mur_experiment *e, int c
 void mur_experiment_summary(const mur_experiment *e, int c, long tick, int k, mur_summary *out)
 {
     int measured = !e->every_tick && tick == e->ticks;   /* a summary's own tick: measure.window applies */
-    for (int r = 0; r < e->runs; r++)
+    int runs = mur_experiment_condition_runs(e, c);
+    for (int r = 0; r < runs; r++)
         e->scratch[r] = measured ? mur_experiment_value(e, c, r, k)
                                  : mur_metrics_value(mur_experiment_metrics(e, c, r, tick), k);
-    mur_summary_compute(out, e->scratch, e->runs);
+    mur_summary_compute(out, e->scratch, runs);
 }
 
 double mur_experiment_value(const mur_experiment *e, int c, int r, int k)
@@ -542,9 +549,10 @@ double mur_experiment_until(const mur_experiment *e, int c, int r, int i)
 
 void mur_experiment_until_summary(const mur_experiment *e, int c, int i, mur_summary *out, int *censored)
 {
-    for (int r = 0; r < e->runs; r++)
+    int runs = mur_experiment_condition_runs(e, c);
+    for (int r = 0; r < runs; r++)
         e->scratch[r] = mur_experiment_until(e, c, r, i);
-    mur_summary_censored(out, e->scratch, e->runs, censored);
+    mur_summary_censored(out, e->scratch, runs, censored);
 }
 
 void mur_experiment_twin_summary(const mur_experiment *e, int c, int k, mur_summary *out, int *censored)

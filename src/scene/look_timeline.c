@@ -122,7 +122,6 @@ int mur_look_timeline_used(const mur_scene *s)
 
 int mur_look_timeline_check(const mur_scene *s, mur_error *err)
 {
-    static const char *const names[] = {"readout", "plot", "watch", "params", "clock", "state"};
     unsigned have = 1u << MUR_LOOK_PREDATORS;
     for (int k = 0; k < s->look.noverlays; k++)
         have |= 1u << s->look.overlays[k].kind;
@@ -135,7 +134,7 @@ int mur_look_timeline_check(const mur_scene *s, mur_error *err)
                                      "%s:%d:%d: error: '%s' names the %s overlay, which look.overlays "
                                      "does not have (add it there; it is then shown or hidden here)",
                                      s->path, q->line, q->col, q->show >> k & 1 ? "show" : "hide",
-                                     names[k]);
+                                     mur_overlay_names[k]);
         if (q->event == MUR_EVENT_TITLE && !s->title)
             return mur_error_set(err, MUR_EINPUT,
                                  "%s:%d:%d: error: 'event: title' shows the scene's title, and it has "

@@ -12,10 +12,12 @@
 #include "murmur/scene.h"
 #include "murmur/alloc.h"
 #include "murmur/version.h"
-#include "../core/numfmt.h"
 #include "murmur_build.h"
 #include "recording.h"
 
+#include <json-c/json.h>
+
+#include "murmur/numfmt.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,7 +207,7 @@ int mur_scene_provenance(const mur_scene *s, uint64_t seed, const char *request,
             put(&t, "\n");
     }
     put_build_and_inputs(&t, s);
-    char radius[MUR_FORMAT_DOUBLE_MAX];
+    char radius[MUR_FORMAT_SIZE];
     mur_format_double(radius, sizeof radius, s->measure.radius);
     putf(&t, "measure radius: %s\n", s->measure.radius > 0 ? radius : "cohesion_radius");
     put(&t, "# resolved settings (as murmur check prints them)\n");
@@ -217,72 +219,92 @@ int mur_scene_provenance(const mur_scene *s, uint64_t seed, const char *request,
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-/* Text inside a JSON string: quotes, backslashes and control characters
- * escaped; other bytes (UTF-8) as they are. */
-static void put_json_chars(text *t, const char *s, size_t n)
+/* The scene file's text, as the text provenance holds it. */
+static void put_raw(text *t, const char *s, size_t n) { put_n(t, s, n); }
+
+/* json-c builds the object (escaping its strings); numbers are the text
+ * check prints (mur_setting_format: the shortest that reads back exactly),
+ * kept verbatim by json_object_new_double_s. A NULL from json-c is out of
+ * memory: add() then fails (json-c would add it as null) and frees v. */
+static int add(json_object *o, const char *key, json_object *v)
 {
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
-            putf(t, "\\%c", c);
-        else if (c == '\n')
-            put(t, "\\n");
-        else if (c < 0x20)
-            putf(t, "\\u%04x", c);
-        else
-            put_n(t, &s[i], 1);
+    if (!o || !v || json_object_object_add(o, key, v)) {
+        json_object_put(v);
+        return 0;
     }
+    return 1;
 }
 
-static void put_json_string(text *t, const char *s)
+static json_object *settings_object(const mur_scene *s)
 {
-    put(t, "\"");
-    put_json_chars(t, s, strlen(s));
-    put(t, "\"");
+    json_object *set = json_object_new_object();
+    int ok = add(set, "model", json_object_new_string(s->preset->name));
+    for (int i = 0; ok && i < mur_setting_count(); i++) {
+        const mur_setting *st = mur_setting_at(i);
+        char val[40];
+        mur_setting_format(val, sizeof val, st, &s->params);
+        ok = add(set, st->name, st->type == MUR_SETTING_ENUM
+                                    ? json_object_new_string(val)
+                                    : json_object_new_double_s(mur_setting_get(st, &s->params), val));
+    }
+    if (!ok) {
+        json_object_put(set);
+        return NULL;
+    }
+    return set;
+}
+
+/* The files the run read, each with its SHA-256, as [{path, sha256}]. */
+static json_object *inputs_array(const mur_scene *s)
+{
+    json_object *a = json_object_new_array();
+    const char *path, *sha;
+    for (int i = 0; a && input_at(s, i, &path, &sha); i++) {
+        json_object *in = json_object_new_object();
+        if (!add(in, "path", json_object_new_string(path)) || !add(in, "sha256", json_object_new_string(sha)) ||
+            json_object_array_add(a, in)) {
+            json_object_put(in);
+            json_object_put(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+static json_object *provenance_object(const mur_scene *s, uint64_t seed, const char *request, const text *file)
+{
+    json_object *o = json_object_new_object();
+    char radius[MUR_FORMAT_SIZE];
+    mur_format_double(radius, sizeof radius, s->measure.radius);
+    /* build and measure_radius are null when unknown / the cohesion radius */
+    int ok = add(o, "murmur", json_object_new_string(MUR_VERSION_STRING)) &&
+             !json_object_object_add(o, "build", *MUR_BUILD_COMMIT ? json_object_new_string(MUR_BUILD_COMMIT) : NULL) &&
+             add(o, "scene", json_object_new_string(s->path)) && add(o, "inputs", inputs_array(s)) &&
+             add(o, "seed", json_object_new_uint64(seed)) &&
+             add(o, "request", json_object_new_string(request ? request : "")) &&
+             !json_object_object_add(o, "measure_radius", s->measure.radius > 0
+                                         ? json_object_new_double_s(s->measure.radius, radius) : NULL) &&
+             add(o, "settings", settings_object(s)) &&
+             add(o, "scene_text", json_object_new_string_len(file->s ? file->s : "", (int)file->len));
+    if (!ok) {
+        json_object_put(o);
+        return NULL;
+    }
+    return o;
 }
 
 int mur_scene_provenance_json(const mur_scene *s, uint64_t seed, const char *request, char **out,
                               mur_error *err)
 {
-    text t = {0};
-    put(&t, "{\"murmur\": ");
-    put_json_string(&t, MUR_VERSION_STRING);
-    put(&t, ", \"build\": ");
-    if (*MUR_BUILD_COMMIT)
-        put_json_string(&t, MUR_BUILD_COMMIT);
+    text file = {0}, t = {0};
+    put_scene_file(&file, s, put_raw);
+    json_object *o = file.failed ? NULL : provenance_object(s, seed, request, &file);
+    const char *js = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+    if (js)
+        put(&t, js);
     else
-        put(&t, "null");
-    put(&t, ", \"scene\": ");
-    put_json_string(&t, s->path);
-    put(&t, ",\n  \"inputs\": [");
-    const char *path, *sha;
-    for (int i = 0; input_at(s, i, &path, &sha); i++) {
-        put(&t, i ? ", {\"path\": " : "{\"path\": ");
-        put_json_string(&t, path);
-        put(&t, ", \"sha256\": ");
-        put_json_string(&t, sha);
-        put(&t, "}");
-    }
-    put(&t, "]");
-    putf(&t, ", \"seed\": %llu, \"request\": ", (unsigned long long)seed);
-    put_json_string(&t, request ? request : "");
-    char radius[MUR_FORMAT_DOUBLE_MAX];
-    mur_format_double(radius, sizeof radius, s->measure.radius);
-    putf(&t, ", \"measure_radius\": %s", s->measure.radius > 0 ? radius : "null");   /* null: cohesion_radius */
-    put(&t, ",\n  \"settings\": {\"model\": ");
-    put_json_string(&t, s->preset->name);
-    for (int i = 0; i < mur_setting_count(); i++) {
-        const mur_setting *st = mur_setting_at(i);
-        char val[40];
-        mur_setting_format(val, sizeof val, st, &s->params);
-        putf(&t, ", \"%s\": ", st->name);
-        if (st->type == MUR_SETTING_ENUM)
-            put_json_string(&t, val);
-        else
-            put(&t, val);
-    }
-    put(&t, "},\n  \"scene_text\": \"");
-    put_scene_file(&t, s, put_json_chars);
-    put(&t, "\"}");
+        t.failed = 1;
+    json_object_put(o);
+    mur_free(file.s);
     return finish(&t, out, err);
 }

@@ -9,6 +9,7 @@
  * visits of the walk below, and every text has a length that fits where it
  * is shown. */
 #include "murmur/scene.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <errno.h>
@@ -225,7 +226,7 @@ int mur_time_parse(const char *s, double tps, double *seconds)
     char buf[64];
     size_t len = s ? strlen(s) : 0;
     if (len == 0 || len >= sizeof buf)
-        return -1;
+        return MUR_EINPUT;
     memcpy(buf, s, len + 1);
     double scale = 1;
     if (buf[len - 1] == 's') {
@@ -236,7 +237,7 @@ int mur_time_parse(const char *s, double tps, double *seconds)
     }
     double v;
     if (parse_double(buf, &v) || !isfinite(v * scale))
-        return -1;
+        return MUR_EINPUT;
     *seconds = v * scale;
     return 0;
 }
@@ -872,7 +873,7 @@ static int video_pair(ctx *c, pair *p, void *arg)
         /* Whole frames per second: encoders take an integer rate here, and
          * an error at the key beats one after the simulation has started. */
         int fps;
-        if ((rc = integer(c, p->v, k, 1, 240, &fps)))
+        if ((rc = integer(c, p->v, k, 1, MUR_MAX_FPS, &fps)))
             return rc;
         s->fps = fps;
         return 0;
@@ -895,7 +896,7 @@ static int video_pair(ctx *c, pair *p, void *arg)
         s->output_col = (int)p->v->start_mark.column + 1;
         return 0;
     }
-    if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, 51, &s->quality);
+    if (!strcmp(k, "quality")) return integer(c, p->v, k, 0, MUR_MAX_QUALITY, &s->quality);
     if (!strcmp(k, "chapters")) {
         static const char *const chapter_sources[] = {"entries", "captions", NULL};
         return choice(c, p->v, k, chapter_sources, &s->chapter_captions);
@@ -903,8 +904,6 @@ static int video_pair(ctx *c, pair *p, void *arg)
     return 0;
 }
 
-static const char *const shape_names[] = {"arrow", "triangle", "dot", "density", NULL};
-static const char *const colour_modes[] = {"heading", "speed", "neighbours", "cluster", "group", NULL};
 
 static int boid_pair(ctx *c, pair *p, void *arg)
 {
@@ -913,7 +912,7 @@ static int boid_pair(ctx *c, pair *p, void *arg)
     if (rc)
         return rc;
     if (!strcmp(p->key, "shape")) {
-        if ((rc = choice(c, p->v, "shape", shape_names, &k)))
+        if ((rc = choice(c, p->v, "shape", mur_shape_names, &k)))
             return rc;
         s->look.shape = (mur_shape)k;
         s->look.shape_auto = 0;   /* a chosen shape never switches */
@@ -927,7 +926,7 @@ static int boid_pair(ctx *c, pair *p, void *arg)
         s->look.color_mode = MUR_COLOR_FIXED;
         return colour(c, p->v, "color", &s->look.boid_color);
     }
-    if ((rc = choice(c, p->v, "color", colour_modes, &k)))
+    if ((rc = choice(c, p->v, "color", mur_color_mode_names + 1, &k)))   /* "fixed" is a colour: "#rrggbb" */
         return rc;
     s->look.color_mode = (mur_color_mode)(k + 1);
     return 0;
@@ -1008,7 +1007,6 @@ static int watch_pair(ctx *c, pair *p, void *arg)
     return rc ? rc : boid_named(c, p->v, "the watch view shows", &o->boid);
 }
 
-static const char *const kinds[] = {"readout", "plot", "watch", "params", "clock", "state", NULL};
 static const char *const plot_keys[] = {"metric", "window", "corner", NULL};
 static const char *const watch_keys[] = {"boid", NULL};
 
@@ -1019,7 +1017,7 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
     o->window = 10;
     int k, rc;
     if (n->type == YAML_SCALAR_NODE) {
-        if ((rc = choice(c, n, "overlay", kinds, &k)))
+        if ((rc = choice(c, n, "overlay", mur_overlay_names, &k)))
             return rc;
         if (k == MUR_OVERLAY_READOUT) {
             o->nmetrics = 3;
@@ -1036,7 +1034,7 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
     yaml_node_t *vn = node(c, n->data.mapping.pairs.start[0].value);
     if (!kn || !vn)
         return fail_at(c, n, "scene is too large or too deeply aliased");
-    if ((rc = choice(c, kn, "overlay", kinds, &k)))
+    if ((rc = choice(c, kn, "overlay", mur_overlay_names, &k)))
         return rc;
     o->kind = (mur_overlay_kind)k;
     switch (o->kind) {
@@ -1351,19 +1349,23 @@ static int title_pair(ctx *c, pair *p, void *arg)
 
 /* The overlays `show` and `hide` name (look.h's kinds, and the predator
  * markers), as a bit set: one name or a list. */
-static const char *const showable_names[] = {"readout", "plot", "watch", "params", "clock", "state",
-                                             "predators", NULL};
-static const int showable_bit[] = {MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH,
-                                   MUR_OVERLAY_PARAMS, MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE,
-                                   MUR_LOOK_PREDATORS};
+static const char *const *showable_names(const char *names[MUR_LOOK_SHOWABLE + 1])
+{
+    for (int k = 0; k < MUR_LOOK_PREDATORS; k++)
+        names[k] = mur_overlay_names[k];
+    names[MUR_LOOK_PREDATORS] = MUR_LOOK_PREDATORS_NAME;
+    names[MUR_LOOK_SHOWABLE] = NULL;
+    return names;
+}
 
 static int overlay_set(ctx *c, yaml_node_t *v, const char *key, unsigned *out)
 {
+    const char *names[MUR_LOOK_SHOWABLE + 1];
     int k, rc;
     if (v->type == YAML_SCALAR_NODE) {
-        if ((rc = choice(c, v, key, showable_names, &k)))
+        if ((rc = choice(c, v, key, showable_names(names), &k)))
             return rc;
-        *out |= 1u << showable_bit[k];
+        *out |= 1u << k;   /* an overlay kind, or MUR_LOOK_PREDATORS */
         return 0;
     }
     if ((rc = need_type(c, v, YAML_SEQUENCE_NODE, key)))
@@ -1372,9 +1374,9 @@ static int overlay_set(ctx *c, yaml_node_t *v, const char *key, unsigned *out)
         yaml_node_t *item = node(c, *it);
         if (!item)
             return fail_at(c, v, "scene is too large or too deeply aliased");
-        if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) || (rc = choice(c, item, key, showable_names, &k)))
+        if ((rc = need_type(c, item, YAML_SCALAR_NODE, key)) || (rc = choice(c, item, key, showable_names(names), &k)))
             return rc;
-        *out |= 1u << showable_bit[k];
+        *out |= 1u << k;   /* an overlay kind, or MUR_LOOK_PREDATORS */
     }
     return 0;
 }
@@ -1773,7 +1775,7 @@ static int predators(ctx *c, yaml_node_t *seq)
 
 /* ---- experiment, layout -------------------------------------------------- */
 
-/* A condition's own keys, label, colour and replay, beside the flock
+/* A condition's own keys, label, colour (or color) and replay, beside the flock
  * settings it changes. */
 typedef struct {
     changes ch;
@@ -1785,9 +1787,11 @@ static int condition_key(ctx *c, pair *p, void *arg)
     condition_keys *a = arg;
     if (!strcmp(p->key, "label"))
         return text(c, p->v, "label", MUR_SCENE_MAX_NAME, &a->q->label);
-    if (!strcmp(p->key, "colour")) {
+    if (!strcmp(p->key, "colour") || !strcmp(p->key, "color")) {   /* both spellings, as look.boid.color */
+        if (a->q->has_colour)
+            return fail_at(c, p->v, "the condition's colour is given twice (colour and color are one key)");
         a->q->has_colour = 1;
-        return colour(c, p->v, "colour", &a->q->colour);
+        return colour(c, p->v, p->key, &a->q->colour);
     }
     if (strcmp(p->key, "replay"))
         return one_setting(c, p, &a->ch);
@@ -1965,12 +1969,12 @@ static int experiment_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "runs")) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
             return rc;
-        return integer(c, p->v, "runs", 1, 100000, &s->runs);
+        return integer(c, p->v, "runs", 1, MUR_MAX_RUNS, &s->runs);
     }
     if (!strcmp(p->key, "ticks")) {
         if ((rc = need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
             return rc;
-        return integer(c, p->v, "ticks", 1, 10000000, &s->ticks);
+        return integer(c, p->v, "ticks", 1, MUR_MAX_RUN_TICKS, &s->ticks);
     }
     if (!strcmp(p->key, "twin"))
         return twin_map(c, p->v, &s->twin);
@@ -2030,14 +2034,28 @@ static int layout_pair(ctx *c, pair *p, void *arg)
     return rc ? rc : choice(c, p->v, "panels", panels, &s->panels);
 }
 
-/* experiment.baseline: the condition it names, among those just read. */
+/* experiment.baseline: the condition it names, among those just read;
+ * `none` turns paired effects off (a condition of that name too).
+ * Unnamed, the first condition is the baseline when there are two or more
+ * (the experiments' issue: effects by default, against the condition
+ * written first). */
 static int baseline(ctx *c)
 {
     mur_scene *s = c->s;
+    if (!c->baseline) {
+        s->baseline = 0;
+        s->effects = s->nconditions > 1;
+        return 0;
+    }
     const char *name = scalar(c->baseline);
+    if (!strcmp(name, "none")) {   /* always: a condition named none is the baseline only by being first */
+        s->effects = 0;
+        return 0;
+    }
     for (int i = 0; i < s->nconditions; i++)
         if (!strcmp(s->conditions[i].name, name)) {
             s->baseline = i;
+            s->effects = 1;
             s->baseline_named = 1;
             return 0;
         }
@@ -2101,7 +2119,7 @@ static int top_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(k, "experiment")) {
         if ((rc = each_pair(c, p->v, "experiment", exp_keys, experiment_pair, s)))
             return rc;
-        return c->baseline ? baseline(c) : 0;
+        return baseline(c);
     }
     if (!strcmp(k, "camera"))
         return camera_section(c, p->v);
@@ -2692,7 +2710,7 @@ static const struct {
     {"look.", look_keys},
     {"look.boid.", boid_keys},
     {"look.trails.", trail_keys},
-    {"look.overlays[].", kinds},
+    {"look.overlays[].", mur_overlay_names},
     {"look.overlays[].plot.", plot_keys},
     {"look.overlays[].watch.", watch_keys},
     {"timeline[].", cue_keys},
@@ -2718,5 +2736,5 @@ int mur_scene_key_at(int i, char *buf, size_t size)
                 return 0;
             }
     }
-    return -1;
+    return 1;   /* past the last key: not an error code */
 }

@@ -14,6 +14,7 @@
  * kind of machine: the header's murmur version and `layout` line (byte
  * order and the sizes of the records) are checked before anything is read. */
 #include "murmur/shard.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 #include "murmur/file.h"
 #include "murmur/version.h"
@@ -416,9 +417,9 @@ static int parse_header(mur_shard_file *f, const char *path, mur_error *err)
     NEED("seed", sscanf(v, "%" SCNu64, &in->seed) == 1);
     NEED("shard", sscanf(v, "%d/%d", &in->shard, &in->shards) == 2 && in->shards >= 1 &&
                       in->shards <= MUR_SHARD_MAX && in->shard >= 1 && in->shard <= in->shards);
-    NEED("runs", !number(v, 1, 100000, &n));
+    NEED("runs", !number(v, 1, MUR_MAX_RUNS, &n));
     in->runs = (int)n;
-    NEED("ticks", !number(v, 0, 10000000, &n));
+    NEED("ticks", !number(v, 0, MUR_MAX_RUN_TICKS, &n));
     in->ticks = (long)n;
     NEED("condition", !v[0] || (in->condition = mur_strdup(v)) != NULL);
     NEED("scene-only", !number(v, 0, 1, &n));

@@ -5,6 +5,7 @@
  * frame of a variant shows the state the scene's own frame at that time
  * shows. */
 #include "murmur/variant.h"
+#include "murmur/limits.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,10 +60,10 @@ int mur_scene_vary(mur_scene *s, const mur_variant *v, mur_error *err)
         w = (int)fmax(16, (w / 2) & ~1);
         h = (int)fmax(16, (h / 2) & ~1);
     }
-    if (v->fps && (v->fps < 1 || v->fps > 240))
-        return mur_error_set(err, MUR_EINPUT, "--fps must be 1 to 240, not %d", v->fps);
-    if (v->quality > 51)
-        return mur_error_set(err, MUR_EINPUT, "--quality must be 0 to 51, not %d", v->quality);
+    if (v->fps && (v->fps < 1 || v->fps > MUR_MAX_FPS))
+        return mur_error_set(err, MUR_EINPUT, "--fps must be 1 to %d, not %d", MUR_MAX_FPS, v->fps);
+    if (v->quality > MUR_MAX_QUALITY)
+        return mur_error_set(err, MUR_EINPUT, "--quality must be 0 to %d, not %d", MUR_MAX_QUALITY, v->quality);
     double frames = floor(s->duration * fps + 1e-9);
     if (frames < 1)
         return mur_error_set(err, MUR_EINPUT,

@@ -8,6 +8,7 @@
  * a thread of its own behind a queue of frames, so all cores stay busy and
  * a render takes about as long as its slowest stage. */
 #include "murmur/session.h"
+#include "murmur/limits.h"
 #include "murmur/alloc.h"
 
 #include <math.h>
@@ -23,7 +24,7 @@
 #include "texts.h"
 
 /* Runs an experiment may have (mur_experiment_def.runs). */
-#define MAX_RUNS 100000
+#define MAX_RUNS MUR_MAX_RUNS
 
 typedef struct {
     mur_session *session;
@@ -111,7 +112,7 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
                        mur_error *err)
 {
     *out = NULL;
-    if (opts && opts->version != MUR_SESSION_OPTS_VERSION)
+    if (opts && !MUR_VERSION_OK(opts->version, MUR_SESSION_OPTS_VERSION, MUR_SESSION_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "session options of version %u (this murmur takes %d)",
                              opts->version, MUR_SESSION_OPTS_VERSION);
     mur_session_opts o = opts ? *opts : (mur_session_opts)MUR_SESSION_OPTS_INIT;
@@ -376,7 +377,7 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
     if (!res)
         res = &none;
     *res = none;
-    if (o->version < 1 || o->version > MUR_RENDER_OPTS_VERSION)
+    if (!MUR_VERSION_OK(o->version, 1, MUR_RENDER_OPTS_VERSION))
         return mur_error_set(err, MUR_EINPUT, "render options of version %u (this murmur takes 1 to %d)",
                              o->version, MUR_RENDER_OPTS_VERSION);
     int subtitles = o->version >= 2 ? o->subtitles : 0;   /* version 1 ends before it */
