@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "cli_util.h"
 #include "harness.h"
 
@@ -32,9 +34,20 @@ static void named_by_hash(const char *text, const char *json, const char *path)
     snprintf(line, sizeof line, "\n%s\n", want);
     CHECK(strstr(text, line), "%s: no line '%s' in the provenance:\n%.900s", path, want, text);
     if (json) {
-        char entry[800];
-        snprintf(entry, sizeof entry, "{\"path\": \"%s\", \"sha256\": \"%.64s\"}", path, want);
-        CHECK(strstr(json, entry), "no %s in the JSON provenance:\n%.900s", entry, json);
+        json_object *root = json_tokener_parse(json), *prov, *inputs;
+        REQUIRE(root, "the JSON does not parse:\n%.900s", json);
+        if (!json_object_object_get_ex(root, "provenance", &prov))
+            prov = root;
+        int found = 0;
+        if (json_object_object_get_ex(prov, "inputs", &inputs))
+            for (size_t i = 0; i < json_object_array_length(inputs); i++) {
+                json_object *in = json_object_array_get_idx(inputs, i), *p, *h;
+                found |= json_object_object_get_ex(in, "path", &p) && json_object_object_get_ex(in, "sha256", &h) &&
+                         !strcmp(json_object_get_string(p), path) && !strncmp(json_object_get_string(h), want, 64) &&
+                         strlen(json_object_get_string(h)) == 64;
+            }
+        CHECK(found, "no {path: %s, sha256: %.64s} in the JSON provenance's inputs:\n%.900s", path, want, json);
+        json_object_put(root);
     }
 }
 
