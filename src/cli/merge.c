@@ -79,7 +79,12 @@ int mur_cli_shard_file(const mur_cli_opts *o, const mur_scene *s, int k, int n, 
                              s->path);
     if (!(*path = mur_cli_shard_path(o->output, s->path, k, n)))
         return mur_error_set(err, MUR_ERUN, "out of memory");
-    return mur_cli_output_ready(*path, err);   /* before the shard's runs */
+    int rc = mur_cli_output_ready(*path, err);   /* before the shard's runs */
+    if (rc) {   /* the caller owns *path only when it can be written */
+        mur_free(*path);
+        *path = NULL;
+    }
+    return rc;
 }
 
 void mur_cli_shard_complete(const mur_cli_opts *o, const char *path, int k, int n)
