@@ -290,22 +290,12 @@ static void title_wrapped(figure *f, double x, double y, const char *s, double s
     cairo_restore(cr);
 }
 
-/* A title or an axis label: as text(), with title_markup's subscripts. */
+/* A title or an axis label: as text(), with title_markup's subscripts, on
+ * one line. */
 static void title(figure *f, double x, double y, const char *s, double size, double ax, double ay, double angle,
                   rgb c)
 {
-    char m[1024];
-    title_markup(s, size, m, sizeof m);
-    cairo_t *cr = f->cr;
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    cairo_rotate(cr, angle);
-    double w, h;
-    mur_text_begin(&f->text, cr);
-    mur_text_set_markup_left(&f->text, m, size);
-    mur_text_size(&f->text, &w, &h);
-    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
-    cairo_restore(cr);
+    title_wrapped(f, x, y, s, size, 0, ax, ay, angle, c);
 }
 
 /* Draw s with its logical box's point (ax, ay) (fractions: 0 = left/top,
