@@ -271,6 +271,25 @@ static void title_box(figure *f, const char *s, double size, double wrap, double
     mur_text_size(&f->text, w, h);
 }
 
+/* Text is laid out under a transform: begin_placed moves the origin to
+ * (x, y) turned by angle and starts a layout, which the caller then sets;
+ * end_placed draws it with its box's point (ax, ay) at that origin. */
+static void begin_placed(figure *f, double x, double y, double angle)
+{
+    cairo_save(f->cr);
+    cairo_translate(f->cr, x, y);
+    cairo_rotate(f->cr, angle);
+    mur_text_begin(&f->text, f->cr);
+}
+
+static void end_placed(figure *f, double ax, double ay, rgb c)
+{
+    double w, h;
+    mur_text_size(&f->text, &w, &h);
+    mur_text_draw(&f->text, f->cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
+    cairo_restore(f->cr);
+}
+
 /* A title wrapped to wrap wide (0: one line), its box's point (ax, ay) at
  * (x, y). */
 static void title_wrapped(figure *f, double x, double y, const char *s, double size, double wrap, double ax,
@@ -278,16 +297,9 @@ static void title_wrapped(figure *f, double x, double y, const char *s, double s
 {
     char m[1024];
     title_markup(s, size, m, sizeof m);
-    cairo_t *cr = f->cr;
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    cairo_rotate(cr, angle);
-    double w, h;
-    mur_text_begin(&f->text, cr);
+    begin_placed(f, x, y, angle);
     mur_text_set_markup_wrap(&f->text, m, size, wrap);
-    mur_text_size(&f->text, &w, &h);
-    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
-    cairo_restore(cr);
+    end_placed(f, ax, ay, c);
 }
 
 /* A title or an axis label: as text(), with title_markup's subscripts, on
@@ -298,20 +310,21 @@ static void title(figure *f, double x, double y, const char *s, double size, dou
     title_wrapped(f, x, y, s, size, 0, ax, ay, angle, c);
 }
 
+/* s as text() draws it, its lines wrapped to wrap wide (0: one line). */
+static void text_wrapped(figure *f, double x, double y, const char *s, double size, double wrap, double ax,
+                         double ay, double angle, rgb c)
+{
+    begin_placed(f, x, y, angle);
+    mur_text_set_left(&f->text, s, size, 0, wrap);
+    end_placed(f, ax, ay, c);
+}
+
 /* Draw s with its logical box's point (ax, ay) (fractions: 0 = left/top,
  * 1 = right/bottom) at (x, y), turned by angle radians about that point. */
 static void text(figure *f, double x, double y, const char *s, double size, double ax, double ay,
                  double angle, rgb c)
 {
-    cairo_t *cr = f->cr;
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    cairo_rotate(cr, angle);
-    double w, h;
-    layout_text(f, s, size);
-    mur_text_size(&f->text, &w, &h);
-    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
-    cairo_restore(cr);
+    text_wrapped(f, x, y, s, size, 0, ax, ay, angle, c);
 }
 
 /* ---- axes ---------------------------------------------------------------- */
@@ -1632,21 +1645,6 @@ static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_eff
     }
 }
 
-/* s as text() draws it, its lines wrapped to wrap wide (0: one line). */
-static void text_wrapped(figure *f, double x, double y, const char *s, double size, double wrap, double ax,
-                         double ay, double angle, rgb c)
-{
-    cairo_t *cr = f->cr;
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    cairo_rotate(cr, angle);
-    double w, h;
-    mur_text_begin(&f->text, cr);
-    mur_text_set_left(&f->text, s, size, 0, wrap);
-    mur_text_size(&f->text, &w, &h);
-    mur_text_draw(&f->text, cr, -ax * w, -ay * h, (const double[3]){c.r, c.g, c.b}, 1);
-    cairo_restore(cr);
-}
 
 /* How far below the axis the turned names of the conditions (the baseline
  * aside) reach, at size pt wrapped to wrap. */
