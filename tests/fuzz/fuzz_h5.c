@@ -21,6 +21,7 @@
 
 #include <hdf5.h>
 
+#include "fuzz_input.h"
 #include "murmur/scene.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -54,20 +55,9 @@ static void load_and_step(const char *name, const char *text, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64], name[96];
-    if (!dir[0]) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/fuzz-h5-%d", tmp ? tmp : "/tmp", (int)getpid());
-        mkdir(dir, 0700);
-        snprintf(name, sizeof name, "%s/scene.yaml", dir);
-    }
-    char path[128];
-    snprintf(path, sizeof path, "%s/fuzz.h5", dir);
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
+    const char *name;
+    if (fuzz_input_file("h5", "fuzz.h5", data, size, &name))
         return 0;
-    fwrite(data, 1, size, fp);
-    fclose(fp);
     load_and_step(name, replay, sizeof replay - 1);
     load_and_step(name, start, sizeof start - 1);
     /* every handle the reader opened is closed (the leak check cannot say

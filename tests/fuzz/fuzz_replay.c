@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz_input.h"
 #include "murmur/scene.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -25,20 +26,9 @@ static const char scene[] = "model: wrkspc\n"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[64], name[96];
-    if (!dir[0]) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/fuzz-replay-%d", tmp ? tmp : "/tmp", (int)getpid());
-        mkdir(dir, 0700);
-        snprintf(name, sizeof name, "%s/scene.yaml", dir);
-    }
-    char path[128];
-    snprintf(path, sizeof path, "%s/fuzz-replay.csv", dir);
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
+    const char *name;
+    if (fuzz_input_file("replay", "fuzz-replay.csv", data, size, &name))
         return 0;
-    fwrite(data, 1, size, fp);
-    fclose(fp);
     mur_scene *s = NULL;
     mur_error err;
     if (mur_scene_parse(&s, name, scene, sizeof scene - 1, &err) != 0)
