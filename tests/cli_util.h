@@ -43,13 +43,17 @@ static inline void write_file(const char *path, const char *text)
     fclose(fp);
 }
 
-/* Run `murmur ARGS` with stdout/stderr captured; returns the exit status
- * (or -1) and leaves stderr's text in err (n bytes). */
-static inline int murmur(const char *args, char *err, size_t n)
+/* Run `murmur ARGS` with stdout/stderr captured, killed after `seconds`
+ * when that is above 0 (a test of a hang fails rather than waits); returns
+ * the exit status (124 when killed, timeout's own; -1 when it cannot run)
+ * and leaves stderr's text in err (n bytes). */
+static inline int murmur_within(int seconds, const char *args, char *err, size_t n)
 {
     const char *errfile = scratch_path("stderr.txt");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s %s >%s.out 2>%s", MURMUR_EXE, args, errfile, errfile);
+    char limit[32] = "", cmd[2300];
+    if (seconds > 0)
+        snprintf(limit, sizeof limit, "timeout %d ", seconds);
+    snprintf(cmd, sizeof cmd, "%s%s %s >%s.out 2>%s", limit, MURMUR_EXE, args, errfile, errfile);
     int st = system(cmd);
     if (err && n) {
         err[0] = 0;
@@ -61,6 +65,12 @@ static inline int murmur(const char *args, char *err, size_t n)
         }
     }
     return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+/* murmur_within without a limit. */
+static inline int murmur(const char *args, char *err, size_t n)
+{
+    return murmur_within(0, args, err, n);
 }
 
 /* `murmur check` of a scene file holding yaml (written to scratch name):
