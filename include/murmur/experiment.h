@@ -88,10 +88,6 @@ typedef struct mur_experiment mur_experiment;
 MUR_API int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def,
                        mur_error *err);
 
-/// Index of the scene's experiment condition called name, or -1 with
-/// MUR_EINPUT in err ("'NAME' is not a condition of PATH: 'a', 'b', ...").
-MUR_API int mur_experiment_find_condition(const mur_scene *s, const char *name, mur_error *err);
-
 /// Value of setting st in condition c of e: the condition's own (a sweep's
 /// grid point, say), else the scene's flock setting. Choices give their index.
 MUR_API double mur_experiment_condition_value(const mur_experiment *e, int c, const mur_setting *st);

@@ -20,6 +20,7 @@
 #include "murmur/metrics.h"
 #include "murmur/stats.h"
 #include "murmur/numfmt.h"
+#include "murmur/recording.h"
 #include "murmur/look.h"
 #include "murmur/scene.h"
 #include "murmur/divergence.h"

@@ -17,6 +17,7 @@
 #include "murmur/flock.h"
 #include "murmur/look.h"
 #include "murmur/presets.h"
+#include "murmur/recording.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -124,8 +125,6 @@ typedef struct mur_script_predator {
 } mur_script_predator;
 
 /// An experiment condition: a name and its overrides.
-typedef struct mur_recording mur_recording;
-
 typedef struct mur_condition {
     char *name;
     mur_change *set;
@@ -167,9 +166,6 @@ typedef struct mur_until {
     mur_until_op op;
     double value;
 } mur_until;
-
-/// A recorded flock read by the loader (flock.replay, flock.start, a
-/// condition's replay) is a mur_recording, opaque (declared above).
 
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
@@ -226,19 +222,10 @@ typedef struct mur_scene {
     char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
 } mur_scene;
 
-/// What a recorded flock holds, for `murmur check` and host programs.
-typedef struct mur_recording_info {
-    const char *path;            ///< the file, as the scene's folder and its key make it
-    long frames;                 ///< frames (replay) or 1 (a saved state)
-    long first_tick, last_tick;  ///< the ticks of the first and last frame
-    int max_boids;               ///< the most boids of a frame
-    int max_id;                  ///< the largest id of a boid
-    int has_state;               ///< a saved state with the flock's tick counter and stream
-    uint64_t flock_tick;         ///< that tick counter
-} mur_recording_info;
-
-/// Describe r (scene->replay or scene->start).
-MUR_API void mur_recording_describe(const mur_recording *r, mur_recording_info *out);
+/// Index of the scene's experiment condition called name (`--condition`),
+/// or MUR_EINPUT with err set ("'NAME' is not a condition of PATH: 'a',
+/// 'b', ...").
+MUR_API int mur_scene_find_condition(const mur_scene *s, const char *name, mur_error *err);
 
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
 /// message "file:line:col: error: ...") or MUR_ERUN, and *out is NULL.

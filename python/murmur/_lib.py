@@ -124,7 +124,7 @@ _FUNCTIONS = {
     "mur_experiment_destroy": (None, [c_void_p]),
     "mur_experiment_conditions": (c_int, [c_void_p]),
     "mur_experiment_condition_name": (c_char_p, [c_void_p, c_int]),
-    "mur_experiment_find_condition": (c_int, [c_void_p, c_char_p, POINTER(Error)]),
+    "mur_scene_find_condition": (c_int, [c_void_p, c_char_p, POINTER(Error)]),
     "mur_experiment_runs": (c_int, [c_void_p]),
     "mur_experiment_ticks": (c_long, [c_void_p]),
     "mur_experiment_value": (c_double, [c_void_p, c_int, c_int, c_int]),

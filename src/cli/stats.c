@@ -964,7 +964,7 @@ int mur_cmd_series(const mur_cli_opts *o)
     def.condition = o->condition;
     def.scene_only = !o->condition && s->nconditions == 1 && s->conditions[0].nset == 0;
     if (o->shard_text) {
-        if (o->condition && mur_experiment_find_condition(s, o->condition, &err) < 0)
+        if (o->condition && mur_scene_find_condition(s, o->condition, &err) < 0)
             rc = MUR_EINPUT;
         else
             rc = run_shard(o, "series", s, &def, &err);

@@ -136,7 +136,7 @@ static int trace_shard(const mur_cli_opts *o, const mur_scene *s, mur_trace_opts
 static int say_written(const mur_scene *s, const mur_trace_opts *t, long ticks, mur_error *err)
 {
     mur_params p = s->params;
-    int c = t->condition ? mur_experiment_find_condition(s, t->condition, err) : -1;
+    int c = t->condition ? mur_scene_find_condition(s, t->condition, err) : -1;
     if (c >= 0)
         mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &p);
     char *first = mur_trace_path(t->path, t->runs, 0), *last = mur_trace_path(t->path, t->runs, t->runs - 1);

@@ -29,7 +29,7 @@
 #include "filter.h"
 #include "grid.h"
 #include "murmur/rng.h"
-#include "pool.h"
+#include "../util/pool.h"
 
 
 /* Salts separating the uses of the counter-based hash. */

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "pool.h"
+#include "../util/pool.h"
 
 typedef struct mur_grid {
     int gx, gy;          /* cells per axis (>= 1) */

@@ -23,7 +23,7 @@
 
 #include "internal.h"
 #include "murmur/alloc.h"
-#include "../core/pool.h"
+#include "../util/pool.h"
 
 #include <math.h>
 #include <stdatomic.h>

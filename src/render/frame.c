@@ -15,7 +15,7 @@
 #include "internal.h"
 #include "density.h"
 #include "murmur/alloc.h"
-#include "../core/pool.h"
+#include "../util/pool.h"
 
 #include <float.h>
 #include <limits.h>

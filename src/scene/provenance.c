@@ -13,7 +13,7 @@
 #include "murmur/alloc.h"
 #include "murmur/version.h"
 #include "murmur_build.h"
-#include "recording.h"
+#include "../data/recording.h"
 
 #include <json-c/json.h>
 

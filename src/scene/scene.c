@@ -24,8 +24,7 @@
 #include "guard.h"
 #include "look_timeline.h"
 #include "yamlnode.h"
-#include "murmur/experiment.h"
-#include "recording.h"
+#include "../data/recording.h"
 #include "sha256.h"
 #include "murmur/file.h"
 #include "murmur/metrics.h"
@@ -2063,8 +2062,22 @@ static int baseline(ctx *c)
         return fail_at(c, c->baseline, "'baseline' names a condition to compare with, and there are none: "
                                         "give 'conditions' or a 'sweep'");
     mur_error e;
-    mur_experiment_find_condition(s, name, &e);
+    mur_scene_find_condition(s, name, &e);
     return fail_at(c, c->baseline, "baseline '%s' %s", name, strstr(e.msg, "is not a condition"));
+}
+
+int mur_scene_find_condition(const mur_scene *s, const char *name, mur_error *err)
+{
+    for (int c = 0; c < s->nconditions; c++)
+        if (!strcmp(s->conditions[c].name, name))
+            return c;
+    /* The choices, up to what one line of message holds. */
+    char list[600] = "";
+    size_t n = 0;
+    for (int c = 0; c < s->nconditions && n < sizeof list; c++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s'%s'", c ? ", " : "", s->conditions[c].name);
+    mur_error_set(err, MUR_EINPUT, "--condition '%s' is not a condition of %s: %s", name, s->path, list);
+    return MUR_EINPUT;
 }
 
 /* ---- the document ------------------------------------------------------- */

@@ -10,7 +10,7 @@
 
 #include "murmur/scene.h"
 #include "ease.h"
-#include "recording.h"
+#include "../data/recording.h"
 
 #define CAPTION_FADE 0.4  /* seconds of fade in and out */
 #define PREDATOR_FAR 1e9  /* world units; far beyond any world (MUR_MAX_WORLD) */

@@ -2,7 +2,7 @@
  * worked out from positions when a file has none, and which reader a file
  * takes. */
 #include "recording.h"
-#include "murmur/scene.h"
+#include "murmur/recording.h"
 #include "murmur/alloc.h"
 #include "murmur/file.h"
 

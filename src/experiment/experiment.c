@@ -317,7 +317,7 @@ int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experimen
                              nextra, MUR_EXPERIMENT_MAX_EXTRA);
     const char *only = def->version >= 2 ? def->condition : NULL;
     int first = 0;
-    if (only && (first = mur_experiment_find_condition(s, only, err)) < 0)
+    if (only && (first = mur_scene_find_condition(s, only, err)) < 0)
         return MUR_EINPUT;
     int nconditions = def->scene_only || only ? 1 : s->nconditions;
     int scene_only = def->scene_only && !only;

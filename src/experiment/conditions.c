@@ -1,5 +1,4 @@
-/* Experiment conditions: finding one by name (`--condition`), and the
- * values a sweep gave each (conditions.h, docs/scenes.md `sweep`).
+/* Experiment conditions: the values a sweep gave each (conditions.h, docs/scenes.md `sweep`).
  *
  * A sweep is expanded into ordinary conditions when the scene loads, so
  * everything that runs conditions (stats, series, panels, traces) runs a
@@ -9,20 +8,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-int mur_experiment_find_condition(const mur_scene *s, const char *name, mur_error *err)
-{
-    for (int c = 0; c < s->nconditions; c++)
-        if (!strcmp(s->conditions[c].name, name))
-            return c;
-    /* The choices, up to what one line of message holds. */
-    char list[600] = "";
-    size_t n = 0;
-    for (int c = 0; c < s->nconditions && n < sizeof list; c++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s'%s'", c ? ", " : "", s->conditions[c].name);
-    mur_error_set(err, MUR_EINPUT, "--condition '%s' is not a condition of %s: %s", name, s->path, list);
-    return -1;
-}
 
 double mur_experiment_condition_value(const mur_experiment *e, int c, const mur_setting *st)
 {

@@ -24,7 +24,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
-#include "internal.h"
+#include "../render/internal.h"
 #include "murmur/file.h"
 
 #define TEXT_SIZE 7.0     /* pt: labels and titles */
