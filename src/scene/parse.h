@@ -1,0 +1,140 @@
+/* The scene loader's private interface (src/scene/parse_*.c, scene.c): the
+ * walk's context, a mapping's pairs, the settings a section changes, the
+ * YAML toolkit (parse_yaml.c) and what each section's file offers the
+ * others. Every key table is declared once, in its section's file, and
+ * listed by mur_scene_key_at (scene.c) for the docs test. */
+#ifndef MURMUR_SCENE_PARSE_H
+#define MURMUR_SCENE_PARSE_H
+
+#include "murmur/scene.h"
+#include "yamlnode.h"
+
+#include <stdarg.h>
+#include <yaml.h>
+
+#define WALK_BUDGET 200000  /* node visits per file */
+typedef struct {
+    const char *name;     /* file name for messages */
+    yaml_document_t *doc;
+    mur_error *err;
+    long budget;
+    double tps;           /* ticks per second, known before times are read */
+    mur_scene *s;
+    yaml_node_t *flock_node; /* the flock section, while it is read */
+    yaml_node_t *follow;  /* camera.follow, checked once predators are known */
+    yaml_node_t *baseline; /* experiment.baseline, resolved once the conditions are read */
+} ctx;
+typedef struct {
+    const char *key;
+    yaml_node_t *k, *v;
+} pair;
+/* Iterate a mapping: for each pair, check the key is one of `allowed` (NULL
+ * terminated; NULL list = any key) and unique. Calls fn with each pair. */
+/* Called with each pair of a mapping (mur_parse_each_pair). */
+typedef int (*pair_fn)(ctx *c, pair *p, void *arg);
+typedef struct {
+    mur_change *list;   /* growing list of changes (NULL: write params directly) */
+    int n, cap;
+    mur_params *p;      /* params to write when list is NULL */
+    int ramp;           /* only numeric settings may ramp */
+    mur_cue *cue;       /* a timeline entry's: camera.* keys go to its camera list */
+} changes;
+
+/* parse_yaml.c */
+__attribute__((format(printf, 3, 4)))
+int mur_parse_fail_at(ctx *c, const yaml_node_t *n, const char *fmt, ...);
+int mur_parse_oom(ctx *c);
+const char *mur_parse_nearest(const char *word, const char *const *names);
+int mur_parse_unknown(ctx *c, const yaml_node_t *n, const char *what, const char *word,
+                   const char *const *names);
+yaml_node_t *mur_parse_node(ctx *c, int id);
+const char *mur_parse_scalar(const yaml_node_t *n);
+int mur_parse_need_type(ctx *c, const yaml_node_t *n, yaml_node_type_t t, const char *key);
+int mur_parse_each_pair(ctx *c, yaml_node_t *map, const char *what, const char *const *allowed,
+                     pair_fn fn, void *arg);
+yaml_node_t *mur_parse_lookup(ctx *c, yaml_node_t *map, const char *key);
+int mur_parse_double(const char *s, double *out);
+int mur_parse_number(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
+                  double *out);
+int mur_parse_integer(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
+                   int *out);
+int mur_parse_time_value(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
+                      double *out);
+int mur_parse_colour(ctx *c, const yaml_node_t *n, const char *key, mur_rgba *out);
+int mur_parse_choice(ctx *c, const yaml_node_t *n, const char *key, const char *const *names,
+                  int *out);
+int mur_parse_printable(ctx *c, const yaml_node_t *n, const char *key, const char *s);
+int mur_parse_text(ctx *c, const yaml_node_t *n, const char *key, size_t max, char **out);
+
+/* parse_world.c */
+extern const char *const mur_parse_world_keys[];
+int mur_parse_world_pair(ctx *c, pair *p, void *arg);
+
+/* parse_flock.c */
+const char **mur_parse_setting_names(const char *names[64]);
+int mur_parse_add_change(ctx *c, changes *ch, const mur_setting *s, double v);
+int mur_parse_setting_value(ctx *c, const yaml_node_t *n, const mur_setting *s, changes *ch);
+extern const char *const mur_parse_rule_names[];
+int mur_parse_one_setting(ctx *c, pair *p, void *arg);
+int mur_parse_settings_map(ctx *c, yaml_node_t *map, const char *what, changes *ch);
+int mur_parse_params_ok(ctx *c, const mur_params *p, const yaml_node_t *where);
+extern const char *const mur_parse_source_keys[];
+extern const char *const mur_parse_start_keys[];
+int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out);
+extern const char *const mur_parse_disc_keys[];
+extern const char *const mur_parse_ring_keys[];
+extern const char *const mur_parse_box_keys[];
+extern const char *const mur_parse_shape_keys[];
+extern const char *const mur_parse_groups_key[];
+extern const char *const mur_parse_group_keys[];
+int mur_parse_flock_pair(ctx *c, pair *p, void *arg);
+int mur_parse_flock_source(ctx *c, yaml_node_t *map);
+int mur_parse_replay_ok(ctx *c, yaml_node_t *root, yaml_node_t *video);
+
+/* parse_video.c */
+int mur_parse_video_pair(ctx *c, pair *p, void *arg);
+extern const char *const mur_parse_video_keys[];
+
+/* parse_look.c */
+int mur_parse_metric_name(ctx *c, yaml_node_t *n, const char *key, int *out);
+int mur_parse_boid_named(ctx *c, yaml_node_t *v, const char *what, int *out);
+extern const char *const mur_parse_plot_keys[];
+extern const char *const mur_parse_watch_keys[];
+extern const char *const mur_parse_boid_keys[];
+extern const char *const mur_parse_trail_keys[];
+int mur_parse_look_pair(ctx *c, pair *p, void *arg);
+extern const char *const mur_parse_look_keys[];
+
+/* parse_camera.c */
+extern const char *const mur_parse_camera_keys[];
+extern const char *const mur_parse_follow_keys[];
+int mur_parse_camera_section(ctx *c, yaml_node_t *map);
+int mur_parse_camera_change(ctx *c, pair *p, changes *ch);
+int mur_parse_camera_finish(ctx *c);
+
+/* parse_timeline.c */
+extern const char *const mur_parse_ease_names[];
+extern const char *const mur_parse_event_names[];
+extern const char *const mur_parse_caption_keys[];
+extern const char *const mur_parse_title_keys[];
+void mur_parse_free_cue(mur_cue *q);
+int mur_parse_timeline_valid(ctx *c, const mur_params *base, const char *condition);
+extern const char *const mur_parse_cue_keys[];
+int mur_parse_timeline(ctx *c, yaml_node_t *seq);
+
+/* parse_predators.c */
+extern const char *const mur_parse_expr_names[];
+void mur_parse_free_predator(mur_script_predator *pr);
+extern const char *const mur_parse_predator_keys[];
+int mur_parse_predators(ctx *c, yaml_node_t *seq);
+
+/* parse_experiment.c */
+extern const char *const mur_parse_twin_keys[];
+extern const char *const mur_parse_measure_keys[];
+int mur_parse_experiment_pair(ctx *c, pair *p, void *arg);
+int mur_parse_layout_pair(ctx *c, pair *p, void *arg);
+int mur_parse_baseline(ctx *c);
+extern const char *const mur_parse_exp_keys[];
+extern const char *const mur_parse_layout_keys[];
+
+#endif
