@@ -1,4 +1,4 @@
-/* Numbers as text (src/core/numfmt.c): every CSV and JSON number is the
+/* Numbers as text (src/util/numfmt.c): every CSV and JSON number is the
  * shortest text that reads back to the same double, and reading the files
  * back gives exactly the engine's values. */
 #include <math.h>

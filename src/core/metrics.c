@@ -256,6 +256,35 @@ static int nearest_mean(const mur_metrics_ctx *m, const mur_flock *f, int n, dou
  * in memory. Every result is the same in any order (a count, a minimum,
  * the union-find's partition). The union-find joins places too, and is
  * then flattened onto boids (below). */
+/* The sets were joined by place, whose neighbours are near in memory
+ * (by boid they lie anywhere: a miss of the cache a join). Each set's
+ * smallest member, by boid, becomes its root and every boid's parent: the
+ * forest join_min builds on boids, flattened; then the sets' sizes, at
+ * their roots (m->size). */
+static void label_clusters(mur_metrics_ctx *m, int n)
+{
+    const mur_grid *g = &m->grid;
+    int *parent = m->parent;
+    int *least = m->size, *label = m->cluster_of;
+    for (int k = 0; k < n; k++)
+        least[k] = n;
+    for (int k = 0; k < n; k++) {
+        /* path halving leaves k two steps nearer its root, not on it: it is
+         * put there, and no join comes after to move a root */
+        int r = parent[k] = find(parent, k), i = g->order[k];
+        if (i < least[r])
+            least[r] = i;
+    }
+    for (int k = 0; k < n; k++)
+        label[g->order[k]] = least[parent[k]];
+    memcpy(parent, label, (size_t)n * sizeof *parent);
+    int *size = m->size;
+    for (int i = 0; i < n; i++)
+        size[i] = 0;
+    for (int i = 0; i < n; i++)
+        size[parent[i]]++;
+}
+
 static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *out, double *near)
 {
     const mur_params *p = mur_flock_params(f);
@@ -348,29 +377,7 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
         if (near)
             near[i] = best[k] <= step * step ? sqrt(best[k]) : nearest_of(g, f, i);
     }
-    /* The sets were joined by place, whose neighbours are near in memory
-     * (by boid they lie anywhere: a miss of the cache a join). Each set's
-     * smallest member, by boid, becomes its root and every boid's parent:
-     * the forest join_min builds on boids, flattened. */
-    int *least = m->size, *label = m->cluster_of;
-    for (int k = 0; k < n; k++)
-        least[k] = n;
-    for (int k = 0; k < n; k++) {
-        /* path halving leaves k two steps nearer its root, not on it: it is
-         * put there, and no join comes after to move a root */
-        int r = parent[k] = find(parent, k), i = g->order[k];
-        if (i < least[r])
-            least[r] = i;
-    }
-    for (int k = 0; k < n; k++)
-        label[g->order[k]] = least[parent[k]];
-    memcpy(parent, label, (size_t)n * sizeof *parent);
-    /* the sets' sizes, at their roots */
-    int *size = m->size;
-    for (int i = 0; i < n; i++)
-        size[i] = 0;
-    for (int i = 0; i < n; i++)
-        size[parent[i]]++;
+    label_clusters(m, n);
     *out = pairs;
     return MUR_OK;
 }

@@ -293,6 +293,31 @@ static int run_all(mur_experiment *e, const mur_experiment_def *def, int shard, 
     return rc;
 }
 
+/* The loader bounds the scene's own experiment; --runs and --ticks can
+ * ask for more, so the work is bounded again here (boids counted at
+ * each condition's start; a timeline that grows the flock is the
+ * loader's to bound). */
+static int work_too_much(const mur_scene *s, int first, int nconditions, int scene_only, int runs, long ticks,
+                         mur_error *err)
+{
+    double boids = 0;
+    for (int c = first; c < first + nconditions; c++) {
+        mur_params p = s->params;
+        if (!scene_only)
+            mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &p);
+        boids += p.count;
+    }
+    double work = boids * runs * ((double)ticks + s->warmup);
+    if (s->twin.kind != MUR_TWIN_NONE)
+        work *= 2;   /* each run and its twin */
+    if (work > MUR_SCENE_MAX_BOID_TICKS)
+        return mur_error_set(err, MUR_EINPUT,
+                             "%d runs x %.0f ticks (warm-up included) x %.0f boids (all conditions) = %.3g "
+                             "boid-ticks is more than %.3g: fewer runs or ticks",
+                             runs, (double)ticks + s->warmup, boids, work, MUR_SCENE_MAX_BOID_TICKS);
+    return MUR_OK;
+}
+
 int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err)
 {
     *out = NULL;
@@ -333,25 +358,8 @@ int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experimen
                              "use fewer runs or ticks",
                              nconditions, runs, stride, values * 8 / 1048576.0,
                              MUR_EXPERIMENT_MAX_VALUES * 8 / 1048576);
-    /* The loader bounds the scene's own experiment; --runs and --ticks can
-     * ask for more, so the work is bounded again here (boids counted at
-     * each condition's start; a timeline that grows the flock is the
-     * loader's to bound). */
-    double boids = 0;
-    for (int c = first; c < first + nconditions; c++) {
-        mur_params p = s->params;
-        if (!scene_only)
-            mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &p);
-        boids += p.count;
-    }
-    double work = boids * runs * ((double)ticks + s->warmup);
-    if (s->twin.kind != MUR_TWIN_NONE)
-        work *= 2;   /* each run and its twin */
-    if (work > MUR_SCENE_MAX_BOID_TICKS)
-        return mur_error_set(err, MUR_EINPUT,
-                             "%d runs x %.0f ticks (warm-up included) x %.0f boids (all conditions) = %.3g "
-                             "boid-ticks is more than %.3g: fewer runs or ticks",
-                             runs, (double)ticks + s->warmup, boids, work, MUR_SCENE_MAX_BOID_TICKS);
+    if (work_too_much(s, first, nconditions, scene_only, runs, ticks, err))
+        return MUR_EINPUT;
     mur_experiment *e = mur_calloc(1, sizeof *e);
     if (!e)
         return mur_error_set(err, MUR_ERUN, "out of memory");

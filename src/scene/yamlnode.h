@@ -1,4 +1,4 @@
-/* What the scene loader's files (scene.c, sweep.c) share about libyaml's
+/* What the scene loader's files (parse_*.c, scene.c, sweep.c) share about libyaml's
  * nodes: a scalar's text, and an error at a node's file:line:col. Private
  * to src/scene. */
 #ifndef MURMUR_SCENE_YAMLNODE_H
