@@ -318,7 +318,7 @@ static int work_too_much(const mur_scene *s, int first, int nconditions, int sce
     return MUR_OK;
 }
 
-int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err)
+int mur_experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err)
 {
     *out = NULL;
     if (!MUR_VERSION_OK(def->version, 1, MUR_EXPERIMENT_DEF_VERSION))
@@ -414,7 +414,7 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
     if (shards < 1 || shard < 1 || shard > shards || shards > MUR_SHARD_MAX)
         return mur_error_set(err, MUR_EINPUT, "shard %d of %d: a shard is 1 to N, N from 1 to %d", shard,
                              shards, MUR_SHARD_MAX);
-    int rc = experiment_new(out, s, def, err);
+    int rc = mur_experiment_new(out, s, def, err);
     if (!rc && (rc = run_all(*out, def, shard, shards, err))) {
         mur_experiment_destroy(*out);
         *out = NULL;
@@ -424,7 +424,7 @@ int mur_experiment_run(mur_experiment **out, const mur_scene *s, const mur_exper
 
 /* ---- a job's numbers as bytes (shard files) ------------------------------- */
 
-size_t experiment_job_bytes(const mur_experiment *e)
+size_t mur_experiment_job_bytes(const mur_experiment *e)
 {
     size_t n = (size_t)e->stride * sizeof *e->m;
     if (e->tw)
@@ -447,7 +447,7 @@ static void move(unsigned char **rec, void *slot, size_t n, int unpack)
     *rec += n;
 }
 
-/* Every slot of job `job`, in the order experiment_job_bytes counts them:
+/* Every slot of job `job`, in the order mur_experiment_job_bytes counts them:
  * its metrics, its twin's records and result, its window's means, its
  * times to each `until`. */
 static void job_bytes(mur_experiment *e, long job, unsigned char *rec, int unpack)
@@ -465,12 +465,12 @@ static void job_bytes(mur_experiment *e, long job, unsigned char *rec, int unpac
         move(&rec, e->extra + job * e->nextra, (size_t)e->nextra * sizeof *e->extra, unpack);
 }
 
-void experiment_job_pack(const mur_experiment *e, long job, unsigned char *out)
+void mur_experiment_job_pack(const mur_experiment *e, long job, unsigned char *out)
 {
     job_bytes((mur_experiment *)e, job, out, 0);   /* reads e only */
 }
 
-void experiment_job_unpack(mur_experiment *e, long job, const unsigned char *in)
+void mur_experiment_job_unpack(mur_experiment *e, long job, const unsigned char *in)
 {
     job_bytes(e, job, (unsigned char *)in, 1);     /* reads in only */
 }

@@ -32,14 +32,14 @@ struct mur_experiment {
 
 /* An experiment of def's shape with every slot empty (until: +inf), not
  * run: what mur_experiment_run fills, or a merge of shards. */
-int experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err);
+int mur_experiment_new(mur_experiment **out, const mur_scene *s, const mur_experiment_def *def, mur_error *err);
 
 /* Bytes of one job's numbers (every slot the outputs read), the same for
  * every job of e. */
-size_t experiment_job_bytes(const mur_experiment *e);
+size_t mur_experiment_job_bytes(const mur_experiment *e);
 
-/* Job `job`'s slots into out (experiment_job_bytes bytes), and back. */
-void experiment_job_pack(const mur_experiment *e, long job, unsigned char *out);
-void experiment_job_unpack(mur_experiment *e, long job, const unsigned char *in);
+/* Job `job`'s slots into out (mur_experiment_job_bytes bytes), and back. */
+void mur_experiment_job_pack(const mur_experiment *e, long job, unsigned char *out);
+void mur_experiment_job_unpack(mur_experiment *e, long job, const unsigned char *in);
 
 #endif

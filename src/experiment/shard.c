@@ -243,7 +243,7 @@ static const void *job_record(void *ctx, long i, uint64_t *job, size_t *len)
 {
     jobs_ctx *c = ctx;
     long j = i * c->shards + c->shard - 1;
-    experiment_job_pack(c->e, j, c->rec);
+    mur_experiment_job_pack(c->e, j, c->rec);
     *job = (uint64_t)j;
     *len = c->bytes;
     return c->rec;
@@ -257,7 +257,7 @@ int mur_experiment_shard_write(const mur_experiment *e, const mur_experiment_def
     if (rc)
         return rc;
     char *prov = NULL;
-    size_t bytes = experiment_job_bytes(e);
+    size_t bytes = mur_experiment_job_bytes(e);
     jobs_ctx c = {e, in.shard, in.shards, mur_malloc(bytes ? bytes : 1), bytes};
     in.jobs = mur_shard_jobs((long)e->nconditions * e->runs, in.shard, in.shards);
     if (!c.rec)
@@ -693,14 +693,14 @@ int mur_experiment_merge(mur_experiment **out, const mur_scene *s, const char *c
     mur_shard_def(&in, &def);
     if (in.trace[0] || in.every_tick != !strcmp(in.command, "series"))
         rc = mur_error_set(err, MUR_EINPUT, "%s: a shard of %s, not of an experiment", paths[0], in.command);
-    if (!rc && (rc = experiment_new(&e, s, &def, err))) {
+    if (!rc && (rc = mur_experiment_new(&e, s, &def, err))) {
         char why[sizeof err->msg];
         snprintf(why, sizeof why, "%s", err ? err->msg : "");   /* what the shard asks for, said of the shard */
         mur_error_set(err, rc, "%s: %s", paths[0], why);
     }
     if (!rc)
         rc = mur_shard_set_open(&set, s, paths, n, (long)e->nconditions * e->runs, err);
-    size_t bytes = e ? experiment_job_bytes(e) : 0;
+    size_t bytes = e ? mur_experiment_job_bytes(e) : 0;
     for (int k = 1; !rc && k <= in.shards; k++)
         for (long j = 0; !rc && j < set[k]->info.jobs; j++) {
             uint64_t job;
@@ -709,7 +709,7 @@ int mur_experiment_merge(mur_experiment **out, const mur_scene *s, const char *c
             if (len != bytes)
                 rc = mur_error_set(err, MUR_EINPUT, "%s: jobs of %zu bytes, not %zu", paths[0], len, bytes);
             else
-                experiment_job_unpack(e, (long)job, rec);
+                mur_experiment_job_unpack(e, (long)job, rec);
         }
     mur_shard_set_close(set, in.shards);
     mur_shard_info_free(&in);
