@@ -11,7 +11,7 @@ set(MURMUR_ROOMS util core stats data scene experiment render figure output sess
 
 set(MURMUR_ROOM_util_HEADERS alloc error export file limits numfmt version)
 set(MURMUR_ROOM_util_USES)
-set(MURMUR_ROOM_core_HEADERS flock look metrics presets rng)
+set(MURMUR_ROOM_core_HEADERS family flock look metrics presets rng)
 set(MURMUR_ROOM_core_USES util)
 set(MURMUR_ROOM_stats_HEADERS stats divergence)
 set(MURMUR_ROOM_stats_USES util core)

@@ -17,11 +17,18 @@
 extern "C" {
 #endif
 
-typedef enum { MUR_BOUNDARY_WRAP, MUR_BOUNDARY_REFLECT, MUR_BOUNDARY_AVOID } mur_boundary;
+/// wrap (torus), reflect or avoid walls, or open: an unbounded plane (nothing wraps or reflects).
+typedef enum { MUR_BOUNDARY_WRAP, MUR_BOUNDARY_REFLECT, MUR_BOUNDARY_AVOID, MUR_BOUNDARY_OPEN } mur_boundary;
 typedef enum { MUR_ALIGN_HEADING, MUR_ALIGN_RELATIVE } mur_align_mode;
 typedef enum { MUR_COMBINE_NORMALIZE, MUR_COMBINE_STEER } mur_combine;
 typedef enum { MUR_SPEED_CLAMP, MUR_SPEED_CONSTANT } mur_speed_rule;
 typedef enum { MUR_UPDATE_SYNC, MUR_UPDATE_SEQUENTIAL } mur_update;
+
+/// The model family's three choices (docs/model.md "Model families"; the
+/// kinds' table is src/core/family.c, murmur/family.h).
+typedef enum { MUR_NEIGHBOURS_METRIC, MUR_NEIGHBOURS_TOPOLOGICAL } mur_neighbours;
+typedef enum { MUR_INTERACTION_REYNOLDS, MUR_INTERACTION_VICSEK, MUR_INTERACTION_COUZIN } mur_interaction;
+typedef enum { MUR_MOTION_STEER, MUR_MOTION_TURN, MUR_MOTION_SET } mur_motion;
 
 /// Hard limits checked before anything is allocated.
 /// pi, to double precision: the one definition every module uses.
@@ -66,7 +73,27 @@ typedef struct mur_params {
     mur_update update;            ///< sync (snapshot) or sequential (in place, index order)
     double init_speed_min;        ///< initial speed drawn uniformly from [min, max]
     double init_speed_max;
+    /* The model family (docs/model.md "Model families"); the Reynolds
+     * family above is metric x reynolds x steer, the zero values. */
+    double density;               ///< boids per unit area: a square world of side sqrt(count / density) (0: width x height)
+    mur_neighbours neighbours;    ///< metric (a radius per rule) or topological (the k nearest)
+    int topological_k;            ///< topological: k, 1 .. count - 1
+    double topological_radius;    ///< topological: only those within it (> 0; MUR_MAX_WORLD: no cap)
+    mur_interaction interaction;  ///< reynolds | vicsek | couzin
+    double orientation_width;     ///< couzin: r_o - r_r, world units
+    double attraction_width;      ///< couzin: r_a - r_o, world units
+    mur_motion motion;            ///< steer | turn | set
+    double turn_rate;             ///< turn: degrees a second (> 0)
+    double dt;                    ///< turn: seconds a tick (> 0)
 } mur_params;
+
+/// The world size a parameter set means: with density > 0, width = height =
+/// sqrt(count / density) (at least 1); otherwise p is left as it is.
+MUR_API void mur_params_resolve(mur_params *p);
+
+/// Whether p is the Reynolds family (metric x reynolds x steer), which the
+/// original demos' arithmetic steps.
+MUR_API int mur_params_reynolds(const mur_params *p);
 
 /// A predator (flee) or attractor at a point. Used only while active.
 typedef struct mur_predator {

@@ -15,6 +15,7 @@
 #include "murmur/error.h"
 #include "murmur/alloc.h"
 #include "murmur/rng.h"
+#include "murmur/family.h"
 #include "murmur/flock.h"
 #include "murmur/presets.h"
 #include "murmur/metrics.h"

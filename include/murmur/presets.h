@@ -44,6 +44,7 @@ typedef struct mur_setting {
     double min, max;             ///< valid closed range (INT and REAL)
     const char *const *choices;  ///< NULL-terminated names (ENUM); index = value
     const char *help;            ///< one line with units
+    const char *kind;            ///< the family kind owning it ("couzin", "turn", ...; murmur/family.h), or NULL: every kind's
 } mur_setting;
 
 /// Number of settings in the table.
@@ -60,6 +61,15 @@ MUR_API double mur_setting_get(const mur_setting *s, const mur_params *p);
 
 /// Store a value (already range-checked by the caller; ints are rounded).
 MUR_API void mur_setting_put(const mur_setting *s, mur_params *p, double v);
+
+/// Whether the setting means something under p's kinds: a setting of no
+/// kind always does, one of a kind only while that kind is chosen.
+MUR_API int mur_setting_active(const mur_setting *s, const mur_params *p);
+
+/// Whether a listing of p's settings (`murmur check`, provenance) shows it:
+/// the active ones, less the family's choices and the density while p is
+/// the Reynolds family of a sized world (so its listing is as it always was).
+MUR_API int mur_setting_shown(const mur_setting *s, const mur_params *p);
 
 /// Name of an enum setting's current value.
 MUR_API const char *mur_setting_choice(const mur_setting *s, const mur_params *p);

@@ -40,6 +40,11 @@ MUR_API uint64_t mur_hash3(uint64_t seed, uint64_t a, uint64_t b);
 /* 2^-53 written as a quotient: C++11 has no hex float literals. */
 static inline double mur_u01(uint64_t bits) { return (double)(bits >> 11) * (1.0 / 9007199254740992.0); }
 
+/// Draw `index` of boid `boid` at tick `tick` of the model family's noise
+/// (docs/model.md "Model families"): a uniform double in [0, 1) from the
+/// counter-based hash, the same on any thread.
+MUR_API double mur_noise_u01(uint64_t seed, uint64_t tick, uint64_t boid, unsigned index);
+
 #ifdef __cplusplus
 }
 #endif

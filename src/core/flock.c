@@ -30,44 +30,13 @@
 #include "grid.h"
 #include "murmur/rng.h"
 #include "../util/pool.h"
+#include "flock_internal.h"
+#include "family.h"
 
 
 /* Salts separating the uses of the counter-based hash. */
 #define SALT_NOISE 0x6e6f697365ULL   /* "noise" */
 #define SALT_SCATTER 0x73636174ULL   /* "scat" */
-
-/* Boids by position, read by a neighbour scan: four arrays, each readable
- * MUR_FILTER_PAD elements past its last boid. */
-typedef struct {
-    const double *x, *y, *vx, *vy;
-} boids;
-
-struct mur_flock {
-    mur_params p;
-    uint64_t seed;
-    uint64_t tick;
-    int n;                     /* boids in use */
-    size_t cap;                /* allocated boids */
-    double *x, *y, *vx, *vy;   /* state */
-    double *kx, *ky, *kvx, *kvy;  /* state by position k: grid order, or id order without a grid */
-    mur_filter_fn filter;      /* the filter implementation in use */
-    int simd;                  /* and its level */
-    double *acc;               /* sync: acceleration of boid i at 2i, 2i + 1 */
-    mur_rng rng;               /* draws added boids */
-    int *ids;                  /* a recorded frame's ids (ascending), or NULL: boid i is id i */
-    mur_start_group *groups;   /* the starting flock's shape (NULL: uniform) */
-    int ngroups;
-    unsigned char *group;      /* each boid's group, cap long, when there are groups */
-    size_t ids_cap;
-    mur_predator pred[MUR_MAX_PREDATORS];
-    int npred;
-    mur_grid grid;
-    int grid_ok;               /* grid matches the state of this tick */
-    mur_pool *pool;
-    int brute;
-    volatile sig_atomic_t *stop;  /* polled during a tick; NULL: never */
-    atomic_int stopped;        /* a chunk of this tick saw *stop and left its work undone */
-};
 
 /* Boids between two looks at the stop flag inside a tick: a few
  * milliseconds of work at most, so a signal is answered well within a
@@ -142,7 +111,22 @@ int mur_params_validate(const mur_params *p, mur_error *err)
     if (!(p->init_speed_min <= p->init_speed_max))
         return mur_error_set(err, MUR_EINPUT, "init_speed range [%g, %g] is reversed",
                              p->init_speed_min, p->init_speed_max);
-    return MUR_OK;
+    return mur_family_validate(p, err);
+}
+
+void mur_params_resolve(mur_params *p)
+{
+    if (p->density > 0) {
+        double side = sqrt((double)p->count / p->density);
+        side = side >= 1 ? side : 1;
+        p->width = p->height = side <= MUR_MAX_WORLD ? side : MUR_MAX_WORLD;
+    }
+}
+
+int mur_params_reynolds(const mur_params *p)
+{
+    return p->neighbours == MUR_NEIGHBOURS_METRIC && p->interaction == MUR_INTERACTION_REYNOLDS &&
+           p->motion == MUR_MOTION_STEER;
 }
 
 /* ---- storage ------------------------------------------------------------ */
@@ -191,8 +175,19 @@ static int reserve(mur_flock *f, size_t n)
 static void draw_boid(mur_flock *f, int i)
 {
     const mur_params *p = &f->p;
-    f->x[i] = mur_rng_uniform(&f->rng) * p->width;
-    f->y[i] = mur_rng_uniform(&f->rng) * p->height;
+    double px = mur_rng_uniform(&f->rng);
+    double py = mur_rng_uniform(&f->rng);
+    f->x[i] = px * p->width;
+    f->y[i] = py * p->height;
+    if (p->boundary == MUR_BOUNDARY_OPEN) {
+        /* An open world has no area to fill: the start is a disc of the
+         * world's area around the world's centre, where the view is before
+         * a camera follows the flock; uniform by area (Couzin 2002's start,
+         * whose origin is arbitrary in open space; the same two draws). */
+        double r = sqrt(px * p->width * p->height / MUR_PI), t = 2 * MUR_PI * py;
+        f->x[i] = p->width / 2 + r * cos(t);
+        f->y[i] = p->height / 2 + r * sin(t);
+    }
     double a = 2 * MUR_PI * mur_rng_uniform(&f->rng);
     double u = mur_rng_uniform(&f->rng);
     double s = p->init_speed_min + (p->init_speed_max - p->init_speed_min) * u;
@@ -265,6 +260,7 @@ int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_er
     if (!f)
         return mur_error_set(err, MUR_ERUN, "out of memory creating a flock");
     f->p = *p;
+    mur_params_resolve(&f->p);
     f->seed = seed;
     f->simd = mur_filter_best();
     f->filter = mur_filter_pick(&f->simd);
@@ -369,6 +365,7 @@ int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
     if (p->count != old)
         drop_ids(f);   /* a recorded frame's ids no longer fit */
     f->p = *p;
+    mur_params_resolve(&f->p);
     for (int i = old; i < p->count; i++) {
         if (f->group)
             f->group[i] = 255;
@@ -404,6 +401,7 @@ int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
     memcpy(f->vy, vy, (size_t)n * sizeof *vy);
     f->n = n;
     f->p.count = n;
+    mur_params_resolve(&f->p);
     fold_into_world(f);
     f->tick = 0;
     f->grid_ok = 0;
@@ -544,12 +542,6 @@ const double *mur_flock_vy(const mur_flock *f) { return f->vy; }
 
 /* ---- the rules ---------------------------------------------------------- */
 
-/* Sums over one boid's neighbours (docs/model.md step 1-2). */
-typedef struct {
-    double sx, sy; int ns;   /* separation sum */
-    double ax, ay; int na;   /* alignment: sum of v_j */
-    double cx, cy; int nc;   /* cohesion: sum of d_ij */
-} sums;
 
 /* What a neighbour scan needs: the settings (the same for every boid of a
  * tick, filled once by probe_init) and the boid's own state (probe_set). */
@@ -951,6 +943,14 @@ static void combine_run(const mur_flock *f, unsigned used, const double *vx, con
         combine(&f->p, used, vx[t], vy[t], &s[t], &ax[t], &ay[t], NULL);
 }
 
+void mur_flock_combine_(const mur_params *p, unsigned used, double vxi, double vyi,
+                        const sums *s, double *ax, double *ay)
+{
+    combine(p, used, vxi, vyi, s, ax, ay, NULL);
+}
+
+unsigned mur_flock_rules_used_(const mur_params *p) { return rules_used(p); }
+
 void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
 {
     memset(out, 0, sizeof *out);
@@ -985,8 +985,11 @@ static double wrap_pos(double x, double w)
     return fmod(a, w);
 }
 
-/* Steps 4-7 for boid i, given its rule acceleration. */
-static void integrate(mur_flock *f, int i, double ax, double ay)
+static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy);
+
+/* Steps 4-7 for boid i, given its rule acceleration; the noise kick only
+ * when `kick` (the model family's angular noises replace it). */
+static void integrate_k(mur_flock *f, int i, double ax, double ay, int kick)
 {
     const mur_params *p = &f->p;
     double x = f->x[i], y = f->y[i];
@@ -1008,7 +1011,7 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
         if (y < p->margin) ay += turn;
         if (y > p->height - p->margin) ay -= turn;
     }
-    if (p->noise > 0) {
+    if (kick && p->noise > 0) {
         double a = 2 * MUR_PI * mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
         ax += p->noise * p->max_speed * cos(a);
         ay += p->noise * p->max_speed * sin(a);
@@ -1028,8 +1031,25 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
             vy *= target / sp;
         }
     }
-    x += vx;
-    y += vy;
+    place(f, i, x + vx, y + vy, vx, vy);
+}
+
+static void integrate(mur_flock *f, int i, double ax, double ay) { integrate_k(f, i, ax, ay, 1); }
+
+void mur_flock_integrate_(mur_flock *f, int i, double ax, double ay, int kick)
+{
+    integrate_k(f, i, ax, ay, kick);
+}
+
+void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double vy)
+{
+    place(f, i, x, y, vx, vy);
+}
+
+/* Step 7's boundary for boid i moved to (x, y) with velocity (vx, vy). */
+static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy)
+{
+    const mur_params *p = &f->p;
     double w = p->width, h = p->height;
     switch (p->boundary) {
     case MUR_BOUNDARY_WRAP:
@@ -1053,6 +1073,8 @@ static void integrate(mur_flock *f, int i, double ax, double ay)
     case MUR_BOUNDARY_AVOID:
         x = fmin(fmax(x, 0), w);
         y = fmin(fmax(y, 0), h);
+        break;
+    case MUR_BOUNDARY_OPEN:
         break;
     }
     f->x[i] = x;
@@ -1367,6 +1389,56 @@ static void integrate_chunk(void *ctx, int begin, int end)
         integrate(f, i, f->acc[2 * i], f->acc[2 * i + 1]);
 }
 
+/* The bounding box of the boids' finite positions, as origin and size,
+ * for an open world's grid; a unit box at 0 when there are none. */
+static void bounding_box(const mur_flock *f, double *ox, double *oy, double *w, double *h)
+{
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int i = 0; i < f->n; i++) {
+        if (isfinite(f->x[i]) && isfinite(f->y[i])) {
+            x0 = fmin(x0, f->x[i]);
+            x1 = fmax(x1, f->x[i]);
+            y0 = fmin(y0, f->y[i]);
+            y1 = fmax(y1, f->y[i]);
+        }
+    }
+    if (!(x0 <= x1)) {
+        x0 = y0 = 0;
+        x1 = y1 = 1;
+    }
+    *ox = x0;
+    *oy = y0;
+    /* a hair more, so the largest coordinate files inside */
+    *w = fmax((x1 - x0) * (1 + 1e-12), 1e-9);
+    *h = fmax((y1 - y0) * (1 + 1e-12), 1e-9);
+}
+
+void mur_flock_bbox_(const mur_flock *f, double *ox, double *oy, double *w, double *h)
+{
+    bounding_box(f, ox, oy, w, h);
+}
+
+void mur_flock_prepare_(mur_flock *f, double cell)
+{
+    const mur_params *p = &f->p;
+    f->grid_ok = 0;
+    if (!f->brute) {
+        if (p->boundary == MUR_BOUNDARY_OPEN) {
+            double ox, oy, w, h;
+            bounding_box(f, &ox, &oy, &w, &h);
+            f->grid_ok = mur_grid_build_at(&f->grid, f->pool, f->x, f->y, f->n, ox, oy, w, h,
+                                           cell) == 0;
+        } else {
+            f->grid_ok = mur_grid_build_on(&f->grid, f->pool, f->x, f->y, f->n, p->width,
+                                           p->height, cell, p->boundary == MUR_BOUNDARY_WRAP) == 0;
+        }
+        /* On allocation failure the brute loop gives the same answer, slowly. */
+    }
+    mur_pool_run(f->pool, copy_chunk, f, f->n);
+}
+
+int mur_flock_stop_seen_(mur_flock *f) { return stop_seen(f); }
+
 static double max_radius(const mur_params *p)
 {
     return fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
@@ -1379,18 +1451,14 @@ int mur_flock_step(mur_flock *f)
     atomic_store_explicit(&f->stopped, 0, memory_order_relaxed);
     if (stop_seen(f))
         return MUR_EINTR;
-    f->grid_ok = 0;
-    if (!f->brute) {
-        /* Sequential ticks read boids that already moved this tick, up to
-         * max_speed from the cell they were sorted into: the cells grow by
-         * that much so the 3 x 3 block still holds every neighbour. */
-        double cell = max_radius(p) + (seq ? p->max_speed : 0);
-        cell *= 1 + 1e-9;
-        f->grid_ok = mur_grid_build_on(&f->grid, f->pool, f->x, f->y, f->n, p->width, p->height,
-                                       cell, p->boundary == MUR_BOUNDARY_WRAP) == 0;
-        /* On allocation failure the brute loop gives the same answer, slowly. */
-    }
-    mur_pool_run(f->pool, copy_chunk, f, f->n);
+    if (p->neighbours != MUR_NEIGHBOURS_METRIC || p->interaction != MUR_INTERACTION_REYNOLDS)
+        return mur_family_step(f);
+    /* Sequential ticks read boids that already moved this tick, up to
+     * max_speed from the cell they were sorted into: the cells grow by
+     * that much so the 3 x 3 block still holds every neighbour. */
+    double cell = max_radius(p) + (seq ? p->max_speed : 0);
+    cell *= 1 + 1e-9;
+    mur_flock_prepare_(f, cell);
     if (seq) {
         probe tmpl, q;
         probe_init(f, &tmpl, rules_used(p));
@@ -1419,7 +1487,10 @@ int mur_flock_step(mur_flock *f)
             f->grid_ok = 0;
             return MUR_EINTR;  /* nothing has moved yet: the state is the last tick's */
         }
-        mur_pool_run(f->pool, integrate_chunk, f, f->n);
+        if (p->motion == MUR_MOTION_STEER)
+            mur_pool_run(f->pool, integrate_chunk, f, f->n);
+        else
+            mur_family_move(f);   /* the accelerations become desired headings */
     }
     f->grid_ok = 0;
     f->tick++;

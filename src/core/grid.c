@@ -27,7 +27,8 @@ static int grow(void **p, size_t *cap, size_t want, size_t size)
 
 void mur_grid_cell(const mur_grid *g, double x, double y, int *cx, int *cy)
 {
-    double fx = floor(x / g->cw), fy = floor(y / g->ch);
+    /* x - 0 is x: the origin changes nothing for worlds at 0 */
+    double fx = floor((x - g->ox) / g->cw), fy = floor((y - g->oy) / g->ch);
     /* NaN and out-of-world positions land in an edge cell rather than
      * indexing out of bounds. */
     int ix = fx >= 0 ? (fx < g->gx ? (int)fx : g->gx - 1) : 0;
@@ -73,6 +74,7 @@ static int size_grid(mur_grid *g, int n, double width, double height, double cel
     g->cw = width / gx;
     g->ch = height / gy;
     g->wrap = wrap;
+    g->ox = g->oy = 0;
     g->ncells = gx * gy;
     g->n = 0;
     size_t nb = n > 0 ? (size_t)n : 1;
@@ -146,16 +148,33 @@ static void file_boids(void *ctx, int begin, int end)
 /* Below this many boids the serial build is as fast. */
 #define PARALLEL_MIN 16384
 
-int mur_grid_build_on(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
-                      double width, double height, double cell, int wrap)
+static int build_on(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
+                    double ox, double oy, double width, double height, double cell, int wrap)
 {
-    if (mur_pool_threads(pool) < 2 || n < PARALLEL_MIN)
-        return mur_grid_build(g, x, y, n, width, height, cell, wrap);
     if (size_grid(g, n, width, height, cell, wrap))
         return -1;
+    g->ox = ox;
+    g->oy = oy;
+    if (mur_pool_threads(pool) < 2 || n < PARALLEL_MIN) {
+        for (int i = 0; i < n; i++)
+            g->cell_of[i] = cell_index(g, x[i], y[i]);
+        return scatter(g, n);
+    }
     build_ctx b = {g, x, y};
     mur_pool_run(pool, file_boids, &b, n);
     return scatter(g, n);
+}
+
+int mur_grid_build_on(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
+                      double width, double height, double cell, int wrap)
+{
+    return build_on(g, pool, x, y, n, 0, 0, width, height, cell, wrap);
+}
+
+int mur_grid_build_at(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
+                      double ox, double oy, double width, double height, double cell)
+{
+    return build_on(g, pool, x, y, n, ox, oy, width, height, cell, 0);
 }
 
 void mur_grid_free(mur_grid *g)

@@ -15,6 +15,7 @@
 typedef struct mur_grid {
     int gx, gy;          /* cells per axis (>= 1) */
     double cw, ch;       /* cell size, world units (>= the requested size) */
+    double ox, oy;       /* the corner of cell 0 (0, 0 but in an open world) */
     int wrap;            /* neighbourhood wraps around the edges */
     int ncells;
     int n;               /* boids indexed */
@@ -34,6 +35,11 @@ int mur_grid_build(mur_grid *g, const double *x, const double *y, int n,
 /// any thread count (pool NULL or one thread: the serial build).
 int mur_grid_build_on(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
                       double width, double height, double cell, int wrap);
+
+/// mur_grid_build_on over the box [ox, ox + width) x [oy, oy + height) in
+/// place of [0, width) x [0, height) (an open world's boids' bounding box).
+int mur_grid_build_at(mur_grid *g, mur_pool *pool, const double *x, const double *y, int n,
+                      double ox, double oy, double width, double height, double cell);
 
 /// Cell coordinates of a point (clamped into the grid).
 void mur_grid_cell(const mur_grid *g, double x, double y, int *cx, int *cy);

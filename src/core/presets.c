@@ -4,10 +4,16 @@
  * variant; everything else is the variant's own and must not drift. */
 #include "murmur/presets.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "family.h"
 
 _Static_assert(sizeof(mur_boundary) == sizeof(int), "enum settings are stored as int");
 _Static_assert(sizeof(mur_update) == sizeof(int), "enum settings are stored as int");
+_Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) == sizeof(int) &&
+                   sizeof(mur_motion) == sizeof(int),
+               "enum settings are stored as int");
 
 /* World size for the variants that run "on any screen": chosen here. */
 #define SCREEN_W 640.0
@@ -22,7 +28,8 @@ _Static_assert(sizeof(mur_update) == sizeof(int), "enum settings are stored as i
      .gain_separation = 0.13, .gain_alignment = 0.09, .gain_cohesion = 0.05,       \
      .max_force = 0, .max_speed = 2.6, .min_speed = 0,                             \
      .speed_rule = MUR_SPEED_CONSTANT, .noise = 0, .fov = 360,                     \
-     .update = MUR_UPDATE_SEQUENTIAL, .init_speed_min = 2, .init_speed_max = 2}
+     .update = MUR_UPDATE_SEQUENTIAL, .init_speed_min = 2, .init_speed_max = 2, \
+     MUR_FAMILY_DEFAULTS}
 
 #define REYNOLDS                                                                   \
     {.count = 200, .width = SCREEN_W, .height = SCREEN_H,                          \
@@ -33,9 +40,10 @@ _Static_assert(sizeof(mur_update) == sizeof(int), "enum settings are stored as i
      .combine = MUR_COMBINE_STEER, .gain_separation = 1, .gain_alignment = 1,      \
      .gain_cohesion = 1, .max_force = 0.256, .max_speed = 3.2, .min_speed = 1.6,   \
      .speed_rule = MUR_SPEED_CLAMP, .noise = 0, .fov = 360,                        \
-     .update = MUR_UPDATE_SYNC, .init_speed_min = 1.6, .init_speed_max = 3.2}
+     .update = MUR_UPDATE_SYNC, .init_speed_min = 1.6, .init_speed_max = 3.2, \
+     MUR_FAMILY_DEFAULTS}
 
-#define WRKSPC                                                                     \
+#define WRKSPC_WITH(...)                                                                 \
     {.count = 160, .width = 480, .height = 320, .boundary = MUR_BOUNDARY_WRAP,     \
      .margin = 30, .separation = 1.5, .alignment = 1.0, .cohesion = 0.9,           \
      .separation_radius = 12, .alignment_radius = 40, .cohesion_radius = 40,       \
@@ -44,7 +52,9 @@ _Static_assert(sizeof(mur_update) == sizeof(int), "enum settings are stored as i
      .gain_separation = 1, .gain_alignment = 1, .gain_cohesion = 1,                \
      .max_force = 0.06, .max_speed = 2.4, .min_speed = 1.2,                        \
      .speed_rule = MUR_SPEED_CLAMP, .noise = 0, .fov = 360,                        \
-     .update = MUR_UPDATE_SYNC, .init_speed_min = 2, .init_speed_max = 2}
+     .update = MUR_UPDATE_SYNC, .init_speed_min = 2, .init_speed_max = 2, \
+     MUR_FAMILY_DEFAULTS, __VA_ARGS__}
+#define WRKSPC WRKSPC_WITH(.count = 160)
 
 #define RADII                                                                      \
     {.count = 120, .width = SCREEN_W, .height = SCREEN_H,                          \
@@ -55,7 +65,8 @@ _Static_assert(sizeof(mur_update) == sizeof(int), "enum settings are stored as i
      .combine = MUR_COMBINE_STEER, .gain_separation = 1, .gain_alignment = 1,      \
      .gain_cohesion = 1, .max_force = 0.05, .max_speed = 2.2, .min_speed = 0.5,    \
      .speed_rule = MUR_SPEED_CLAMP, .noise = 0, .fov = 360,                        \
-     .update = MUR_UPDATE_SYNC, .init_speed_min = 1.5, .init_speed_max = 1.5}
+     .update = MUR_UPDATE_SYNC, .init_speed_min = 1.5, .init_speed_max = 1.5, \
+     MUR_FAMILY_DEFAULTS}
 
 /* engine: "square, any": 600 x 600 chosen here. */
 #define ENGINE_WITH(...)                                                           \
@@ -68,7 +79,44 @@ _Static_assert(sizeof(mur_update) == sizeof(int), "enum settings are stored as i
      .max_force = 0.05, .max_speed = 2.5, .min_speed = 0.25,                       \
      .speed_rule = MUR_SPEED_CLAMP, .noise = 0.02, .fov = 360,                     \
      .update = MUR_UPDATE_SYNC, .init_speed_min = 1.5, .init_speed_max = 1.5,      \
-     __VA_ARGS__}
+     MUR_FAMILY_DEFAULTS, __VA_ARGS__}
+
+/* Vicsek et al. 1995: v0 = 0.03, r = 1, density 4 (their Fig. 2a), the
+ * heading set to the neighbours' mean each tick. count 400 (a side of 10)
+ * and eta = 0.5 (ordered) are chosen here. */
+#define VICSEK                                                                     \
+    {.count = 400, .width = 10, .height = 10, .boundary = MUR_BOUNDARY_WRAP,       \
+     .margin = 0, .separation = 0, .alignment = 1, .cohesion = 0,                 \
+     .separation_radius = 0, .alignment_radius = 1, .cohesion_radius = 1,         \
+     .separation_falloff = 0, .separation_softening = 0,                          \
+     .alignment_mode = MUR_ALIGN_HEADING, .combine = MUR_COMBINE_NORMALIZE,       \
+     .gain_separation = 1, .gain_alignment = 1, .gain_cohesion = 1,               \
+     .max_force = 0, .max_speed = 0.03, .min_speed = 0,                           \
+     .speed_rule = MUR_SPEED_CONSTANT, .noise = 0.5, .fov = 360,                  \
+     .update = MUR_UPDATE_SYNC, .init_speed_min = 0.03, .init_speed_max = 0.03,   \
+     MUR_FAMILY_DEFAULTS, .density = 4, .interaction = MUR_INTERACTION_VICSEK,    \
+     .motion = MUR_MOTION_SET}
+
+/* Couzin et al. 2002: r_r = 1, attraction width 14, fov 270, 40 degrees a
+ * second, s = 3 (0.3 a tick of 0.1 s), sigma = 0.05, open space. The start
+ * is a disc of radius 0.8 sqrt(N) (the open world's start fills a disc of
+ * the world's area: density N / (pi (0.8 sqrt N)^2) = 1 / (0.64 pi)).
+ * orientation_width 2 (a torus) is chosen here; the cluster metrics' radius
+ * (cohesion_radius) is r_a. */
+#define COUZIN                                                                     \
+    {.count = 100, .width = 14.179630807244127, .height = 14.179630807244127,        \
+     .boundary = MUR_BOUNDARY_OPEN,                                                \
+     .margin = 0, .separation = 0, .alignment = 1, .cohesion = 1,                 \
+     .separation_radius = 1, .alignment_radius = 17, .cohesion_radius = 17,       \
+     .separation_falloff = 0, .separation_softening = 0,                          \
+     .alignment_mode = MUR_ALIGN_HEADING, .combine = MUR_COMBINE_NORMALIZE,       \
+     .gain_separation = 1, .gain_alignment = 1, .gain_cohesion = 1,               \
+     .max_force = 0, .max_speed = 0.3, .min_speed = 0,                            \
+     .speed_rule = MUR_SPEED_CONSTANT, .noise = 0.05, .fov = 270,                 \
+     .update = MUR_UPDATE_SYNC, .init_speed_min = 0.3, .init_speed_max = 0.3,     \
+     MUR_FAMILY_DEFAULTS, .density = 1 / (0.64 * MUR_PI),                         \
+     .interaction = MUR_INTERACTION_COUZIN, .orientation_width = 2,               \
+     .attraction_width = 14, .motion = MUR_MOTION_TURN}
 
 /* Designated initialisers may repeat a member; the last one wins (C17 6.7.9p19),
  * which is exactly "like engine, but". GCC warns with -Woverride-init, which
@@ -98,6 +146,13 @@ static const mur_preset presets[] = {
     {"engine-predator", "engine with a scripted flee predator circling the world",
      ENGINE_WITH(.count = 120), {0, 0, 80, 0.6, 0},
      "W/2 + 0.3*W*cos(2*PI*t/12)", "H/2 + 0.3*H*sin(2*PI*t/8)"},
+    {"vicsek", "Vicsek et al. 1995: heading set to the neighbours' mean plus uniform noise eta",
+     VICSEK, {0, 0, 2, 0.01, 0}, NULL, NULL},
+    {"couzin", "Couzin et al. 2002: repulsion, orientation and attraction zones, open space",
+     COUZIN, {0, 0, 6, 0.1, 0}, NULL, NULL},
+    {"topological", "wrkspc's rules on each boid's 7 nearest (Ballerini et al. 2008)",
+     WRKSPC_WITH(.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL), {0, 0, 80, 0.5, 0},
+     NULL, NULL},
 };
 #pragma GCC diagnostic pop
 
@@ -116,16 +171,24 @@ const mur_preset *mur_preset_find(const char *name)
     return NULL;
 }
 
-static const char *const boundary_names[] = {"wrap", "reflect", "avoid", NULL};
+static const char *const boundary_names[] = {"wrap", "reflect", "avoid", "open", NULL};
+static const char *const neighbours_names[] = {"metric", "topological", NULL};
+static const char *const interaction_names[] = {"reynolds", "vicsek", "couzin", NULL};
+static const char *const motion_names[] = {"steer", "turn", "set", NULL};
 static const char *const align_names[] = {"heading", "relative", NULL};
 static const char *const combine_names[] = {"normalize", "steer", NULL};
 static const char *const speed_names[] = {"clamp", "constant", NULL};
 static const char *const update_names[] = {"sync", "sequential", NULL};
 
 #define OFF(f) offsetof(mur_params, f)
-#define REAL(n, f, lo, hi, h) {n, MUR_SETTING_REAL, OFF(f), lo, hi, NULL, h}
-#define INT(n, f, lo, hi, h) {n, MUR_SETTING_INT, OFF(f), lo, hi, NULL, h}
-#define ENUM(n, f, c, h) {n, MUR_SETTING_ENUM, OFF(f), 0, 0, c, h}
+#define REAL(n, f, lo, hi, h) {n, MUR_SETTING_REAL, OFF(f), lo, hi, NULL, h, NULL}
+#define INT(n, f, lo, hi, h) {n, MUR_SETTING_INT, OFF(f), lo, hi, NULL, h, NULL}
+#define ENUM(n, f, c, h) {n, MUR_SETTING_ENUM, OFF(f), 0, 0, c, h, NULL}
+/* A setting of one kind of the family (family.c): meaningful, printed and
+ * accepted in a scene only while that kind is chosen. */
+#define KREAL(n, f, lo, hi, h, k) {n, MUR_SETTING_REAL, OFF(f), lo, hi, NULL, h, k}
+#define KINT(n, f, lo, hi, h, k) {n, MUR_SETTING_INT, OFF(f), lo, hi, NULL, h, k}
+#define KENUM(n, f, c, h, k) {n, MUR_SETTING_ENUM, OFF(f), 0, 0, c, h, k}
 
 /* Ranges are generous but finite: a scene may explore, never overflow. */
 static const mur_setting settings[] = {
@@ -134,28 +197,38 @@ static const mur_setting settings[] = {
     REAL("height", height, 1, MUR_MAX_WORLD, "world height, world units"),
     ENUM("boundary", boundary, boundary_names, "wrap (torus) | reflect | avoid"),
     REAL("margin", margin, 0, MUR_MAX_WORLD, "avoid: turning band at each wall, world units"),
-    REAL("separation", separation, 0, 100, "separation weight"),
-    REAL("alignment", alignment, 0, 100, "alignment weight"),
-    REAL("cohesion", cohesion, 0, 100, "cohesion weight"),
+    KREAL("separation", separation, 0, 100, "separation weight", "reynolds"),
+    KREAL("alignment", alignment, 0, 100, "alignment weight", "reynolds"),
+    KREAL("cohesion", cohesion, 0, 100, "cohesion weight", "reynolds"),
     REAL("separation_radius", separation_radius, 0, 1e6, "R_sep, world units"),
     REAL("alignment_radius", alignment_radius, 0, 1e6, "R_ali, world units"),
     REAL("cohesion_radius", cohesion_radius, 0, 1e6, "R_coh, world units"),
-    INT("separation_falloff", separation_falloff, 0, 2, "k: separation weighted by 1/d^k"),
-    REAL("separation_softening", separation_softening, 0, 1e3, "e added to |d|, world units"),
-    ENUM("alignment_mode", alignment_mode, align_names, "heading | relative (minus own velocity)"),
-    ENUM("combine", combine, combine_names, "normalize | steer (Reynolds)"),
-    REAL("gain_separation", gain_separation, 0, 100, "normalize: fixed gain of separation"),
-    REAL("gain_alignment", gain_alignment, 0, 100, "normalize: fixed gain of alignment"),
-    REAL("gain_cohesion", gain_cohesion, 0, 100, "normalize: fixed gain of cohesion"),
-    REAL("max_force", max_force, 0, 1e3, "clamp on acceleration, units/tick^2 (0 = none)"),
+    KINT("separation_falloff", separation_falloff, 0, 2, "k: separation weighted by 1/d^k", "reynolds"),
+    KREAL("separation_softening", separation_softening, 0, 1e3, "e added to |d|, world units", "reynolds"),
+    KENUM("alignment_mode", alignment_mode, align_names, "heading | relative (minus own velocity)", "reynolds"),
+    KENUM("combine", combine, combine_names, "normalize | steer (Reynolds)", "reynolds"),
+    KREAL("gain_separation", gain_separation, 0, 100, "normalize: fixed gain of separation", "reynolds"),
+    KREAL("gain_alignment", gain_alignment, 0, 100, "normalize: fixed gain of alignment", "reynolds"),
+    KREAL("gain_cohesion", gain_cohesion, 0, 100, "normalize: fixed gain of cohesion", "reynolds"),
+    KREAL("max_force", max_force, 0, 1e3, "clamp on acceleration, units/tick^2 (0 = none)", "steer"),
     REAL("max_speed", max_speed, 0, 1e4, "units/tick"),
-    REAL("min_speed", min_speed, 0, 1e4, "units/tick (clamp rule)"),
-    ENUM("speed_rule", speed_rule, speed_names, "clamp | constant"),
+    KREAL("min_speed", min_speed, 0, 1e4, "units/tick (clamp rule)", "steer"),
+    KENUM("speed_rule", speed_rule, speed_names, "clamp | constant", "steer"),
     REAL("noise", noise, 0, MUR_NOISE_MAX, "random acceleration, fraction of max_speed per tick"),
     REAL("fov", fov, 0, 360, "field of view, degrees (360 = no blind spot)"),
     ENUM("update", update, update_names, "sync | sequential"),
     REAL("init_speed_min", init_speed_min, 0, 1e4, "initial speed, lower bound, units/tick"),
     REAL("init_speed_max", init_speed_max, 0, 1e4, "initial speed, upper bound, units/tick"),
+    REAL("density", density, 0, 1e6, "boids per unit area: a square world of side sqrt(count / density) (0: width x height)"),
+    ENUM("neighbours", neighbours, neighbours_names, "metric (a radius per rule) | topological (the k nearest)"),
+    KINT("topological_k", topological_k, 1, MUR_MAX_BOIDS, "topological: k nearest, below count", "topological"),
+    KREAL("topological_radius", topological_radius, 0, MUR_MAX_WORLD, "topological: only those closer, world units (> 0)", "topological"),
+    ENUM("interaction", interaction, interaction_names, "reynolds | vicsek | couzin"),
+    KREAL("orientation_width", orientation_width, 0, 1e6, "couzin: r_o - r_r, world units", "couzin"),
+    KREAL("attraction_width", attraction_width, 0, 1e6, "couzin: r_a - r_o, world units", "couzin"),
+    ENUM("motion", motion, motion_names, "steer | turn | set"),
+    KREAL("turn_rate", turn_rate, 0, 1e6, "turn: most the heading turns, degrees a second (> 0)", "turn"),
+    KREAL("dt", dt, 0, 1e3, "turn: seconds a tick (> 0)", "turn"),
 };
 
 int mur_setting_count(void) { return (int)(sizeof settings / sizeof settings[0]); }
@@ -188,6 +261,11 @@ void mur_setting_put(const mur_setting *s, mur_params *p, double v)
         *(double *)(void *)base = v;
     else
         *(int *)(void *)base = (int)(v < 0 ? v - 0.5 : v + 0.5);
+    /* A size given replaces a density; a density (and a count under one)
+     * sizes the world, so a sweep over count keeps the density. */
+    if (s->offset == OFF(width) || s->offset == OFF(height))
+        p->density = 0;
+    mur_params_resolve(p);
 }
 
 const char *mur_setting_choice(const mur_setting *s, const mur_params *p)
@@ -199,4 +277,20 @@ const char *mur_setting_choice(const mur_setting *s, const mur_params *p)
         if (i == v)
             return s->choices[i];
     return "?";
+}
+
+int mur_setting_active(const mur_setting *s, const mur_params *p)
+{
+    return !s->kind || mur_kind_chosen(s->kind, p);
+}
+
+int mur_setting_shown(const mur_setting *s, const mur_params *p)
+{
+    if (!mur_setting_active(s, p))
+        return 0;
+    static const char *const family[] = {"density", "neighbours", "interaction", "motion", NULL};
+    for (int i = 0; family[i]; i++)
+        if (!strcmp(s->name, family[i]))
+            return !mur_params_reynolds(p) || p->density > 0;
+    return 1;
 }

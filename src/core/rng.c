@@ -55,3 +55,13 @@ uint64_t mur_hash3(uint64_t seed, uint64_t a, uint64_t b)
     x = h ^ b;
     return splitmix64(&x);
 }
+
+/* "family" in ASCII: a salt of its own, so these draws never repeat the
+ * Reynolds noise's or the scatter's; the draw index goes into the top
+ * byte. */
+#define SALT_FAMILY 0x66616d696c79ULL
+
+double mur_noise_u01(uint64_t seed, uint64_t tick, uint64_t boid, unsigned index)
+{
+    return mur_u01(mur_hash3(seed ^ SALT_FAMILY ^ ((uint64_t)index << 56), tick, boid));
+}

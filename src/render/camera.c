@@ -304,7 +304,7 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
     double vw = fmin(w, p->width * fit * fmax(v->zoom, 1)), vh = fmin(h, p->height * fit * fmax(v->zoom, 1));
     double x0 = mx - vw / 2, x1 = mx + vw / 2, y0 = my - vh / 2, y1 = my + vh / 2;
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    if (!wrap) {   /* nothing lies outside a walled world */
+    if (!wrap && p->boundary != MUR_BOUNDARY_OPEN) {   /* nothing lies outside a walled world */
         x0 = fmax(x0, mx - v->x * S);
         x1 = fmin(x1, mx + (p->width - v->x) * S);
         y0 = fmax(y0, my - v->y * S);

@@ -69,6 +69,12 @@ int mur_parse_text(ctx *c, const yaml_node_t *n, const char *key, size_t max, ch
 /* parse_world.c */
 extern const char *const mur_parse_world_keys[];
 int mur_parse_world_pair(ctx *c, pair *p, void *arg);
+/* After the world section: density and a size exclude each other. */
+int mur_parse_world_finish(ctx *c, yaml_node_t *map);
+/* The model family's keys (parse_family.c): neighbours' short form, and
+ * after the flock section, no kind's key under another kind. */
+int mur_parse_neighbours_value(ctx *c, pair *p, changes *ch);
+int mur_parse_kinds_keys(ctx *c, yaml_node_t *map);
 
 /* parse_flock.c */
 const char **mur_parse_setting_names(const char *names[64]);

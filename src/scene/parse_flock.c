@@ -129,6 +129,8 @@ int mur_parse_one_setting(ctx *c, pair *p, void *arg)
             return rc;
         return mur_parse_setting_value(c, p->v, mur_setting_find("cohesion_radius"), ch);
     }
+    if (strcmp(p->key, "neighbours") == 0)
+        return mur_parse_neighbours_value(c, p, ch);
     if (strcmp(p->key, "gains") == 0) {
         static const char *const g[3] = {"gain_separation", "gain_alignment", "gain_cohesion"};
         return triple(c, p->v, p->key, g, ch);

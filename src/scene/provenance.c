@@ -41,7 +41,7 @@ void mur_setting_format(char *buf, size_t n, const mur_setting *st, const mur_pa
 static int is_world_key(const char *name)
 {
     return !strcmp(name, "width") || !strcmp(name, "height") || !strcmp(name, "boundary") ||
-           !strcmp(name, "margin");
+           !strcmp(name, "margin") || !strcmp(name, "density");
 }
 
 void mur_params_write(FILE *fp, const char *model, const mur_params *p)
@@ -50,7 +50,12 @@ void mur_params_write(FILE *fp, const char *model, const mur_params *p)
     mur_number_format(w, sizeof w, p->width);
     mur_number_format(h, sizeof h, p->height);
     mur_setting_format(b, sizeof b, mur_setting_find("boundary"), p);
-    fprintf(fp, "model: %s\nworld: {width: %s, height: %s, boundary: %s", model, w, h, b);
+    if (p->density > 0) {
+        mur_number_format(w, sizeof w, p->density);
+        fprintf(fp, "model: %s\nworld: {density: %s, boundary: %s", model, w, b);
+    } else {
+        fprintf(fp, "model: %s\nworld: {width: %s, height: %s, boundary: %s", model, w, h, b);
+    }
     if (p->boundary == MUR_BOUNDARY_AVOID) {
         mur_number_format(w, sizeof w, p->margin);
         fprintf(fp, ", margin: %s", w);
@@ -58,7 +63,7 @@ void mur_params_write(FILE *fp, const char *model, const mur_params *p)
     fprintf(fp, "}\nflock:\n");
     for (int i = 0; i < mur_setting_count(); i++) {
         const mur_setting *st = mur_setting_at(i);
-        if (is_world_key(st->name))
+        if (is_world_key(st->name) || !mur_setting_shown(st, p))
             continue;
         char key[40], val[40];
         snprintf(key, sizeof key, "%s:", st->name);
@@ -241,6 +246,8 @@ static json_object *settings_object(const mur_scene *s)
     int ok = add(set, "model", json_object_new_string(s->preset->name));
     for (int i = 0; ok && i < mur_setting_count(); i++) {
         const mur_setting *st = mur_setting_at(i);
+        if (!mur_setting_shown(st, &s->params))
+            continue;
         char val[40];
         mur_setting_format(val, sizeof val, st, &s->params);
         ok = add(set, st->name, st->type == MUR_SETTING_ENUM

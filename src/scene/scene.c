@@ -53,14 +53,16 @@ static int top_pair(ctx *c, pair *p, void *arg)
         return 0;  /* read first, in load() */
     if (!strcmp(k, "world")) {
         changes ch = {NULL, 0, -1, &s->params, 0, NULL};
-        if ((rc = mur_parse_each_pair(c, p->v, "world", mur_parse_world_keys, mur_parse_world_pair, &ch)))
+        if ((rc = mur_parse_each_pair(c, p->v, "world", mur_parse_world_keys, mur_parse_world_pair, &ch)) ||
+            (rc = mur_parse_world_finish(c, p->v)))
             return rc;
         return mur_parse_params_ok(c, &s->params, p->v);
     }
     if (!strcmp(k, "flock")) {
         changes ch = {NULL, 0, -1, &s->params, 0, NULL};
         c->flock_node = p->v;
-        if ((rc = mur_parse_each_pair(c, p->v, "flock", NULL, mur_parse_flock_pair, &ch)) || (rc = mur_parse_flock_source(c, p->v)))
+        if ((rc = mur_parse_each_pair(c, p->v, "flock", NULL, mur_parse_flock_pair, &ch)) || (rc = mur_parse_flock_source(c, p->v)) ||
+            (rc = mur_parse_kinds_keys(c, p->v)))
             return rc;
         return mur_parse_params_ok(c, &s->params, p->v);
     }

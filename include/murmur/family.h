@@ -1,0 +1,45 @@
+/* murmur: the model family's kinds (docs/model.md "Model families").
+ *
+ * A model is three choices, each a kind: neighbours (metric | topological)
+ * x interaction (reynolds | vicsek | couzin) x motion (steer | turn | set),
+ * chosen by the settings `neighbours`, `interaction` and `motion`
+ * (murmur/presets.h). Every kind is a row of one table (src/core/family.c):
+ * its name, its own settings (their ranges are the settings table's), their
+ * defaults, and the functions that do it; adding a kind is adding a row. */
+#ifndef MURMUR_FAMILY_H
+#define MURMUR_FAMILY_H
+
+#include "murmur/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The most settings of its own a kind has.
+#define MUR_KIND_KEYS 3
+
+/// One kind, as the table documents it.
+typedef struct mur_kind {
+    const char *axis;                     ///< "neighbours", "interaction" or "motion"
+    const char *name;                     ///< e.g. "topological"; the axis setting's choice
+    int value;                            ///< that choice's value (mur_neighbours, ...)
+    const char *keys[MUR_KIND_KEYS];      ///< its own settings (NULL past the last)
+    double defaults[MUR_KIND_KEYS];       ///< their values in every preset not of this kind
+    const char *summary;                  ///< one line
+    const char *source;                   ///< the paper it follows, or "" (murmur's own)
+} mur_kind;
+
+/// Number of kinds in the table.
+MUR_API int mur_kind_count(void);
+
+/// Kind i (0 <= i < count); static storage.
+MUR_API const mur_kind *mur_kind_at(int i);
+
+/// The kind of an axis by name, or NULL.
+MUR_API const mur_kind *mur_kind_find(const char *axis, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,235 @@
+/* The model family: the one table of kinds, and the tick of every family
+ * other than Reynolds' (family.h says how a tick goes). */
+#include "murmur/family.h"
+#include "kinds.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "murmur/presets.h"
+
+/* A row: the documented kind, then what does it (the fields of its axis;
+ * the others NULL). */
+typedef struct {
+    mur_kind kind;
+    mur_nb_each each;       /* neighbours: every neighbour of a boid */
+    mur_nb_cell cell;       /* neighbours: the grid's cell size */
+    mur_it_add add;         /* interaction: one neighbour into the sums */
+    mur_it_finish finish;   /* interaction: the sums into the result */
+    mur_it_reach reach;     /* interaction: how far metric neighbours count */
+    int accel;              /* interaction: its result is an acceleration (else a heading) */
+    mur_move move;          /* motion: a boid moved with the result */
+} row;
+
+/* Keys and defaults of a kind: its settings of the settings table
+ * (presets.c, whose rows name the kind), the defaults every other preset
+ * carries (family.h's MUR_FAMILY_DEFAULTS). */
+static const row rows[] = {
+    {{"neighbours", "metric", MUR_NEIGHBOURS_METRIC, {NULL}, {0},
+      "a radius per rule (or the interaction's zones), inside the field of view", ""},
+     mur_nb_metric, mur_nb_metric_cell, NULL, NULL, NULL, 0, NULL},
+    {{"neighbours", "topological", MUR_NEIGHBOURS_TOPOLOGICAL,
+      {"topological_k", "topological_radius", NULL}, {MUR_DEFAULT_K, MUR_MAX_WORLD, 0},
+      "the k nearest (ties to the lower index), optionally within a radius; the field of view "
+      "filters after choosing",
+      "Ballerini et al. 2008, PNAS 105:1232"},
+     mur_nb_topological, mur_nb_topological_cell, NULL, NULL, NULL, 0, NULL},
+    {{"interaction", "reynolds", MUR_INTERACTION_REYNOLDS, {NULL}, {0},
+      "separation, alignment and cohesion combined into an acceleration", "Reynolds 1987"},
+     NULL, NULL, mur_it_reynolds_add, mur_it_reynolds_finish, mur_it_reynolds_reach, 1, NULL},
+    {{"interaction", "vicsek", MUR_INTERACTION_VICSEK, {NULL}, {0},
+      "the mean heading of the neighbours and the boid itself, plus uniform noise in "
+      "[-eta/2, eta/2]",
+      "Vicsek et al. 1995, Phys. Rev. Lett. 75:1226"},
+     NULL, NULL, mur_it_vicsek_add, mur_it_vicsek_finish, mur_it_vicsek_reach, 0, NULL},
+    {{"interaction", "couzin", MUR_INTERACTION_COUZIN,
+      {"orientation_width", "attraction_width", NULL},
+      {MUR_DEFAULT_ORIENTATION_WIDTH, MUR_DEFAULT_ATTRACTION_WIDTH, 0},
+      "zones of repulsion, orientation and attraction; normal angular noise sigma",
+      "Couzin et al. 2002, J. theor. Biol. 218:1"},
+     NULL, NULL, mur_it_couzin_add, mur_it_couzin_finish, mur_it_couzin_reach, 0, NULL},
+    {{"motion", "steer", MUR_MOTION_STEER, {NULL}, {0},
+      "v += a, then the speed rule", "Reynolds 1987"},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move_steer},
+    {{"motion", "turn", MUR_MOTION_TURN, {"turn_rate", "dt", NULL},
+      {MUR_DEFAULT_TURN_RATE, MUR_DEFAULT_DT, 0},
+      "constant speed; the heading turns toward the desired one by at most turn_rate x dt",
+      "Couzin et al. 2002"},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move_turn},
+    {{"motion", "set", MUR_MOTION_SET, {NULL}, {0},
+      "the position moves with the tick's velocity, then the heading becomes the desired one",
+      "Vicsek et al. 1995"},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move_set},
+};
+
+#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+
+int mur_kind_count(void) { return NROWS; }
+
+const mur_kind *mur_kind_at(int i) { return i >= 0 && i < NROWS ? &rows[i].kind : NULL; }
+
+const mur_kind *mur_kind_find(const char *axis, const char *name)
+{
+    for (int i = 0; i < NROWS; i++)
+        if (!strcmp(rows[i].kind.axis, axis) && !strcmp(rows[i].kind.name, name))
+            return &rows[i].kind;
+    return NULL;
+}
+
+/* The axis setting's value in p. */
+static int axis_value(const char *axis, const mur_params *p)
+{
+    if (!strcmp(axis, "neighbours"))
+        return (int)p->neighbours;
+    if (!strcmp(axis, "interaction"))
+        return (int)p->interaction;
+    return (int)p->motion;
+}
+
+/* The row of p's choice on an axis (the table has a row for every value
+ * the settings table accepts). */
+static const row *chosen_row(const char *axis, const mur_params *p)
+{
+    int v = axis_value(axis, p);
+    for (int i = 0; i < NROWS; i++)
+        if (!strcmp(rows[i].kind.axis, axis) && rows[i].kind.value == v)
+            return &rows[i];
+    return &rows[0];
+}
+
+int mur_kind_chosen(const char *kind, const mur_params *p)
+{
+    for (int i = 0; i < NROWS; i++)
+        if (!strcmp(rows[i].kind.name, kind))
+            return axis_value(rows[i].kind.axis, p) == rows[i].kind.value;
+    return 0;
+}
+
+int mur_family_validate(const mur_params *p, mur_error *err)
+{
+    const char *it = chosen_row("interaction", p)->kind.name;
+    if (p->interaction != MUR_INTERACTION_REYNOLDS && !(p->noise <= 2 * MUR_PI))
+        return mur_error_set(err, MUR_EINPUT,
+                             "noise = %g is out of range [0, 2 pi = 6.2832] for interaction %s "
+                             "(an angle in radians)",
+                             p->noise, it);
+    if (p->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL) {
+        if (p->topological_k >= p->count || p->topological_k > MUR_MAX_K)
+            return mur_error_set(err, MUR_EINPUT,
+                                 "topological k = %d must be below the flock's count (%d) and at "
+                                 "most %d",
+                                 p->topological_k, p->count, MUR_MAX_K);
+        if (!(p->topological_radius > 0))
+            return mur_error_set(err, MUR_EINPUT,
+                                 "topological radius = %g must be above 0 (leave it out for no cap)",
+                                 p->topological_radius);
+    }
+    if (p->motion == MUR_MOTION_TURN && !(p->turn_rate > 0))
+        return mur_error_set(err, MUR_EINPUT, "turn_rate = %g must be above 0 (degrees a second)",
+                             p->turn_rate);
+    if (p->motion == MUR_MOTION_TURN && !(p->dt > 0))
+        return mur_error_set(err, MUR_EINPUT, "dt = %g must be above 0 (seconds a tick)", p->dt);
+    if (p->update == MUR_UPDATE_SEQUENTIAL && !mur_params_reynolds(p))
+        return mur_error_set(err, MUR_EINPUT,
+                             "update: sequential needs neighbours: metric, interaction: reynolds "
+                             "and motion: steer (use update: sync)");
+    return MUR_OK;
+}
+
+/* ---- the tick --------------------------------------------------------------- */
+
+typedef struct {
+    mur_flock *f;
+    const row *nb, *in;
+    mur_it tmpl;   /* the tick's part of every boid's mur_it */
+} tick_ctx;
+
+static void tick_init(tick_ctx *t, mur_flock *f)
+{
+    const mur_params *p = &f->p;
+    t->f = f;
+    t->nb = chosen_row("neighbours", p);
+    t->in = chosen_row("interaction", p);
+    mur_it *it = &t->tmpl;
+    memset(it, 0, sizeof *it);
+    it->f = f;
+    it->p = p;
+    it->topological = p->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
+    it->used = mur_flock_rules_used_(p);
+    it->rr = p->separation_radius;
+    it->ro = it->rr + p->orientation_width;
+    it->ra = it->ro + p->attraction_width;
+    it->reach = t->in->reach(p);
+    it->treach = mur_sqrt_bound(it->reach);
+    it->cap = p->topological_radius;
+    it->tcap = it->topological ? mur_sqrt_bound(it->cap) : INFINITY;
+    it->fov_cone = p->fov < 360;
+    it->cos_half = it->fov_cone ? cos(p->fov * 0.5 * MUR_PI / 180.0) : -1;
+    it->wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    it->w = p->width;
+    it->h = p->height;
+}
+
+/* Results of positions [begin, end), stored by boid id in f->acc. */
+static void desire_chunk(void *ctx, int begin, int end)
+{
+    tick_ctx *t = ctx;
+    mur_flock *f = t->f;
+    mur_it it = t->tmpl;
+    for (int k = begin; k < end; k++) {
+        if ((k - begin) % 4096 == 4095 && mur_flock_stop_seen_(f))
+            return;
+        it.k = k;
+        it.i = f->grid_ok ? f->grid.order[k] : k;
+        it.xi = f->kx[k];
+        it.yi = f->ky[k];
+        it.vxi = f->kvx[k];
+        it.vyi = f->kvy[k];
+        it.vlen = sqrt(it.vxi * it.vxi + it.vyi * it.vyi);
+        sums s;
+        memset(&s, 0, sizeof s);
+        t->nb->each(&it, t->in->add, &s);
+        double out[2];
+        t->in->finish(&it, &s, out);
+        f->acc[2 * it.i] = out[0];
+        f->acc[2 * it.i + 1] = out[1];
+    }
+}
+
+typedef struct {
+    mur_flock *f;
+    mur_move move;
+    int accel;
+} move_ctx;
+
+static void move_chunk(void *ctx, int begin, int end)
+{
+    move_ctx *m = ctx;
+    for (int i = begin; i < end; i++)
+        m->move(m->f, i, m->f->acc[2 * i], m->f->acc[2 * i + 1], m->accel);
+}
+
+static void move_all(mur_flock *f, int accel)
+{
+    move_ctx m = {f, chosen_row("motion", &f->p)->move, accel};
+    mur_pool_run(f->pool, move_chunk, &m, f->n);
+}
+
+void mur_family_move(mur_flock *f) { move_all(f, 1); }
+
+int mur_family_step(mur_flock *f)
+{
+    tick_ctx t;
+    tick_init(&t, f);
+    mur_flock_prepare_(f, t.nb->cell(f, t.tmpl.reach));
+    mur_pool_run(f->pool, desire_chunk, &t, f->n);
+    if (atomic_load_explicit(&f->stopped, memory_order_relaxed)) {
+        f->grid_ok = 0;
+        return MUR_EINTR;   /* nothing has moved yet */
+    }
+    move_all(f, t.in->accel);
+    f->grid_ok = 0;
+    f->tick++;
+    return MUR_OK;
+}

@@ -1,0 +1,88 @@
+/* The flock's insides, shared by the files of the core that step it:
+ * flock.c (the Reynolds family, the original demos' arithmetic) and the
+ * model family's kinds (family.c, neighbours.c, interaction.c, motion.c).
+ * Nothing outside src/core includes it. */
+#ifndef MURMUR_FLOCK_INTERNAL_H
+#define MURMUR_FLOCK_INTERNAL_H
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filter.h"
+#include "grid.h"
+#include "murmur/flock.h"
+#include "murmur/rng.h"
+#include "../util/pool.h"
+
+/* Boids by position, read by a neighbour scan: four arrays, each readable
+ * MUR_FILTER_PAD elements past its last boid. */
+typedef struct {
+    const double *x, *y, *vx, *vy;
+} boids;
+
+struct mur_flock {
+    mur_params p;
+    uint64_t seed;
+    uint64_t tick;
+    int n;                     /* boids in use */
+    size_t cap;                /* allocated boids */
+    double *x, *y, *vx, *vy;   /* state */
+    double *kx, *ky, *kvx, *kvy;  /* state by position k: grid order, or id order without a grid */
+    mur_filter_fn filter;      /* the filter implementation in use */
+    int simd;                  /* and its level */
+    double *acc;               /* sync: acceleration of boid i at 2i, 2i + 1 */
+    mur_rng rng;               /* draws added boids */
+    int *ids;                  /* a recorded frame's ids (ascending), or NULL: boid i is id i */
+    mur_start_group *groups;   /* the starting flock's shape (NULL: uniform) */
+    int ngroups;
+    unsigned char *group;      /* each boid's group, cap long, when there are groups */
+    size_t ids_cap;
+    mur_predator pred[MUR_MAX_PREDATORS];
+    int npred;
+    mur_grid grid;
+    int grid_ok;               /* grid matches the state of this tick */
+    mur_pool *pool;
+    int brute;
+    volatile sig_atomic_t *stop;  /* polled during a tick; NULL: never */
+    atomic_int stopped;        /* a chunk of this tick saw *stop and left its work undone */
+};
+
+/* Sums over one boid's neighbours (docs/model.md step 1-2); the model
+ * family's interactions keep theirs in the same three slots. */
+typedef struct {
+    double sx, sy; int ns;   /* separation sum */
+    double ax, ay; int na;   /* alignment: sum of v_j */
+    double cx, cy; int nc;   /* cohesion: sum of d_ij */
+} sums;
+
+/* docs/model.md step 3 for boid i with velocity (vxi, vyi) and sums s:
+ * the combined, clamped acceleration (flock.c's combine). */
+void mur_flock_combine_(const mur_params *p, unsigned used, double vxi, double vyi,
+                        const sums *s, double *ax, double *ay);
+
+/* The rules whose sums count (RULE_ bits: 1 separation, 2 alignment, 4 cohesion). */
+unsigned mur_flock_rules_used_(const mur_params *p);
+
+/* The boids' bounding box (finite positions), as origin and size. */
+void mur_flock_bbox_(const mur_flock *f, double *ox, double *oy, double *w, double *h);
+
+/* Builds this tick's grid of cells at least `cell` wide (over the boids'
+ * bounding box in an open world) and copies the state into grid order
+ * (kx, ky, kvx, kvy); without memory for a grid, position k is boid k. */
+void mur_flock_prepare_(mur_flock *f, double cell);
+
+/* Steps 4-7 of docs/model.md for boid i given its acceleration: predators,
+ * the avoid band, the noise kick when `kick`, the speed rule, the move and
+ * the boundary. */
+void mur_flock_integrate_(mur_flock *f, int i, double ax, double ay, int kick);
+
+/* Boid i to (x, y) with velocity (vx, vy), then the boundary (wrap, reflect,
+ * clamp inside the walls, or nothing in an open world). */
+void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double vy);
+
+/* Whether the stop flag is up (and the tick abandoned). */
+int mur_flock_stop_seen_(mur_flock *f);
+
+#endif

@@ -1,0 +1,71 @@
+/* The kinds' pieces and what passes between them (family.c's table points
+ * at these; docs/model.md "Model families" is what each one computes). */
+#ifndef MURMUR_KINDS_H
+#define MURMUR_KINDS_H
+
+#include "family.h"
+#include "flock_internal.h"
+
+/* One neighbour j of boid i, at position k of the grid order. */
+typedef struct {
+    int k;              /* position of j (kx[k] ...) */
+    double dx, dy, d;   /* d_ij (nearest image) and |d_ij| > 0 */
+    int seen;           /* d_ij inside i's field of view */
+} mur_nb;
+
+/* What the interactions and neighbour kinds need of a tick and a boid. */
+typedef struct {
+    const mur_flock *f;
+    const mur_params *p;
+    int topological;       /* the neighbours are the k set: outer radii do not apply */
+    unsigned used;         /* reynolds: the rules whose sums count */
+    double rr, ro, ra;     /* couzin: zone radii */
+    double reach, treach;  /* metric: neighbours closer than reach (d2 < treach) */
+    double cap, tcap;      /* topological: only those closer than cap (d2 < tcap) */
+    int fov_cone;          /* fov < 360 */
+    double cos_half;       /* cone: seen when dot(v, d) >= cos_half |v| |d| */
+    int wrap;              /* nearest image */
+    double w, h;
+    /* the boid */
+    int i, k;              /* id and position */
+    double xi, yi, vxi, vyi, vlen;
+} mur_it;
+
+/* An interaction: add one neighbour to the sums; finish with i's result. */
+typedef void (*mur_it_add)(const mur_it *it, sums *acc, const mur_nb *e);
+typedef void (*mur_it_finish)(const mur_it *it, const sums *acc, double out[2]);
+/* Its reach (metric neighbours closer than it count). */
+typedef double (*mur_it_reach)(const mur_params *p);
+
+/* A neighbour kind: every neighbour of the boid of `it`, each to add(). */
+typedef void (*mur_nb_each)(const mur_it *it, mur_it_add add, sums *acc);
+/* The grid's cell size for a tick. */
+typedef double (*mur_nb_cell)(const mur_flock *f, double reach);
+
+/* A motion kind: boid i moved, given the interaction's result (an
+ * acceleration when `accel`, else a desired unit heading). */
+typedef void (*mur_move)(mur_flock *f, int i, double ox, double oy, int accel);
+
+/* neighbours.c */
+void mur_nb_metric(const mur_it *it, mur_it_add add, sums *acc);
+void mur_nb_topological(const mur_it *it, mur_it_add add, sums *acc);
+double mur_nb_metric_cell(const mur_flock *f, double reach);
+double mur_nb_topological_cell(const mur_flock *f, double reach);
+
+/* interaction.c */
+void mur_it_reynolds_add(const mur_it *it, sums *acc, const mur_nb *e);
+void mur_it_reynolds_finish(const mur_it *it, const sums *acc, double out[2]);
+double mur_it_reynolds_reach(const mur_params *p);
+void mur_it_vicsek_add(const mur_it *it, sums *acc, const mur_nb *e);
+void mur_it_vicsek_finish(const mur_it *it, const sums *acc, double out[2]);
+double mur_it_vicsek_reach(const mur_params *p);
+void mur_it_couzin_add(const mur_it *it, sums *acc, const mur_nb *e);
+void mur_it_couzin_finish(const mur_it *it, const sums *acc, double out[2]);
+double mur_it_couzin_reach(const mur_params *p);
+
+/* motion.c */
+void mur_move_steer(mur_flock *f, int i, double ox, double oy, int accel);
+void mur_move_turn(mur_flock *f, int i, double ox, double oy, int accel);
+void mur_move_set(mur_flock *f, int i, double ox, double oy, int accel);
+
+#endif
