@@ -7,7 +7,9 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "murmur/alloc.h"
 #include "murmur/presets.h"
+#include <stdlib.h>
 
 /* A row: the documented kind, then what does it (the fields of its axis;
  * the others NULL). */
@@ -142,13 +144,15 @@ int mur_family_validate(const mur_params *p, mur_error *err)
 typedef struct {
     mur_flock *f;
     const row *nb, *in;
-    mur_it tmpl;   /* the tick's part of every boid's mur_it */
+    mur_it tmpl;        /* the tick's part of every boid's mur_it */
+    double *reach_of;   /* topological: each boid's k-th distance, or NULL */
 } tick_ctx;
 
 static void tick_init(tick_ctx *t, mur_flock *f)
 {
     const mur_params *p = &f->p;
     t->f = f;
+    t->reach_of = NULL;
     t->nb = chosen_row("neighbours", p);
     t->in = chosen_row("interaction", p);
     mur_it *it = &t->tmpl;
@@ -189,7 +193,9 @@ static void desire_chunk(void *ctx, int begin, int end)
         it.vlen = sqrt(it.vxi * it.vxi + it.vyi * it.vyi);
         sums s;
         memset(&s, 0, sizeof s);
-        t->nb->each(&it, t->in->add, &s);
+        double far = t->nb->each(&it, t->in->add, &s);
+        if (t->reach_of)
+            t->reach_of[it.i] = far;
         double out[2];
         t->in->finish(&it, &s, out);
         f->acc[2 * it.i] = out[0];
@@ -218,12 +224,68 @@ static void move_all(mur_flock *f, int accel)
 
 void mur_family_move(mur_flock *f) { move_all(f, 1); }
 
+/* The last tick's k-th distances of boids [begin, end), to their
+ * positions of this tick, so the search reads its hint in order. */
+static void hint_chunk(void *ctx, int begin, int end)
+{
+    mur_flock *f = ctx;
+    for (int i = begin; i < end; i++)
+        f->hint[f->grid.slot[i]] = f->reach_of[i];
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The next tick's topological cell: the median k-th distance of a sample
+ * of boids (every n / 511-th), so that a boid of a typical crowd is
+ * settled by its own cell and the ring around it; 0 (a first guess from the
+ * mean density) when there is none. */
+static void next_cell(mur_flock *f)
+{
+    enum { SAMPLE = 511 };
+    double v[SAMPLE];
+    int m = 0, step = f->n / SAMPLE + 1;
+    for (int i = 0; i < f->n && m < SAMPLE; i += step)
+        if (f->reach_of[i] > 0 && isfinite(f->reach_of[i]))
+            v[m++] = f->reach_of[i];
+    if (m == 0) {
+        f->topo_cell = 0;
+        return;
+    }
+    qsort(v, (size_t)m, sizeof v[0], by_value);
+    f->topo_cell = 1.4 * v[m / 2];   /* 1.0, 1.4, 1.8, 2.2 measured: 1.4 fastest at 1e4 and 1e5 */
+}
+
 int mur_family_step(mur_flock *f)
 {
     tick_ctx t;
     tick_init(&t, f);
+    if (t.tmpl.topological && (size_t)f->n > f->reach_cap) {
+        double *q = mur_realloc(f->reach_of, (size_t)f->n * sizeof *q);
+        if (q) {
+            memset(q + f->reach_cap, 0, ((size_t)f->n - f->reach_cap) * sizeof *q);   /* no hint */
+            f->reach_of = q;
+            double *h = mur_realloc(f->hint, (size_t)f->n * sizeof *h);
+            if (h) {
+                f->hint = h;
+                f->reach_cap = (size_t)f->n;
+            }
+        }
+    }
+    /* else no hints and the first guess of a cell: slower, the same bytes */
+    if (t.tmpl.topological && (size_t)f->n <= f->reach_cap)
+        t.reach_of = f->reach_of;
     mur_flock_prepare_(f, t.nb->cell(f, t.tmpl.reach));
+    if (t.reach_of && f->grid_ok) {
+        mur_pool_run(f->pool, hint_chunk, f, f->n);
+        t.tmpl.hinted = 1;
+    }
     mur_pool_run(f->pool, desire_chunk, &t, f->n);
+    if (t.reach_of && f->n > 0)
+        next_cell(f);
     if (atomic_load_explicit(&f->stopped, memory_order_relaxed)) {
         f->grid_ok = 0;
         return MUR_EINTR;   /* nothing has moved yet */

@@ -286,6 +286,8 @@ void mur_flock_destroy(mur_flock *f)
     mur_free(f->kvx);
     mur_free(f->kvy);
     mur_free(f->acc);
+    mur_free(f->reach_of);
+    mur_free(f->hint);
     mur_free(f->ids);
     mur_free(f->groups);
     mur_free(f->group);

@@ -47,6 +47,10 @@ struct mur_flock {
     int brute;
     volatile sig_atomic_t *stop;  /* polled during a tick; NULL: never */
     atomic_int stopped;        /* a chunk of this tick saw *stop and left its work undone */
+    double *reach_of;          /* topological: each boid's k-th distance this tick (family.c) */
+    double *hint;              /* the last tick's, by position this tick */
+    size_t reach_cap;
+    double topo_cell;          /* topological: the grid's cell for the next tick (0: unknown) */
 };
 
 /* Sums over one boid's neighbours (docs/model.md step 1-2); the model

@@ -25,6 +25,7 @@ typedef struct {
     int fov_cone;          /* fov < 360 */
     double cos_half;       /* cone: seen when dot(v, d) >= cos_half |v| |d| */
     int wrap;              /* nearest image */
+    int hinted;            /* topological: f->hint holds the last tick's k-th distances */
     double w, h;
     /* the boid */
     int i, k;              /* id and position */
@@ -37,8 +38,9 @@ typedef void (*mur_it_finish)(const mur_it *it, const sums *acc, double out[2]);
 /* Its reach (metric neighbours closer than it count). */
 typedef double (*mur_it_reach)(const mur_params *p);
 
-/* A neighbour kind: every neighbour of the boid of `it`, each to add(). */
-typedef void (*mur_nb_each)(const mur_it *it, mur_it_add add, sums *acc);
+/* A neighbour kind: every neighbour of the boid of `it`, each to add();
+ * returns the distance of the farthest taken (topological; 0 for metric). */
+typedef double (*mur_nb_each)(const mur_it *it, mur_it_add add, sums *acc);
 /* The grid's cell size for a tick. */
 typedef double (*mur_nb_cell)(const mur_flock *f, double reach);
 
@@ -47,8 +49,8 @@ typedef double (*mur_nb_cell)(const mur_flock *f, double reach);
 typedef void (*mur_move)(mur_flock *f, int i, double ox, double oy, int accel);
 
 /* neighbours.c */
-void mur_nb_metric(const mur_it *it, mur_it_add add, sums *acc);
-void mur_nb_topological(const mur_it *it, mur_it_add add, sums *acc);
+double mur_nb_metric(const mur_it *it, mur_it_add add, sums *acc);
+double mur_nb_topological(const mur_it *it, mur_it_add add, sums *acc);
 double mur_nb_metric_cell(const mur_flock *f, double reach);
 double mur_nb_topological_cell(const mur_flock *f, double reach);
 

@@ -1,0 +1,109 @@
+/* murmur-familybench: ticks per second of the model family's kinds beside
+ * the metric grid's, in the same run.
+ *
+ *   murmur-familybench [--threads T] [--quick]
+ *
+ * At N = 10,000 and 100,000 boids on T threads (default 1):
+ *   metric       wrkspc at its own density (the world scaled by sqrt(N / 160)
+ *                per axis: ~5 neighbours a boid, as murmur-bench runs it);
+ *   topological  the same flock with each boid's 7 nearest in place of radii;
+ *   vicsek       Vicsek 1995 at density 4, r = 1 (~12 neighbours a boid);
+ *   couzin       Couzin 2002 in open space at the preset's density, zones of
+ *                width 2 and 14.
+ * Each is warmed up (flocks form: 100 ticks at 1e4, 40 at 1e5), then timed:
+ * the median of 3 samples of about a second each (CLOCK_MONOTONIC). The
+ * table gives ticks/s and each kind's rate over the metric's at that N. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "murmur/flock.h"
+#include "murmur/presets.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of 3 samples, each ~target seconds, of f's ticks per second. */
+static double measure(mur_flock *f, double target)
+{
+    double t0 = now();
+    mur_flock_step(f);
+    double one = now() - t0;
+    int per = one > 0 ? (int)ceil(target / one) : 100;
+    double rate[3];
+    for (int s = 0; s < 3; s++) {
+        t0 = now();
+        for (int k = 0; k < per; k++)
+            mur_flock_step(f);
+        rate[s] = per / (now() - t0);
+    }
+    qsort(rate, 3, sizeof rate[0], cmp_double);
+    return rate[1];
+}
+
+static mur_params config(const char *kind, int n)
+{
+    const char *base = !strcmp(kind, "metric") ? "wrkspc" : kind;
+    mur_params p = mur_preset_find(base)->params;
+    if (p.density == 0) {
+        double scale = sqrt(n / (double)p.count);
+        p.width *= scale;
+        p.height *= scale;
+    }
+    p.count = n;
+    mur_params_resolve(&p);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    int threads = 1, quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else {
+            fprintf(stderr, "usage: murmur-familybench [--threads T] [--quick]\n");
+            return 2;
+        }
+    }
+    const char *kinds[] = {"metric", "topological", "vicsek", "couzin"};
+    const int sizes[] = {10000, 100000};
+    printf("%-12s %8s %8s %12s %10s\n", "kind", "n", "threads", "ticks/s", "/ metric");
+    for (int s = 0; s < 2; s++) {
+        double metric = 0;
+        for (int k = 0; k < 4; k++) {
+            mur_params p = config(kinds[k], sizes[s]);
+            mur_flock *f = NULL;
+            mur_error err;
+            if (mur_flock_create(&f, &p, 1, &err) || mur_flock_set_threads(f, threads, &err)) {
+                fprintf(stderr, "murmur-familybench: %s: %s\n", kinds[k], err.msg);
+                return 1;
+            }
+            int warm = quick ? 10 : sizes[s] > 10000 ? 40 : 100;
+            for (int t = 0; t < warm; t++)
+                mur_flock_step(f);
+            double r = measure(f, quick ? 0.1 : 1.0);
+            if (k == 0)
+                metric = r;
+            printf("%-12s %8d %8d %12.2f %10.2f\n", kinds[k], sizes[s], mur_flock_threads(f), r,
+                   r / metric);
+            fflush(stdout);
+            mur_flock_destroy(f);
+        }
+    }
+    return 0;
+}
