@@ -195,7 +195,7 @@ static const mur_setting settings[] = {
     INT("count", count, 0, MUR_MAX_BOIDS, "number of boids"),
     REAL("width", width, 1, MUR_MAX_WORLD, "world width, world units"),
     REAL("height", height, 1, MUR_MAX_WORLD, "world height, world units"),
-    ENUM("boundary", boundary, boundary_names, "wrap (torus) | reflect | avoid"),
+    ENUM("boundary", boundary, boundary_names, "wrap (torus) | reflect | avoid | open (unbounded plane)"),
     REAL("margin", margin, 0, MUR_MAX_WORLD, "avoid: turning band at each wall, world units"),
     KREAL("separation", separation, 0, 100, "separation weight", "reynolds"),
     KREAL("alignment", alignment, 0, 100, "alignment weight", "reynolds"),
