@@ -15,24 +15,20 @@ set(MURMUR_ROOM_core_HEADERS family flock look metrics presets rng)
 set(MURMUR_ROOM_core_USES util)
 set(MURMUR_ROOM_stats_HEADERS stats divergence)
 set(MURMUR_ROOM_stats_USES util core)
-set(MURMUR_ROOM_data_HEADERS recording trace)
+set(MURMUR_ROOM_data_HEADERS recording trace_writer)
 set(MURMUR_ROOM_data_USES util core)
 set(MURMUR_ROOM_scene_HEADERS scene variant)
 set(MURMUR_ROOM_scene_USES util core stats data)
-set(MURMUR_ROOM_experiment_HEADERS experiment twin shard)
-set(MURMUR_ROOM_experiment_USES util core stats data scene)
+set(MURMUR_ROOM_experiment_HEADERS experiment twin shard figure_data)
+set(MURMUR_ROOM_experiment_USES util core stats data scene figure)
 set(MURMUR_ROOM_render_HEADERS render)
 set(MURMUR_ROOM_render_USES util core stats)
 set(MURMUR_ROOM_figure_HEADERS plot)
 set(MURMUR_ROOM_figure_USES util core stats render)
 set(MURMUR_ROOM_output_HEADERS video)
 set(MURMUR_ROOM_output_USES util)
-set(MURMUR_ROOM_session_HEADERS session)
+set(MURMUR_ROOM_session_HEADERS session trace)
 set(MURMUR_ROOM_session_USES util core stats data scene experiment render figure output)
-# Pending (#27): the trace writers still drive a scene, and the figures
-# still read an experiment. These edges go when both take plain data.
-list(APPEND MURMUR_ROOM_data_USES stats scene experiment)
-list(APPEND MURMUR_ROOM_figure_USES data scene experiment)
 # cli (the murmur command) and the umbrella header murmur.h see everything.
 
 # The headers a room sees: its own and those of the rooms it uses.

@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "murmur/experiment.h"
 #include "murmur/plot.h"
+#include "murmur/figure_data.h"
 #include "murmur/rng.h"
 #include "murmur/session.h"
 #include "murmur/version.h"
@@ -685,8 +686,8 @@ TEST(plot_rejects_an_unknown_format)
     mur_experiment_def def = {.version = MUR_EXPERIMENT_DEF_VERSION, .runs = 2, .ticks = 5};
     REQUIRE(mur_experiment_run(&e, s, &def, &err) == 0, "%s", err.msg);
     int k = 0;
-    CHECK(mur_plot_stats(scratch_path("x.jpg"), e, &k, 1, &err) == MUR_EINPUT, "jpg accepted");
-    CHECK(mur_plot_series(scratch_path("x.png"), e, &k, 1, &err) == MUR_EINPUT && strstr(err.msg, "every tick"),
+    CHECK(mur_experiment_plot_stats(scratch_path("x.jpg"), e, &k, 1, &err) == MUR_EINPUT, "jpg accepted");
+    CHECK(mur_experiment_plot_series(scratch_path("x.png"), e, &k, 1, &err) == MUR_EINPUT && strstr(err.msg, "every tick"),
           "a last-tick experiment drawn as a series: %s", err.msg);
     CHECK(!mur_plot_format_ok("a.png.txt") && mur_plot_format_ok("dir.v2/a.pdf") && !mur_plot_format_ok("dir.png/a"),
           "format by the file's own extension");

@@ -1225,6 +1225,7 @@ TEST(a_look_filled_by_hand_draws_what_the_scene_look_draws)
                             "predators: [{mode: attract, x: \"250\", y: \"190\", radius: 40}]\n");
     REQUIRE(s, "scene");
     mur_look hand = {
+        .version = MUR_LOOK_VERSION,
         .background = {0x0b / 255.0, 0x0d / 255.0, 0x0f / 255.0, 1},
         .shape = MUR_SHAPE_TRIANGLE,
         .boid_size = 10,
@@ -1260,7 +1261,8 @@ TEST(a_look_filled_by_hand_draws_what_the_scene_look_draws)
 TEST(a_look_out_of_range_is_refused)
 {
     mur_overlay plot = {.kind = MUR_OVERLAY_PLOT, .metric = 0, .window = 5};
-    const mur_look good = {.boid_size = 6, .tps = 60, .panels = 1, .overlays = &plot, .noverlays = 1};
+    const mur_look good = {.version = MUR_LOOK_VERSION, .boid_size = 6, .tps = 60, .panels = 1, .overlays = &plot,
+                           .noverlays = 1};
     mur_renderer *r = NULL;
     mur_error err = {{0}};
     REQUIRE(!mur_renderer_create(&r, &good, 64, 48, &err), "%s", err.msg);
@@ -1284,6 +1286,13 @@ TEST(a_look_out_of_range_is_refused)
               rc ? err.msg : "");
         mur_renderer_destroy(r);
     }
+    mur_look old = good, later = good;   /* a zeroed version (a look from before versions) and a later one */
+    old.version = 0;
+    later.version = MUR_LOOK_VERSION + 1;
+    CHECK(mur_renderer_create(&r, &old, 64, 48, &err) == MUR_EINPUT && !r && strstr(err.msg, "version"),
+          "a look of version 0 drawn");
+    CHECK(mur_renderer_create(&r, &later, 64, 48, &err) == MUR_EINPUT && !r && strstr(err.msg, "version"),
+          "a look of a later version drawn");
 }
 
 static const char panels_scene[] =

@@ -17,6 +17,10 @@
 extern "C" {
 #endif
 
+/// The version of mur_look this header describes: a look's `version`
+/// field, which mur_renderer_create checks (MUR_VERSION_OK).
+#define MUR_LOOK_VERSION 1
+
 /// Largest frame width and height a renderer draws (and a scene may ask for).
 #define MUR_LOOK_MAX_PIXELS 8192
 
@@ -118,6 +122,7 @@ typedef struct mur_overlay {
 /// predators. Borrowed by a renderer: it and everything it points to must
 /// outlive the renderer and stay unchanged while it lives.
 typedef struct mur_look {
+    unsigned version;            ///< MUR_LOOK_VERSION (a zeroed look is refused: set it)
     const char *name;            ///< where the look comes from, for messages (NULL: "scene")
     const char *title;           ///< title of vector stills (NULL: "murmur")
     mur_rgba background;         ///< opaque unless `transparent` (then its alpha is kept)

@@ -31,6 +31,7 @@
 #include "murmur/shard.h"
 #include "murmur/render.h"
 #include "murmur/plot.h"
+#include "murmur/figure_data.h"
 #include "murmur/video.h"
 #include "murmur/session.h"
 

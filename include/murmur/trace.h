@@ -3,7 +3,9 @@
  *
  * A trace steps one flock of a scene through its timeline exactly as a
  * render or an experiment run does (the same settings, events, predators
- * and warm-up) and records ticks first, first + every, ... up to last. It
+ * and warm-up) and records ticks first, first + every, ... up to last:
+ * the session's loop (src/session/trace.c), which hands each recorded
+ * tick as a frame to a trace writer (murmur/trace_writer.h). It
  * writes CSV in long form (run,condition,tick,time,id,x,y,vx,vy, %.17g so
  * the numbers read back exactly) or HDF5 in the H5MD layout (docs/data.md),
  * tick by tick, so memory stays flat however many ticks are recorded. A
@@ -16,14 +18,11 @@
 #include "murmur/error.h"
 #include "murmur/export.h"
 #include "murmur/scene.h"
+#include "murmur/trace_writer.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/// The format of a trace's saved state (parameters/state: the flock's tick
-/// counter and stream at every step), which `flock: {start: FILE}` reads.
-#define MUR_TRACE_STATE_FORMAT 1
 
 /// The version of mur_trace_opts this header describes.
 #define MUR_TRACE_OPTS_VERSION 2
@@ -81,11 +80,6 @@ MUR_API int mur_trace_shard_done(const mur_scene *s, const mur_trace_opts *o, co
 /// line naming the file for a set that is not whole (mur_shard_set_open),
 /// or shards of the other format; nothing is written then.
 MUR_API int mur_trace_merge(const mur_scene *s, const char *const *paths, int n, const char *path, mur_error *err);
-
-/// The file of run k of a trace to path: path itself when runs == 1, else
-/// "NAME-runK.EXT" for an HDF5 path (a CSV keeps every run in one file).
-/// The caller frees it; NULL when out of memory.
-MUR_API char *mur_trace_path(const char *path, int runs, int k);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@
 #include "murmur/experiment.h"
 #include "murmur/numfmt.h"
 #include "murmur/plot.h"
+#include "murmur/figure_data.h"
 #include "murmur/rng.h"
 #include "murmur/shard.h"
 #include "progress.h"
@@ -582,7 +583,7 @@ static int twin_plot(const char *path, const mur_experiment *e, const int *metri
 {
     (void)metrics;
     (void)n;
-    return mur_plot_divergence(path, e, err);
+    return mur_experiment_plot_divergence(path, e, err);
 }
 
 /* What stats and series share before they run: the --plot name, --runs,
@@ -720,11 +721,11 @@ int mur_cli_stats_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_er
     if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, err)) ||
                         (rc = write_sidecar(o->runs_out, e, err))))
         goto done;
-    if ((rc = write_plot(o, twin_rows(e) ? twin_plot : mur_plot_stats, e, s, err)))
+    if ((rc = write_plot(o, twin_rows(e) ? twin_plot : mur_experiment_plot_stats, e, s, err)))
         goto done;
     if (o->plot_effects) {
         ensure_out_dir(o->plot_effects);
-        if ((rc = mur_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, err)))
+        if ((rc = mur_experiment_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, err)))
             goto done;
         if (!o->quiet)
             fprintf(stderr, "murmur: wrote %s\n", o->plot_effects);
@@ -933,7 +934,7 @@ int mur_cli_series_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_e
     if (!o->quiet && strcmp(o->output, "-"))
         fprintf(stderr, "murmur: wrote %s (%ld ticks, %d run%s%s)\n", o->output, mur_experiment_ticks(e), runs,
                 runs == 1 ? "" : "s", mur_experiment_conditions(e) > 1 ? " per condition" : "");
-    return write_plot(o, mur_plot_series, e, mur_experiment_scene(e), err);
+    return write_plot(o, mur_experiment_plot_series, e, mur_experiment_scene(e), err);
 }
 
 int mur_cmd_series(const mur_cli_opts *o)

@@ -9,7 +9,7 @@
  * print, and every failure here names the file and dataset instead. */
 #include "recording.h"
 #include "murmur/alloc.h"
-#include "murmur/trace.h"
+#include "murmur/trace_writer.h"
 
 #include <hdf5.h>
 #include <math.h>

@@ -1,28 +1,18 @@
-/* Traces (trace.h): one flock per run stepped through the scene's timeline
- * by mur_driver, exactly as a render's panel or an experiment's run, and
- * every recorded tick handed to the format's writer: CSV here, H5MD in
- * trace_h5.c. Nothing is kept between ticks but the flock, so memory does
- * not grow with the number of ticks. */
-#include "murmur/trace.h"
-#include "murmur/limits.h"
+/* Trace writers (murmur/trace_writer.h): metadata once, then frames of
+ * state, to CSV here or to H5MD in trace_h5.c. The loop that steps a scene
+ * and hands the frames over is the session's (src/session/trace.c). */
+#include "murmur/trace_writer.h"
 #include "murmur/alloc.h"
 #include "murmur/numfmt.h"
 
 #include <errno.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "murmur/file.h"
 #include "murmur/version.h"
-#include "murmur/rng.h"
-#include "murmur/shard.h"
 #include "trace_internal.h"
-
-enum { FORMAT_CSV, FORMAT_H5 };
 
 static const char *extension(const char *path)
 {
@@ -30,13 +20,12 @@ static const char *extension(const char *path)
     return dot && (!slash || dot > slash) ? dot : "";
 }
 
-static int format_of(const char *path)
+int mur_trace_format_of(const char *path)
 {
-    const char *ext = extension(path);
-    if (!strcmp(ext, ".csv"))
-        return FORMAT_CSV;
+    if (!strcmp(extension(path), ".csv"))
+        return MUR_TRACE_CSV;
     if (mur_file_is_hdf5(path))
-        return FORMAT_H5;
+        return MUR_TRACE_H5;
     return -1;
 }
 
@@ -46,7 +35,7 @@ char *mur_trace_path(const char *path, int runs, int k)
     char *out = mur_malloc(len + 32);
     if (!out)
         return NULL;
-    if (runs <= 1 || format_of(path) != FORMAT_H5) {
+    if (runs <= 1 || mur_trace_format_of(path) != MUR_TRACE_H5) {
         memcpy(out, path, len + 1);
         return out;
     }
@@ -55,453 +44,146 @@ char *mur_trace_path(const char *path, int runs, int k)
     return out;
 }
 
-/* The condition's index, -1 for the scene's own settings; MUR_EINPUT
- * naming the conditions there are when o->condition is not one. */
-static int find_condition(const mur_scene *s, const char *name, int *out, mur_error *err)
-{
-    *out = -1;
-    if (!name)
-        return MUR_OK;
-    for (int c = 0; c < s->nconditions; c++)
-        if (!strcmp(s->conditions[c].name, name)) {
-            *out = c;
-            return MUR_OK;
-        }
-    char list[512] = "";
-    for (int c = 0; c < s->nconditions; c++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", c ? ", " : "",
-                 s->conditions[c].name);
-    return mur_error_set(err, MUR_EINPUT, "no condition '%s' in %s (it has: %s)", name, s->path,
-                         list);
-}
-
-static int check_opts(const mur_scene *s, const mur_trace_opts *o, long last, int cond, mur_error *err)
-{
-    if (!MUR_VERSION_OK(o->version, 1, MUR_TRACE_OPTS_VERSION))
-        return mur_error_set(err, MUR_EINPUT, "trace options of version %u (this murmur takes %d)",
-                             o->version, MUR_TRACE_OPTS_VERSION);
-    if (!o->path || format_of(o->path) < 0)
-        return mur_error_set(err, MUR_EINPUT, "a trace is written as .csv or .h5, not '%s'",
-                             o->path ? o->path : "");
-    if (o->runs < 1 || o->runs > MUR_MAX_RUNS || o->run < -1 || (o->runs > 1 && o->run < 0))
-        return mur_error_set(err, MUR_EINPUT, "runs %d from run %d: out of range", o->runs, o->run);
-    if (o->run >= 0 && (long)o->run + o->runs > (long)s->runs && o->runs == 1)
-        return mur_error_set(err, MUR_EINPUT, "run %d is out of range: %s has runs 0 to %d",
-                             o->run, s->path, s->runs - 1);
-    if (o->every < 1)
-        return mur_error_set(err, MUR_EINPUT, "every %ld ticks: must be at least 1", o->every);
-    if (o->version >= 2 && (o->shard || o->shards) &&
-        (o->shards < 1 || o->shards > MUR_SHARD_MAX || o->shard < 1 || o->shard > o->shards))
-        return mur_error_set(err, MUR_EINPUT, "shard %d of %d: a shard is 1 to N", o->shard, o->shards);
-    if (o->first < 0 || last < o->first)
-        return mur_error_set(err, MUR_EINPUT, "the ticks %ld to %ld are an empty range", o->first,
-                             last);
-    const mur_recording *rec = mur_scene_replay_of(s, cond);
-    if (rec && format_of(o->path) != FORMAT_CSV) {
-        /* an .h5 has a row per id: ids as large as a tracker's would make
-         * it mostly NaN (or too large to hold) */
-        mur_recording_info in;
-        mur_recording_describe(rec, &in);
-        if (in.max_id >= 4 * (in.max_boids > 1024 ? in.max_boids : 1024))
-            return mur_error_set(err, MUR_EINPUT,
-                                 "%s: the replay's ids go up to %d for at most %d boids: an .h5 trace "
-                                 "has a row per id; trace it to .csv, which keeps the ids as they are",
-                                 s->path, in.max_id, in.max_boids);
-    }
-    return MUR_OK;
-}
-
 /* ---- CSV ----------------------------------------------------------------- */
 
-/* A condition name as one CSV field (quoted when it holds , " or a newline). */
-static void csv_field(FILE *fp, const char *text)
-{
-    if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"')
-            fputc('"', fp);
-        fputc(*p, fp);
-    }
-    fputc('"', fp);
-}
-
-static int csv_tick(FILE *fp, const trace_run *r, long tick, double time, const mur_flock *f)
-{
-    int n = mur_flock_count(f);
-    const int *ids = mur_flock_ids(f);   /* a replay's own ids */
-    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
-    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    char prefix[64], t[MUR_FORMAT_SIZE], v[4][MUR_FORMAT_SIZE];
-    mur_format_double(t, sizeof t, time);
-    snprintf(prefix, sizeof prefix, "%ld,%s,", tick, t);
-    for (int i = 0; i < n; i++) {
-        /* mur_format_double: exact, and 0 where the model gives -0 */
-        mur_format_double(v[0], sizeof v[0], x[i]);
-        mur_format_double(v[1], sizeof v[1], y[i]);
-        mur_format_double(v[2], sizeof v[2], vx[i]);
-        mur_format_double(v[3], sizeof v[3], vy[i]);
-        fprintf(fp, "%d,", r->run);
-        csv_field(fp, r->condition);
-        fprintf(fp, ",%s%d,%s,%s,%s,%s\n", prefix, ids ? ids[i] : i, v[0], v[1], v[2], v[3]);
-    }
-    return ferror(fp) ? -1 : 0;
-}
-
-/* ---- the loop ------------------------------------------------------------ */
-
-typedef struct {
-    const mur_scene *s;
-    const mur_trace_opts *o;
-    long last, done, total;
+struct mur_trace_writer {
+    int format;
     FILE *csv;                /* the CSV stream, or NULL */
     trace_h5 *h5;             /* the H5MD writer, or NULL */
-    const char *path;         /* the file being written, for messages */
-} tracer;
+    char *path;               /* the final name, for messages */
+    char *condition;          /* the CSV's condition column, as one field */
+    int run;
+};
 
-/* Step run r from tick 0 and record its ticks first, first + every, ... */
-static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_error *err)
+/* A condition name as one CSV field (quoted when it holds , " or a newline). */
+static char *csv_field(const char *text)
 {
-    const mur_trace_opts *o = t->o;
-    mur_flock *f = NULL;
-    mur_driver d;
-    memset(&d, 0, sizeof d);
-    d.stop = o->stop;
-    d.replay = mur_scene_replay_of(t->s, r->index);
-    int rc = mur_flock_create(&f, base, r->seed, err);
-    if (rc || (rc = mur_flock_set_threads(f, o->threads, err)))
-        goto fail;
-    mur_flock_set_stop(f, o->stop);
-    if ((rc = mur_driver_start(&d, t->s, f, base, err)))
-        goto fail;
-    for (long tick = o->first; tick <= t->last; tick += o->every) {
-        if (o->stop && *o->stop) {
-            rc = mur_error_set(err, MUR_EINTR, "stopped at tick %ld", tick);
-            goto fail;
-        }
-        if ((rc = mur_driver_run_to(&d, tick, err)))
-            goto fail;
-        double time = tick / t->s->tps;
-        if (t->csv && csv_tick(t->csv, r, tick, time, f)) {
-            rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", t->path, strerror(errno));
-            goto fail;
-        }
-        if (t->h5 && (rc = trace_h5_tick(t->h5, tick, time, f, err)))
-            goto fail;
-        t->done++;
-        if (o->progress)
-            o->progress(o->progress_ctx, t->done, t->total);
+    size_t n = strlen(text), q = 0;
+    for (const char *p = text; *p; p++)
+        q += *p == '"';
+    char *out = mur_malloc(n + q + 3), *o = out;
+    if (!out)
+        return NULL;
+    if (!strpbrk(text, ",\"\n\r"))
+        return memcpy(out, text, n + 1);
+    *o++ = '"';
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            *o++ = '"';
+        *o++ = *p;
     }
-fail:
-    mur_flock_destroy(f);
-    return rc;
+    *o++ = '"';
+    *o = '\0';
+    return out;
 }
 
-/* A CSV trace's provenance beside it, PATH.provenance.txt, as every CSV
- * murmur writes has: the CSV stays a table any reader loads unchanged. */
-static int csv_provenance(const mur_scene *s, const mur_trace_opts *o, long last, mur_error *err)
+static int csv_frame(mur_trace_writer *w, const mur_trace_frame *f, mur_error *err)
 {
-    char request[200], *text = NULL, *path = mur_malloc(strlen(o->path) + sizeof ".provenance.txt");
-    snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s; runs %d from %d",
-             o->first, last, o->every, o->condition ? o->condition : "scene", o->runs, o->run);
-    int rc = path ? mur_scene_provenance(s, s->seed, request, &text, err)
-                  : mur_error_set(err, MUR_ERUN, "out of memory");
-    if (!rc)
-        rc = mur_file_write_text(strcat(strcpy(path, o->path), ".provenance.txt"), text, err);
-    mur_free(text);
-    mur_free(path);
-    return rc;
-}
-
-/* Run k of the trace to its file: a CSV run appends to t->csv; an HDF5
- * run is a file of its own, written atomically. */
-static int trace_run_k(tracer *t, const mur_params *base, const trace_run *r, int k, mur_error *err)
-{
-    if (t->csv)
-        return trace_one(t, base, r, err);
-    char *path = mur_trace_path(t->o->path, t->o->runs, k);
-    mur_atomic a;
-    memset(&a, 0, sizeof a);
-    int rc = path ? mur_atomic_begin(&a, path, 0, err)
-                  : mur_error_set(err, MUR_ERUN, "out of memory");
-    if (!rc && !(rc = trace_h5_open(&t->h5, a.tmp, path, t->s, base, t->o, r, err))) {
-        t->path = path;
-        rc = trace_one(t, base, r, err);
-        int rc2 = trace_h5_close(t->h5, rc ? NULL : err);
-        t->h5 = NULL;
-        rc = rc ? rc : rc2;
+    FILE *fp = w->csv;
+    char prefix[64], t[MUR_FORMAT_SIZE], v[4][MUR_FORMAT_SIZE];
+    mur_format_double(t, sizeof t, f->time);
+    snprintf(prefix, sizeof prefix, "%ld,%s,", f->tick, t);
+    for (int i = 0; i < f->n; i++) {
+        /* mur_format_double: exact, and 0 where the model gives -0 */
+        mur_format_double(v[0], sizeof v[0], f->x[i]);
+        mur_format_double(v[1], sizeof v[1], f->y[i]);
+        mur_format_double(v[2], sizeof v[2], f->vx[i]);
+        mur_format_double(v[3], sizeof v[3], f->vy[i]);
+        fprintf(fp, "%d,%s,%s%d,%s,%s,%s,%s\n", w->run, w->condition, prefix, f->ids ? f->ids[i] : i, v[0],
+                v[1], v[2], v[3]);
     }
-    if (!rc)
-        rc = mur_atomic_commit(&a, err);
-    else
-        mur_atomic_abort(&a);
-    mur_free(path);
-    return rc;
-}
-
-void mur_trace_opts_init(mur_trace_opts *out) { *out = (mur_trace_opts)MUR_TRACE_OPTS_INIT; }
-
-int mur_trace_write(const mur_scene *s, const mur_trace_opts *o, mur_error *err)
-{
-    long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
-    int c, rc = find_condition(s, o->condition, &c, err);
-    if (rc || (rc = check_opts(s, o, last, c, err)))
-        return rc;
-    mur_params base = s->params;
-    if (c >= 0)
-        mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
-    tracer t = {s, o, last, 0, ((last - o->first) / o->every + 1) * o->runs, NULL, NULL, o->path};
-    mur_atomic a;
-    memset(&a, 0, sizeof a);
-    if (format_of(o->path) == FORMAT_CSV) {
-        if ((rc = mur_atomic_begin(&a, o->path, 0, err)) || !(t.csv = mur_atomic_fopen(&a, "w", err))) {
-            mur_atomic_abort(&a);
-            return rc ? rc : MUR_ERUN;
-        }
-        fputs("run,condition,tick,time,id,x,y,vx,vy\n", t.csv);
-    }
-    int sharded = o->version >= 2 && o->shards > 0;
-    for (int k = 0; !rc && k < o->runs; k++) {
-        if (sharded && k % o->shards != o->shard - 1)
-            continue;
-        int run = o->run < 0 ? -1 : o->run + k;
-        trace_run r = {c >= 0 ? s->conditions[c].name : "scene", run,
-                       run < 0 ? s->seed : mur_rng_derive(s->seed, (uint64_t)run), c};
-        rc = trace_run_k(&t, &base, &r, k, err);
-    }
-    if (t.csv) {
-        if (rc)
-            mur_atomic_abort(&a);
-        else if (!(rc = mur_atomic_commit(&a, err)) && !sharded)
-            rc = csv_provenance(s, o, last, err);
-    }
-    return rc;
-}
-
-/* ---- shards (murmur/shard.h) ------------------------------------------------ */
-
-/* What shapes a trace, as a shard's header keeps it. */
-static void trace_shape(char *buf, size_t n, const mur_scene *s, const mur_trace_opts *o)
-{
-    long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
-    snprintf(buf, n, "%s ticks %ld to %ld every %ld from run %d float32 %d",
-             format_of(o->path) == FORMAT_CSV ? "csv" : "h5", o->first, last, o->every, o->run, o->float32);
-}
-
-/* A trace shard's header: scene, seed, shape, shard. */
-static int trace_info(mur_shard_info *in, const mur_scene *s, const mur_trace_opts *o, long jobs, mur_error *err)
-{
-    memset(in, 0, sizeof *in);
-    snprintf(in->command, sizeof in->command, "trace");
-    snprintf(in->version, sizeof in->version, "%s", MUR_VERSION_STRING);
-    int rc = mur_shard_hash_file(s->path, &in->scene_hash, err);
-    if (rc)
-        return rc;
-    in->scene = (char *)s->path;   /* borrowed: not freed here */
-    in->condition = (char *)o->condition;
-    in->seed = s->seed;
-    in->shard = o->shard;
-    in->shards = o->shards;
-    in->runs = o->runs;
-    in->jobs = jobs;
-    trace_shape(in->trace, sizeof in->trace, s, o);
+    if (ferror(fp))
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", w->path, strerror(errno));
     return MUR_OK;
 }
 
-int mur_trace_shard_done(const mur_scene *s, const mur_trace_opts *o, const char *shard_path)
+/* ---- the writer ----------------------------------------------------------- */
+
+static int check_meta(const mur_trace_meta *m, mur_error *err)
 {
-    mur_shard_info want, have;
-    mur_error err = {{0}};
-    if (trace_info(&want, s, o, 0, &err) || mur_shard_read_info(shard_path, &have, &err))
-        return 0;
-    int done = mur_shard_same(&want, &have);
-    mur_shard_info_free(&have);
-    return done;
+    if (!MUR_VERSION_OK(m->version, 1, MUR_TRACE_META_VERSION))
+        return mur_error_set(err, MUR_EINPUT, "trace metadata of version %u (this murmur takes %d)", m->version,
+                             MUR_TRACE_META_VERSION);
+    if (m->format != MUR_TRACE_CSV && m->format != MUR_TRACE_H5)
+        return mur_error_set(err, MUR_EINPUT, "a trace is written as CSV or HDF5, not format %d", m->format);
+    if (!m->condition)
+        return mur_error_set(err, MUR_EINPUT, "a trace's run needs a condition's name");
+    if (m->format == MUR_TRACE_H5 &&
+        (m->dimension != 2 || m->rows < 0 || m->nobservables < 0 ||
+         m->nobservables > MUR_TRACE_MAX_OBSERVABLES || (m->nobservables && !m->observables)))
+        return mur_error_set(err, MUR_EINPUT,
+                             "an .h5 trace of dimension %d, %d rows and %d observables: not one this murmur writes",
+                             m->dimension, m->rows, m->nobservables);
+    return MUR_OK;
 }
 
-/* A file mapped read-only (len 0: an empty file, *out NULL). */
-static int map_whole(const char *path, const unsigned char **out, size_t *len, mur_error *err)
+int mur_trace_writer_run(mur_trace_writer *w, const mur_trace_meta *m, mur_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    struct stat st;
+    if (w->format != MUR_TRACE_CSV)
+        return mur_error_set(err, MUR_EINPUT, "'%s': an .h5 trace holds one run", w->path);
+    char *c = m->condition ? csv_field(m->condition) : NULL;
+    if (!c)
+        return mur_error_set(err, m->condition ? MUR_ERUN : MUR_EINPUT,
+                             m->condition ? "out of memory" : "a trace's run needs a condition's name");
+    mur_free(w->condition);
+    w->condition = c;
+    w->run = m->run;
+    return MUR_OK;
+}
+
+int mur_trace_writer_open(mur_trace_writer **out, const char *tmp, const char *final, const mur_trace_meta *m,
+                          mur_error *err)
+{
     *out = NULL;
-    *len = 0;
-    if (!fp || fstat(fileno(fp), &st) != 0) {
-        if (fp)
-            fclose(fp);
-        return mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, strerror(errno));
+    int rc = check_meta(m, err);
+    if (rc)
+        return rc;
+    mur_trace_writer *w = mur_calloc(1, sizeof *w);
+    if (!w || !(w->path = mur_strdup(final))) {
+        mur_free(w);
+        return mur_error_set(err, MUR_ERUN, "out of memory");
     }
-    void *p = st.st_size ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(fp), 0) : NULL;
-    fclose(fp);
-    if (p == MAP_FAILED)
-        return mur_error_set(err, MUR_ERUN, "cannot read '%s': %s", path, strerror(errno));
-    *out = p;
-    *len = (size_t)st.st_size;
+    w->format = m->format;
+    if (m->format == MUR_TRACE_H5) {
+        rc = trace_h5_open(&w->h5, tmp, final, m, err);
+    } else if (!(rc = mur_trace_writer_run(w, m, err))) {
+        if (!(w->csv = fopen(tmp, "w")))
+            rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", final, strerror(errno));
+        else if (fputs(MUR_TRACE_CSV_HEADER, w->csv) == EOF)
+            rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", final, strerror(errno));
+    }
+    if (rc) {
+        mur_trace_writer_close(w, NULL);
+        return rc;
+    }
+    *out = w;
     return MUR_OK;
 }
 
-/* The folder of path ("." when none) into buf. */
-static void folder_of(char *buf, size_t n, const char *path)
+int mur_trace_writer_frame(mur_trace_writer *w, const mur_trace_frame *f, mur_error *err)
 {
-    const char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(buf, n, "%.*s", (int)(slash - path), path);
-    else
-        snprintf(buf, n, ".");
-    if (!buf[0])
-        snprintf(buf, n, "/");
+    return w->csv ? csv_frame(w, f, err) : trace_h5_frame(w->h5, f, err);
 }
 
-int mur_trace_shard_write(const mur_scene *s, const mur_trace_opts *o, const char *shard_path, mur_error *err)
+int mur_trace_writer_close(mur_trace_writer *w, mur_error *err)
 {
-    if (o->version < 2 || o->shards < 1)
-        return mur_error_set(err, MUR_EINPUT, "a trace shard needs a shard of a count (version 2 options)");
-    int csv = format_of(o->path) == FORMAT_CSV;
-    long jobs = mur_shard_jobs(o->runs, o->shard, o->shards);
-    char dir[4096], tmpl[4200], tpath[4300];
-    folder_of(dir, sizeof dir, shard_path);
-    snprintf(tmpl, sizeof tmpl, "%s/.murmur-trace-shard.XXXXXX", dir);
-    if (!mkdtemp(tmpl))
-        return mur_error_set(err, MUR_ERUN, "cannot write in '%s': %s", dir, strerror(errno));
-    snprintf(tpath, sizeof tpath, "%s/trace%s", tmpl, csv ? ".csv" : ".h5");
-    mur_trace_opts t = *o;
-    t.path = tpath;
-    mur_shard_info in;
-    char *prov = NULL, request[200];
-    const unsigned char **maps = mur_calloc((size_t)jobs + 1, sizeof *maps);
-    size_t *maplen = mur_calloc((size_t)jobs + 1, sizeof *maplen), *len = mur_calloc((size_t)jobs + 1, sizeof *len);
-    const void **data = mur_calloc((size_t)jobs + 1, sizeof *data);
-    uint64_t *index = mur_calloc((size_t)jobs + 1, sizeof *index);
-    int rc = maps && maplen && len && data && index ? MUR_OK : mur_error_set(err, MUR_ERUN, "out of memory");
-    if (!rc && jobs > 0)
-        rc = mur_trace_write(s, &t, err);
-    if (!rc)
-        rc = trace_info(&in, s, o, jobs, err);
-    for (long j = 0; !rc && j < jobs; j++) {   /* each run of the shard: a record */
-        int k = (int)(j * o->shards + o->shard - 1);
-        index[j] = (uint64_t)k;
-        if (!csv) {
-            char *p = mur_trace_path(tpath, o->runs, k);
-            rc = p ? map_whole(p, &maps[j], &maplen[j], err) : mur_error_set(err, MUR_ERUN, "out of memory");
-            data[j] = maps[j];
-            len[j] = maplen[j];
-            if (p)
-                unlink(p);
-            mur_free(p);
-        }
+    if (!w)
+        return MUR_OK;
+    int rc = MUR_OK;
+    if (w->csv) {
+        /* after a write that failed, the close fails the same way and says why; EIO if not */
+        int bad = ferror(w->csv), e = 0;
+        if (fclose(w->csv) != 0)
+            e = errno;
+        else if (bad)
+            e = EIO;
+        if (e)
+            rc = err ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", w->path, strerror(e)) : MUR_ERUN;
+    } else {
+        rc = trace_h5_close(w->h5, err);
     }
-    if (!rc && csv && jobs > 0 && !(rc = map_whole(tpath, &maps[0], &maplen[0], err))) {
-        /* the shard's CSV holds its runs in order: cut it at each run's rows */
-        const char *p = memchr(maps[0], '\n', maplen[0]), *end = (const char *)maps[0] + maplen[0];
-        p = p ? p + 1 : end;
-        for (long j = 0; j < jobs; j++) {
-            int k = (int)index[j], run = o->run < 0 ? -1 : o->run + k;
-            char prefix[24];
-            size_t pl = (size_t)snprintf(prefix, sizeof prefix, "%d,", run);
-            const char *q = p;
-            while (q < end && (size_t)(end - q) >= pl && !memcmp(q, prefix, pl)) {
-                const char *nl = memchr(q, '\n', (size_t)(end - q));
-                q = nl ? nl + 1 : end;
-            }
-            data[j] = p;
-            len[j] = (size_t)(q - p);
-            p = q;
-        }
-        if (p != end)
-            rc = mur_error_set(err, MUR_ERUN, "a trace shard's rows are not in run order");
-    }
-    for (long j = 0; j < jobs; j++) {   /* what a failed or stopped trace left in the folder */
-        char *p = mur_trace_path(tpath, o->runs, (int)(j * o->shards + o->shard - 1));
-        if (p)
-            unlink(p);
-        mur_free(p);
-    }
-    unlink(tpath);
-    if (!rc) {
-        long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
-        snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s; runs %d from %d; shard %d of %d",
-                 o->first, last, o->every, o->condition ? o->condition : "scene", o->runs, o->run, o->shard, o->shards);
-        if (!(rc = mur_scene_provenance(s, s->seed, request, &prov, err)))
-            rc = mur_shard_write(shard_path, &in, prov, index, data, len, err);
-    }
-    for (long j = 0; maps && maplen && j <= jobs; j++)
-        if (maps[j])
-            munmap((void *)maps[j], maplen[j]);
-    rmdir(tmpl);
-    mur_free(prov);
-    mur_free(maps);
-    mur_free(maplen);
-    mur_free(len);
-    mur_free(data);
-    mur_free(index);
-    return rc;
-}
-
-/* Writes path atomically: head (NULL: none), then the records of runs
- * 0..runs-1 in order (k_only >= 0: run k_only alone), run k being record
- * k / shards of shard k mod shards + 1. */
-static int write_bytes(const char *path, const char *head, const mur_shard_file *const *set, int shards, int runs,
-                       int k_only, mur_error *err)
-{
-    mur_atomic a;
-    memset(&a, 0, sizeof a);
-    FILE *fp = NULL;
-    int rc = mur_atomic_begin(&a, path, 0, err);
-    if (!rc && !(fp = mur_atomic_fopen(&a, "wb", err)))
-        rc = MUR_ERUN;
-    if (!rc && head)
-        fputs(head, fp);
-    for (int k = k_only >= 0 ? k_only : 0; !rc && k < (k_only >= 0 ? k_only + 1 : runs); k++) {
-        uint64_t job;
-        size_t len;
-        const void *p = mur_shard_file_record(set[k % shards + 1], k / shards, &job, &len);
-        if (len && fwrite(p, 1, len, fp) != len)
-            a.error = errno;
-    }
-    if (!rc)
-        rc = mur_atomic_commit(&a, err);
-    else
-        mur_atomic_abort(&a);
-    return rc;
-}
-
-int mur_trace_merge(const mur_scene *s, const char *const *paths, int n, const char *path, mur_error *err)
-{
-    mur_shard_info in;
-    mur_shard_file **set = NULL;
-    int rc = n < 1 ? mur_error_set(err, MUR_EINPUT, "no shard to merge") : mur_shard_read_info(paths[0], &in, err);
-    if (rc)
-        return rc;
-    mur_trace_opts o = MUR_TRACE_OPTS_INIT;
-    char fmt[8] = "";
-    long last = 0;
-    o.path = path;
-    o.runs = in.runs;
-    o.condition = in.condition;
-    if (strcmp(in.command, "trace") ||
-        sscanf(in.trace, "%7s ticks %ld to %ld every %ld from run %d float32 %d", fmt, &o.first, &last, &o.every, &o.run,
-               &o.float32) != 6)
-        rc = mur_error_set(err, MUR_EINPUT, "%s: a shard of %s, not of a trace", paths[0], in.command);
-    else if (format_of(path) != (strcmp(fmt, "csv") ? FORMAT_H5 : FORMAT_CSV))
-        rc = mur_error_set(err, MUR_EINPUT, "%s: shards of a .%s trace: -o must be a .%s, not '%s'", paths[0], fmt, fmt,
-                           path);
-    if (!rc)
-        rc = mur_shard_set_open(&set, s, paths, n, in.runs, err);
-    if (!rc && format_of(path) == FORMAT_CSV) {
-        if (!(rc = write_bytes(path, "run,condition,tick,time,id,x,y,vx,vy\n", (const mur_shard_file *const *)set,
-                               in.shards, in.runs, -1, err)))
-            rc = csv_provenance(s, &o, last, err);
-    }
-    for (int k = 0; !rc && format_of(path) == FORMAT_H5 && k < in.runs; k++) {
-        char *p = mur_trace_path(path, in.runs, k);
-        rc = p ? write_bytes(p, NULL, (const mur_shard_file *const *)set, in.shards, in.runs, k, err)
-               : mur_error_set(err, MUR_ERUN, "out of memory");
-        mur_free(p);
-    }
-    mur_shard_set_close(set, in.shards);
-    mur_shard_info_free(&in);
+    mur_free(w->condition);
+    mur_free(w->path);
+    mur_free(w);
     return rc;
 }

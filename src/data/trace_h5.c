@@ -3,7 +3,8 @@
  * observables/<metric> and parameters/. Every time series is a group of
  * step [T], time [T] and value [T]... datasets that grow by one tick per
  * call (H5Dset_extent), chunked one tick per chunk along T and deflated,
- * so memory holds one tick whatever the length of the trace.
+ * so memory holds one tick whatever the length of the trace. What it
+ * writes is handed over (murmur/trace_writer.h): it knows no scene.
  *
  * HDF5 reports errors by printing its error stack; a library must not
  * print, so the stack's printing is turned off and every failing call is
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "murmur/metrics.h"
 #include "murmur/version.h"
 
 /* A time series: its group's step, time and value datasets. */
@@ -32,10 +32,8 @@ struct trace_h5 {
     long t;                        /* ticks written */
     series pos, vel;
     hid_t state, flock_tick, stream; /* parameters/state: what a continuation needs */
-    series obs[MUR_METRIC_COUNT];
-    int metrics[MUR_METRIC_COUNT]; /* metric index of each observable */
-    int nmetrics;
-    mur_metrics_ctx *mc;
+    series obs[MUR_TRACE_MAX_OBSERVABLES];
+    int nobs;
     void *buf;                     /* one tick's [N][2] values */
 };
 
@@ -144,21 +142,21 @@ static int write_h5md(hid_t file)
     return close_group(g, ok);
 }
 
-/* particles/flock/box: a 2-D world, periodic when it wraps. */
-static int write_box(hid_t flock, const mur_params *p)
+/* particles/flock/box: the world's dimension and edges, periodic when it wraps. */
+static int write_box(hid_t flock, const mur_trace_meta *m)
 {
-    static const char *const periodic[2] = {"periodic", "periodic"}, *const none[2] = {"none", "none"};
-    const int dim = 2;
-    const double edges[2] = {p->width, p->height};
-    hsize_t two = 2;
+    static const char *const periodic[3] = {"periodic", "periodic", "periodic"},
+                             *const none[3] = {"none", "none", "none"};
+    const int dim = m->dimension;
+    hsize_t two = (hsize_t)dim;
     hid_t box = H5Gcreate2(flock, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int ok = box >= 0 && !attr_numbers(box, "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, &dim, 0) &&
-             !attr_strings(box, "boundary", p->boundary == MUR_BOUNDARY_WRAP ? periodic : none, 2);
+             !attr_strings(box, "boundary", m->periodic ? periodic : none, two);
     hid_t sp = ok ? H5Screate_simple(1, &two, NULL) : -1, pl = untimed();
     hid_t d = sp >= 0 && pl >= 0
                   ? H5Dcreate2(box, "edges", H5T_IEEE_F64LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT)
                   : -1;
-    ok = d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, edges) >= 0;
+    ok = d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->edges) >= 0;
     if (d >= 0)
         H5Dclose(d);
     if (pl >= 0)
@@ -169,28 +167,22 @@ static int write_box(hid_t flock, const mur_params *p)
 }
 
 /* parameters/: what made the file (version, seeds, run, range) and its
- * provenance, the text every murmur output carries (mur_scene_provenance:
- * the resolved settings and the scene file itself), so the trace can be
+ * provenance, the text every murmur output carries (the caller's: the
+ * resolved settings and the scene file itself), so the trace can be
  * remade. */
-static int write_parameters(hid_t file, const mur_scene *s, const mur_trace_opts *o,
-                            const trace_run *r, long last)
+static int write_parameters(hid_t file, const mur_trace_meta *m)
 {
     hid_t g = H5Gcreate2(file, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    const long ticks[3] = {o->first, last, o->every};
+    const long ticks[3] = {m->first, m->last, m->every};
     int ok = g >= 0 && !attr_string(g, "murmur_version", mur_version()) &&
-             !attr_string(g, "scene_path", s->path) && !attr_string(g, "condition", r->condition) &&
-             !attr_numbers(g, "run", H5T_STD_I32LE, H5T_NATIVE_INT, &r->run, 0) &&
-             !attr_numbers(g, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &r->seed, 0) &&
-             !attr_numbers(g, "scene_seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &s->seed, 0) &&
-             !attr_numbers(g, "ticks_per_second", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->tps, 0) &&
-             !attr_numbers(g, "first_last_every", H5T_STD_I64LE, H5T_NATIVE_LONG, ticks, 3);
-    char request[160], *text = NULL;
-    snprintf(request, sizeof request, "trace: ticks %ld to %ld, every %ld; condition %s, run %d",
-             o->first, last, o->every, r->condition, r->run);
-    if (ok)
-        ok = mur_scene_provenance(s, r->seed, request, &text, NULL) == MUR_OK &&
-             !dataset_string(g, "provenance", text);
-    mur_free(text);
+             !attr_string(g, "scene_path", m->scene_path ? m->scene_path : "") &&
+             !attr_string(g, "condition", m->condition) &&
+             !attr_numbers(g, "run", H5T_STD_I32LE, H5T_NATIVE_INT, &m->run, 0) &&
+             !attr_numbers(g, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &m->seed, 0) &&
+             !attr_numbers(g, "scene_seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &m->scene_seed, 0) &&
+             !attr_numbers(g, "ticks_per_second", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &m->tps, 0) &&
+             !attr_numbers(g, "first_last_every", H5T_STD_I64LE, H5T_NATIVE_LONG, ticks, 3) &&
+             !dataset_string(g, "provenance", m->provenance ? m->provenance : "");
     return close_group(g, ok);
 }
 
@@ -305,10 +297,10 @@ static int state_create(trace_h5 *h)
     return h->flock_tick > 0 && h->stream > 0 ? 0 : -1;
 }
 
-static int state_append(trace_h5 *h, const mur_flock *f)
+static int state_append(trace_h5 *h, const mur_trace_frame *f)
 {
-    uint64_t tick = mur_flock_tick(f), stream[4];
-    mur_flock_stream(f, stream);
+    uint64_t tick = f->flock_tick;
+    const uint64_t *stream = f->stream;
     if (append(h->flock_tick, h->t, H5T_NATIVE_UINT64, &tick, -1))
         return -1;
     hsize_t size[2] = {(hsize_t)h->t + 1, 4}, start[2] = {(hsize_t)h->t, 0}, count[2] = {1, 4};
@@ -340,28 +332,10 @@ static int state_close(trace_h5 *h)
 
 /* ---- the writer ----------------------------------------------------------- */
 
-/* The readout's metrics (every readout overlay's, each once), else all. */
-static void choose_metrics(trace_h5 *h, const mur_scene *s)
+static int create_layout(trace_h5 *h, const mur_trace_meta *m)
 {
-    const mur_look *look = mur_scene_look(s);
-    int seen[MUR_METRIC_COUNT] = {0};
-    for (int i = 0; i < look->noverlays; i++) {
-        const mur_overlay *ov = &look->overlays[i];
-        for (int j = 0; ov->kind == MUR_OVERLAY_READOUT && j < ov->nmetrics; j++)
-            if (ov->metrics[j] >= 0 && ov->metrics[j] < MUR_METRIC_COUNT && !seen[ov->metrics[j]]++)
-                h->metrics[h->nmetrics++] = ov->metrics[j];
-    }
-    if (h->nmetrics == 0)
-        for (int k = 0; k < MUR_METRIC_COUNT; k++)
-            h->metrics[h->nmetrics++] = k;
-}
-
-static int create_layout(trace_h5 *h, const mur_scene *s, const mur_params *base,
-                         const mur_trace_opts *o, const trace_run *r)
-{
-    long last = o->last >= 0 ? o->last : mur_scene_frame_tick(s, mur_scene_frames(s) - 1);
     hid_t type = h->float32 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-    if (write_h5md(h->file) || write_parameters(h->file, s, o, r, last))
+    if (write_h5md(h->file) || write_parameters(h->file, m))
         return -1;
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
     if (lcpl < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0)
@@ -369,18 +343,17 @@ static int create_layout(trace_h5 *h, const mur_scene *s, const mur_params *base
     hid_t flock = H5Gcreate2(h->file, "particles/flock", lcpl, H5P_DEFAULT, H5P_DEFAULT);
     hid_t obs = H5Gcreate2(h->file, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Pclose(lcpl);
-    int ok = flock >= 0 && obs >= 0 && !write_box(flock, base) &&
+    int ok = flock >= 0 && obs >= 0 && !write_box(flock, m) &&
              !series_create(&h->pos, flock, "position", type, h->n) &&
              !series_create(&h->vel, flock, "velocity", type, h->n);
-    for (int k = 0; ok && k < h->nmetrics; k++)
-        ok = !series_create(&h->obs[k], obs, mur_metric_name(h->metrics[k]), H5T_IEEE_F64LE, -1);
+    for (int k = 0; ok && k < h->nobs; k++)
+        ok = !series_create(&h->obs[k], obs, m->observables[k], H5T_IEEE_F64LE, -1);
     ok = ok && !state_create(h);
     ok = !close_group(flock, ok);
     return close_group(obs, ok);
 }
 
-int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_scene *s,
-                  const mur_params *base, const mur_trace_opts *o, const trace_run *r,
+int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_trace_meta *m,
                   mur_error *err)
 {
     *out = NULL;
@@ -394,25 +367,15 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     if (!h)
         return mur_error_set(err, MUR_ERUN, "out of memory");
     h->path = final;
-    h->n = (int)mur_scene_max_count(s, base);
-    const mur_recording *rec = mur_scene_replay_of(s, r->index);
-    if (rec) {   /* a row per id */
-        mur_recording_info in;
-        mur_recording_describe(rec, &in);
-        h->n = in.max_id + 1;
-    }
-    h->float32 = o->float32;
+    h->n = m->rows;
+    h->float32 = m->float32;
+    h->nobs = m->nobservables;
     h->file = -1;
-    choose_metrics(h, s);
-    h->mc = mur_metrics_ctx_create();
-    if (h->mc)   /* the observables measure as the scene's experiment does */
-        mur_metrics_ctx_set_radius(h->mc, s->measure.radius);
     h->buf = mur_malloc((size_t)(h->n ? h->n : 1) * 2 * sizeof(double));
-    if (!h->mc || !h->buf) {
+    if (!h->buf) {
         trace_h5_close(h, NULL);
         return mur_error_set(err, MUR_ERUN, "out of memory for a trace of %d boids", h->n);
     }
-    mur_metrics_ctx_set_stop(h->mc, o->stop);
     errno = 0;
     /* A strong close degree: closing the file closes whatever a failure
      * left open, so a failed trace leaves no object behind for HDF5's exit
@@ -422,7 +385,7 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
         h->file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (fapl >= 0)
         H5Pclose(fapl);
-    if (h->file < 0 || create_layout(h, s, base, o, r)) {
+    if (h->file < 0 || create_layout(h, m)) {
         int rc = h5_fail(h, err);
         trace_h5_close(h, NULL);
         return rc;
@@ -434,7 +397,7 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
 /* x and y of one tick's n boids interleaved as [N][2], in the file's
  * precision; rows past n (boids the timeline has not added yet, or has
  * removed) are NaN. A replayed flock's boid goes to the row of its id
- * (mur_trace_write has checked that the ids fit), the rows of ids absent
+ * (trace_h5_frame has checked that the ids fit), the rows of ids absent
  * then NaN. */
 static const void *interleave(trace_h5 *h, int n, const double *x, const double *y, const int *ids)
 {
@@ -462,31 +425,25 @@ static const void *interleave(trace_h5 *h, int n, const double *x, const double 
     return h->buf;
 }
 
-int trace_h5_tick(trace_h5 *h, long tick, double time, const mur_flock *f, mur_error *err)
+int trace_h5_frame(trace_h5 *h, const mur_trace_frame *f, mur_error *err)
 {
     hid_t mt = h->float32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
     long n = h->n;
+    int now = f->n < h->n ? f->n : h->n;
+    if (h->nobs && !f->observables)
+        return mur_error_set(err, MUR_EINPUT, "'%s': a frame without its %d observables", h->path, h->nobs);
+    for (int i = 0; f->ids && i < now; i++)
+        if (f->ids[i] < 0 || f->ids[i] >= h->n)
+            return mur_error_set(err, MUR_EINPUT, "'%s': id %d has no row in a trace of %d rows", h->path,
+                                 f->ids[i], h->n);
     errno = 0;
-    int now = mur_flock_count(f) < h->n ? mur_flock_count(f) : h->n;
-    if (series_append(&h->pos, h->t, tick, time, mt, interleave(h, now, mur_flock_x(f), mur_flock_y(f), mur_flock_ids(f)), n) ||
-        series_append(&h->vel, h->t, tick, time, mt, interleave(h, now, mur_flock_vx(f), mur_flock_vy(f), mur_flock_ids(f)), n) ||
+    if (series_append(&h->pos, h->t, f->tick, f->time, mt, interleave(h, now, f->x, f->y, f->ids), n) ||
+        series_append(&h->vel, h->t, f->tick, f->time, mt, interleave(h, now, f->vx, f->vy, f->ids), n) ||
         state_append(h, f))
         return h5_fail(h, err);
-    if (h->nmetrics) {
-        mur_metrics m;
-        unsigned want = 0;   /* only the observables' metrics: at a million boids the rest cost seconds */
-        for (int k = 0; k < h->nmetrics; k++)
-            want |= 1u << h->metrics[k];
-        int rc = mur_metrics_compute_some(h->mc, f, want, &m);
-        if (rc)
-            return rc == MUR_EINTR ? mur_error_set(err, MUR_EINTR, "stopped at tick %ld", tick)
-                                   : mur_error_set(err, MUR_ERUN, "out of memory computing metrics");
-        for (int k = 0; k < h->nmetrics; k++) {
-            double v = mur_metrics_value(&m, h->metrics[k]);
-            if (series_append(&h->obs[k], h->t, tick, time, H5T_NATIVE_DOUBLE, &v, -1))
-                return h5_fail(h, err);
-        }
-    }
+    for (int k = 0; k < h->nobs; k++)
+        if (series_append(&h->obs[k], h->t, f->tick, f->time, H5T_NATIVE_DOUBLE, &f->observables[k], -1))
+            return h5_fail(h, err);
     h->t++;
     return MUR_OK;
 }
@@ -500,7 +457,7 @@ int trace_h5_close(trace_h5 *h, mur_error *err)
     errno = 0;
     int ok = !series_close(&h->pos);
     ok = !series_close(&h->vel) && ok;
-    for (int k = 0; k < h->nmetrics; k++)
+    for (int k = 0; k < h->nobs; k++)
         ok = !series_close(&h->obs[k]) && ok;
     ok = !state_close(h) && ok;
     int e = errno;
@@ -511,7 +468,6 @@ int trace_h5_close(trace_h5 *h, mur_error *err)
     if (e)
         errno = e;
     int rc = ok ? MUR_OK : err ? h5_fail(h, err) : MUR_ERUN;
-    mur_metrics_ctx_destroy(h->mc);
     mur_free(h->buf);
     mur_free(h);
     return rc;

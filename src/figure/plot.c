@@ -1,5 +1,6 @@
 /* Figures of experiments for papers: a series against time, and a table of
- * conditions as dots and ranges.
+ * conditions as dots and ranges, drawn from plain tables (mur_figure; the
+ * experiment's side builds them: src/experiment/figure_data.c).
  *
  * Everything is laid out in points at a paper's column width (252 pt) with
  * 7 pt text, so a figure dropped into a one-column slot is printed at 100%
@@ -25,7 +26,9 @@
 #include <cairo-svg.h>
 
 #include "../render/internal.h"
+#include "murmur/divergence.h"
 #include "murmur/file.h"
+#include "murmur/version.h"
 
 #define TEXT_SIZE 7.0     /* pt: labels and titles */
 #define TICK_SIZE 6.0     /* pt: tick labels */
@@ -34,8 +37,7 @@
 #define PANEL_H 40.0      /* plot area of a metric panel */
 #define TITLE_H 9.0       /* a panel's title line above its plot area */
 #define GAP 5.0
-#define MAX_SWEPT 4       /* setting panels drawn; more would crowd the metrics */
-#define MAX_POINTS 4000   /* points drawn per line of a series */
+#define MAX_POINTS MUR_FIGURE_MAX_POINTS   /* points drawn per line of a series */
 #define MAX_KEYED 16      /* conditions named in a series legend; more are said as a count */
 
 typedef struct {
@@ -56,19 +58,26 @@ static const rgb ink = {0.15, 0.15, 0.15};
 
 /* Condition c's colour in every figure: the scene's `colour:`, else the
  * palette's, in condition order. */
-static rgb condition_colour(const mur_experiment *e, int c)
+static rgb condition_colour(const mur_figure *e, int c)
 {
-    const mur_condition *q = mur_experiment_condition(e, c);
+    const mur_figure_condition *q = e->conditions ? &e->conditions[c] : NULL;
     if (q && q->has_colour)
-        return (rgb){q->colour.r, q->colour.g, q->colour.b};
+        return (rgb){q->colour[0], q->colour[1], q->colour[2]};
     return palette[c % 7];
 }
 
 /* Condition c's name as a figure shows it: its `label:`, else its name. */
-static const char *condition_label(const mur_experiment *e, int c)
+static const char *condition_label(const mur_figure *e, int c)
 {
-    const mur_condition *q = mur_experiment_condition(e, c);
-    return q && q->label ? q->label : mur_experiment_condition_name(e, c);
+    const mur_figure_condition *q = e->conditions ? &e->conditions[c] : NULL;
+    return q && q->label ? q->label : q && q->name ? q->name : "";
+}
+
+/* Condition c's name (a divergence legend's). */
+static const char *condition_name(const mur_figure *e, int c)
+{
+    const mur_figure_condition *q = e->conditions ? &e->conditions[c] : NULL;
+    return q && q->name ? q->name : "";
 }
 static const rgb grey = {0.55, 0.55, 0.55};
 static const rgb grid = {0.88, 0.88, 0.88};
@@ -144,19 +153,21 @@ static cairo_status_t fig_write(void *closure, const unsigned char *data, unsign
 /* Start a w x h pt figure, written to a temporary name beside the final
  * one (vector formats from the start, PNG at the end), or in place to a
  * device or pipe. */
-static int fig_begin(figure *f, const char *path, const mur_experiment *e, double w, double h,
+static int fig_begin(figure *f, const char *path, const mur_figure *e, double w, double h,
                      mur_error *err)
 {
     memset(f, 0, sizeof *f);
     f->format = format_of(path);
     if (f->format == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    int rc = mur_experiment_provenance(e, 0, &f->meta, err);
+    int rc = MUR_OK;
+    if (!(f->meta = mur_strdup(e->provenance ? e->provenance : "")))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory starting a figure");
     if (rc || (rc = mur_atomic_begin(&f->file, path, 0, err)) || !mur_atomic_fopen(&f->file, "wb", err)) {
         fig_abort(f);
         return rc ? rc : MUR_ERUN;
     }
-    const char *title = mur_experiment_scene(e)->title;
+    const char *title = e->title;
     f->mw = (mur_meta_writer){fig_write, f, f->format == FMT_PNG ? MUR_META_PNG : MUR_META_SVG, title,
                               f->meta, 0, 0, 0};
     double scale = 1;
@@ -637,31 +648,6 @@ typedef struct {
     double x0, x1;       /* label extent, points */
 } cue_mark;
 
-static void cue_label(const mur_cue *q, char *buf, size_t n)
-{
-    size_t len = 0;
-    buf[0] = 0;
-#define ADD(...)                                                              \
-    do {                                                                      \
-        if (len < n)                                                          \
-            len += (size_t)snprintf(buf + len, n - len, __VA_ARGS__);         \
-    } while (0)
-    if (q->event != MUR_EVENT_NONE)
-        ADD("%s", mur_event_name(q->event));
-    for (int i = 0; i < q->nset; i++) {
-        const mur_setting *st = q->set[i].setting;
-        if (st->type == MUR_SETTING_ENUM) {
-            int v = (int)q->set[i].value;
-            ADD("%s%s = %s", len ? ", " : "", st->name, v >= 0 ? st->choices[v] : "?");
-        } else {
-            ADD("%s%s = %g", len ? ", " : "", st->name, q->set[i].value);
-        }
-    }
-    for (int i = 0; i < q->nramp; i++)
-        ADD("%s%s \xe2\x86\x92 %g", len ? ", " : "", q->ramp[i].setting->name, q->ramp[i].value);
-#undef ADD
-}
-
 /* Stagger cue labels into rows so none overlaps its neighbour; returns the
  * number of rows (at most 3: beyond that labels may overlap). */
 static int place_cues(figure *f, cue_mark *m, int n, const panel *p)
@@ -809,16 +795,14 @@ static void draw_loop(figure *f, const panel *p, const double *sx, const track *
 
 /* What every phase of a series figure reads: the samples gathered once. */
 typedef struct {
-    const mur_experiment *e;
-    const mur_scene *s;
+    const mur_figure *e;
     const int *metrics;              /* the n metrics drawn, one panel each */
     int n;
     int runs;
     long ticks;
     double tmax;                     /* seconds */
-    long stride;                     /* ticks between samples */
     long last;                       /* index of the last sample */
-    const mur_setting *swept[MAX_SWEPT];
+    const mur_setting *const *swept;
     int nswept;                      /* setting panels, above the metrics */
     int loop;                        /* draw the loop panel */
     int nc;                          /* conditions, one band each */
@@ -841,47 +825,20 @@ typedef struct {
     double cue_y, top, state_y, loop_y, H;
 } series_layout;
 
-/* Enters with the tracks and sample arrays allocated (buf: 3 * (last + 1)
- * values per track); leaves the sample times and every track filled:
- * metric tracks (median and band, or the one run), setting tracks, and
- * the state's two inputs. */
-static void series_gather(series *sr, double *buf)
+/* Leaves the sample times and every track: the figure's own (metric
+ * tracks: median and band, or the one run; setting tracks; the state's
+ * two inputs). */
+static void series_gather(series *sr)
 {
-    const mur_experiment *e = sr->e;
-    const int n = sr->n, nswept = sr->nswept, runs = sr->runs;
-    const long ticks = sr->ticks, stride = sr->stride, last = sr->last;
-    size_t len = (size_t)last + 1;
-    int ntracks = n + nswept + 2;
-    for (long j = 0; j <= last; j++) {
-        sr->tick_of[j] = j * stride < ticks ? j * stride : ticks;
-        sr->ts[j] = sr->tick_of[j] / sr->s->tps;
+    for (long j = 0; j <= sr->last; j++) {
+        sr->tick_of[j] = sr->e->sample_ticks[j];
+        sr->ts[j] = sr->tick_of[j] / sr->e->tps;
     }
-    for (int c = 0; c < sr->nc; c++) {
-    track *tr = sr->tr + c * ntracks;
-    double *cbuf = buf + len * 3 * (size_t)ntracks * (size_t)c;
-    for (int i = 0; i < ntracks; i++) {
-        tr[i].mid = cbuf + len * 3 * i;
-        int k = i < n ? sr->metrics[i] : i == n + nswept ? mur_metric_find("order")
-                                        : i == n + nswept + 1 ? mur_metric_find("milling") : -1;
-        if (k >= 0 && runs > 1) {
-            tr[i].lo = tr[i].mid + len;
-            tr[i].hi = tr[i].lo + len;
-        }
-        for (long j = 0; j <= last; j++) {
-            long t = sr->tick_of[j];
-            if (k < 0) {
-                tr[i].mid[j] = mur_experiment_setting_at(e, c, sr->swept[i - n], t);
-            } else if (runs > 1) {
-                mur_summary sm;
-                mur_experiment_summary(e, c, t, k, &sm);
-                tr[i].mid[j] = sm.median;
-                tr[i].lo[j] = sm.p10;
-                tr[i].hi[j] = sm.p90;
-            } else {
-                tr[i].mid[j] = mur_metrics_value(mur_experiment_metrics(e, c, 0, t), k);
-            }
-        }
-    }
+    for (int i = 0; i < sr->per * sr->nc; i++) {
+        const mur_figure_track *t = &sr->e->tracks[i];
+        sr->tr[i].mid = (double *)t->mid;
+        sr->tr[i].lo = (double *)t->lo;
+        sr->tr[i].hi = (double *)t->hi;
     }
 }
 
@@ -903,18 +860,17 @@ static int series_sweeps(const series *sr)
  * timeline order (a caption alone changes nothing measured). */
 static void series_cues(series *sr)
 {
-    const mur_scene *s = sr->s;
     cue_mark *cues = sr->cues;
     int ncues = 0;
-    for (int i = 0; i < s->ncues; i++) {
-        const mur_cue *q = &s->cues[i];
+    for (int i = 0; i < sr->e->ncues; i++) {
+        const mur_figure_cue *q = &sr->e->cues[i];
         if (q->at > sr->tmax || q->at < 0)
             continue;
-        cue_label(q, cues[ncues].label, sizeof cues[ncues].label);
+        snprintf(cues[ncues].label, sizeof cues[ncues].label, "%s", q->label ? q->label : "");
         if (!cues[ncues].label[0])
             continue;  /* a caption alone changes nothing measured */
         cues[ncues].at = q->at;
-        cues[ncues].over = q->nramp ? q->over : 0;
+        cues[ncues].over = q->over;
         ncues++;
     }
     sr->ncues = ncues;
@@ -930,7 +886,7 @@ static int series_keys(const series *sr, key *keys)
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "median of %d runs", sr->runs);
     else
         snprintf(keys[nkeys++].label, sizeof keys[0].label, "one run (seed %llu)",
-                 (unsigned long long)sr->s->seed);
+                 (unsigned long long)sr->e->seed);
     if (sr->runs > 1)
         keys[nkeys++] = (key){KEY_BAND, first, "10\xe2\x80\x93" "90% of runs", 0};
     if (sr->ncues)
@@ -1114,28 +1070,29 @@ static void draw_loop_panel(figure *f, const series *sr, double loop_y)
     draw_loop_keys(f, &p, sx, last, sr->swept[0]->name);
 }
 
-int mur_plot_series(const char *path, const mur_experiment *e, const int *metrics, int n,
-                    mur_error *err)
+int mur_plot_series(const char *path, const mur_figure *e, mur_error *err)
 {
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    if (!mur_experiment_every_tick(e))
+    if (!MUR_VERSION_OK(e->version, 1, MUR_FIGURE_VERSION))
+        return mur_error_set(err, MUR_EINPUT, "figure data of version %u (this murmur takes %d)", e->version,
+                             MUR_FIGURE_VERSION);
+    if (e->nsamples < 2 || !e->sample_ticks || !e->tracks || e->nconditions < 1 || e->nswept < 0 ||
+        e->nswept > MUR_FIGURE_MAX_SWEPT || (e->nswept && !e->swept))
         return mur_error_set(err, MUR_EINPUT, "a series figure needs every tick of the experiment");
-    if (n < 1)
+    if (e->nmetrics < 1 || !e->metrics)
         return mur_error_set(err, MUR_EINPUT, "a series figure needs at least one metric");
-    series sr = {.e = e, .s = mur_experiment_scene(e), .metrics = metrics, .n = n};
-    sr.ticks = mur_experiment_ticks(e);
-    sr.runs = mur_experiment_runs(e);
-    sr.tmax = sr.ticks / sr.s->tps;
-    /* A column at 300 dpi is 1050 pixels: more points than MAX_POINTS per
-     * line draw nothing more, so long series are drawn every stride-th tick
-     * (the last tick always included); the CSV keeps every tick. */
-    sr.stride = (sr.ticks + MAX_POINTS - 1) / MAX_POINTS;
-    sr.last = (sr.ticks + sr.stride - 1) / sr.stride;
-    sr.nswept = mur_experiment_swept(e, sr.swept, MAX_SWEPT);
+    const int n = e->nmetrics;
+    series sr = {.e = e, .metrics = e->metrics, .n = n};
+    sr.ticks = e->ticks;
+    sr.runs = e->runs;
+    sr.tmax = sr.ticks / e->tps;
+    sr.last = e->nsamples - 1;
+    sr.swept = e->swept;
+    sr.nswept = e->nswept;
     /* A hysteresis loop needs one numeric setting to put on the x axis,
      * and a sweep of it (series_sweeps, once its values are known). */
-    sr.nc = mur_experiment_conditions(e);
+    sr.nc = e->nconditions;
     sr.per = n + sr.nswept + 2;
     sr.loop = sr.nswept == 1 && sr.swept[0]->type == MUR_SETTING_REAL && sr.nc == 1;
     figure f = {0};
@@ -1143,15 +1100,14 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
     size_t len = (size_t)sr.last + 1;
     int ntracks = sr.per * sr.nc;  /* per condition: metrics, settings, then order and milling for the state */
     sr.tr = mur_calloc((size_t)ntracks, sizeof *sr.tr);
-    double *buf = mur_calloc(len * 3 * (size_t)ntracks, sizeof *buf);
-    sr.cues = mur_calloc((size_t)sr.s->ncues + 1, sizeof *sr.cues);
+    sr.cues = mur_calloc((size_t)e->ncues + 1, sizeof *sr.cues);
     sr.ts = mur_calloc(len, sizeof *sr.ts);
     sr.tick_of = mur_calloc(len, sizeof *sr.tick_of);
-    if (!sr.tr || !buf || !sr.cues || !sr.ts || !sr.tick_of) {
+    if (!sr.tr || !sr.cues || !sr.ts || !sr.tick_of) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
         goto done;
     }
-    series_gather(&sr, buf);
+    series_gather(&sr);
     if (sr.loop)
         sr.loop = series_sweeps(&sr);
     series_cues(&sr);
@@ -1175,7 +1131,6 @@ int mur_plot_series(const char *path, const mur_experiment *e, const int *metric
 done:
     fig_abort(&f);
     mur_free(sr.tr);
-    mur_free(buf);
     mur_free(sr.cues);
     mur_free(sr.ts);
     mur_free(sr.tick_of);
@@ -1190,10 +1145,10 @@ done:
 /* Condition labels: level when they fit their slot, else turned 40
  * degrees and hanging from their tick (the bottom margin grows). Measures
  * on a probe; leaves *legend_h and *turned, and returns the labels' height. */
-static double stats_measure(const mur_experiment *e, const key *keys, double *legend_h, int *turned)
+static double stats_measure(const mur_figure *e, const key *keys, double *legend_h, int *turned)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
-    const int nc = mur_experiment_conditions(e);
+    const int nc = e->nconditions;
     figure probe;
     probe_open(&probe);
     double slot = PW / nc, widest = 0;
@@ -1238,7 +1193,7 @@ static void draw_condition(cairo_t *cr, const panel *p, const mur_summary *m, rg
 
 /* Draws metric i's panel (metric k) with its title line at y: one mark per
  * condition from sum[c * n + i], and the note (if any) at the right. */
-static void draw_stats_panel(figure *f, const mur_experiment *e, const mur_summary *sum, int nc, int n, int i,
+static void draw_stats_panel(figure *f, const mur_figure *e, const mur_summary *sum, int nc, int n, int i,
                              int k, double y, const char *note)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
@@ -1262,10 +1217,10 @@ static void draw_stats_panel(figure *f, const mur_experiment *e, const mur_summa
 }
 
 /* Draws the condition names hanging from base, level or turned. */
-static void draw_condition_names(figure *f, const mur_experiment *e, double base, int turned)
+static void draw_condition_names(figure *f, const mur_figure *e, double base, int turned)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
-    const int nc = mur_experiment_conditions(e);
+    const int nc = e->nconditions;
     const double angle = LABEL_TURN;
     double slot = PW / nc;
     for (int c = 0; c < nc; c++) {
@@ -1284,8 +1239,7 @@ static void draw_condition_names(figure *f, const mur_experiment *e, double base
  * median through the grid points with the 10-90% band across runs behind
  * it. A setting from `logspace` gets a log axis. */
 typedef struct {
-    const mur_experiment *e;
-    const mur_scene *s;
+    const mur_figure *e;
     int nc, ngroups;
     int *group;        /* [condition]: its line */
     int *order;        /* conditions sorted by group, then x */
@@ -1294,12 +1248,13 @@ typedef struct {
 } sweep_fig;
 
 /* Whether conditions a and b hold the same values of every setting but x's. */
+/* Setting j's value in condition c. */
+static double sweep_value(const sweep_fig *sf, int c, int j) { return sf->e->sweep_values[c * sf->e->nsweep + j]; }
+
 static int same_group(const sweep_fig *sf, int a, int b)
 {
-    for (int j = 0; j < sf->s->nsweep; j++)
-        if (sf->s->sweep_dim[j] != 0 &&
-            mur_experiment_condition_value(sf->e, a, sf->s->sweep[j]) !=
-                mur_experiment_condition_value(sf->e, b, sf->s->sweep[j]))
+    for (int j = 0; j < sf->e->nsweep; j++)
+        if (sf->e->sweep_grouped[j] && sweep_value(sf, a, j) != sweep_value(sf, b, j))
             return 0;
     return 1;
 }
@@ -1308,7 +1263,7 @@ static int same_group(const sweep_fig *sf, int a, int b)
 static void sweep_groups(sweep_fig *sf)
 {
     for (int c = 0; c < sf->nc; c++) {
-        double v = mur_experiment_condition_value(sf->e, c, sf->s->sweep[0]);
+        double v = sweep_value(sf, c, 0);
         sf->x[c] = sf->log ? log10(v) : v;
         sf->group[c] = -1;
         for (int d = 0; d < c && sf->group[c] < 0; d++)
@@ -1340,11 +1295,11 @@ static void group_label(const sweep_fig *sf, int g, char *buf, size_t n)
         c++;
     size_t len = 0;
     buf[0] = 0;
-    for (int j = 0; j < sf->s->nsweep && len < n; j++) {
-        const mur_setting *st = sf->s->sweep[j];
-        if (sf->s->sweep_dim[j] == 0)
+    for (int j = 0; j < sf->e->nsweep && len < n; j++) {
+        const mur_setting *st = sf->e->sweep[j];
+        if (!sf->e->sweep_grouped[j])
             continue;
-        double v = mur_experiment_condition_value(sf->e, c, st);
+        double v = sweep_value(sf, c, j);
         if (st->type == MUR_SETTING_ENUM)
             len += (size_t)snprintf(buf + len, n - len, "%s%s = %s", len ? ", " : "", st->name, st->choices[(int)v]);
         else
@@ -1422,12 +1377,12 @@ static void draw_sweep_panel(figure *f, const sweep_fig *sf, const mur_summary *
 
 /* The stats figure of a sweep (mur_plot_stats calls it): sum holds every
  * condition's summaries, [c * n + i]. */
-static int plot_sweep(const char *path, const mur_experiment *e, const mur_summary *sum, const int *metrics,
+static int plot_sweep(const char *path, const mur_figure *e, const mur_summary *sum, const int *metrics,
                       int n, mur_error *err)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
-    sweep_fig sf = {e, mur_experiment_scene(e), mur_experiment_conditions(e), 0, NULL, NULL, NULL, 0};
-    sf.log = sf.s->sweep_log[0];
+    sweep_fig sf = {e, e->nconditions, 0, NULL, NULL, NULL, 0};
+    sf.log = e->sweep_log;
     sf.group = mur_calloc((size_t)sf.nc, sizeof *sf.group);
     sf.order = mur_calloc((size_t)sf.nc, sizeof *sf.order);
     sf.x = mur_calloc((size_t)sf.nc, sizeof *sf.x);
@@ -1441,7 +1396,7 @@ static int plot_sweep(const char *path, const mur_experiment *e, const mur_summa
     sweep_groups(&sf);
     keys[0] = (key){KEY_LINE, ink, "median", 0};
     keys[1] = (key){KEY_BAND, ink, "", 0};
-    snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", mur_experiment_runs(e));
+    snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", e->runs);
     int nkeys = 2;
     for (int g = 0; sf.ngroups > 1 && g < sf.ngroups && g < MAX_KEYED; g++) {
         keys[nkeys] = (key){KEY_LINE, palette[g % 7], "", g == 0};
@@ -1475,7 +1430,7 @@ static int plot_sweep(const char *path, const mur_experiment *e, const mur_summa
         y += TITLE_H + PANEL_H + GAP;
     }
     char xl[160], head[128];
-    snprintf(xl, sizeof xl, "%s%s", setting_heading(sf.s->sweep[0], head, sizeof head), sf.log ? ", log scale" : "");
+    snprintf(xl, sizeof xl, "%s%s", setting_heading(e->sweep[0], head, sizeof head), sf.log ? ", log scale" : "");
     text(&f, L + PW / 2, y - GAP + 11, xl, TEXT_SIZE, 0.5, 0, 0, ink);
     rc = fig_end(&f, err);
 done:
@@ -1487,30 +1442,37 @@ done:
     return rc;
 }
 
-int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics, int n,
-                   mur_error *err)
+/* MUR_EINPUT unless d is figure data of this version with n metrics and
+ * conditions. */
+static int check_figure(const mur_figure *d, const char *what, mur_error *err)
+{
+    if (!MUR_VERSION_OK(d->version, 1, MUR_FIGURE_VERSION))
+        return mur_error_set(err, MUR_EINPUT, "figure data of version %u (this murmur takes %d)", d->version,
+                             MUR_FIGURE_VERSION);
+    if (d->nmetrics < 1 || !d->metrics)
+        return mur_error_set(err, MUR_EINPUT, "a %s figure needs at least one metric", what);
+    if (d->nconditions < 1 || !d->conditions)
+        return mur_error_set(err, MUR_EINPUT, "a %s figure needs a condition", what);
+    return MUR_OK;
+}
+
+int mur_plot_stats(const char *path, const mur_figure *e, mur_error *err)
 {
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    if (n < 1)
-        return mur_error_set(err, MUR_EINPUT, "a stats figure needs at least one metric");
-    const int nc = mur_experiment_conditions(e), runs = mur_experiment_runs(e);
-    const long ticks = mur_experiment_ticks(e);
+    int rc = check_figure(e, "stats", err);
+    if (rc)
+        return rc;
+    if (!e->summary || (e->nsweep > 0 && (!e->sweep || !e->sweep_grouped || !e->sweep_values)))
+        return mur_error_set(err, MUR_EINPUT, "a stats figure needs its summaries");
+    const int nc = e->nconditions, runs = e->runs, n = e->nmetrics;
+    const int *metrics = e->metrics;
+    const long ticks = e->ticks;
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     figure f = {0};
-    int rc = MUR_OK;
-    mur_summary *sum = mur_calloc((size_t)nc * (size_t)n, sizeof *sum);
-    if (!sum)
-        return mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
-    for (int c = 0; c < nc; c++)
-        for (int i = 0; i < n; i++)
-            mur_experiment_summary(e, c, ticks, metrics[i], &sum[c * n + i]);
-    const mur_scene *s = mur_experiment_scene(e);
-    if (s->nsweep && mur_experiment_condition(e, 0) && nc == s->nconditions) {
-        rc = plot_sweep(path, e, sum, metrics, n, err);   /* a grid: the metrics against the sweep */
-        mur_free(sum);
-        return rc;
-    }
+    const mur_summary *sum = e->summary;
+    if (e->nsweep > 0)
+        return plot_sweep(path, e, sum, metrics, n, err);   /* a grid: the metrics against the sweep */
 
     key keys[3] = {{KEY_RING, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
@@ -1535,7 +1497,6 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
     rc = fig_end(&f, err);
 done:
     fig_abort(&f);
-    mur_free(sum);
     return rc;
 }
 
@@ -1563,7 +1524,7 @@ static double effect_range(panel *p, const mur_effect *eff, int nc, int n, int i
 #define TITLE_MIN 5.0   /* pt: the smallest an effects panel's title shrinks to before it wraps */
 
 /* An effects panel's title: "<metric>: change against <baseline>". */
-static void effects_title(const mur_experiment *e, int k, int base, char *line, size_t n)
+static void effects_title(const mur_figure *e, int k, int base, char *line, size_t n)
 {
     char head[160];
     snprintf(line, n, "%s: change against %s", metric_heading(k, head, sizeof head), condition_label(e, base));
@@ -1573,7 +1534,7 @@ static void effects_title(const mur_experiment *e, int k, int base, char *line, 
  * every panel: at TEXT_SIZE when the widest fits, else shrunk to fit (not
  * below TITLE_MIN), else at TITLE_MIN wrapped onto lines (*wrap = PW).
  * *th: the title's height above its plot area (TITLE_H for one line). */
-static void effects_titles_fit(figure *probe, const mur_experiment *e, const int *metrics, int n, int base,
+static void effects_titles_fit(figure *probe, const mur_figure *e, const int *metrics, int n, int base,
                                double PW, double *size, double *wrap, double *th)
 {
     char line[320];
@@ -1610,11 +1571,11 @@ static void effects_titles_fit(figure *probe, const mur_experiment *e, const int
 /* One metric's effects panel, its title (at size, wrapped to wrap, th
  * high) from y: a dashed line at zero, and per condition (slot s, the
  * baseline skipped) its interval and median. */
-static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_effect *eff, int n, int i, int k,
+static void draw_effects_panel(figure *f, const mur_figure *e, const mur_effect *eff, int n, int i, int k,
                                double y, int base, double size, double wrap, double th)
 {
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
-    const int nc = mur_experiment_conditions(e);
+    const int nc = e->nconditions;
     panel p = {L, y + th, PW, PANEL_H, 0, nc - 1, 0, 1};
     double step = effect_range(&p, eff, nc, n, i, base);
     char line[320];
@@ -1648,10 +1609,10 @@ static void draw_effects_panel(figure *f, const mur_experiment *e, const mur_eff
 
 /* How far below the axis the turned names of the conditions (the baseline
  * aside) reach, at size pt wrapped to wrap. */
-static double label_reach(figure *probe, const mur_experiment *e, int base, double size, double wrap)
+static double label_reach(figure *probe, const mur_figure *e, int base, double size, double wrap)
 {
     double reach = 0, w, h;
-    for (int c = 0; c < mur_experiment_conditions(e); c++) {
+    for (int c = 0; c < e->nconditions; c++) {
         if (c == base)
             continue;
         mur_text_begin(&probe->text, probe->cr);
@@ -1662,18 +1623,22 @@ static double label_reach(figure *probe, const mur_experiment *e, int base, doub
     return reach;
 }
 
-int mur_plot_effects(const char *path, const mur_experiment *e, const int *metrics, int n,
-                     const mur_effect *eff, mur_error *err)
+int mur_plot_effects(const char *path, const mur_figure *e, mur_error *err)
 {
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    const int nc = mur_experiment_conditions(e), base = mur_experiment_scene(e)->baseline;
-    if (n < 1 || nc < 2)
+    if (!MUR_VERSION_OK(e->version, 1, MUR_FIGURE_VERSION))
+        return mur_error_set(err, MUR_EINPUT, "figure data of version %u (this murmur takes %d)", e->version,
+                             MUR_FIGURE_VERSION);
+    const int nc = e->nconditions, base = e->baseline, n = e->nmetrics;
+    const int *metrics = e->metrics;
+    const mur_effect *eff = e->effects;
+    if (n < 1 || nc < 2 || !metrics || !eff || !e->conditions)
         return mur_error_set(err, MUR_EINPUT, "an effects figure needs two conditions or more and a metric");
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     key keys[2] = {{KEY_RING, ink, "", 0}, {KEY_CAPPED, ink, "", 0}};
-    snprintf(keys[0].label, sizeof keys[0].label, "median of %d paired differences", mur_experiment_runs(e));
-    snprintf(keys[1].label, sizeof keys[1].label, "%g%% bootstrap interval", MUR_EFFECT_LEVEL);
+    snprintf(keys[0].label, sizeof keys[0].label, "median of %d paired differences", e->runs);
+    snprintf(keys[1].label, sizeof keys[1].label, "%g%% bootstrap interval", e->effect_level);
     /* Condition names under the last panel, as the stats figure sets them. */
     figure probe;
     probe_open(&probe);
@@ -1739,30 +1704,25 @@ static void power_label(char *buf, size_t n, int k)
 /* The median and 10-90% band of log10 divergence_rms across runs for
  * condition c, every stride-th tick (last = the count of points - 1), into
  * t (lo, mid, hi); a zero divergence is drawn at the axis' floor. */
-static void divergence_track(const mur_experiment *e, int c, long stride, long last, double floor_log,
-                             track *t, double *scratch)
+static void divergence_track(const mur_figure *e, int c, long stride, long last, double floor_log, track *t)
 {
-    const int runs = mur_experiment_runs(e);
-    const long ticks = mur_experiment_ticks(e);
+    const long ticks = e->ticks;
+    const mur_figure_track *d = &e->divergence[c];
     for (long k = 0; k <= last; k++) {
         long tick = k * stride < ticks ? k * stride : ticks;
-        for (int r = 0; r < runs; r++)
-            scratch[r] = mur_experiment_twin(e, c, r, tick)->divergence.rms;
-        mur_summary m;
-        mur_summary_compute(&m, scratch, runs);
-        double v[3] = {m.p10, m.median, m.p90}, *out[3] = {t->lo, t->mid, t->hi};
+        double v[3] = {d->lo[tick], d->mid[tick], d->hi[tick]}, *out[3] = {t->lo, t->mid, t->hi};
         for (int q = 0; q < 3; q++)
             out[q][k] = v[q] > 0 ? fmax(log10(v[q]), floor_log) : floor_log;
     }
 }
 
 /* Dotted lines at the sizes the ticks_to_ rows report, labelled at the right. */
-static void draw_sizes(figure *f, const panel *p)
+static void draw_sizes(figure *f, const panel *p, const mur_figure *e)
 {
     cairo_t *cr = f->cr;
     double dash[2] = {1, 1.5};
-    for (int k = 1; k < MUR_TWIN_METRIC_COUNT; k++) {
-        double v = log10(mur_twin_size(k));
+    for (int k = 0; k < e->nsizes; k++) {
+        double v = log10(e->sizes[k]);
         if (v < p->y0 || v > p->y1)
             continue;
         cairo_set_dash(cr, dash, 2, 0);
@@ -1773,7 +1733,7 @@ static void draw_sizes(figure *f, const panel *p)
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
         /* the size as its row names it: 1e-9, 1e-5, 1 */
-        const char *name = mur_twin_metric_name(k) + strlen("ticks_to_");
+        const char *name = e->size_names ? e->size_names[k] : "";
         text(f, p->x + p->w - 1, py(p, v) - 0.5, name, TICK_SIZE, 1, 1, 0, grey);
     }
 }
@@ -1781,18 +1741,16 @@ static void draw_sizes(figure *f, const panel *p)
 /* The fitted growth of condition c: the slope of its runs' median
  * doubling time, through the median curve's own fit at the middle of its
  * range, drawn dashed over that range. 0 when there is nothing to draw. */
-static int draw_fit(figure *f, const panel *p, const mur_experiment *e, int c, const double *median_rms,
+static int draw_fit(figure *f, const panel *p, const mur_figure *e, int c, const double *median_rms,
                     rgb col, double *doubling)
 {
-    mur_summary m;
-    int censored;
-    mur_experiment_twin_summary(e, c, 0, &m, &censored);
-    *doubling = m.median;
+    const double median = e->doubling ? e->doubling[c] : NAN;
+    *doubling = median;
     mur_growth g;
-    mur_growth_fit(median_rms, mur_experiment_ticks(e) + 1, &g);
-    if (!isfinite(m.median) || g.first < 0)
+    mur_growth_fit(median_rms, e->ticks + 1, &g);
+    if (!isfinite(median) || g.first < 0)
         return 0;
-    double rate = log(2.0) / m.median, tm = 0.5 * (double)(g.first + g.last);
+    double rate = log(2.0) / median, tm = 0.5 * (double)(g.first + g.last);
     double ym = g.log_d0 + g.rate * tm;   /* ln D of the median's fit at tm */
     cairo_t *cr = f->cr;
     double dash[2] = {3, 1.5};
@@ -1815,66 +1773,69 @@ static int draw_fit(figure *f, const panel *p, const mur_experiment *e, int c, c
     return 1;
 }
 
-int mur_plot_divergence(const char *path, const mur_experiment *e, mur_error *err)
+/* A divergence figure's legend (keys: room for nc + 2): one line per
+ * condition with its doubling time, the band, the fit; returns how many. */
+static int divergence_keys(const mur_figure *e, int nc, key *keys)
+{
+    int nkeys = 0;
+    for (int c = 0; c < nc; c++) {
+        double doubling = e->doubling ? e->doubling[c] : NAN;
+        keys[nkeys] = (key){KEY_LINE, palette[c], "", 0};
+        if (isfinite(doubling))
+            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sdoubling time %.3g ticks (median of runs)",
+                     nc > 1 ? condition_name(e, c) : "", nc > 1 ? ": " : "", doubling);
+        else
+            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sno doubling time",
+                     nc > 1 ? condition_name(e, c) : "", nc > 1 ? ": " : "");
+        nkeys++;
+    }
+    keys[nkeys] = (key){KEY_BAND, ink, "", 1};
+    snprintf(keys[nkeys++].label, sizeof keys[0].label, "median, 10\xe2\x80\x93" "90%% of %d runs", e->runs);
+    keys[nkeys] = (key){KEY_LINE, grey, "dashed: the fitted slope, over the fitted range", 0};
+    return nkeys + 1;
+}
+
+int mur_plot_divergence(const char *path, const mur_figure *e, mur_error *err)
 {
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
-    if (!mur_experiment_twin(e, 0, 0, 0))
+    if (!MUR_VERSION_OK(e->version, 1, MUR_FIGURE_VERSION))
+        return mur_error_set(err, MUR_EINPUT, "figure data of version %u (this murmur takes %d)", e->version,
+                             MUR_FIGURE_VERSION);
+    if (!e->divergence || !e->divergence_range || e->nconditions < 1 || !e->conditions || e->ticks < 0)
         return mur_error_set(err, MUR_EINPUT, "a divergence figure needs an experiment with a twin");
-    const int nc = mur_experiment_conditions(e) < 7 ? mur_experiment_conditions(e) : 7;
-    const int runs = mur_experiment_runs(e);
-    const long ticks = mur_experiment_ticks(e), stride = (ticks + MAX_POINTS - 1) / MAX_POINTS;
+    const int nc = e->nconditions < 7 ? e->nconditions : 7;
+    const long ticks = e->ticks, stride = (ticks + MAX_POINTS - 1) / MAX_POINTS;
     const long last = (ticks + stride - 1) / stride;
     const double W = MUR_PLOT_WIDTH, L = MARGIN_L, PW = W - MARGIN_L - MARGIN_R;
     figure f = {0};
     int rc = MUR_OK;
     size_t len = (size_t)last + 1;
-    double *buf = mur_calloc(len * 4 * (size_t)nc + (size_t)runs + (size_t)ticks + 1, sizeof *buf);
+    double *buf = mur_calloc(len * 4 * (size_t)nc + 1, sizeof *buf);
     key *keys = mur_calloc((size_t)nc + 2, sizeof *keys);
     if (!buf || !keys) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory drawing a figure");
         goto done;
     }
-    double *ts = buf, *scratch = buf + len * 3 * (size_t)nc + len, *median = scratch + runs;
+    double *ts = buf;
     for (long k = 0; k <= last; k++)
         ts[k] = (double)(k * stride < ticks ? k * stride : ticks);
     /* The axis: whole decades from the smallest p10 (at least 1e-16) to the largest p90. */
     double lo = 1e300, hi = 0;
-    for (int c = 0; c < nc; c++)
-        for (long t = 0; t <= ticks; t++)
-            for (int r = 0; r < runs; r++) {
-                double d = mur_experiment_twin(e, c, r, t)->divergence.rms;
-                if (d > 0 && d < lo)
-                    lo = d;
-                if (d > hi)
-                    hi = d;
-            }
+    for (int c = 0; c < nc; c++) {
+        double small = e->divergence_range[2 * c], large = e->divergence_range[2 * c + 1];
+        if (small > 0 && small < lo)
+            lo = small;
+        if (large > hi)
+            hi = large;
+    }
     if (!(hi > 0))
         lo = 1e-16, hi = 1;
     panel p = {L, 0, PW, DIV_PANEL_H, 0, (double)ticks, floor(log10(fmax(lo, 1e-16))), ceil(log10(hi))};
     if (p.y1 <= p.y0)
         p.y1 = p.y0 + 1;
-    /* The legend: one line per condition with its doubling time, the band, the fit. */
     double doubling[8];
-    int nkeys = 0;
-    for (int c = 0; c < nc; c++) {
-        mur_summary m;
-        int censored;
-        mur_experiment_twin_summary(e, c, 0, &m, &censored);
-        doubling[c] = m.median;
-        keys[nkeys] = (key){KEY_LINE, palette[c], "", 0};
-        if (isfinite(m.median))
-            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sdoubling time %.3g ticks (median of runs)",
-                     nc > 1 ? mur_experiment_condition_name(e, c) : "", nc > 1 ? ": " : "", m.median);
-        else
-            snprintf(keys[nkeys].label, sizeof keys[nkeys].label, "%s%sno doubling time",
-                     nc > 1 ? mur_experiment_condition_name(e, c) : "", nc > 1 ? ": " : "");
-        nkeys++;
-    }
-    keys[nkeys] = (key){KEY_BAND, ink, "", 1};
-    snprintf(keys[nkeys++].label, sizeof keys[0].label, "median, 10\xe2\x80\x93" "90%% of %d runs", runs);
-    keys[nkeys] = (key){KEY_LINE, grey, "dashed: the fitted slope, over the fitted range", 0};
-    nkeys++;
+    int nkeys = divergence_keys(e, nc, keys);
     figure probe;
     probe_open(&probe);
     double legend_h = draw_legend(&probe, keys, nkeys, L, 0, PW, 0);
@@ -1901,22 +1862,15 @@ int mur_plot_divergence(const char *path, const mur_experiment *e, mur_error *er
     }
     draw_axes(&f, &p, 1, nice_step((double)ticks, 6), 0);
     text(&f, L + PW / 2, p.y + p.h + 11, "ticks", TEXT_SIZE, 0.5, 0, 0, ink);
-    draw_sizes(&f, &p);
+    draw_sizes(&f, &p, e);
     for (int c = 0; c < nc; c++) {
         track t;   /* after ts, three arrays of len per condition */
         t.mid = buf + len * (1 + 3 * (size_t)c);
         t.lo = t.mid + len;
         t.hi = t.lo + len;
-        divergence_track(e, c, stride, last, p.y0, &t, scratch);
+        divergence_track(e, c, stride, last, p.y0, &t);
         draw_track(&f, &p, &t, ts, last, palette[c]);
-        for (long tk = 0; tk <= ticks; tk++) {   /* the median at every tick, for its fit */
-            for (int r = 0; r < runs; r++)
-                scratch[r] = mur_experiment_twin(e, c, r, tk)->divergence.rms;
-            mur_summary m;
-            mur_summary_compute(&m, scratch, runs);
-            median[tk] = m.median;
-        }
-        draw_fit(&f, &p, e, c, median, palette[c], &doubling[c]);
+        draw_fit(&f, &p, e, c, e->divergence[c].mid, palette[c], &doubling[c]);   /* the median at every tick */
     }
     rc = fig_end(&f, err);
 done:

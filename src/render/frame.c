@@ -156,6 +156,9 @@ static void panel_free(mur_panel_state *ps, int nseries)
 static int look_ok(const mur_look *lk, mur_error *err)
 {
     const char *bad = NULL;
+    if (!MUR_VERSION_OK(lk->version, 1, MUR_LOOK_VERSION))
+        return mur_error_set(err, MUR_EINPUT, "a look of version %u (this murmur takes %d)", lk->version,
+                             MUR_LOOK_VERSION);
     if (lk->panels < 1)
         bad = "panels (at least 1)";
     else if ((unsigned)lk->shape > MUR_SHAPE_DENSITY || (unsigned)lk->color_mode > MUR_COLOR_GROUP ||

@@ -499,6 +499,7 @@ static int fill_look(ctx *c)
 {
     mur_scene *s = c->s;
     mur_look *lk = &s->look;
+    lk->version = MUR_LOOK_VERSION;
     lk->name = s->path;
     lk->title = s->title;
     lk->tps = s->tps;
