@@ -16,6 +16,7 @@
 #include "murmur/error.h"
 #include "murmur/flock.h"
 #include "murmur/look.h"
+#include "murmur/metrics.h"
 #include "murmur/presets.h"
 #include "murmur/recording.h"
 
@@ -195,12 +196,12 @@ typedef struct mur_scene {
     int runs, ticks;             ///< ensemble size and length (`murmur stats`)
     mur_condition *conditions;   ///< at least one ("all" = no overrides) after loading
     int nconditions;
-    int metrics[8];              ///< experiment metrics (mur_metric_name indices)
+    int metrics[MUR_METRIC_COUNT]; ///< experiment metrics (mur_metric_name indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
     mur_twin_spec twin;          ///< experiment.twin (kind MUR_TWIN_NONE when absent)
     mur_measure measure;         ///< experiment.measure (window 0: at the last tick)
-    mur_until until[8];          ///< experiment.until, in file order
+    mur_until until[MUR_METRIC_COUNT]; ///< experiment.until, in file order
     int nuntil;
     /* recorded flocks (docs/data.md), owned by the scene */
     mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL

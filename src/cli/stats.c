@@ -848,12 +848,15 @@ static void series_csv(FILE *fp, const mur_experiment *e)
                 fprintf(fp, "%s,", s->sweep[j]->name);
     }
     fputs("tick", fp);
+    unsigned kept = mur_experiment_metrics_kept(e);   /* the field's measures when the scene names them */
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
-        fprintf(fp, ",%s", mur_metric_name(k));
+        if (kept >> k & 1)
+            fprintf(fp, ",%s", mur_metric_name(k));
     fputs(",state", fp);
     if (runs > 1)
         for (int k = 0; k < MUR_METRIC_COUNT; k++)
-            fprintf(fp, ",%s_median,%s_p10,%s_p90", mur_metric_name(k), mur_metric_name(k),
+            if (kept >> k & 1)
+                fprintf(fp, ",%s_median,%s_p10,%s_p90", mur_metric_name(k), mur_metric_name(k),
                     mur_metric_name(k));
     for (int j = 0; j < nswept; j++)
         fprintf(fp, ",%s", swept[j]->name);
@@ -875,11 +878,15 @@ static void series_csv(FILE *fp, const mur_experiment *e)
             }
         fprintf(fp, "%ld", t);
         for (int k = 0; k < MUR_METRIC_COUNT; k++) {
+            if (!(kept >> k & 1))
+                continue;
             fputc(',', fp);
             put_number(fp, mur_metrics_value(m, k));
         }
         fprintf(fp, ",%s", mur_state_name(mur_state_classify(m->order, m->milling)));
         for (int k = 0; k < MUR_METRIC_COUNT && runs > 1; k++) {
+            if (!(kept >> k & 1))
+                continue;
             mur_summary sm;
             mur_experiment_summary(e, c, t, k, &sm);
             double v[3] = {sm.median, sm.p10, sm.p90};

@@ -340,7 +340,7 @@ static int state_close(trace_h5 *h)
 
 /* ---- the writer ----------------------------------------------------------- */
 
-/* The readout's metrics (every readout overlay's, each once), else all. */
+/* The readout's metrics (every readout overlay's, each once), else the default set. */
 static void choose_metrics(trace_h5 *h, const mur_scene *s)
 {
     const mur_look *look = mur_scene_look(s);
@@ -351,8 +351,8 @@ static void choose_metrics(trace_h5 *h, const mur_scene *s)
             if (ov->metrics[j] >= 0 && ov->metrics[j] < MUR_METRIC_COUNT && !seen[ov->metrics[j]]++)
                 h->metrics[h->nmetrics++] = ov->metrics[j];
     }
-    if (h->nmetrics == 0)
-        for (int k = 0; k < MUR_METRIC_COUNT; k++)
+    for (int k = 0; h->nmetrics == 0 && k < MUR_METRIC_COUNT; k++)
+        if (mur_metrics_default_mask() >> k & 1)
             h->metrics[h->nmetrics++] = k;
 }
 

@@ -225,8 +225,8 @@ int mur_parse_experiment_pair(ctx *c, pair *p, void *arg)
             return rc;
         s->nmetrics = 0;
         for (yaml_node_item_t *it = p->v->data.sequence.items.start; it < p->v->data.sequence.items.top; it++) {
-            if (s->nmetrics == 8)
-                return mur_parse_fail_at(c, p->v, "at most 8 metrics");
+            if (s->nmetrics == MUR_METRIC_COUNT)
+                return mur_parse_fail_at(c, p->v, "at most %d metrics", MUR_METRIC_COUNT);
             if ((rc = mur_parse_metric_name(c, mur_parse_node(c, *it), "metrics", &s->metrics[s->nmetrics++])))
                 return rc;
         }

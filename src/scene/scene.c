@@ -111,9 +111,10 @@ static int defaults(ctx *c, const char *name)
     s->runs = 25;
     s->ticks = 900;
     s->measure.every = 1;
-    s->nmetrics = MUR_METRIC_COUNT;
+    s->nmetrics = 0;   /* the default set: the field's measures only when named */
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
-        s->metrics[k] = k;
+        if (mur_metrics_default_mask() >> k & 1)
+            s->metrics[s->nmetrics++] = k;
     /* out/<scene name>.mp4 */
     const char *b = base_name(name);
     size_t len = strlen(b);
