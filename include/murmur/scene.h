@@ -154,6 +154,8 @@ typedef struct mur_measure {
     long window;                 ///< 0: the value at the last tick; else the mean over the last `window` ticks
     long every;                  ///< within the window, a sample every this many ticks, ending at the last (>= 1)
     double radius;               ///< `radius`: neighbours, clusters, largest and milling measured within it (0: the cohesion radius)
+    double correlation_bin;      ///< `correlation_bin`: C(r)'s bin width, world units (0: radius / 4)
+    double correlation_range;    ///< `correlation_range`: C(r)'s cut-off, world units (0: 10 x radius)
     int window_line, window_col; ///< where `window` stands in the file (1-based; 0: not given), for a run it outlasts
 } mur_measure;
 

@@ -405,8 +405,10 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     h->file = -1;
     choose_metrics(h, s);
     h->mc = mur_metrics_ctx_create();
-    if (h->mc)   /* the observables measure as the scene's experiment does */
+    if (h->mc) {   /* the observables measure as the scene's experiment does */
         mur_metrics_ctx_set_radius(h->mc, s->measure.radius);
+        mur_metrics_ctx_set_correlation(h->mc, s->measure.correlation_bin, s->measure.correlation_range);
+    }
     h->buf = mur_malloc((size_t)(h->n ? h->n : 1) * 2 * sizeof(double));
     if (!h->mc || !h->buf) {
         trace_h5_close(h, NULL);

@@ -199,6 +199,8 @@ static void *worker(void *arg)
     if (mc) {
         mur_metrics_ctx_set_stop(mc, sh->stop);
         mur_metrics_ctx_set_radius(mc, sh->e->scene->measure.radius);
+        mur_metrics_ctx_set_correlation(mc, sh->e->scene->measure.correlation_bin,
+                                        sh->e->scene->measure.correlation_range);
     }
     pthread_mutex_lock(&sh->lock);
     if (!mc) {

@@ -283,6 +283,8 @@ static int measure_ok(ctx *c, yaml_node_t *root)
         return mur_parse_fail_at(c, mur_parse_lookup(c, m, "radius"), "'radius' = %g is larger than the world (%g x %g)",
                        s->measure.radius, s->params.width, s->params.height);
     s->look.metric_radius = s->measure.radius;   /* a render's readouts measure as the experiment does */
+    s->look.correlation_bin = s->measure.correlation_bin;
+    s->look.correlation_range = s->measure.correlation_range;
     return 0;
 }
 
