@@ -123,6 +123,7 @@ typedef struct mur_boid_quantity {
     const char *title;       ///< "nearest-neighbour distance": the figure's axis
     const char *unit;        ///< "world units", "boids", ...
     const char *definition;  ///< one line: what is measured, for each boid
+    int whole;               ///< 1: whole numbers (a histogram's bins centre on them)
 } mur_boid_quantity;
 
 /// Number of per-boid quantities.

@@ -747,9 +747,12 @@ int mur_cmd_stats(const mur_cli_opts *o)
     mur_experiment *e = NULL;
     int json = 0;
     mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
-    if (o->shard_text && (shard_refuses(o) || mur_cli_parse_shard(o->shard_text, &def.shard, &def.shards)))
+    int field = o->correlation || o->distribution;   /* field.c's runs, in place of the table */
+    if (mur_cli_field_options(o))
         return 2;
-    if (!o->shard_text && mur_cli_stats_options(o, &json))
+    if (!field && o->shard_text && (shard_refuses(o) || mur_cli_parse_shard(o->shard_text, &def.shard, &def.shards)))
+        return 2;
+    if (!field && !o->shard_text && mur_cli_stats_options(o, &json))
         return 2;
     int rc = load(o, &def, &s, &err);
     if (rc)
@@ -758,6 +761,10 @@ int mur_cmd_stats(const mur_cli_opts *o)
         return 2;
     def.threads = o->threads;
     def.stop = o->stop;
+    if (field) {
+        rc = mur_cli_field(o, s, &def, &err);
+        goto done;
+    }
     if (o->shard_text) {
         rc = run_shard(o, "stats", s, &def, &err);
         goto done;
@@ -992,4 +999,30 @@ done:
     mur_experiment_destroy(e);
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);
+}
+
+/* ---- for field.c (stats --correlation, --distribution) -------------------- */
+
+void mur_cli_put_number(FILE *fp, double v) { put_number(fp, v); }
+
+void mur_cli_put_csv_text(FILE *fp, const char *s) { put_csv_text(fp, s); }
+
+void mur_cli_sweep_header(FILE *fp, const mur_scene *s) { sweep_header(fp, s); }
+
+void mur_cli_sweep_values(FILE *fp, const mur_experiment *e, int c) { sweep_values(fp, e, c); }
+
+int mur_cli_write_sidecar(const char *csv_path, const mur_experiment *e, mur_error *err)
+{
+    return write_sidecar(csv_path, e, err);
+}
+
+int mur_cli_run_experiment(const mur_cli_opts *o, mur_experiment **e, const mur_scene *s, mur_experiment_def *def,
+                           mur_error *err)
+{
+    mur_progress bar;
+    long total = (long)s->nconditions * (def->runs ? def->runs : s->runs);
+    mur_progress_start(&bar, "runs", total, o->quiet);
+    def->progress = on_progress;
+    def->progress_ctx = &bar;
+    return finish_run(mur_experiment_run(e, s, def, err), &bar, total, err);
 }

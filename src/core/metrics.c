@@ -841,10 +841,10 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
 
 static const mur_boid_quantity quantity_table[MUR_BOID_QUANTITY_COUNT] = {
     {"nearest", "nearest-neighbour distance", "world units",
-     "the distance from each boid to its nearest other boid (nearest image)"},
+     "the distance from each boid to its nearest other boid (nearest image)", 0},
     {"neighbours", "neighbours within R_coh", "boids",
-     "each boid's count of other boids within the measuring (cohesion) radius"},
-    {"speed", "speed", "world units a tick", "each boid's speed |v|"},
+     "each boid's count of other boids within the measuring (cohesion) radius", 1},
+    {"speed", "speed", "world units a tick", "each boid's speed |v|", 0},
 };
 
 const mur_boid_quantity *mur_boid_quantity_at(int k)
