@@ -571,6 +571,7 @@ static int write_plot(const mur_cli_opts *o, plot_fn draw, const mur_experiment 
     if (!o->plot)
         return MUR_OK;
     ensure_out_dir(o->plot);
+    mur_cli_figure_footer(o, s);   /* --plot-provenance */
     int rc = draw(o->plot, e, s->metrics, s->nmetrics, err);
     if (!rc && !o->quiet)
         fprintf(stderr, "murmur: wrote %s\n", o->plot);
@@ -720,10 +721,13 @@ int mur_cli_stats_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_er
     if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, err)) ||
                         (rc = write_sidecar(o->runs_out, e, err))))
         goto done;
-    if ((rc = write_plot(o, twin_rows(e) ? twin_plot : mur_plot_stats, e, s, err)))
+    /* a two-parameter sweep: a heatmap per metric, as phase diagrams are printed */
+    if ((rc = write_plot(o, twin_rows(e) ? twin_plot : mur_cli_heatmap_fits(e) ? mur_cli_plot_heatmap : mur_plot_stats,
+                         e, s, err)))
         goto done;
     if (o->plot_effects) {
         ensure_out_dir(o->plot_effects);
+        mur_cli_figure_footer(o, s);
         if ((rc = mur_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, err)))
             goto done;
         if (!o->quiet)

@@ -273,7 +273,7 @@ static void draw_axes(chart *f, const area *a, double x_step, double y_step)
 
 #define HM_PANEL_H 84.0
 #define HM_BAR_H 4.0
-#define HM_ROW_H (9.0 + HM_PANEL_H + 17.0 + HM_BAR_H + 12.0)
+#define HM_ROW_H (18.0 + HM_PANEL_H + 36.0)   /* titles, the grid, its labels, the colour bar and its labels */
 #define HM_MARGIN_L 34.0
 #define HM_GAP 16.0
 
