@@ -74,6 +74,7 @@ typedef struct mur_curves {
     double bin;                 ///< > 0: a histogram, x the bins' centres, each bin this wide, drawn as steps
     int zero_line;              ///< 1: a line at y = 0 (C(r) crosses it)
     double mark;                ///< a value on the y axis to mark with a dotted line (NaN: none)
+    double x_max;               ///< the x axis ends here (NaN: where the data ends); points beyond are cut
 } mur_curves;
 
 /// A figure of one panel of curves. 0, MUR_EINPUT or MUR_ERUN.

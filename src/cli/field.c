@@ -211,11 +211,37 @@ static int correlation_bins(const mur_cli_opts *o, const mur_scene *s, field *fx
 
 /* A histogram's bins over every value the runs gave: from 0 (a whole
  * number's centred on 0, 1, ...) past the largest, --bin wide or about 30
- * of them (1 for whole numbers). nbins 0: no value at all. */
+ * of them up to the 99th percentile (1 for whole numbers). */
 typedef struct {
     double lo, w;
     int nbins;
+    double p99;   /* the values' 99th percentile: where the figure's axis ends */
 } hist_bins;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The 99th percentile of every finite value of the runs (0 when none). */
+static double top_percentile(const field *fx, int njobs)
+{
+    size_t n = 0, k = 0;
+    for (int j = 0; j < njobs; j++)
+        n += fx->slots[j].n;
+    double *all = n ? mur_malloc(n * sizeof *all) : NULL, p = 0;
+    for (int j = 0; all && j < njobs; j++)
+        for (size_t i = 0; i < fx->slots[j].n; i++)
+            if (isfinite(fx->slots[j].v[i]))
+                all[k++] = fx->slots[j].v[i];
+    if (all && k) {
+        qsort(all, k, sizeof *all, cmp_double);
+        p = all[(size_t)floor(0.99 * (double)(k - 1))];
+    }
+    mur_free(all);
+    return p;
+}
 
 static int histogram_bins(const mur_cli_opts *o, const field *fx, int njobs, hist_bins *hb)
 {
@@ -225,7 +251,8 @@ static int histogram_bins(const mur_cli_opts *o, const field *fx, int njobs, his
         for (size_t i = 0; i < fx->slots[j].n; i++)
             if (isfinite(fx->slots[j].v[i]))
                 top = fmax(top, fx->slots[j].v[i]);
-    hb->w = bin_option(o) > 0 ? bin_option(o) : q->whole ? 1 : nice_width(top, 30);
+    hb->p99 = top_percentile(fx, njobs);   /* a far outlier sets neither the bins nor the axis */
+    hb->w = bin_option(o) > 0 ? bin_option(o) : q->whole ? 1 : nice_width(hb->p99 > 0 ? hb->p99 : top, 30);
     hb->lo = q->whole ? -hb->w / 2 : 0;
     double k = floor((top - hb->lo) / hb->w) + 1;
     if (k > MUR_CORRELATION_BINS) {
@@ -327,6 +354,7 @@ typedef struct {
     const bin_row *rows;
     int nbins;
     double total_w;   /* --distribution: w, for the pooled density */
+    double x_max;     /* --distribution: the figure's axis ends here (NaN: at the data's end) */
 } table;
 
 static void write_csv(FILE *fp, const table *t)
@@ -458,7 +486,7 @@ static int draw_figure(const mur_cli_opts *o, const table *t, mur_error *err)
         snprintf(yl, sizeof yl, "share of boids");
     else
         snprintf(yl, sizeof yl, dist ? "density (per %s)" : "C(r)%s", dist ? bq->unit : "");
-    mur_curves cs = {heading, xl, yl, cv, n, dist ? t->total_w : 0, !dist, NAN};
+    mur_curves cs = {heading, xl, yl, cv, n, dist ? t->total_w : 0, !dist, NAN, t->x_max};
     mur_chart_doc doc = {mur_experiment_scene(e)->title, meta};
     if (!rc)
         rc = mur_chart_curves(o->plot, &cs, &doc, err);
@@ -475,7 +503,7 @@ static int draw_figure(const mur_cli_opts *o, const table *t, mur_error *err)
 static int field_outputs(const mur_cli_opts *o, field *fx, const mur_experiment *e, mur_error *err)
 {
     int njobs = mur_experiment_conditions(e) * fx->runs, nb = fx->nbins;
-    hist_bins hb = {0, 1, 0};
+    hist_bins hb = {0, 1, 0, 0};
     if (fx->quantity >= 0) {
         if (histogram_bins(o, fx, njobs, &hb))
             return MUR_EINPUT;
@@ -494,7 +522,7 @@ static int field_outputs(const mur_cli_opts *o, field *fx, const mur_experiment 
         distribution_rows(fx, e, &hb, rows, v, dens);
     else
         correlation_rows(fx, e, rows, v);
-    table t = {fx, e, rows, nb, hb.w};
+    table t = {fx, e, rows, nb, hb.w, fx->quantity >= 0 ? hb.p99 + 2 * hb.w : NAN};
     if (!o->quiet || !o->output)
         print_table(&t);
     if (o->output && (rc = write_file(o, &t, err)))

@@ -426,6 +426,8 @@ static void curves_box(const mur_curves *c, area *a)
     }
     if (a->x0 > 0)   /* distances, counts, speeds: the axis from 0 */
         a->x0 = 0;
+    if (c->x_max > a->x0 && c->x_max < a->x1)
+        a->x1 = c->x_max;
     if (!(a->x1 > a->x0)) {
         a->x0 = isfinite(a->x0) ? a->x0 - 0.5 : 0;
         a->x1 = a->x0 + 1;
