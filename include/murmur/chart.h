@@ -19,6 +19,11 @@
 extern "C" {
 #endif
 
+/// Width of every figure in points (a paper column, 3.5 in), this module's and plot.h's.
+#define MUR_PLOT_WIDTH 252.0
+/// Resolution of PNG figures, dots per inch.
+#define MUR_PLOT_DPI 300.0
+
 /// A footer line for every figure drawn after this call, by this module and
 /// by plot.h's alike (`--plot-provenance`: the version, the seed and the
 /// scene); NULL or "" draws none. The text is copied. Process-wide: set it

@@ -9,7 +9,6 @@
 #include "murmur/chart.h"
 #include "murmur/alloc.h"
 #include "murmur/file.h"
-#include "murmur/plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,7 +19,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
-#include "internal.h"
+#include "../render/internal.h"
 
 #define TEXT_SIZE 7.0
 #define TICK_SIZE 6.0
