@@ -5,6 +5,7 @@
  * footer, the field's metrics as series columns only when named, and bad
  * input exiting 2 with nothing written. */
 #include <cairo.h>
+#include <hdf5.h>
 #include <math.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -257,4 +258,40 @@ TEST(bad_field_input_exits_2_and_writes_nothing)
                         FIELD_SCENE "experiment:\n  measure: {correlation_bin: 0.01, correlation_range: 100}\n",
                         ":8:30:", "more than 4096 bins", err, sizeof err),
           "too many bins: %s", err);
+}
+
+TEST(a_traces_observables_are_the_default_set_or_the_readouts_field_measures)
+{
+    /* no readout: the six metrics of old, each once, and no field measure;
+     * a readout of the field's measures: those */
+    static const struct {
+        const char *look;
+        const char *have[6], *lack[3];
+    } cases[] = {
+        {"", {"order", "nearest", "neighbours", "clusters", "largest", "milling"},
+         {"rotation", "correlation_length", "elongation"}},
+        {"look: {overlays: [{readout: [rotation, correlation_length, elongation]}]}\n",
+         {"rotation", "correlation_length", "elongation", NULL, NULL, NULL}, {"order", "nearest", "milling"}},
+    };
+    for (int i = 0; i < 2; i++) {
+        char text[1024], args[1024], err[4096];
+        snprintf(text, sizeof text, FIELD_SCENE "%s", cases[i].look);
+        const char *scene = scene_file("obs.yaml", text), *h5 = scratch_path("obs.h5");
+        snprintf(args, sizeof args, "trace %s --ticks 3 -q -o %s", scene, h5);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+        hid_t f = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+        REQUIRE(f >= 0, "%s", h5);
+        for (int k = 0; k < 6 && cases[i].have[k]; k++) {
+            char path[96];
+            snprintf(path, sizeof path, "observables/%s", cases[i].have[k]);
+            CHECK(H5Lexists(f, "observables", H5P_DEFAULT) > 0 && H5Lexists(f, path, H5P_DEFAULT) > 0,
+                  "case %d: no %s", i, path);
+        }
+        for (int k = 0; k < 3; k++) {
+            char path[96];
+            snprintf(path, sizeof path, "observables/%s", cases[i].lack[k]);
+            CHECK(H5Lexists(f, path, H5P_DEFAULT) <= 0, "case %d: %s traced", i, path);
+        }
+        H5Fclose(f);
+    }
 }

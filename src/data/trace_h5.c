@@ -351,8 +351,9 @@ static void choose_metrics(trace_h5 *h, const mur_scene *s)
             if (ov->metrics[j] >= 0 && ov->metrics[j] < MUR_METRIC_COUNT && !seen[ov->metrics[j]]++)
                 h->metrics[h->nmetrics++] = ov->metrics[j];
     }
-    for (int k = 0; h->nmetrics == 0 && k < MUR_METRIC_COUNT; k++)
-        if (mur_metrics_default_mask() >> k & 1)
+    unsigned all = h->nmetrics ? 0 : mur_metrics_default_mask();
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        if (all >> k & 1)
             h->metrics[h->nmetrics++] = k;
 }
 
