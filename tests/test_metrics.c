@@ -396,7 +396,7 @@ TEST(each_boids_neighbours_and_cluster_match_brute_force_on_narrow_grids)
 
 TEST(metric_names_and_values_agree)
 {
-    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6};
+    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6, 0.7, 8, 9};
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         CHECK(mur_metric_find(mur_metric_name(k)) == k, "name %s not found at %d",
               mur_metric_name(k), k);

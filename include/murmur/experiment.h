@@ -137,6 +137,11 @@ MUR_API long mur_experiment_ticks(const mur_experiment *e);
 /// Whether every tick was kept (else only the last).
 MUR_API int mur_experiment_every_tick(const mur_experiment *e);
 
+/// The metrics the experiment computed (bit k: metric k): the default set
+/// (mur_metrics_default_mask) and those the scene names in experiment.metrics
+/// and experiment.until; the others are NaN in its results.
+MUR_API unsigned mur_experiment_metrics_kept(const mur_experiment *e);
+
 /// The scene it ran.
 MUR_API const mur_scene *mur_experiment_scene(const mur_experiment *e);
 

@@ -52,6 +52,14 @@ MUR_API int mur_experiment_plot_effects(const char *path, const mur_experiment *
                                         const mur_effect *eff, mur_error *err);
 MUR_API int mur_experiment_plot_divergence(const char *path, const mur_experiment *e, mur_error *err);
 
+/// A two-parameter sweep's figure (`stats --plot` of a sweep of two
+/// dimensions, each of 3 values or more): a heatmap per metric, the median
+/// across runs and the 10-90% interval's width beside it
+/// (mur_chart_heatmaps), and whether e is such a sweep.
+MUR_API int mur_experiment_heatmap_fits(const mur_experiment *e);
+MUR_API int mur_experiment_plot_heatmap(const char *path, const mur_experiment *e, const int *metrics, int n,
+                                        mur_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -165,6 +165,7 @@ typedef struct mur_look {
     int shape_auto;              ///< 1: the shape was not chosen; boids under 2 pixels on the frame are
                                  ///< drawn as density (0: always `shape`)
     double metric_radius;        ///< radius readouts, plots and cluster colours measure with (0: the cohesion radius)
+    double correlation_bin, correlation_range; ///< C(r)'s bins and cut-off for correlation_length (0: the defaults)
 } mur_look;
 
 #ifdef __cplusplus

@@ -19,10 +19,13 @@ typedef struct mur_metrics {
     int clusters;       ///< connected components joining boids closer than R_coh
     double largest;     ///< largest cluster's share of N, in [0, 1]
     double milling;     ///< rotation order (Couzin 2002), size-weighted over clusters, [0, 1]
+    double rotation;    ///< the group's angular momentum (Couzin 2002) about its centre, [0, 1]
+    double correlation_length; ///< first zero of C(r) (Cavagna 2010), world units; NaN: none within the range
+    double elongation;  ///< sqrt of the positions' covariance's largest / smallest eigenvalue, >= 1
 } mur_metrics;
 
 /// Number of metrics: the fields of mur_metrics, in order.
-#define MUR_METRIC_COUNT 6
+#define MUR_METRIC_COUNT 9
 
 /// Indices of the metrics, in that order: bit k of a `want` mask
 /// (mur_metrics_compute_some) asks for metric k.
@@ -32,7 +35,10 @@ enum {
     MUR_METRIC_NEIGHBOURS,
     MUR_METRIC_CLUSTERS,
     MUR_METRIC_LARGEST,
-    MUR_METRIC_MILLING
+    MUR_METRIC_MILLING,
+    MUR_METRIC_ROTATION,
+    MUR_METRIC_CORRELATION_LENGTH,
+    MUR_METRIC_ELONGATION
 };
 
 /// What every reader of a metric needs to know about it, from one table:
@@ -45,7 +51,13 @@ typedef struct mur_metric_info {
     int decimals;            ///< decimals a readout shows
     int unit_interval;       ///< 1 when every value lies in [0, 1]
     const char *definition;  ///< one line: what is measured
+    int on_request;          ///< 1: in a table, a series or a trace only when a scene names it
+                             ///< (the field's measures: the older tables keep their columns)
 } mur_metric_info;
+
+/// The metrics tables, series and traces carry when a scene names none:
+/// bit k set for each metric whose info has on_request 0.
+MUR_API unsigned mur_metrics_default_mask(void);
 
 /// Metric k (0 <= k < MUR_METRIC_COUNT), or NULL; static storage.
 MUR_API const mur_metric_info *mur_metric_info_at(int k);
@@ -77,6 +89,57 @@ MUR_API void mur_metrics_ctx_set_stop(mur_metrics_ctx *m, volatile sig_atomic_t 
 /// 0, the default: each flock's own cohesion radius. nearest and order do
 /// not depend on it.
 MUR_API void mur_metrics_ctx_set_radius(mur_metrics_ctx *m, double radius);
+
+/// Measure C(r) in bins of `bin` world units up to `range` (the cut-off;
+/// pairs farther apart are never looked at), for the metric
+/// correlation_length; 0 for either: the defaults, a quarter of the
+/// measuring radius and ten times it (MUR_CORRELATION_BINS bins at most).
+MUR_API void mur_metrics_ctx_set_correlation(mur_metrics_ctx *m, double bin, double range);
+
+/// Most bins C(r) has (range / bin is clamped to it).
+#define MUR_CORRELATION_BINS 4096
+
+/// C(r) of Cavagna et al. 2010 (docs/model.md) of the flock now: velocity
+/// fluctuations u_i = v_i - mean(v), c[k] = the mean of u_i . u_j over the
+/// pairs i != j whose distance (nearest image) lies in [k bin, (k+1) bin),
+/// divided by mean(u_i . u_i), for k < nbins (NaN for a bin with no pair,
+/// and every bin when all u_i are 0); pairs (may be NULL) gets each bin's
+/// count of unordered pairs. Pairs are found with a grid of cells of
+/// nbins x bin: the cost is the pairs within the cut-off, not N^2. 0,
+/// MUR_ERUN (memory) or MUR_EINTR (stopped).
+MUR_API int mur_metrics_correlation(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
+                                    double *pairs);
+
+/// The first zero crossing of a binned C(r) (bin k centred on (k + 1/2) bin):
+/// the r where the straight line between the first bin at or below 0 and
+/// the last non-empty bin before it meets 0 (from C(0) = 1 when the first
+/// non-empty bin is already at or below 0); NaN when C stays above 0.
+MUR_API double mur_correlation_zero(const double *c, int nbins, double bin);
+
+/// Per-boid quantities whose distribution `murmur stats --distribution`
+/// draws: their names, titles and units, from one table.
+typedef struct mur_boid_quantity {
+    const char *name;        ///< "nearest": the option's word and the CSV's
+    const char *title;       ///< "nearest-neighbour distance": the figure's axis
+    const char *unit;        ///< "world units", "boids", ...
+    const char *definition;  ///< one line: what is measured, for each boid
+    int whole;               ///< 1: whole numbers (a histogram's bins centre on them)
+} mur_boid_quantity;
+
+/// Number of per-boid quantities.
+#define MUR_BOID_QUANTITY_COUNT 3
+
+/// Per-boid quantity k (0 <= k < MUR_BOID_QUANTITY_COUNT), or NULL; static storage.
+MUR_API const mur_boid_quantity *mur_boid_quantity_at(int k);
+
+/// Index of a per-boid quantity by name, or -1.
+MUR_API int mur_boid_quantity_find(const char *name);
+
+/// Quantity k of every boid of f into out (the flock's count of values):
+/// its nearest-neighbour distance (nearest image; 0 for a lone boid), its
+/// count of other boids within the measuring radius, or its speed. 0,
+/// MUR_ERUN or MUR_EINTR.
+MUR_API int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, double *out);
 
 /// Compute every metric of the flock's current state. 0, MUR_ERUN when memory is short, or
 /// MUR_EINTR when the stop flag was seen (*out and the per-boid results are then unfinished).

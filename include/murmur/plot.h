@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "murmur/chart.h"   /* MUR_PLOT_WIDTH, MUR_PLOT_DPI */
 #include "murmur/error.h"
 #include "murmur/presets.h"
 #include "murmur/stats.h"
@@ -25,10 +26,6 @@
 extern "C" {
 #endif
 
-/// Width of every figure in points (a paper column, 3.5 in).
-#define MUR_PLOT_WIDTH 252.0
-/// Resolution of PNG figures, dots per inch.
-#define MUR_PLOT_DPI 300.0
 
 /// Whether path ends in an extension the plots can write (.png, .pdf, .svg).
 MUR_API int mur_plot_format_ok(const char *path);

@@ -16,6 +16,7 @@
 #include "murmur/error.h"
 #include "murmur/flock.h"
 #include "murmur/look.h"
+#include "murmur/metrics.h"
 #include "murmur/presets.h"
 #include "murmur/recording.h"
 
@@ -153,6 +154,8 @@ typedef struct mur_measure {
     long window;                 ///< 0: the value at the last tick; else the mean over the last `window` ticks
     long every;                  ///< within the window, a sample every this many ticks, ending at the last (>= 1)
     double radius;               ///< `radius`: neighbours, clusters, largest and milling measured within it (0: the cohesion radius)
+    double correlation_bin;      ///< `correlation_bin`: C(r)'s bin width, world units (0: radius / 4)
+    double correlation_range;    ///< `correlation_range`: C(r)'s cut-off, world units (0: 10 x radius)
     int window_line, window_col; ///< where `window` stands in the file (1-based; 0: not given), for a run it outlasts
 } mur_measure;
 
@@ -195,12 +198,12 @@ typedef struct mur_scene {
     int runs, ticks;             ///< ensemble size and length (`murmur stats`)
     mur_condition *conditions;   ///< at least one ("all" = no overrides) after loading
     int nconditions;
-    int metrics[8];              ///< experiment metrics (mur_metric_name indices)
+    int metrics[MUR_METRIC_COUNT]; ///< experiment metrics (mur_metric_name indices)
     int nmetrics;
     int panels;                  ///< layout: one panel per condition
     mur_twin_spec twin;          ///< experiment.twin (kind MUR_TWIN_NONE when absent)
     mur_measure measure;         ///< experiment.measure (window 0: at the last tick)
-    mur_until until[8];          ///< experiment.until, in file order
+    mur_until until[MUR_METRIC_COUNT]; ///< experiment.until, in file order
     int nuntil;
     /* recorded flocks (docs/data.md), owned by the scene */
     mur_recording *replay;       ///< flock.replay: frames shown instead of the model's, or NULL

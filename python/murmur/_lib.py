@@ -128,6 +128,7 @@ _FUNCTIONS = {
     "mur_experiment_runs": (c_int, [c_void_p]),
     "mur_experiment_ticks": (c_long, [c_void_p]),
     "mur_experiment_value": (c_double, [c_void_p, c_int, c_int, c_int]),
+    "mur_experiment_metrics_kept": (c_uint, [c_void_p]),
     "mur_experiment_nextra": (c_int, [c_void_p]),
     "mur_experiment_extra": (c_double, [c_void_p, c_int, c_int, c_int]),
     "mur_summary_compute": (None, [POINTER(Summary), POINTER(c_double), c_int]),

@@ -116,11 +116,15 @@ def run(scene, runs, ticks, condition, threads, extra, per_run, progress):
 
 def _tables(e, extra_names, per_run):
     nc, nr = lib.mur_experiment_conditions(e), lib.mur_experiment_runs(e)
-    names = list(_lib.METRICS) + extra_names
-    k0 = len(_lib.METRICS)
+    # the metrics the experiment computed: the default set and those the
+    # scene names (the field's measures only then), then the caller's own
+    kept = lib.mur_experiment_metrics_kept(e)
+    ids = [k for k in range(len(_lib.METRICS)) if kept >> k & 1]
+    names = [_lib.METRICS[k] for k in ids] + extra_names
+    k0 = len(ids)
 
     def value(c, r, k):
-        return (lib.mur_experiment_value(e, c, r, k) if k < k0
+        return (lib.mur_experiment_value(e, c, r, ids[k]) if k < k0
                 else lib.mur_experiment_extra(e, c, r, k - k0))
     if per_run:
         rows = []

@@ -18,6 +18,10 @@ typedef struct mur_cli_opts {
     const char *condition, *run_text;  /* render, still, trace: one experiment condition and run */
     const char *runs_out; /* stats: the per-run values as CSV */
     const char *plot_effects; /* stats: the paired effects' figure */
+    int correlation;      /* stats: C(r) itself, binned, with its ensemble band (field.c) */
+    const char *distribution; /* stats: a per-boid quantity's histogram over the ensemble (field.c) */
+    const char *bin_text; /* stats --correlation, --distribution: the bins' width */
+    int plot_provenance;  /* stats, series, merge: the version, seed and scene in each figure's footer */
     const char *every;    /* trace: ticks between two traced ticks */
     const char *size, *fps_text, *quality_text;  /* render, still: a variant of the video */
     int draft;            /* render, still: half size, the fastest preset */
@@ -115,6 +119,28 @@ int mur_cli_stats_options(const mur_cli_opts *o, int *json);   /* the output opt
 int mur_cli_series_options(const mur_cli_opts *o);
 int mur_cli_stats_outputs(const mur_cli_opts *o, const struct mur_experiment *e, mur_error *err);
 int mur_cli_series_outputs(const mur_cli_opts *o, const struct mur_experiment *e, mur_error *err);
+
+/// stats.c's writing, for field.c: a number as the tables write it, a CSV
+/// field, a sweep's columns (header; condition c's values), a CSV's
+/// provenance sidecar, and an experiment run with the progress bar.
+struct mur_experiment_def;
+void mur_cli_put_number(FILE *fp, double v);
+void mur_cli_put_csv_text(FILE *fp, const char *s);
+void mur_cli_sweep_header(FILE *fp, const mur_scene *s);
+void mur_cli_sweep_values(FILE *fp, const struct mur_experiment *e, int c);
+int mur_cli_write_sidecar(const char *csv_path, const struct mur_experiment *e, mur_error *err);
+int mur_cli_run_experiment(const mur_cli_opts *o, struct mur_experiment **e, const mur_scene *s,
+                           struct mur_experiment_def *def, mur_error *err);
+
+/// field.c: stats --correlation and --distribution. The options' checks
+/// (2 when bad, said; 0 when neither is asked for), and the run, in place
+/// of the table, on a loaded scene with --runs and --ticks in def.
+int mur_cli_field_options(const mur_cli_opts *o);
+int mur_cli_field(const mur_cli_opts *o, mur_scene *s, struct mur_experiment_def *def, mur_error *err);
+
+/// --plot-provenance: the footer every figure then carries (murmur's
+/// version, the seed, the scene), or none.
+void mur_cli_figure_footer(const mur_cli_opts *o, const mur_scene *s);
 
 int mur_cmd_render(const mur_cli_opts *o);
 int mur_cmd_still(const mur_cli_opts *o);

@@ -572,6 +572,7 @@ static int write_plot(const mur_cli_opts *o, plot_fn draw, const mur_experiment 
     if (!o->plot)
         return MUR_OK;
     ensure_out_dir(o->plot);
+    mur_cli_figure_footer(o, s);   /* --plot-provenance */
     int rc = draw(o->plot, e, s->metrics, s->nmetrics, err);
     if (!rc && !o->quiet)
         fprintf(stderr, "murmur: wrote %s\n", o->plot);
@@ -721,10 +722,14 @@ int mur_cli_stats_outputs(const mur_cli_opts *o, const mur_experiment *e, mur_er
     if (o->runs_out && ((rc = write_csv(o, o->runs_out, runs_csv, e, s, err)) ||
                         (rc = write_sidecar(o->runs_out, e, err))))
         goto done;
-    if ((rc = write_plot(o, twin_rows(e) ? twin_plot : mur_experiment_plot_stats, e, s, err)))
+    /* a two-parameter sweep: a heatmap per metric, as phase diagrams are printed */
+    if ((rc = write_plot(o, twin_rows(e) ? twin_plot : mur_experiment_heatmap_fits(e) ? mur_experiment_plot_heatmap
+                                                                                   : mur_experiment_plot_stats,
+                         e, s, err)))
         goto done;
     if (o->plot_effects) {
         ensure_out_dir(o->plot_effects);
+        mur_cli_figure_footer(o, s);
         if ((rc = mur_experiment_plot_effects(o->plot_effects, e, s->metrics, s->nmetrics, eff, err)))
             goto done;
         if (!o->quiet)
@@ -748,9 +753,12 @@ int mur_cmd_stats(const mur_cli_opts *o)
     mur_experiment *e = NULL;
     int json = 0;
     mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
-    if (o->shard_text && (shard_refuses(o) || mur_cli_parse_shard(o->shard_text, &def.shard, &def.shards)))
+    int field = o->correlation || o->distribution;   /* field.c's runs, in place of the table */
+    if (mur_cli_field_options(o))
         return 2;
-    if (!o->shard_text && mur_cli_stats_options(o, &json))
+    if (!field && o->shard_text && (shard_refuses(o) || mur_cli_parse_shard(o->shard_text, &def.shard, &def.shards)))
+        return 2;
+    if (!field && !o->shard_text && mur_cli_stats_options(o, &json))
         return 2;
     int rc = load(o, &def, &s, &err);
     if (rc)
@@ -759,6 +767,10 @@ int mur_cmd_stats(const mur_cli_opts *o)
         return 2;
     def.threads = o->threads;
     def.stop = o->stop;
+    if (field) {
+        rc = mur_cli_field(o, s, &def, &err);
+        goto done;
+    }
     if (o->shard_text) {
         rc = run_shard(o, "stats", s, &def, &err);
         goto done;
@@ -849,12 +861,15 @@ static void series_csv(FILE *fp, const mur_experiment *e)
                 fprintf(fp, "%s,", s->sweep[j]->name);
     }
     fputs("tick", fp);
+    unsigned kept = mur_experiment_metrics_kept(e);   /* the field's measures when the scene names them */
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
-        fprintf(fp, ",%s", mur_metric_name(k));
+        if (kept >> k & 1)
+            fprintf(fp, ",%s", mur_metric_name(k));
     fputs(",state", fp);
     if (runs > 1)
         for (int k = 0; k < MUR_METRIC_COUNT; k++)
-            fprintf(fp, ",%s_median,%s_p10,%s_p90", mur_metric_name(k), mur_metric_name(k),
+            if (kept >> k & 1)
+                fprintf(fp, ",%s_median,%s_p10,%s_p90", mur_metric_name(k), mur_metric_name(k),
                     mur_metric_name(k));
     for (int j = 0; j < nswept; j++)
         fprintf(fp, ",%s", swept[j]->name);
@@ -876,11 +891,15 @@ static void series_csv(FILE *fp, const mur_experiment *e)
             }
         fprintf(fp, "%ld", t);
         for (int k = 0; k < MUR_METRIC_COUNT; k++) {
+            if (!(kept >> k & 1))
+                continue;
             fputc(',', fp);
             put_number(fp, mur_metrics_value(m, k));
         }
         fprintf(fp, ",%s", mur_state_name(mur_state_classify(m->order, m->milling)));
         for (int k = 0; k < MUR_METRIC_COUNT && runs > 1; k++) {
+            if (!(kept >> k & 1))
+                continue;
             mur_summary sm;
             mur_experiment_summary(e, c, t, k, &sm);
             double v[3] = {sm.median, sm.p10, sm.p90};
@@ -986,4 +1005,30 @@ done:
     mur_experiment_destroy(e);
     mur_scene_destroy(s);
     return mur_cli_report(rc, &err);
+}
+
+/* ---- for field.c (stats --correlation, --distribution) -------------------- */
+
+void mur_cli_put_number(FILE *fp, double v) { put_number(fp, v); }
+
+void mur_cli_put_csv_text(FILE *fp, const char *s) { put_csv_text(fp, s); }
+
+void mur_cli_sweep_header(FILE *fp, const mur_scene *s) { sweep_header(fp, s); }
+
+void mur_cli_sweep_values(FILE *fp, const mur_experiment *e, int c) { sweep_values(fp, e, c); }
+
+int mur_cli_write_sidecar(const char *csv_path, const mur_experiment *e, mur_error *err)
+{
+    return write_sidecar(csv_path, e, err);
+}
+
+int mur_cli_run_experiment(const mur_cli_opts *o, mur_experiment **e, const mur_scene *s, mur_experiment_def *def,
+                           mur_error *err)
+{
+    mur_progress bar;
+    long total = (long)s->nconditions * (def->runs ? def->runs : s->runs);
+    mur_progress_start(&bar, "runs", total, o->quiet);
+    def->progress = on_progress;
+    def->progress_ctx = &bar;
+    return finish_run(mur_experiment_run(e, s, def, err), &bar, total, err);
 }

@@ -222,6 +222,18 @@ static const mur_usage_option options[] = {
     {"--plot-effects", NULL, "FIG", OPT(plot_effects), "stats merge", 0, 1,
      "also draw each condition's paired effect against the baseline with its 95% interval", NULL},
     {"--json", NULL, NULL, OPT(json), "stats merge", 0, 0, "print the table on stdout as JSON, not text", NULL},
+    {"--correlation", NULL, NULL, OPT(correlation), "stats", 0, 0,
+     "C(r) of the velocity fluctuations at the measured tick (docs/model.md#correlation_length) in place of the "
+     "table: -o the bins as .csv (condition,r,median,p10,p90,runs,pairs), --plot each condition's median with its "
+     "10-90% band across runs", NULL},
+    {"--distribution", NULL, "Q", OPT(distribution), "stats", 0, 0,
+     "the histogram of a per-boid quantity over the ensemble (nearest, neighbours or speed) in place of the table: "
+     "-o the bins as .csv, --plot the figure", NULL},
+    {"--bin", NULL, "W", OPT(bin_text), "stats", 0, 0,
+     "--correlation, --distribution: the bins' width, above 0, in the quantity's units",
+     "experiment.measure.correlation_bin; a histogram: 1 for counts, else about 30 bins"},
+    {"--plot-provenance", NULL, NULL, OPT(plot_provenance), "stats series merge", 0, 0,
+     "print murmur's version, the seed and the scene in a footer under every figure", NULL},
     {"--size", NULL, "WxH", OPT(size), "render still", 0, 0,
      "frame size: WxH or 360p, 480p, 720p, 1080p, 1440p, 4k (the world is scaled to fit)",
      "the scene's video.width x height"},

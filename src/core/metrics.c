@@ -18,19 +18,34 @@
 
 static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
     {"order", "order (polarization)", "", 2, 1,
-     "|sum of unit(v_i)| / N: 1 when every boid heads the same way"},
+     "|sum of unit(v_i)| / N: 1 when every boid heads the same way", 0},
     {"nearest", "nearest-neighbour distance", "world units", 1, 0,
-     "mean over boids of the distance to the nearest other boid (nearest image)"},
+     "mean over boids of the distance to the nearest other boid (nearest image)", 0},
     {"neighbours", "neighbours within R_coh", "boids", 1, 0,
-     "mean over boids of the number of other boids within the cohesion radius"},
+     "mean over boids of the number of other boids within the cohesion radius", 0},
     {"clusters", "clusters", "clusters", 0, 0,
-     "connected components of the graph joining boids closer than the cohesion radius"},
+     "connected components of the graph joining boids closer than the cohesion radius", 0},
     {"largest", "largest cluster (share of N)", "", 2, 1,
-     "the largest cluster's share of the flock"},
+     "the largest cluster's share of the flock", 0},
     {"milling", "milling (rotation order)", "", 2, 1,
      "|sum of unit(c_i) x unit(v_i)| / n per cluster (c_i: offset from its centre), "
-     "averaged weighted by cluster size"},
+     "averaged weighted by cluster size", 0},
+    {"rotation", "rotation (group angular momentum)", "", 2, 1,
+     "|sum of unit(c_i - c) x unit(v_i)| / N about the group's centre c (Couzin 2002)", 1},
+    {"correlation_length", "correlation length", "world units", 1, 0,
+     "first zero of the velocity fluctuations' correlation C(r) (Cavagna 2010)", 1},
+    {"elongation", "elongation (aspect ratio)", "", 2, 0,
+     "sqrt of the largest over the smallest eigenvalue of the positions' covariance: 1 when round", 1},
 };
+
+unsigned mur_metrics_default_mask(void)
+{
+    unsigned mask = 0;
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        if (!metric_table[k].on_request)
+            mask |= 1u << k;
+    return mask;
+}
 
 const mur_metric_info *mur_metric_info_at(int k)
 {
@@ -48,6 +63,9 @@ double mur_metrics_value(const mur_metrics *m, int k)
     case 3: return m->clusters;
     case 4: return m->largest;
     case 5: return m->milling;
+    case 6: return m->rotation;
+    case 7: return m->correlation_length;
+    case 8: return m->elongation;
     default: return NAN;
     }
 }
@@ -68,6 +86,10 @@ struct mur_metrics_ctx {
     int *cluster_of, *neighbour_count;   /* per boid, for drawing (colour modes) */
     volatile sig_atomic_t *stop;   /* polled every POLL_BOIDS boids; NULL: never */
     double radius;   /* the measuring radius; 0: the flock's cohesion radius */
+    double corr_bin, corr_range;   /* C(r)'s bins and cut-off; 0: the defaults */
+    size_t corr_cap;   /* boids the C(r) scratch holds */
+    double *cx, *cy, *ux, *uy;   /* C(r): positions by place in the grid, fluctuations likewise */
+    double *corr_sum, *corr_pairs;   /* C(r): per bin */
 };
 
 /* Boids between two looks at the stop flag: milliseconds of work. */
@@ -103,6 +125,12 @@ void mur_metrics_ctx_destroy(mur_metrics_ctx *m)
     mur_free(m->sum);
     mur_free(m->cluster_of);
     mur_free(m->neighbour_count);
+    mur_free(m->cx);
+    mur_free(m->cy);
+    mur_free(m->ux);
+    mur_free(m->uy);
+    mur_free(m->corr_sum);
+    mur_free(m->corr_pairs);
     mur_free(m);
 }
 
@@ -475,7 +503,8 @@ static double milling_of(mur_metrics_ctx *m, const mur_flock *f, int n)
     return mill / n;
 }
 
-int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
+/* The metrics of docs/model.md's first list (order to milling) in want. */
+static int neighbour_metrics(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
 {
     enum {
         NEAREST = 1u << MUR_METRIC_NEAREST,
@@ -526,6 +555,340 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
     out->milling = want & MILLING ? milling_of(m, f, n) : NAN;
     return MUR_OK;
 }
+
+/* ---- the field's measures (docs/model.md "Measures of the field") -------- */
+
+/* The group's centre: the circular mean per axis under wrap (a group
+ * straddling the seam has its centre on it), the plain mean else. */
+static void group_centre(const mur_flock *f, int n, double *cx, double *cy)
+{
+    const mur_params *p = mur_flock_params(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    double s[4] = {0, 0, 0, 0};
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    for (int i = 0; i < n; i++) {
+        if (wrap) {
+            double ax = 2 * MUR_PI * x[i] / p->width, ay = 2 * MUR_PI * y[i] / p->height;
+            s[0] += cos(ax); s[1] += sin(ax);
+            s[2] += cos(ay); s[3] += sin(ay);
+        } else {
+            s[0] += x[i];
+            s[2] += y[i];
+        }
+    }
+    if (wrap) {
+        *cx = (atan2(-s[1], -s[0]) + MUR_PI) * p->width / (2 * MUR_PI);
+        *cy = (atan2(-s[3], -s[2]) + MUR_PI) * p->height / (2 * MUR_PI);
+    } else {
+        *cx = s[0] / n;
+        *cy = s[2] / n;
+    }
+}
+
+/* rotation: |sum unit(c_i - c) x unit(v_i)| / N, n >= 1. */
+static double rotation_of(const mur_flock *f, int n, double cx, double cy)
+{
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double dx, dy;
+        mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
+        double dl = sqrt(dx * dx + dy * dy), vl = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+        if (dl > 0 && vl > 0)
+            sum += (dx * vy[i] - dy * vx[i]) / (dl * vl);
+    }
+    return fabs(sum) / n;
+}
+
+/* elongation: sqrt(l_max / l_min) of the covariance of the offsets from
+ * the centre (nearest image); 1 for a point (or one boid), +inf for a line. */
+static double elongation_of(const mur_flock *f, int n, double cx, double cy)
+{
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        double dx, dy;
+        mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
+        mx += dx;
+        my += dy;
+    }
+    mx /= n;
+    my /= n;
+    for (int i = 0; i < n; i++) {
+        double dx, dy;
+        mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
+        dx -= mx;
+        dy -= my;
+        sxx += dx * dx;
+        syy += dy * dy;
+        sxy += dx * dy;
+    }
+    double half = 0.5 * (sxx + syy), d = hypot(0.5 * (sxx - syy), sxy);
+    double big = half + d, small = half - d;
+    if (!(big > 0))
+        return 1;
+    return small > 0 ? sqrt(big / small) : INFINITY;
+}
+
+void mur_metrics_ctx_set_correlation(mur_metrics_ctx *m, double bin, double range)
+{
+    m->corr_bin = bin > 0 && isfinite(bin) ? bin : 0;
+    m->corr_range = range > 0 && isfinite(range) ? range : 0;
+}
+
+/* The C(r) bins the ctx's settings give for flock f. */
+static void correlation_bins(const mur_metrics_ctx *m, const mur_flock *f, double *bin, int *nbins)
+{
+    double R = radius_of(m, mur_flock_params(f));
+    double w = m->corr_bin > 0 ? m->corr_bin : R / 4, range = m->corr_range > 0 ? m->corr_range : 10 * R;
+    double k = ceil(range / w - 1e-9);
+    *bin = w;
+    *nbins = k < 1 ? 1 : k > MUR_CORRELATION_BINS ? MUR_CORRELATION_BINS : (int)k;
+}
+
+static int reserve_correlation(mur_metrics_ctx *m, size_t n)
+{
+    if (!m->corr_sum) {
+        m->corr_sum = mur_malloc(MUR_CORRELATION_BINS * sizeof *m->corr_sum);
+        m->corr_pairs = mur_malloc(MUR_CORRELATION_BINS * sizeof *m->corr_pairs);
+        if (!m->corr_sum || !m->corr_pairs)
+            return -1;
+    }
+    if (n <= m->corr_cap)
+        return 0;
+    double **a[4] = {&m->cx, &m->cy, &m->ux, &m->uy};
+    for (int k = 0; k < 4; k++) {
+        double *p = mur_realloc(*a[k], n * sizeof *p);
+        if (!p)
+            return -1;
+        *a[k] = p;
+    }
+    m->corr_cap = n;
+    return 0;
+}
+
+/* Enters with the grid built over positions placed in m->cx/cy and the
+ * fluctuations in m->ux/uy (both by place in the grid's order); sums
+ * u_i . u_j and counts over each unordered pair closer than nbins x bin,
+ * by bin, measured once from the earlier of its two cells (as
+ * link_neighbours). The sums' order is a function of the state alone. */
+static int correlation_pairs(mur_metrics_ctx *m, int wrap, double W, double H, double bin, int nbins)
+{
+    const mur_grid *g = &m->grid;
+    const double *sx = m->cx, *sy = m->cy, *ux = m->ux, *uy = m->uy;
+    double *sum = m->corr_sum, *cnt = m->corr_pairs, inv = 1 / bin, cut = bin * nbins;
+    double cut2 = cut * cut;
+    for (int k = 0; k < nbins; k++)
+        sum[k] = cnt[k] = 0;
+    for (int cy = 0; cy < g->gy; cy++) {
+        int ys[3], ny = mur_grid_span(cy, g->gy, wrap, ys);
+        for (int cx = 0; cx < g->gx; cx++) {
+            if (m->stop && *m->stop)
+                return MUR_EINTR;
+            int c = cy * g->gx + cx, xs[3], nx = mur_grid_span(cx, g->gx, wrap, xs);
+            int cells[10], nl = 0;
+            cells[nl++] = c;
+            for (int b = 0; b < ny; b++)
+                for (int a = 0; a < nx; a++)
+                    if (ys[b] * g->gx + xs[a] > c)
+                        cells[nl++] = ys[b] * g->gx + xs[a];
+            for (int k = g->start[c]; k < g->start[c + 1]; k++) {
+                double xi = sx[k], yi = sy[k], uxi = ux[k], uyi = uy[k];
+                for (int e = 0; e < nl; e++) {
+                    int l0 = e == 0 ? k + 1 : g->start[cells[e]], l1 = g->start[cells[e] + 1];
+                    for (int l = l0; l < l1; l++) {
+                        double dx = off(xi, sx[l], wrap, W), dy = off(yi, sy[l], wrap, H);
+                        double d2 = dx * dx + dy * dy;
+                        if (d2 >= cut2)
+                            continue;
+                        int b = (int)(sqrt(d2) * inv);
+                        b = b < nbins ? b : nbins - 1;   /* rounding at the cut-off */
+                        sum[b] += uxi * ux[l] + uyi * uy[l];
+                        cnt[b] += 1;
+                    }
+                }
+            }
+        }
+    }
+    return MUR_OK;
+}
+
+int mur_metrics_correlation(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
+                            double *pairs)
+{
+    const mur_params *p = mur_flock_params(f);
+    int n = mur_flock_count(f), wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    nbins = nbins < 1 ? 1 : nbins > MUR_CORRELATION_BINS ? MUR_CORRELATION_BINS : nbins;
+    for (int k = 0; k < nbins; k++) {
+        c[k] = NAN;
+        if (pairs)
+            pairs[k] = 0;
+    }
+    if (n < 2 || !(bin > 0))
+        return MUR_OK;
+    if (reserve_correlation(m, (size_t)n))
+        return MUR_ERUN;
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    /* Without wrap the grid spans the group's own box (walls keep it in
+     * the world, an open plane does not) */
+    double x0 = 0, y0 = 0, W = p->width, H = p->height;
+    if (!wrap) {
+        double x1 = x[0], y1 = y[0];
+        x0 = x[0];
+        y0 = y[0];
+        for (int i = 1; i < n; i++) {
+            x0 = x[i] < x0 ? x[i] : x0;
+            x1 = x[i] > x1 ? x[i] : x1;
+            y0 = y[i] < y0 ? y[i] : y0;
+            y1 = y[i] > y1 ? y[i] : y1;
+        }
+        W = x1 - x0 > 0 ? x1 - x0 : bin;
+        H = y1 - y0 > 0 ? y1 - y0 : bin;
+    }
+    double *px = m->ux, *py = m->uy;   /* the shifted positions, before the grid's order is known */
+    double mvx = 0, mvy = 0;
+    for (int i = 0; i < n; i++) {
+        px[i] = x[i] - x0;
+        py[i] = y[i] - y0;
+        mvx += vx[i];
+        mvy += vy[i];
+    }
+    mvx /= n;
+    mvy /= n;
+    if (mur_grid_build(&m->grid, px, py, n, W, H, bin * nbins * (1 + 1e-9), wrap))
+        return MUR_ERUN;
+    double uu = 0;
+    for (int k = 0; k < n; k++) {
+        int i = m->grid.order[k];
+        m->cx[k] = px[i];
+        m->cy[k] = py[i];
+    }
+    for (int k = 0; k < n; k++) {   /* px, py were ux, uy: read before overwritten */
+        int i = m->grid.order[k];
+        m->ux[k] = vx[i] - mvx;
+        m->uy[k] = vy[i] - mvy;
+    }
+    for (int i = 0; i < n; i++)
+        uu += (vx[i] - mvx) * (vx[i] - mvx) + (vy[i] - mvy) * (vy[i] - mvy);
+    uu /= n;
+    int rc = correlation_pairs(m, wrap, W, H, bin, nbins);
+    if (rc)
+        return rc;
+    for (int k = 0; k < nbins; k++) {
+        if (m->corr_pairs[k] > 0 && uu > 0)
+            c[k] = m->corr_sum[k] / m->corr_pairs[k] / uu;
+        if (pairs)
+            pairs[k] = m->corr_pairs[k];
+    }
+    return MUR_OK;
+}
+
+double mur_correlation_zero(const double *c, int nbins, double bin)
+{
+    double r0 = 0, c0 = 1;   /* the last point above zero: C(0) = 1 to start */
+    for (int k = 0; k < nbins; k++) {
+        if (isnan(c[k]))
+            continue;
+        double r = (k + 0.5) * bin;
+        if (c[k] <= 0)
+            return r0 + (r - r0) * c0 / (c0 - c[k]);
+        r0 = r;
+        c0 = c[k];
+    }
+    return NAN;
+}
+
+/* The field's measures in want into out (n >= 1); the others NaN. */
+static int field_measures(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
+{
+    int n = mur_flock_count(f);
+    out->rotation = out->correlation_length = out->elongation = NAN;
+    if (want & (1u << MUR_METRIC_ROTATION | 1u << MUR_METRIC_ELONGATION)) {
+        double cx, cy;
+        group_centre(f, n, &cx, &cy);
+        if (want & 1u << MUR_METRIC_ROTATION)
+            out->rotation = rotation_of(f, n, cx, cy);
+        if (want & 1u << MUR_METRIC_ELONGATION)
+            out->elongation = elongation_of(f, n, cx, cy);
+    }
+    if (!(want & 1u << MUR_METRIC_CORRELATION_LENGTH))
+        return MUR_OK;
+    double bin, c[MUR_CORRELATION_BINS];
+    int nbins;
+    correlation_bins(m, f, &bin, &nbins);
+    int rc = mur_metrics_correlation(m, f, bin, nbins, c, NULL);
+    if (!rc)
+        out->correlation_length = mur_correlation_zero(c, nbins, bin);
+    return rc;
+}
+
+int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
+{
+    int rc = neighbour_metrics(m, f, want, out);
+    if (rc)
+        return rc;
+    if (mur_flock_count(f) <= 0) {   /* nothing to turn, to stretch or to correlate */
+        out->rotation = 0;
+        out->elongation = 1;
+        out->correlation_length = NAN;
+        return MUR_OK;
+    }
+    return field_measures(m, f, want, out);
+}
+
+/* ---- per-boid quantities -------------------------------------------------- */
+
+static const mur_boid_quantity quantity_table[MUR_BOID_QUANTITY_COUNT] = {
+    {"nearest", "nearest-neighbour distance", "world units",
+     "the distance from each boid to its nearest other boid (nearest image)", 0},
+    {"neighbours", "neighbours within R_coh", "boids",
+     "each boid's count of other boids within the measuring (cohesion) radius", 1},
+    {"speed", "speed", "world units a tick", "each boid's speed |v|", 0},
+};
+
+const mur_boid_quantity *mur_boid_quantity_at(int k)
+{
+    return k >= 0 && k < MUR_BOID_QUANTITY_COUNT ? &quantity_table[k] : NULL;
+}
+
+int mur_boid_quantity_find(const char *name)
+{
+    for (int k = 0; k < MUR_BOID_QUANTITY_COUNT; k++)
+        if (strcmp(quantity_table[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, double *out)
+{
+    int n = mur_flock_count(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
+    if (k == 2 || n <= 0) {
+        for (int i = 0; i < n; i++)
+            out[i] = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
+        return MUR_OK;
+    }
+    mur_metrics mm;
+    if (k == 1) {
+        int rc = mur_metrics_compute_some(m, f, 1u << MUR_METRIC_NEIGHBOURS, &mm);
+        for (int i = 0; !rc && i < n; i++)
+            out[i] = m->neighbour_count[i];
+        return rc;
+    }
+    const mur_params *p = mur_flock_params(f);
+    if (reserve(m, (size_t)n) || mur_grid_build(&m->grid, mur_flock_x(f), mur_flock_y(f), n, p->width,
+                                                p->height, radius_of(m, p) * (1 + 1e-9),
+                                                p->boundary == MUR_BOUNDARY_WRAP))
+        return MUR_ERUN;
+    for (int i = 0; i < n; i++) {
+        if (stop_at(m, i))
+            return MUR_EINTR;
+        out[i] = n >= 2 ? nearest_of(&m->grid, f, i) : 0;
+    }
+    return MUR_OK;
+}
+
 
 int mur_metrics_compute(mur_metrics_ctx *m, const mur_flock *f, mur_metrics *out)
 {

@@ -47,10 +47,22 @@ static int stopped(shared *sh)
     return atomic_load_explicit(&sh->quit, memory_order_relaxed) || (sh->stop && *sh->stop);
 }
 
-/* The metrics of f into *out: 0, MUR_EINTR (stopped) or MUR_ERUN. */
-static int measure(mur_metrics_ctx *mc, const mur_flock *f, mur_metrics *out, mur_error *err)
+unsigned mur_experiment_metrics_kept(const mur_experiment *e)
 {
-    int rc = mur_metrics_compute(mc, f, out);
+    const mur_scene *s = e->scene;
+    unsigned want = mur_metrics_default_mask();
+    for (int i = 0; i < s->nmetrics; i++)
+        want |= 1u << s->metrics[i];
+    for (int i = 0; i < s->nuntil; i++)
+        want |= 1u << s->until[i].metric;
+    return want;
+}
+
+/* The metrics e keeps of f into *out: 0, MUR_EINTR (stopped) or MUR_ERUN. */
+static int measure(const mur_experiment *e, mur_metrics_ctx *mc, const mur_flock *f, mur_metrics *out,
+                   mur_error *err)
+{
+    int rc = mur_metrics_compute_some(mc, f, mur_experiment_metrics_kept(e), out);
     return rc == MUR_ERUN ? mur_error_set(err, MUR_ERUN, "out of memory computing metrics") : rc;
 }
 
@@ -117,7 +129,7 @@ static int observe(mur_experiment *e, mur_metrics_ctx *mc, const mur_flock *f, l
     if (!e->every_tick && t < T && !sample && !pending)
         return MUR_OK;
     mur_metrics *m = e->m + job * e->stride + (e->every_tick ? t : 0);
-    int rc = measure(mc, f, m, err);
+    int rc = measure(e, mc, f, m, err);
     if (rc)
         return rc;
     for (int k = 0; sample && k < MUR_METRIC_COUNT; k++)   /* summed in tick order; run_job divides */
@@ -187,6 +199,8 @@ static void *worker(void *arg)
     if (mc) {
         mur_metrics_ctx_set_stop(mc, sh->stop);
         mur_metrics_ctx_set_radius(mc, sh->e->scene->measure.radius);
+        mur_metrics_ctx_set_correlation(mc, sh->e->scene->measure.correlation_bin,
+                                        sh->e->scene->measure.correlation_range);
     }
     pthread_mutex_lock(&sh->lock);
     if (!mc) {

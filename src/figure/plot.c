@@ -13,6 +13,7 @@
  * with hinting off, so a PNG and a PDF of the same figure have the same
  * layout (hinted metrics move glyphs by resolution). */
 #include "murmur/plot.h"
+#include "murmur/chart.h"
 #include "murmur/alloc.h"
 
 #include <ctype.h>
@@ -106,7 +107,10 @@ typedef struct {
     mur_text text;            /* MUR_FONT, sizes in points (the figure's user units) */
     char *meta;               /* the experiment's provenance, stored in the file */
     mur_meta_writer mw;       /* writes fig_write's bytes with meta added (meta.c) */
+    double w, h;              /* the drawing's size, pt; a footer (mur_chart_footer) goes below */
 } figure;
+
+#define FOOTER_H 10.0         /* pt: the --plot-provenance line */
 
 static int format_of(const char *path)
 {
@@ -170,6 +174,10 @@ static int fig_begin(figure *f, const char *path, const mur_figure *e, double w,
     const char *title = e->title;
     f->mw = (mur_meta_writer){fig_write, f, f->format == FMT_PNG ? MUR_META_PNG : MUR_META_SVG, title,
                               f->meta, 0, 0, 0};
+    f->w = w;
+    f->h = h;
+    if (mur_chart_footer())
+        h += FOOTER_H;
     double scale = 1;
     switch (f->format) {
     case FMT_PDF:
@@ -200,10 +208,13 @@ static int fig_begin(figure *f, const char *path, const mur_figure *e, double w,
     return MUR_OK;
 }
 
+static void draw_footer(figure *f);
+
 /* Finish: check every drawing call through the context's sticky status,
  * then close the file and rename it into place (mur_atomic_commit). */
 static int fig_end(figure *f, mur_error *err)
 {
+    draw_footer(f);
     cairo_status_t st = cairo_status(f->cr);
     if (st == CAIRO_STATUS_SUCCESS) {
         cairo_destroy(f->cr);
@@ -336,6 +347,21 @@ static void text(figure *f, double x, double y, const char *s, double size, doub
                  double angle, rgb c)
 {
     text_wrapped(f, x, y, s, size, 0, ax, ay, angle, c);
+}
+
+/* The footer line (mur_chart_footer: --plot-provenance), small and grey
+ * under the drawing, when one is set. */
+static void draw_footer(figure *f)
+{
+    const char *s = mur_chart_footer();
+    if (!s)
+        return;
+    cairo_set_source_rgb(f->cr, grid.r, grid.g, grid.b);
+    cairo_set_line_width(f->cr, 0.4);
+    cairo_move_to(f->cr, 4, f->h + 1);
+    cairo_line_to(f->cr, f->w - 4, f->h + 1);
+    cairo_stroke(f->cr);
+    text(f, 4, f->h + FOOTER_H / 2 + 0.5, s, 5.0, 0, 0.5, 0, grey);
 }
 
 /* ---- axes ---------------------------------------------------------------- */

@@ -235,6 +235,7 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
         if (!(ps->mx = mur_metrics_ctx_create()))
             goto oom;
         mur_metrics_ctx_set_radius(ps->mx, lk->metric_radius);
+        mur_metrics_ctx_set_correlation(ps->mx, lk->correlation_bin, lk->correlation_range);
     }
     /* Pango and fontconfig only for looks with text: loading fonts is the
      * slowest part of a short still. */

@@ -139,6 +139,10 @@ static int measure_pair(ctx *c, pair *p, void *arg)
     }
     if (!strcmp(p->key, "radius"))   /* above 0; the world bounds it once it is known (scene_valid) */
         return mur_parse_number(c, p->v, "radius", 1e-9, 1e9, &m->radius);
+    if (!strcmp(p->key, "correlation_bin"))   /* a bin of zero width holds nothing */
+        return mur_parse_number(c, p->v, "correlation_bin", 1e-9, 1e9, &m->correlation_bin);
+    if (!strcmp(p->key, "correlation_range"))
+        return mur_parse_number(c, p->v, "correlation_range", 1e-9, 1e9, &m->correlation_range);
     if (!strcmp(p->key, "window")) {
         m->window_line = (int)p->v->start_mark.line + 1;
         m->window_col = (int)p->v->start_mark.column + 1;
@@ -146,7 +150,8 @@ static int measure_pair(ctx *c, pair *p, void *arg)
     return ticks_value(c, p->v, p->key, !strcmp(p->key, "window") ? &m->window : &m->every);
 }
 
-const char *const mur_parse_measure_keys[] = {"at", "window", "every", "radius", NULL};
+const char *const mur_parse_measure_keys[] = {"at", "window", "every", "radius", "correlation_bin",
+                                              "correlation_range", NULL};
 
 static int measure_map(ctx *c, yaml_node_t *map, mur_measure *m)
 {
@@ -161,6 +166,10 @@ static int measure_map(ctx *c, yaml_node_t *map, mur_measure *m)
     if (m->window && m->every > m->window)
         return mur_parse_fail_at(c, mur_parse_lookup(c, map, "every"), "'every' (%ld ticks) is longer than the window (%ld ticks)",
                        m->every, m->window);
+    if (m->correlation_bin > 0 && m->correlation_range / m->correlation_bin > MUR_CORRELATION_BINS)
+        return mur_parse_fail_at(c, mur_parse_lookup(c, map, "correlation_bin"),
+                                 "'correlation_bin' = %g makes more than %d bins of 'correlation_range' = %g",
+                                 m->correlation_bin, MUR_CORRELATION_BINS, m->correlation_range);
     return 0;
 }
 
@@ -225,8 +234,8 @@ int mur_parse_experiment_pair(ctx *c, pair *p, void *arg)
             return rc;
         s->nmetrics = 0;
         for (yaml_node_item_t *it = p->v->data.sequence.items.start; it < p->v->data.sequence.items.top; it++) {
-            if (s->nmetrics == 8)
-                return mur_parse_fail_at(c, p->v, "at most 8 metrics");
+            if (s->nmetrics == MUR_METRIC_COUNT)
+                return mur_parse_fail_at(c, p->v, "at most %d metrics", MUR_METRIC_COUNT);
             if ((rc = mur_parse_metric_name(c, mur_parse_node(c, *it), "metrics", &s->metrics[s->nmetrics++])))
                 return rc;
         }

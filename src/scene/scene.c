@@ -113,9 +113,10 @@ static int defaults(ctx *c, const char *name)
     s->runs = 25;
     s->ticks = 900;
     s->measure.every = 1;
-    s->nmetrics = MUR_METRIC_COUNT;
+    s->nmetrics = 0;   /* the default set: the field's measures only when named */
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
-        s->metrics[k] = k;
+        if (mur_metrics_default_mask() >> k & 1)
+            s->metrics[s->nmetrics++] = k;
     /* out/<scene name>.mp4 */
     const char *b = base_name(name);
     size_t len = strlen(b);
@@ -284,6 +285,8 @@ static int measure_ok(ctx *c, yaml_node_t *root)
         return mur_parse_fail_at(c, mur_parse_lookup(c, m, "radius"), "'radius' = %g is larger than the world (%g x %g)",
                        s->measure.radius, s->params.width, s->params.height);
     s->look.metric_radius = s->measure.radius;   /* a render's readouts measure as the experiment does */
+    s->look.correlation_bin = s->measure.correlation_bin;
+    s->look.correlation_range = s->measure.correlation_range;
     return 0;
 }
 

@@ -101,7 +101,7 @@ typedef struct {
 } tracer;
 
 /* The observables of an .h5: the readout's metrics (every readout
- * overlay's, each once), else all. */
+ * overlay's, each once), else the default set. */
 static void choose_metrics(tracer *t)
 {
     const mur_look *look = mur_scene_look(t->s);
@@ -112,8 +112,9 @@ static void choose_metrics(tracer *t)
             if (ov->metrics[j] >= 0 && ov->metrics[j] < MUR_METRIC_COUNT && !seen[ov->metrics[j]]++)
                 t->metrics[t->nmetrics++] = ov->metrics[j];
     }
-    if (t->nmetrics == 0)
-        for (int k = 0; k < MUR_METRIC_COUNT; k++)
+    unsigned all = t->nmetrics ? 0 : mur_metrics_default_mask();
+    for (int k = 0; k < MUR_METRIC_COUNT; k++)
+        if (all >> k & 1)
             t->metrics[t->nmetrics++] = k;
     for (int k = 0; k < t->nmetrics; k++)
         t->names[k] = mur_metric_name(t->metrics[k]);
@@ -165,6 +166,7 @@ static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_
     }
     if (mc) {   /* the observables measure as the scene's experiment does */
         mur_metrics_ctx_set_radius(mc, t->s->measure.radius);
+        mur_metrics_ctx_set_correlation(mc, t->s->measure.correlation_bin, t->s->measure.correlation_range);
         mur_metrics_ctx_set_stop(mc, o->stop);
     }
     if ((rc = mur_driver_start(&d, t->s, f, base, err)))
