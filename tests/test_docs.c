@@ -216,6 +216,29 @@ TEST(noise_range_comes_from_the_model_with_its_reason_in_the_docs)
     free(text);
 }
 
+/* Where knockouts are explained (docs/scenes.md, before "### sweep"), the
+ * docs say why a formed noiseless flock keeps its heading without
+ * alignment, and name the test that shows it, which exists (issue 31). */
+TEST(knockouts_say_why_a_formed_noiseless_flock_keeps_its_heading)
+{
+    char *text = doc("docs/scenes.md"), *test = doc("tests/test_flock.c");
+    if (!text || !test) {
+        free(text);
+        free(test);
+        return;
+    }
+    const char *name = "a_formed_noiseless_flock_keeps_its_heading_without_alignment";
+    const char *sweep = strstr(text, "### sweep"), *at = strstr(text, name);
+    const char *why = strstr(text, "never which way they head");
+    CHECK(at && sweep && at < sweep, "docs/scenes.md does not name %s before its sweep section", name);
+    CHECK(why && why < sweep, "docs/scenes.md does not say why the heading is kept");
+    char decl[128];
+    snprintf(decl, sizeof decl, "TEST(%s)", name);
+    CHECK(strstr(test, decl) != NULL, "tests/test_flock.c has no %s", decl);
+    free(text);
+    free(test);
+}
+
 /* ---- the public headers' comments ------------------------------------------ */
 
 /* The names (mur_..., MUR_...) of text into a list, separated by spaces, in

@@ -63,6 +63,27 @@ static void print_duration(const char *label, double seconds)
     printf("%s%ss", label, b);
 }
 
+/* A caption's, title's or chapter's text in quotes on one row of the
+ * table: a line break is shown as \n (a raw one would break the columns),
+ * a quote or backslash escaped, any other control character as \xNN. */
+static void print_quoted(const char *label, const char *text)
+{
+    printf("%s \"", label);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\n')
+            fputs("\\n", stdout);
+        else if (*c == '\t')
+            fputs("\\t", stdout);
+        else if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20 || *c == 0x7f)
+            printf("\\x%02x", *c);
+        else
+            putchar(*c);
+    }
+    putchar('"');
+}
+
 /* One row of the timeline table: a cue, or the end of a cue's ramp. */
 typedef struct {
     double t;
@@ -97,12 +118,16 @@ static void print_look_what(const mur_cue *q, const char *sep)
         sep = "; ";
     }
     if (q->title) {
-        printf("%stitle \"%s\"", sep, q->title);
+        printf("%s", sep);
+        print_quoted("title", q->title);
         print_duration(" for ", q->title_for);
         sep = "; ";
     }
     if (q->chapter)
-        printf("%schapter \"%s\"", sep, q->chapter);
+        {
+        printf("%s", sep);
+        print_quoted("chapter", q->chapter);
+    }
 }
 
 /* What a camera follows, in words. */
@@ -131,7 +156,8 @@ static void print_what(const mur_scene *s, const mur_cue *q)
         sep = "; ";
     }
     if (q->caption) {
-        printf("%scaption \"%s\"", sep, q->caption);
+        printf("%s", sep);
+        print_quoted("caption", q->caption);
         print_duration(" for ", q->caption_for);
         sep = "; ";
     }

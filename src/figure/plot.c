@@ -1439,8 +1439,12 @@ static int plot_sweep(const char *path, const mur_experiment *e, const mur_summa
         goto done;
     }
     sweep_groups(&sf);
-    keys[0] = (key){KEY_LINE, ink, "median", 0};
-    keys[1] = (key){KEY_BAND, ink, "", 0};
+    /* One line: the keys take its colour, as its band is drawn (a grey
+     * swatch beside light blue bands read as another thing); several: the
+     * group keys below give the colours, as in the series legend. */
+    rgb first = sf.ngroups > 1 ? ink : palette[0];
+    keys[0] = (key){KEY_LINE, first, "median", 0};
+    keys[1] = (key){KEY_BAND, first, "", 0};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", mur_experiment_runs(e));
     int nkeys = 2;
     for (int g = 0; sf.ngroups > 1 && g < sf.ngroups && g < MAX_KEYED; g++) {
@@ -1512,7 +1516,9 @@ int mur_plot_stats(const char *path, const mur_experiment *e, const int *metrics
         return rc;
     }
 
-    key keys[3] = {{KEY_RING, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
+    /* one condition: its colour, as its marks are drawn; several: neutral */
+    rgb first = nc == 1 ? condition_colour(e, 0) : ink;
+    key keys[3] = {{KEY_RING, first, "median", 0}, {KEY_BAR, first, "", 0}, {KEY_DIAMOND, first, "mean", 0}};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
     char note[64];
     snprintf(note, sizeof note, "after %ld ticks", ticks);
