@@ -167,6 +167,34 @@ typedef struct mur_until {
     double value;
 } mur_until;
 
+/// How one entry of a sequence turns into the next (docs/scenes.md, "Sequences").
+typedef enum { MUR_TRANSITION_CUT, MUR_TRANSITION_FADE, MUR_TRANSITION_CROSSFADE } mur_transition;
+
+/// Most entries of one sequence file.
+#define MUR_SEQUENCE_MAX_ENTRIES 256
+
+/// One entry of a sequence: a part of a scene, or a title card.
+typedef struct mur_sequence_entry {
+    struct mur_scene *scene;     ///< what it shows: its scene (a title card: one made for it), owned
+    char *file;                  ///< the scene's file as the sequence names it (NULL: a title card)
+    char *title;                 ///< a title card's text, else NULL
+    double from, to;             ///< seconds of the scene's video shown, [from, to); to < 0: its end
+    mur_transition transition;   ///< how the entry before turns into this one (the first's: a cut)
+    double over;                 ///< seconds the transition takes (a cut: 0)
+    int line, col;               ///< where the entry stands in the sequence file (1-based)
+    int transition_line, transition_col; ///< where its transition is given (its own or the sequence's)
+    long first, frames;          ///< the scene's frames shown: [first, first + frames)
+    long start;                  ///< the sequence's frame it starts at (a crossfade starts it early)
+    long over_frames;            ///< frames of the transition into it
+} mur_sequence_entry;
+
+/// A sequence file's entries, in order (mur_scene.sequence).
+typedef struct mur_sequence {
+    mur_sequence_entry *entries;
+    int n;
+    char *text;                  ///< the sequence file's text, for the provenance
+} mur_sequence;
+
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
     char *path;                  ///< file it came from
@@ -220,6 +248,8 @@ typedef struct mur_scene {
     int effects;                 ///< 1: stats tables carry paired effects (two conditions or more, unless `baseline: none`)
     int columns;                 ///< layout.columns: panels per row (0: automatic)
     char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
+    mur_sequence *sequence;      ///< a sequence file (docs/scenes.md, "Sequences"): its entries, which the
+                                 ///< scene's video plays one after another; NULL for a scene
 } mur_scene;
 
 /// Index of the scene's experiment condition called name (`--condition`),

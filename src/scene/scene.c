@@ -23,6 +23,7 @@
 
 #include "guard.h"
 #include "look_timeline.h"
+#include "sequence_file.h"
 #include "yamlnode.h"
 #include "../data/recording.h"
 #include "sha256.h"
@@ -542,6 +543,8 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     int rc = mur_scene_guard(name, src, len, err);
     if (rc)
         return rc;
+    if (mur_sequence_sniff(src, len))   /* many scenes as one video (sequence_file.c) */
+        return mur_sequence_parse(out, name, src, len, err);
     yaml_parser_t parser;
     yaml_document_t doc;
     int have_doc = 0;
@@ -636,6 +639,7 @@ void mur_scene_destroy(mur_scene *s)
     mur_recording_destroy(s->start);
     mur_free(s->groups);
     mur_free(s->group_colors);
+    mur_sequence_free(s->sequence);
     mur_free(s);
 }
 

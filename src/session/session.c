@@ -21,6 +21,7 @@
 #include "murmur/rng.h"
 #include "murmur/twin.h"
 #include "murmur/video.h"
+#include "play.h"
 #include "texts.h"
 
 /* Runs an experiment may have (mur_experiment_def.runs). */
@@ -41,6 +42,7 @@ struct mur_session {
     mur_twin twins[MUR_SESSION_MAX_PANELS];   /* experiment.twin: each panel's twin, drawn as a ghost */
     mur_look look;       /* the scene's look; one panel when a condition is chosen */
     mur_renderer *renderer;
+    mur_play *play;      /* a sequence file's: its entries' sessions, one after another (play.c) */
 };
 
 /* The driver's hook after every tick: the renderer records what trails,
@@ -135,6 +137,15 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     ss->opts = o;
     ss->look = look;
     ss->npanels = npanels;
+    if (s->sequence) {   /* no flock of its own: its entries' sessions draw */
+        ss->npanels = 0;
+        if ((rc = mur_play_create(&ss->play, s, &o, err))) {
+            mur_session_destroy(ss);
+            return rc;
+        }
+        *out = ss;
+        return MUR_OK;
+    }
     rc = mur_renderer_create(&ss->renderer, &ss->look, s->width, s->height, err);
     if (!rc) {
         mur_renderer_set_stop(ss->renderer, ss->opts.stop);
@@ -155,6 +166,7 @@ void mur_session_destroy(mur_session *ss)
 {
     if (!ss)
         return;
+    mur_play_destroy(ss->play);
     mur_renderer_destroy(ss->renderer);
     for (int i = 0; i < ss->npanels; i++) {
         mur_flock_destroy(ss->flocks[i]);
@@ -173,7 +185,7 @@ const mur_flock *mur_session_flock(const mur_session *ss, int panel)
 
 void mur_session_opts_init(mur_session_opts *out) { *out = (mur_session_opts)MUR_SESSION_OPTS_INIT; }
 void mur_render_opts_init(mur_render_opts *out) { *out = (mur_render_opts)MUR_RENDER_OPTS_INIT; }
-long mur_session_tick(const mur_session *ss) { return ss->drivers[0].tick; }
+long mur_session_tick(const mur_session *ss) { return ss->play ? 0 : ss->drivers[0].tick; }
 
 /* A setting's value within its range (a choice by index), or MUR_EINPUT. */
 static int check_setting(const mur_setting *st, const char *name, double v, mur_error *err)
@@ -196,6 +208,9 @@ static int check_setting(const mur_setting *st, const char *name, double v, mur_
 
 int mur_session_set(mur_session *ss, const char *name, double value, mur_error *err)
 {
+    if (ss->play)
+        return mur_error_set(err, MUR_EINPUT, "%s is a sequence: set '%s' in the scene of its entry",
+                             ss->scene->path, name ? name : "");
     const mur_setting *st = name ? mur_setting_find(name) : NULL;
     int rc = check_setting(st, name, value, err);
     for (int i = 0; !rc && i < ss->npanels; i++) {
@@ -214,6 +229,10 @@ int mur_session_set(mur_session *ss, const char *name, double value, mur_error *
 /* Frame k's tick, or MUR_EINPUT when the flocks are past it already. */
 static int frame_tick(const mur_session *ss, long k, long *tick, mur_error *err)
 {
+    if (ss->play) {   /* a sequence steps its entries' flocks itself */
+        *tick = k;
+        return MUR_OK;
+    }
     *tick = mur_scene_frame_tick(ss->scene, k);
     if (*tick < ss->drivers[0].tick)
         return mur_error_set(err, MUR_EINPUT,
@@ -225,6 +244,8 @@ static int frame_tick(const mur_session *ss, long k, long *tick, mur_error *err)
 
 int mur_session_run_to(mur_session *ss, long tick, mur_error *err)
 {
+    if (ss->play)
+        return MUR_OK;
     for (int i = 0; i < ss->npanels; i++) {
         int rc = mur_driver_run_to(&ss->drivers[i], tick, err);
         if (!rc && ss->twins[i].flock)
@@ -244,8 +265,30 @@ int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, int *stri
         rc = mur_session_run_to(ss, tick, err);
     if (rc)
         return rc;
+    if (ss->play)
+        return mur_play_frame(ss->play, k, pixels, stride, err);
     return mur_renderer_draw_image(ss->renderer, (const mur_flock *const *)ss->flocks, ss->npanels,
                                    mur_scene_frame_time(s, k), pixels, stride, err);
+}
+
+/* A sequence's frame k painted onto cr, scaled to width x height. */
+static int draw_played(mur_session *ss, long k, cairo_t *cr, double width, double height, mur_error *err)
+{
+    const uint8_t *px;
+    int stride, rc = mur_play_frame(ss->play, k, &px, &stride, err);
+    if (rc)
+        return rc;
+    const mur_scene *s = ss->scene;
+    cairo_surface_t *img = cairo_image_surface_create_for_data((unsigned char *)px, CAIRO_FORMAT_ARGB32,
+                                                               s->width, s->height, stride);
+    cairo_save(cr);
+    cairo_scale(cr, width / s->width, height / s->height);
+    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(img);
+    return cairo_status(cr) ? mur_error_set(err, MUR_ERUN, "cairo: %s", cairo_status_to_string(cairo_status(cr)))
+                            : MUR_OK;
 }
 
 int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double height,
@@ -258,6 +301,8 @@ int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double 
         rc = mur_session_run_to(ss, tick, err);
     if (rc)
         return rc;
+    if (ss->play)
+        return draw_played(ss, k, cr, width, height, err);
     cairo_save(cr);
     cairo_scale(cr, width / s->width, height / s->height);
     rc = mur_renderer_draw(ss->renderer, cr, (const mur_flock *const *)ss->flocks, ss->npanels,
@@ -269,6 +314,8 @@ int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double 
 int mur_session_provenance(const mur_session *ss, const char *request, char **out, mur_error *err)
 {
     const mur_scene *s = ss->scene;
+    if (ss->play)
+        return mur_play_provenance(s, request, out, err);
     int c = ss->opts.condition, r = ss->opts.run;
     uint64_t seed = r >= 0 ? mur_rng_derive(s->seed, (uint64_t)r) : s->seed;
     if (c < 0 && r < 0)
@@ -289,6 +336,8 @@ int mur_session_provenance(const mur_session *ss, const char *request, char **ou
 int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err)
 {
     const mur_scene *s = ss->scene;
+    if (ss->play)
+        return mur_play_still(ss->play, k, path, err);
     long tick;
     int rc = frame_tick(ss, k, &tick, err);
     if (!rc)
