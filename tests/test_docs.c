@@ -99,6 +99,22 @@ TEST(every_listed_key_is_a_key_the_loader_accepts)
     CHECK(mur_time_parse("soon", 60, &t) == MUR_EINPUT, "not a time: MUR_EINPUT, not -1 (MUR_ERUN)");
 }
 
+/* Every key of a sequence file is in docs/scenes.md's "Sequences". */
+TEST(scenes_doc_describes_every_sequence_key)
+{
+    char *text = doc("docs/scenes.md");
+    if (!text)
+        return;
+    const char *sec = strstr(text, "### Sequences");
+    CHECK(sec, "docs/scenes.md has no Sequences section");
+    char path[64];
+    int n = 0;
+    for (; sec && !mur_sequence_key_at(n, path, sizeof path); n++)
+        CHECK(names(sec, path), "docs/scenes.md's Sequences does not describe `%s`", path);
+    CHECK(n >= 15, "only %d sequence keys", n);
+    free(text);
+}
+
 TEST(scenes_doc_describes_every_key)
 {
     char *text = doc("docs/scenes.md");
@@ -187,7 +203,9 @@ TEST(every_yaml_example_in_the_docs_loads)
             *end = 0;
             mur_error err = {{0}};
             mur_scene *s = NULL;
-            mur_scene_parse(&s, docs[d], p, strlen(p), &err);
+            /* a sequence's example names scenes of scenes/, as a sequence file there does */
+            const char *name = strstr(p, "\nsequence:") ? "scenes/docs-example.yaml" : docs[d];
+            mur_scene_parse(&s, name, p, strlen(p), &err);
             CHECK(s != NULL, "%s: example does not load: %s\n%s", docs[d], err.msg, p);
             mur_scene_destroy(s);
             examples++;

@@ -400,6 +400,10 @@ MUR_API int mur_time_parse(const char *text, double tps, double *seconds);
 /// code: no key of that number) when i is past the last key or negative. Read from the lists the loader validates with.
 MUR_API int mur_scene_key_at(int i, char *buf, size_t size);
 
+/// Key i (from 0) of a sequence file (docs/scenes.md, "Sequences"), as the
+/// docs name it ("sequence[].from", "video.fps") into buf: 0, or 1 past the last.
+MUR_API int mur_sequence_key_at(int i, char *buf, size_t size);
+
 /// Text of an easing name, an event name, etc. for `check`.
 MUR_API const char *mur_event_name(mur_event e);
 MUR_API const char *mur_ease_name(mur_ease e);

@@ -372,6 +372,34 @@ static void print_measures(const mur_scene *s)
     printf("\n");
 }
 
+/* A sequence file: its video, then one row per entry: where it plays in
+ * the whole, what it shows, how it turns in. */
+static void print_sequence(const mur_scene *s)
+{
+    static const char *const how[] = {"cut", "fade", "crossfade"};
+    const mur_sequence *q = s->sequence;
+    if (s->title)
+        printf("title: %s\n", s->title);
+    printf("video: %dx%d, %g fps, %gs (%ld frames), quality %d\n", s->width, s->height, s->fps, s->duration,
+           mur_scene_frames(s), s->quality);
+    printf("output: %s\n", s->output);
+    printf("sequence: %d entries\n  %-8s %-8s %-22s %s\n", q->n, "at", "frames", "turns in by", "shows");
+    for (int i = 0; i < q->n; i++) {
+        const mur_sequence_entry *e = &q->entries[i];
+        char at[40], by[48];
+        mur_number_format(at, sizeof at, (double)e->start / s->fps);
+        snprintf(by, sizeof by, "%s", how[e->transition]);
+        if (e->transition != MUR_TRANSITION_CUT)
+            snprintf(by, sizeof by, "%s over %ld frames", how[e->transition], e->over_frames);
+        printf("  %-8s %-8ld %-22s ", strcat(at, "s"), e->frames, i ? by : "-");
+        if (e->title)
+            print_quoted("title card", e->title);
+        else
+            printf("%s, its frames %ld to %ld", e->file, e->first, e->first + e->frames - 1);
+        printf("\n");
+    }
+}
+
 int mur_cmd_check(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
@@ -380,6 +408,11 @@ int mur_cmd_check(const mur_cli_opts *o)
     if (rc)
         return mur_cli_report(rc, &err);
     printf("%s: ok\n", s->path);
+    if (s->sequence) {   /* its entries, each checked as it loaded */
+        print_sequence(s);
+        mur_scene_destroy(s);
+        return 0;
+    }
     mur_cli_warnings(s, o->at);
     if (s->title)
         printf("title: %s\n", s->title);

@@ -54,6 +54,9 @@ int mur_cli_exit_code(int rc);
 struct mur_scene;
 int mur_cli_load_scene(const char *path, const char *written, struct mur_scene **out, mur_error *err);
 
+/// MUR_EINPUT when s is a sequence file (stats, series and trace take a
+/// scene: a sequence's flocks are its entries'), naming it; else 0.
+int mur_cli_not_sequence(const struct mur_scene *s, mur_error *err);
 /// Load and check the scene, then make a library session of it with the
 /// command's --threads, --condition, --run and stop flag. The caller
 /// destroys both (even on failure: either may be set).

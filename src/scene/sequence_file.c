@@ -697,6 +697,23 @@ int mur_sequence_vary(mur_scene *s, const mur_variant *v, mur_error *err)
     return MUR_OK;
 }
 
+int mur_sequence_key_at(int i, char *buf, size_t size)
+{
+    static const char *const transition_keys[] = {"type", "over", NULL};
+    static const struct {
+        const char *prefix;
+        const char *const *keys;
+    } lists[] = {{"", top_keys}, {"sequence[].", entry_keys}, {"video.", video_keys},
+                 {"transition.", transition_keys}};
+    for (size_t l = 0; i >= 0 && l < sizeof lists / sizeof lists[0]; l++)
+        for (int k = 0; lists[l].keys[k]; k++)
+            if (i-- == 0) {
+                snprintf(buf, size, "%s%s", lists[l].prefix, lists[l].keys[k]);
+                return 0;
+            }
+    return 1;   /* past the last key */
+}
+
 void mur_sequence_free(mur_sequence *q)
 {
     if (!q)

@@ -329,6 +329,13 @@ int mur_play_texts(const mur_scene *s, mur_video_text **chapters, int *nchapters
             ch.v[j] = ch.v[j - 1];
             ch.v[j - 1] = t;
         }
+    /* a chapter named as the one before it goes on with it (a title card
+     * and the scene it announces, both titled alike) */
+    int kept = 0;
+    for (int i = 0; i < ch.n; i++)
+        if (!kept || strcmp(ch.v[kept - 1].text, ch.v[i].text))
+            ch.v[kept++] = ch.v[i];
+    ch.n = kept;
     if (rc) {
         mur_free(ch.v);
         mur_free(cap.v);
