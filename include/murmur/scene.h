@@ -122,6 +122,10 @@ typedef struct mur_script_predator {
     int smooth;                  ///< path interpolation: 0 linear, 1 Catmull-Rom through every key
     char *x_expr, *y_expr;       ///< expressions of t, W, H (libavutil eval), or NULL
     void *x_eval, *y_eval;       ///< parsed AVExpr (owned by the scene)
+    mur_pursue pursue;           ///< `pursue`: it hunts from where x, y put it at `from` (NONE: scripted)
+    double speed;                ///< a hunter's speed, units/tick (0: 1.25 x the flock's max_speed)
+    double turn;                 ///< a hunter's turning limit, degrees per tick
+    double burst;                ///< flee burst: boids within its radius up to this x max_speed (1: none)
 } mur_script_predator;
 
 /// An experiment condition: a name and its overrides.
@@ -342,6 +346,8 @@ typedef struct mur_driver {
     long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
     const mur_recording *replay; ///< the recording shown instead of the model: kept by start when set
                                  ///< before it (a condition's, mur_scene_replay_of); NULL: the scene's
+    double hunt[MUR_MAX_PREDATORS][4]; ///< hunting predators (`pursue`): x, y, vx, vy, by script index
+    unsigned char hunting[MUR_MAX_PREDATORS]; ///< 1 once predator k has started hunting
 } mur_driver;
 
 /// The recording condition c's flock shows (its own `replay`, else the

@@ -445,6 +445,16 @@ int mur_cmd_check(const mur_cli_opts *o)
             if (isfinite(p->until))
                 printf(" until %gs", p->until);
         }
+        static const char *const prey[] = {"", "the nearest boid", "the flock's centre", "the largest cluster"};
+        if (p->pursue) {
+            if (p->speed > 0)
+                printf("; hunts %s at %g units/tick", prey[p->pursue], p->speed);
+            else
+                printf("; hunts %s at 1.25 x max_speed", prey[p->pursue]);
+            printf(", turning at most %g degrees a tick", p->turn);
+        }
+        if (p->burst > 1)
+            printf("; fleeing boids up to %g x max_speed", p->burst);
         printf("\n");
     }
     if (s->nconditions > 1 || s->conditions[0].nset) {

@@ -302,14 +302,28 @@ void mur_overlays_world_under(mur_panel_ctx *pc)
         }
 }
 
+/* The scripted predators at the frame's time and the hunting ones where the
+ * flock's last tick had them (they move themselves: no function of time
+ * knows where). Returns how many, into pr (room for MUR_MAX_PREDATORS). */
+int mur_render_predators(const mur_look *lk, const mur_flock *f, double t, mur_predator *pr)
+{
+    int np = lk->predators_at ? lk->predators_at(lk->ctx, t, pr, MUR_MAX_PREDATORS) : 0;
+    np = np < 0 ? 0 : np < MUR_MAX_PREDATORS ? np : MUR_MAX_PREDATORS;   /* an embedder's function may overrun */
+    int nf = 0;
+    const mur_predator *own = f ? mur_flock_predators(f, &nf) : NULL;
+    for (int k = 0; k < nf && np < MUR_MAX_PREDATORS; k++)
+        if (own[k].hunting)
+            pr[np++] = own[k];
+    return np;
+}
+
 static void predators(mur_panel_ctx *pc)
 {
     const mur_look *lk = pc->r->look;
-    if (!lk->predators_at)
-        return;
     mur_predator pr[MUR_MAX_PREDATORS];
-    int np = lk->predators_at(lk->ctx, pc->t, pr, MUR_MAX_PREDATORS);
-    np = np < MUR_MAX_PREDATORS ? np : MUR_MAX_PREDATORS;   /* an embedder's function may overrun */
+    int np = mur_render_predators(lk, pc->f, pc->t, pr);
+    if (!np)
+        return;
     const mur_params *p = mur_flock_params(pc->f);
     cairo_t *cr = pc->cr;
     double m = fmax(lk->boid_size * 1.1, 0.01 * fmin(p->width, p->height));
