@@ -23,6 +23,7 @@ typedef struct mur_cli_opts {
     int draft;            /* render, still: half size, the fastest preset */
     int subtitles, subtitles_embed;  /* render: captions as .srt/.vtt beside, or as a track */
     const char *chunk;    /* render: "K/N", only chunk K of N of the frames */
+    const char *loop;     /* render: the time the end crossfades into the start over */
     int float32;          /* trace: positions and velocities as float32 */
     const char *shard_text;   /* stats, series, trace: --shard K/N */
     const char *shards_text, *chunks_text;  /* plan: --shards N, --chunks N */

@@ -80,8 +80,8 @@ static int entry_frame(mur_play *p, int i, long j, const uint8_t **px, int *stri
     return mur_session_frame(p->subs[i], e->first + j, px, stride, err);
 }
 
-/* out = a + (b - a) * w / 256, per channel of every pixel (rows of width px). */
-static void blend(uint8_t *out, int ostride, const uint8_t *a, int astride, const uint8_t *b, int bstride,
+/* (play.h) */
+void mur_play_blend(uint8_t *out, int ostride, const uint8_t *a, int astride, const uint8_t *b, int bstride,
                   int w, int h, unsigned weight)
 {
     for (int y = 0; y < h; y++) {
@@ -149,7 +149,7 @@ int mur_play_frame(mur_play *p, long k, const uint8_t **pixels, int *stride, mur
         if ((rc = entry_frame(p, i, j, &cur, &cs, err)))
             return rc;
         unsigned weight = (unsigned)lround(256.0 * (double)(j + 1) / (double)(e->over_frames + 1));
-        blend(p->buf, p->stride, p->buf, p->stride, cur, cs, w, h, weight);
+        mur_play_blend(p->buf, p->stride, p->buf, p->stride, cur, cs, w, h, weight);
         *pixels = p->buf;
         *stride = p->stride;
         return MUR_OK;
@@ -162,7 +162,7 @@ int mur_play_frame(mur_play *p, long k, const uint8_t **pixels, int *stride, mur
         *stride = cs;
         return MUR_OK;
     }
-    blend(p->buf, p->stride, cur, cs, NULL, 0, w, h, 256 - light);
+    mur_play_blend(p->buf, p->stride, cur, cs, NULL, 0, w, h, 256 - light);
     keep_alpha(p->buf, p->stride, cur, cs, w, h);
     *pixels = p->buf;
     *stride = p->stride;

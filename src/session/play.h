@@ -25,6 +25,12 @@ void mur_play_destroy(mur_play *p);
  * freed once the sequence is past it. */
 int mur_play_frame(mur_play *p, long k, const uint8_t **pixels, int *stride, mur_error *err);
 
+/* out = a + (b - a) * weight / 256 per byte of every pixel of w x h frames
+ * (rows of the given strides; b NULL: black): integer arithmetic, the same
+ * on every machine. out may be a. */
+void mur_play_blend(uint8_t *out, int ostride, const uint8_t *a, int astride, const uint8_t *b, int bstride,
+                    int w, int h, unsigned weight);
+
 /* A still of frame k: the still of the entry that shows then, at its own
  * frame (mur_session_still, with that scene's provenance; a crossfade's
  * still is its second entry's). */

@@ -400,23 +400,57 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
 /* Enters with v open; draws and writes frames [first, last), calling the
  * progress hook after each. Leaves *done at the frames written; MUR_EINTR
  * when the stop flag ended the loop (between frames or inside one). */
+/* Frame k of a looped render into *px: frame k itself, or within the
+ * first `loop` frames, blended with the frame `tail_at` later (tail's
+ * session), so the file's last frame leads into its first. */
+static int loop_frame(mur_session *ss, mur_session *tail, long k, long first, long loop, long tail_at,
+                      uint8_t *buf, const uint8_t **px, int *stride, mur_error *err)
+{
+    int rc = mur_session_frame(ss, k, px, stride, err);
+    long j = k - first;
+    if (rc || !tail || j >= loop)
+        return rc;
+    const uint8_t *end;
+    int es;
+    const mur_scene *s = ss->scene;
+    if ((rc = mur_session_frame(tail, k + tail_at, &end, &es, err)))
+        return rc;
+    unsigned weight = (unsigned)lround(256.0 * (double)(j + 1) / (double)(loop + 1));
+    mur_play_blend(buf, s->width * 4, end, es, *px, *stride, s->width, s->height, weight);
+    *px = buf;
+    *stride = s->width * 4;
+    return MUR_OK;
+}
+
 static int frames_into(mur_session *ss, mur_video *v, const mur_render_opts *o, long first,
                        long last, long *done, mur_error *err)
 {
     volatile sig_atomic_t *stop = ss->opts.stop;
-    for (long k = first; k < last; k++) {
-        if (stop && *stop)
-            return MUR_EINTR;
+    long loop = o->version >= 4 ? o->loop : 0, total = last - first;
+    mur_session *tail = NULL;
+    uint8_t *buf = NULL;
+    int rc = MUR_OK;
+    if (loop > 0 && (rc = mur_session_create(&tail, ss->scene, &ss->opts, err)))
+        return rc;
+    if (loop > 0 && !(buf = mur_malloc((size_t)ss->scene->width * 4 * (size_t)ss->scene->height)))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory for a looped frame");
+    for (long k = first; !rc && k < last; k++) {
+        if (stop && *stop) {
+            rc = MUR_EINTR;
+            break;
+        }
         const uint8_t *px;
         int stride;
-        int rc = mur_session_frame(ss, k, &px, &stride, err);
+        rc = loop_frame(ss, tail, k, first, loop, total, buf, &px, &stride, err);
         if (rc || (rc = mur_video_write(v, px, stride, err)))
-            return rc;
+            break;
         ++*done;
         if (o->progress)
             o->progress(o->progress_ctx, *done, last - first, mur_video_bytes(v));
     }
-    return MUR_OK;
+    mur_session_destroy(tail);
+    mur_free(buf);
+    return rc;
 }
 
 int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_result *res,
@@ -437,6 +471,14 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
                              "nothing to render: frames %ld to %ld of a video of %ld frames", first,
                              last, frames);
     int rc;
+    long loop = o->version >= 4 ? o->loop : 0;
+    if (loop < 0 || 2 * loop > last - first)
+        return mur_error_set(err, MUR_EINPUT,
+                             "a loop of %ld frames is longer than half the clip (%ld frames): the end "
+                             "would crossfade into frames it is itself", loop, last - first);
+    if (loop && o->version >= 3 && o->chunk)
+        return mur_error_set(err, MUR_EINPUT, "a chunk takes no loop: render the loop whole");
+    last -= loop;   /* the last `loop` frames are blended into the first */
     if (o->version >= 3 && o->chunk) {   /* the chunk's frames of [first, last) */
         long a, n;
         if (subtitles)
