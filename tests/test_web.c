@@ -2,6 +2,7 @@
  * (its end crossfades into its start), checked on the decoded frames of
  * the GIF murmur writes. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,8 @@
 #include "cli_util.h"
 #include "decode.h"
 #include "harness.h"
+#include "murmur/scene.h"
+#include "murmur/session.h"
 
 #define LOOP_SCENE                                                                   \
     "seed: 3\nmodel: wrkspc\nworld: {width: 240, height: 160, boundary: wrap}\n"     \
@@ -84,4 +87,56 @@ TEST(a_loop_longer_than_half_the_clip_is_refused)
     CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "--loop must be a time"), "--loop soon: %s", err);
     snprintf(args, sizeof args, "render %s --loop 0.5s --chunk 1/1 -q", scratch_path("loop2.yaml"));
     CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "no --chunk"), "--loop with --chunk: %s", err);
+}
+
+/* Frame k of the scene yaml drawn through a session: a copy of its pixels
+ * (w x h ARGB32, rows packed), or NULL. */
+static uint32_t *session_frame(const char *yaml, long k, int *w, int *h)
+{
+    mur_scene *s = NULL;
+    mur_session *ss = NULL;
+    mur_error err = {{0}};
+    uint32_t *out = NULL;
+    mur_session_opts o = MUR_SESSION_OPTS_INIT;
+    o.threads = 1;
+    const uint8_t *px;
+    int stride;
+    if (mur_scene_parse(&s, "warm.yaml", yaml, strlen(yaml), &err) || mur_session_create(&ss, s, &o, &err) ||
+        mur_session_frame(ss, k, &px, &stride, &err)) {
+        fprintf(stderr, "  %s\n", err.msg);
+    } else if ((out = malloc((size_t)s->width * s->height * 4))) {
+        for (int y = 0; y < s->height; y++)
+            memcpy(out + (size_t)y * s->width, px + (size_t)y * stride, (size_t)s->width * 4);
+        *w = s->width;
+        *h = s->height;
+    }
+    mur_session_destroy(ss);
+    mur_scene_destroy(s);
+    return out;
+}
+
+#define WARM_SCENE(warmup, warm)                                                              \
+    "seed: 5\nmodel: wrkspc\nworld: {width: 240, height: 160, boundary: wrap}\nflock: {count: 50}\n" \
+    "video: {width: 240, height: 160, fps: 30, ticks_per_second: 60, duration: 3s, warmup: " warmup "}\n" \
+    "look: {background: \"#000000\", boid: {size: 5, color: heading}, trails: {length: 40, fade: true" warm "}}\n"
+
+/* look.trails.warm: the first frame after a warm-up has its trails whole,
+ * those of the same tick reached without a warm-up (pixel for pixel). */
+TEST(warm_trails_on_the_first_frame_equal_the_same_tick_reached_without_a_warm_up)
+{
+    int w, h, w2, h2, w3, h3;
+    uint32_t *warm = session_frame(WARM_SCENE("90t", ", warm: true"), 0, &w, &h);
+    uint32_t *cold = session_frame(WARM_SCENE("90t", ""), 0, &w3, &h3);
+    uint32_t *reached = session_frame(WARM_SCENE("0t", ""), 45, &w2, &h2);   /* frame 45: tick 90 */
+    REQUIRE(warm && cold && reached && w == w2 && h == h2, "frames");
+    long differ = 0, bare = 0;
+    for (long i = 0; i < (long)w * h; i++) {
+        differ += warm[i] != reached[i];
+        bare += cold[i] != reached[i];
+    }
+    CHECK(differ == 0, "%ld pixels of the warm first frame differ from tick 90 reached without a warm-up", differ);
+    CHECK(bare > 200, "without warm trails only %ld pixels differ: the test cannot fail", bare);
+    free(warm);
+    free(cold);
+    free(reached);
 }

@@ -128,6 +128,10 @@ typedef struct mur_look {
     mur_rgba boid_color;         ///< fixed colour; its alpha is the boids' and trails' opacity
     int trail_length;            ///< ticks of history (0 = none)
     int trail_fade;              ///< trails fade with age (1) or show at one opacity (0)
+    int trail_warm;              ///< the warm-up's ticks when its last ticks are observed for the
+                                 ///< trails, so the first frame has them whole (0: they grow in from
+                                 ///< it); trails count ticks from the warm-up's start, as a run
+                                 ///< reaching the first frame without a warm-up does
     const mur_overlay *overlays; ///< drawn in this order
     int noverlays;
     double tps;                  ///< simulation ticks per second of video (plots sample by it)

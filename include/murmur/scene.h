@@ -348,6 +348,9 @@ typedef struct mur_driver {
                                  ///< before it (a condition's, mur_scene_replay_of); NULL: the scene's
     double hunt[MUR_MAX_PREDATORS][4]; ///< hunting predators (`pursue`): x, y, vx, vy, by script index
     unsigned char hunting[MUR_MAX_PREDATORS]; ///< 1 once predator k has started hunting
+    int observe_warm;            ///< kept by start: 1 also calls on_tick for the warm-up's last
+                                 ///< look.trail_length ticks and its end (ticks <= 0), when the
+                                 ///< look asks (trail_warm): a renderer's, for the first frame's trails
 } mur_driver;
 
 /// The recording condition c's flock shows (its own `replay`, else the

@@ -528,6 +528,7 @@ static int fill_look(ctx *c)
         lk->camera_at = look_camera;
     }
     lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
+    lk->trail_warm = lk->trail_warm && lk->trail_length > 0 ? (int)fmin(s->warmup, 1e9) : 0;
     return mur_look_timeline_check(s, c->err);
 }
 

@@ -273,7 +273,12 @@ static int step(mur_driver *d, mur_error *err)
     d->tick++;
     if (d->tick >= 0)
         fire_events(d);
-    if (d->on_tick && d->tick > 0)
+    /* look.trails.warm: the warm-up's last ticks too (and its end, tick 0),
+     * so the first frame's trails are those a run reaching it without a
+     * warm-up has (the renderer keeps only trails of ticks <= 0) */
+    int warm_trail = d->observe_warm && s->look.trail_warm && d->tick <= 0 &&
+                     d->tick > -2 * (long)s->look.trail_length - 2;   /* the ring's slots: length, a band, 2 */
+    if (d->on_tick && (d->tick > 0 || warm_trail))
         d->on_tick(d->on_tick_ctx, d->flock, d->tick);
     return MUR_OK;
 }
@@ -286,7 +291,9 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     volatile sig_atomic_t *stop = d->stop;
     const mur_recording *replay = d->replay ? d->replay : s->replay;
     double shift[2] = {d->predator_shift[0], d->predator_shift[1]};
+    int observe_warm = d->observe_warm;
     memset(d, 0, sizeof *d);
+    d->observe_warm = observe_warm;
     d->replay = replay;
     d->predator_shift[0] = shift[0];
     d->predator_shift[1] = shift[1];

@@ -75,6 +75,7 @@ static int start_panel(mur_session *ss, int i, mur_error *err)
     ss->drivers[i].on_tick = observe;
     ss->drivers[i].on_tick_ctx = &ss->observers[i];
     ss->drivers[i].stop = ss->opts.stop;
+    ss->drivers[i].observe_warm = 1;   /* the renderer's trails, when look.trails.warm asks */
     ss->drivers[i].replay = mur_scene_replay_of(s, c);
     if ((rc = mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err)) || s->twin.kind == MUR_TWIN_NONE)
         return rc;
