@@ -140,3 +140,58 @@ TEST(warm_trails_on_the_first_frame_equal_the_same_tick_reached_without_a_warm_u
     free(cold);
     free(reached);
 }
+
+/* Distinct colours of decoded frame k of path; -1 when unreadable. */
+static int colours_of(const char *path, int k)
+{
+    uint8_t *px = NULL;
+    int w, h;
+    if (test_video_frame_rgb(path, k, &px, &w, &h))
+        return -1;
+    static unsigned char seen[1 << 24 >> 3];
+    memset(seen, 0, sizeof seen);
+    int n = 0;
+    for (long i = 0; i < (long)w * h; i++) {
+        unsigned c = (unsigned)px[3 * i] << 16 | (unsigned)px[3 * i + 1] << 8 | px[3 * i + 2];
+        if (!(seen[c >> 3] & (1 << (c & 7)))) {
+            seen[c >> 3] |= (unsigned char)(1 << (c & 7));
+            n++;
+        }
+    }
+    free(px);
+    return n;
+}
+
+/* video.gif_colours and gif_dither: the palette's size and how colours
+ * between its entries are drawn. */
+TEST(gif_palette_colours_and_dither_are_the_scenes)
+{
+    char args[1024], err[4096], out[3][256];
+    static const char *const extra[3] = {"", "  gif_colours: 8\n", "  gif_colours: 8\n  gif_dither: bayer\n"};
+    for (int i = 0; i < 3; i++) {
+        char yaml[2048];
+        snprintf(yaml, sizeof yaml,
+                 "seed: 3\nmodel: wrkspc\nworld: {width: 240, height: 160, boundary: wrap}\nflock: {count: 120}\n"
+                 "video:\n  width: 160\n  height: 108\n  fps: 10\n  duration: 1s\n%s"
+                 "look: {background: \"#204060\", boid: {shape: arrow, size: 8, color: heading}, trails: {length: 10}}\n",
+                 extra[i]);
+        char name[32];
+        snprintf(name, sizeof name, "pal%d.yaml", i);
+        write_file(scratch_path(name), yaml);
+        snprintf(out[i], sizeof out[i], "%s/pal%d.gif", scratch(), i);
+        snprintf(args, sizeof args, "render %s -o %s -q", scratch_path(name), out[i]);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", name, err);
+    }
+    int full = colours_of(out[0], 5), eight = colours_of(out[1], 5), dithered = colours_of(out[2], 5);
+    CHECK(full > 16, "the default palette drew %d colours", full);
+    CHECK(eight >= 2 && eight <= 8, "gif_colours: 8 drew %d colours", eight);
+    CHECK(dithered >= 2 && dithered <= 8, "dithered, 8 colours: %d", dithered);
+    CHECK(test_video_hash(out[1]) != test_video_hash(out[2]), "bayer dither drew the same frames as none");
+    char why[4096];
+    CHECK(check_refuses("pal-bad.yaml", "model: wrkspc\nvideo: {gif_colours: 1}\n", ":2:22:", "out of range", why,
+                        sizeof why),
+          "gif_colours 1: %s", why);
+    CHECK(check_refuses("pal-dither.yaml", "model: wrkspc\nvideo: {gif_dither: noisy}\n", ":2:21:", "bayer", why,
+                        sizeof why),
+          "gif_dither noisy: %s", why);
+}

@@ -382,7 +382,8 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
                          .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
                          .first_number = first, .queue = o->queue, .metadata = o->metadata,
                          .chapters = ch, .nchapters = nch, .subtitles = subs, .nsubtitles = nsubs,
-                         .alpha = ss->look.transparent};
+                         .alpha = ss->look.transparent, .gif_colours = s->gif_colours,
+                         .gif_dither = s->gif_dither};
     if (o->version >= 3 && o->chunk) {
         vo.chunk = o->chunk;
         vo.nchunks = o->nchunks;
@@ -479,6 +480,10 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
                              "would crossfade into frames it is itself", loop, last - first);
     if (loop && o->version >= 3 && o->chunk)
         return mur_error_set(err, MUR_EINPUT, "a chunk takes no loop: render the loop whole");
+    if (o->version >= 3 && o->chunk && (ss->scene->gif_colours || ss->scene->gif_dither))
+        return mur_error_set(err, MUR_EINPUT, "%s: error: a scene with video.gif_colours or gif_dither "
+                                              "renders whole: murmur join gives a GIF's chunks the default "
+                                              "palette", ss->scene->path);
     last -= loop;   /* the last `loop` frames are blended into the first */
     if (o->version >= 3 && o->chunk) {   /* the chunk's frames of [first, last) */
         long a, n;
