@@ -13,6 +13,8 @@
 
 #include "murmur/flock.h"
 
+struct mur_setting;   /* presets.h */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -148,6 +150,8 @@ typedef struct mur_look {
     /// caption_at's), a title card, a fade. NULL: every overlay shown, caption_at's
     /// caption at the bottom, no title, no fade.
     void (*moment_at)(const void *ctx, double t, mur_moment *out);
+    const struct mur_setting *const *shown; ///< settings the `params` readout shows besides sep, ali
+    int nshown;                             ///< and coh: those the timeline changes (at most 8)
     /* colour by group (MUR_COLOR_GROUP): the starting flock's groups */
     const mur_rgba *group_colors;  ///< group k's colour; boids in no group take boid_color
     int ngroups;                   ///< at most MUR_MAX_GROUPS

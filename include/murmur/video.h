@@ -84,7 +84,7 @@ typedef struct mur_video_opts {
 } mur_video_opts;
 
 /// How a GIF maps colours its palette lacks (mur_video_opts.gif_dither;
-/// libavfilter's paletteuse dither modes), in the order of mur_gif_dither_names.
+/// libavfilter's paletteuse dither modes; scene video.gif_dither names them in this order).
 enum { MUR_GIF_DITHER_NONE, MUR_GIF_DITHER_BAYER, MUR_GIF_DITHER_FLOYD_STEINBERG, MUR_GIF_DITHER_SIERRA2_4A };
 
 /// The first line of a chunk's metadata: chunk K of N, frames A to B (the

@@ -12,6 +12,7 @@
  * a recomputation: what the student sees is what the step used. */
 #include "internal.h"
 #include "murmur/alloc.h"
+#include "murmur/presets.h"
 #include "murmur/stats.h"
 
 #include <math.h>
@@ -456,10 +457,21 @@ static void line_box(mur_panel_ctx *pc, mur_stacks *st, mur_corner c, const char
 static void params_line(mur_panel_ctx *pc)
 {
     const mur_params *p = mur_flock_params(pc->f);
-    char buf[160];
+    const mur_look *lk = pc->r->look;
+    char buf[480];
     /* no-break spaces inside a group: a narrow panel wraps between groups */
-    snprintf(buf, sizeof buf, "%d\u00a0boids   sep\u00a0%.2f   ali\u00a0%.2f   coh\u00a0%.2f",
-             mur_flock_count(pc->f), p->separation, p->alignment, p->cohesion);
+    int len = snprintf(buf, sizeof buf, "%d\u00a0boids   sep\u00a0%.2f   ali\u00a0%.2f   coh\u00a0%.2f",
+                       mur_flock_count(pc->f), p->separation, p->alignment, p->cohesion);
+    /* and what the timeline changes (noise being ramped, a radius set) */
+    for (int k = 0; k < lk->nshown && len > 0 && (size_t)len < sizeof buf - 80; k++) {
+        const mur_setting *st = lk->shown[k];
+        if (st->type == MUR_SETTING_ENUM)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%s", st->name, mur_setting_choice(st, p));
+        else if (st->type == MUR_SETTING_INT)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%.0f", st->name, mur_setting_get(st, p));
+        else
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%.2f", st->name, mur_setting_get(st, p));
+    }
     line_box(pc, pc->stacks, MUR_CORNER_TOP_LEFT, buf, 2.2 * pc->u, pc->u, NULL);
 }
 

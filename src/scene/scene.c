@@ -492,6 +492,36 @@ static void look_camera(const void *ctx, double t, mur_camera *out)
     mur_scene_camera_at(ctx, t, out);
 }
 
+/* The settings the timeline's sets and ramps change, in order of first
+ * use, for the `params` readout (which always shows the three weights and
+ * the count): a ramp of noise is shown as it runs. */
+static int shown_settings(ctx *c)
+{
+    mur_scene *s = c->s;
+    const mur_setting *found[8];
+    int n = 0;
+    for (int i = 0; i < s->ncues; i++)
+        for (int k = 0; k < s->cues[i].nset + s->cues[i].nramp; k++) {
+            const mur_cue *q = &s->cues[i];
+            const mur_setting *st = k < q->nset ? q->set[k].setting : q->ramp[k - q->nset].setting;
+            int seen = !strcmp(st->name, "separation") || !strcmp(st->name, "alignment") ||
+                       !strcmp(st->name, "cohesion") || !strcmp(st->name, "count");
+            for (int j = 0; j < n; j++)
+                seen |= found[j] == st;
+            if (!seen && n < 8)
+                found[n++] = st;
+        }
+    if (!n)
+        return 0;
+    const mur_setting **list = mur_malloc((size_t)n * sizeof *list);
+    if (!list)
+        return -1;
+    memcpy(list, found, (size_t)n * sizeof *list);
+    s->look.shown = list;
+    s->look.nshown = n;
+    return 0;
+}
+
 /* What the look borrows from the rest of the scene, once it is all read:
  * the title, ticks per second, a panel per condition (the layout's) and
  * their names, captions and predators when the timeline has any (none:
@@ -528,6 +558,8 @@ static int fill_look(ctx *c)
         lk->camera_at = look_camera;
     }
     lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
+    if (shown_settings(c))
+        return oom(c);
     lk->trail_warm = lk->trail_warm && lk->trail_length > 0 ? (int)fmin(s->warmup, 1e9) : 0;
     return mur_look_timeline_check(s, c->err);
 }
@@ -623,6 +655,7 @@ void mur_scene_destroy(mur_scene *s)
     mur_free(s->output);
     mur_free((void *)s->look.overlays);
     mur_free((void *)s->look.labels);
+    mur_free((void *)s->look.shown);
     for (int i = 0; i < s->ncues; i++)
         mur_parse_free_cue(&s->cues[i]);
     mur_free(s->cues);
