@@ -195,3 +195,39 @@ TEST(gif_palette_colours_and_dither_are_the_scenes)
                         sizeof why),
           "gif_dither noisy: %s", why);
 }
+
+/* theme: dark draws figures for a dark slide: a near-black ground, light ink. */
+TEST(a_dark_themes_figure_is_light_ink_on_black)
+{
+    char args[1024], err[4096], png[2][256];
+    for (int dark = 0; dark < 2; dark++) {
+        char yaml[1024], name[32];
+        snprintf(yaml, sizeof yaml,
+                 "%sseed: 7\nmodel: wrkspc\nworld: {width: 200, height: 150, boundary: wrap}\nflock: {count: 40}\n"
+                 "experiment: {runs: 3, ticks: 30, conditions: {all: {}, no-alignment: {alignment: 0}}, metrics: [order]}\n",
+                 dark ? "theme: dark\n" : "");
+        snprintf(name, sizeof name, "theme%d.yaml", dark);
+        write_file(scratch_path(name), yaml);
+        snprintf(png[dark], sizeof png[dark], "%s/theme%d.png", scratch(), dark);
+        snprintf(args, sizeof args, "stats %s -q --plot %s", scratch_path(name), png[dark]);
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    }
+    for (int dark = 0; dark < 2; dark++) {
+        uint8_t *px = NULL;
+        int w, h;
+        REQUIRE(test_video_frame_rgb(png[dark], 0, &px, &w, &h) == 0, "cannot read %s", png[dark]);
+        long light = 0, black = 0;
+        for (long i = 0; i < (long)w * h; i++) {
+            int r = px[3 * i], g = px[3 * i + 1], b = px[3 * i + 2];
+            light += r > 200 && g > 200 && b > 200;
+            black += r < 30 && g < 30 && b < 30;
+        }
+        long all = (long)w * h;
+        if (dark)
+            CHECK(black > all / 2 && light > all / 200 && light < all / 5,
+                  "dark: %ld black and %ld light pixels of %ld", black, light, all);
+        else
+            CHECK(light > all / 2 && black < all / 5, "light: %ld light and %ld black pixels of %ld", light, black, all);
+        free(px);
+    }
+}

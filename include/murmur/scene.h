@@ -216,6 +216,7 @@ typedef struct mur_scene {
     int output_line, output_col; ///< where `video.output` stands in the file (1-based; 0 = not given)
     int quality;                 ///< CRF-like, 0..51
     int chapter_captions;        ///< video.chapters: 0 `entries` (chapter: entries), 1 `captions` (captions too)
+    int theme;                   ///< `theme`: figures and plots on white (0, `light`) or for a dark slide (1, `dark`)
     int gif_colours;             ///< video.gif_colours: a GIF's palette, 2..256 (0: 256)
     int gif_dither;              ///< video.gif_dither: MUR_GIF_DITHER_* (video.h)
     /* look: the `look` section, and what the renderer borrows from the rest (mur_scene_look) */

@@ -41,6 +41,10 @@ static int top_pair(ctx *c, pair *p, void *arg)
     int rc;
     if (!strcmp(k, "title"))
         return mur_parse_text(c, p->v, k, MUR_SCENE_MAX_TITLE, &s->title);
+    if (!strcmp(k, "theme")) {
+        static const char *const themes[] = {"light", "dark", NULL};
+        return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, k)) ? rc : mur_parse_choice(c, p->v, k, themes, &s->theme);
+    }
     if (!strcmp(k, "seed")) {
         double v;
         if ((rc = mur_parse_number(c, p->v, k, 0, 9007199254740992.0, &v)))
@@ -131,7 +135,7 @@ static int defaults(ctx *c, const char *name)
 
 static const char *const top_keys[] = {"title", "seed", "model", "world", "flock", "video",
                                        "look", "timeline", "predators", "experiment", "layout",
-                                       "camera", NULL};
+                                       "camera", "theme", NULL};
 
 /* Unknown and repeated top-level keys, in one linear pass before anything
  * is read (a file of 100000 repeated keys must not cost n^2). */
