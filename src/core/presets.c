@@ -147,11 +147,11 @@ static const mur_preset presets[] = {
      ENGINE_WITH(.count = 120), {0, 0, 80, 0.6, 0, 0, 0},
      "W/2 + 0.3*W*cos(2*PI*t/12)", "H/2 + 0.3*H*sin(2*PI*t/8)"},
     {"vicsek", "Vicsek et al. 1995: heading set to the neighbours' mean plus uniform noise eta",
-     VICSEK, {0, 0, 2, 0.01, 0}, NULL, NULL},
+     VICSEK, {0, 0, 2, 0.01, 0, 0, 0}, NULL, NULL},
     {"couzin", "Couzin et al. 2002: repulsion, orientation and attraction zones, open space",
-     COUZIN, {0, 0, 6, 0.1, 0}, NULL, NULL},
+     COUZIN, {0, 0, 6, 0.1, 0, 0, 0}, NULL, NULL},
     {"topological", "wrkspc's rules on each boid's 7 nearest (Ballerini et al. 2008)",
-     WRKSPC_WITH(.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL), {0, 0, 80, 0.5, 0},
+     WRKSPC_WITH(.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL), {0, 0, 80, 0.5, 0, 0, 0},
      NULL, NULL},
 };
 #pragma GCC diagnostic pop

@@ -563,7 +563,7 @@ static int fill_look(ctx *c)
     }
     lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
     if (shown_settings(c))
-        return oom(c);
+        return mur_parse_oom(c);
     lk->trail_warm = lk->trail_warm && lk->trail_length > 0 ? (int)fmin(s->warmup, 1e9) : 0;
     return mur_look_timeline_check(s, c->err);
 }
