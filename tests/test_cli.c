@@ -447,6 +447,7 @@ static const struct {
 } cli_options[] = {
     {"--output", "-o", "render still stats series trace join merge plan"},
     {"--chunk", NULL, "render"},
+    {"--loop", NULL, "render"},
     {"--shard", NULL, "stats series trace"},
     {"--shards", NULL, "plan"},
     {"--chunks", NULL, "plan"},

@@ -99,6 +99,22 @@ TEST(every_listed_key_is_a_key_the_loader_accepts)
     CHECK(mur_time_parse("soon", 60, &t) == MUR_EINPUT, "not a time: MUR_EINPUT, not -1 (MUR_ERUN)");
 }
 
+/* Every key of a sequence file is in docs/scenes.md's "Sequences". */
+TEST(scenes_doc_describes_every_sequence_key)
+{
+    char *text = doc("docs/scenes.md");
+    if (!text)
+        return;
+    const char *sec = strstr(text, "### Sequences");
+    CHECK(sec, "docs/scenes.md has no Sequences section");
+    char path[64];
+    int n = 0;
+    for (; sec && !mur_sequence_key_at(n, path, sizeof path); n++)
+        CHECK(names(sec, path), "docs/scenes.md's Sequences does not describe `%s`", path);
+    CHECK(n >= 15, "only %d sequence keys", n);
+    free(text);
+}
+
 TEST(scenes_doc_describes_every_key)
 {
     char *text = doc("docs/scenes.md");
@@ -187,7 +203,9 @@ TEST(every_yaml_example_in_the_docs_loads)
             *end = 0;
             mur_error err = {{0}};
             mur_scene *s = NULL;
-            mur_scene_parse(&s, docs[d], p, strlen(p), &err);
+            /* a sequence's example names scenes of scenes/, as a sequence file there does */
+            const char *name = strstr(p, "\nsequence:") ? "scenes/docs-example.yaml" : docs[d];
+            mur_scene_parse(&s, name, p, strlen(p), &err);
             CHECK(s != NULL, "%s: example does not load: %s\n%s", docs[d], err.msg, p);
             mur_scene_destroy(s);
             examples++;
@@ -214,6 +232,29 @@ TEST(noise_range_comes_from_the_model_with_its_reason_in_the_docs)
     snprintf(want, sizeof want, "asin(1/%d) = %.1f degrees", MUR_NOISE_MAX, asin(1.0 / MUR_NOISE_MAX) * 180 / 3.14159265358979323846);
     CHECK(strstr(text, want) != NULL, "docs/scenes.md lacks \"%s\"", want);
     free(text);
+}
+
+/* Where knockouts are explained (docs/scenes.md, before "### sweep"), the
+ * docs say why a formed noiseless flock keeps its heading without
+ * alignment, and name the test that shows it, which exists (issue 31). */
+TEST(knockouts_say_why_a_formed_noiseless_flock_keeps_its_heading)
+{
+    char *text = doc("docs/scenes.md"), *test = doc("tests/test_flock.c");
+    if (!text || !test) {
+        free(text);
+        free(test);
+        return;
+    }
+    const char *name = "a_formed_noiseless_flock_keeps_its_heading_without_alignment";
+    const char *sweep = strstr(text, "### sweep"), *at = strstr(text, name);
+    const char *why = strstr(text, "never which way they head");
+    CHECK(at && sweep && at < sweep, "docs/scenes.md does not name %s before its sweep section", name);
+    CHECK(why && why < sweep, "docs/scenes.md does not say why the heading is kept");
+    char decl[128];
+    snprintf(decl, sizeof decl, "TEST(%s)", name);
+    CHECK(strstr(test, decl) != NULL, "tests/test_flock.c has no %s", decl);
+    free(text);
+    free(test);
 }
 
 /* ---- the public headers' comments ------------------------------------------ */

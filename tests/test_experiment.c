@@ -626,6 +626,46 @@ static int run_tool(const char *cmd)
     return st == -1 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 
+/* Pixels of a PNG's top rows [0, rows) that are light blue, as a band of
+ * the first palette colour (#0072B2 at a fifth to a quarter over white)
+ * is: blue clearly above red, red still light. -1 when unreadable. */
+static long light_blue_pixels(const char *png, double rows_pt)
+{
+    cairo_surface_t *img = cairo_image_surface_create_from_png(png);
+    if (cairo_surface_status(img) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(img);
+        return -1;
+    }
+    int w = cairo_image_surface_get_width(img), stride = cairo_image_surface_get_stride(img);
+    int rows = (int)(rows_pt * w / MUR_PLOT_WIDTH);
+    const uint8_t *d = cairo_image_surface_get_data(img);
+    long n = 0;
+    for (int y = 0; y < rows && y < cairo_image_surface_get_height(img); y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t px = *(const uint32_t *)(const void *)(d + (size_t)y * stride + 4 * (size_t)x);
+            int r = (px >> 16) & 255, b = px & 255;
+            n += r > 170 && b > r + 25;
+        }
+    cairo_surface_destroy(img);
+    return n;
+}
+
+/* The legend of a sweep's stats figure with one line shows its band in the
+ * bands' own light blue (it was grey beside light blue bands: issue 31). */
+TEST(a_sweep_figures_band_swatch_is_the_bands_colour)
+{
+    const char *scene = scratch_path("swatch.yaml"), *png = scratch_path("swatch.png");
+    write_file(scene, "seed: 7\nmodel: wrkspc\nworld: {width: 200, height: 150, boundary: wrap}\n"
+                      "flock: {count: 40}\nexperiment:\n  runs: 4\n  ticks: 30\n"
+                      "  sweep:\n    noise: {linspace: [0, 0.3, 4]}\n  metrics: [order]\n");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s -q -o %s --plot %s", scene, scratch_path("swatch.csv"), png);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    /* the legend is the top 15 pt; the swatch is 10 x 6 pt, some 1,500 pixels at 300 dpi */
+    long blue = light_blue_pixels(png, 15);
+    CHECK(blue > 500, "%ld light blue pixels in the legend: the band swatch is not the bands' colour", blue);
+}
+
 TEST(figures_are_valid_and_not_blank)
 {
     const char *scene = small_scene("fig.yaml");

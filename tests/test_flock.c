@@ -269,6 +269,49 @@ TEST(flock_forms_from_random_headings)
     mur_flock_destroy(f);
 }
 
+/* Order of a flock after `ticks` more ticks of params q (its state kept). */
+static double order_after(mur_flock *f, const mur_params *q, int ticks)
+{
+    mur_error err;
+    if (mur_flock_set_params(f, q, &err)) {
+        fprintf(stderr, "set_params: %s\n", err.msg);
+        abort();
+    }
+    for (int t = 0; t < ticks; t++)
+        mur_flock_step(f);
+    return mur_metrics_order(mur_flock_count(f), mur_flock_vx(f), mur_flock_vy(f));
+}
+
+/* Why a formed, noiseless flock keeps its heading when alignment is
+ * knocked out (docs/scenes.md, experiment conditions): separation and
+ * cohesion answer only where the neighbours are, never where they head,
+ * so with every boid heading alike nothing turns the common heading, and
+ * without noise nothing scrambles it. Noise does, and then only alignment
+ * brings the heading back. */
+TEST(a_formed_noiseless_flock_keeps_its_heading_without_alignment)
+{
+    mur_params p = preset("wrkspc");
+    mur_flock *a = make(&p, 7), *b = make(&p, 7), *c = make(&p, 7);
+    double formed = order_after(a, &p, 1500);
+    order_after(b, &p, 1500);
+    order_after(c, &p, 1500);
+    mur_params off = p, noisy_off = p, noisy_on = p;
+    off.alignment = 0;
+    noisy_off.alignment = 0;
+    noisy_off.noise = noisy_on.noise = 0.1;
+    double kept = order_after(a, &off, 1500), lost = order_after(b, &noisy_off, 1500),
+           held = order_after(c, &noisy_on, 1500);
+    fprintf(stderr, "  order: formed %.3f; no alignment %.3f; with noise 0.1 %.3f; noise and alignment %.3f\n",
+            formed, kept, lost, held);
+    CHECK(formed > 0.9, "the flock did not form (order %.3f)", formed);
+    CHECK(kept > formed - 0.05, "without alignment and noise the order fell %.3f -> %.3f", formed, kept);
+    CHECK(lost < 0.5, "noise did not scramble the heading without alignment (order %.3f)", lost);
+    CHECK(held > 0.8, "with alignment the noisy flock lost its heading (order %.3f)", held);
+    mur_flock_destroy(a);
+    mur_flock_destroy(b);
+    mur_flock_destroy(c);
+}
+
 /* ---- the grid against brute force ---------------------------------------- */
 
 /* Steps a grid flock and a brute-force flock from the same state for `ticks`
@@ -829,7 +872,7 @@ TEST(boundaries_keep_every_boid_inside)
             /* A strong predator sweeping the world drives boids into the
              * walls (and keeps the flock from packing into one clump). */
             mur_predator pred = {p.width * (0.5 + 0.45 * cos(t / 40.0)),
-                                 p.height * (0.5 + 0.45 * sin(t / 55.0)), 120, 2.0, 0};
+                                 p.height * (0.5 + 0.45 * sin(t / 55.0)), 120, 2.0, 0, 0, 0};
             mur_flock_set_predators(f, &pred, 1);
             mur_flock_step(f);
             const double *x = mur_flock_x(f), *y = mur_flock_y(f);
@@ -1021,7 +1064,7 @@ TEST(predators_push_away_and_attractors_pull)
     p.count = 300;
     double px = p.width / 2, py = p.height / 2;
     mur_flock *none = make(&p, 12), *flee = make(&p, 12), *attract = make(&p, 12);
-    mur_predator pr = {px, py, 120, 0.6, 0};
+    mur_predator pr = {px, py, 120, 0.6, 0, 0, 0};
     mur_flock_set_predators(flee, &pr, 1);
     pr.attract = 1;
     mur_flock_set_predators(attract, &pr, 1);
@@ -1083,7 +1126,7 @@ TEST(predator_acceleration_is_the_formula)
         {100, 100, 300, 100, 90, 0.7, 0, -200, 0},  /* beyond R */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        mur_predator pr = {cases[k].px, cases[k].py, cases[k].R, cases[k].f, cases[k].attract};
+        mur_predator pr = {cases[k].px, cases[k].py, cases[k].R, cases[k].f, cases[k].attract, 0, 0};
         double ax, ay;
         predator_term(cases[k].bx, cases[k].by, &pr, &ax, &ay);
         double d = hypot(cases[k].rx, cases[k].ry), m = 0;

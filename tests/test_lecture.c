@@ -580,6 +580,29 @@ TEST(check_warns_of_entries_past_the_end_overlapping_captions_and_rounding)
     CHECK(st == 0 && !strstr(err, "warning"), "exit %d: %s", st, err);
 }
 
+/* A caption's line break is shown as \n in check's timeline table: printed
+ * raw it split the row and broke the columns (issue 31). */
+TEST(check_shows_a_captions_line_break_as_backslash_n)
+{
+    char scene[256], args[1024], err[4096];
+    snprintf(scene, sizeof scene, "%s", scratch_path("newline.yaml"));
+    write_file(scene, "seed: 1\nmodel: wrkspc\nvideo: {width: 320, height: 200, duration: 5s}\n"
+                      "timeline:\n"
+                      "  - {at: 1s, caption: \"two\\nlines\", title: \"a\\tb\"}\n"
+                      "  - {at: 2s, chapter: \"say \\\"hi\\\"\"}\n");
+    snprintf(args, sizeof args, "check %s", scene);
+    int st = murmur(args, err, sizeof err);
+    CHECK(st == 0, "check exit %d: %s", st, err);
+    size_t n = 0;
+    char *out = test_slurp(scratch_path("stderr.txt.out"), &n);
+    REQUIRE(out, "no stdout captured");
+    CHECK(strstr(out, "caption \"two\\nlines\""), "the caption is not shown as two\\nlines: %s", out);
+    CHECK(strstr(out, "title \"a\\tb\""), "the title's tab is not shown as \\t: %s", out);
+    CHECK(strstr(out, "chapter \"say \\\"hi\\\"\""), "the chapter's quotes are not escaped: %s", out);
+    CHECK(!strstr(out, "two\nlines"), "a raw line break is in the table: %s", out);
+    free(out);
+}
+
 TEST(a_mistyped_command_gets_a_did_you_mean)
 {
     char err[4096];

@@ -101,7 +101,13 @@ typedef struct mur_predator {
     double radius;     ///< R: no effect at or beyond it
     double strength;   ///< f: peak acceleration at the centre, units/tick^2
     int attract;       ///< 0 = boids flee, 1 = boids are attracted
+    double burst;      ///< flee: a boid within R may go this many times max_speed while it
+                       ///< flees (1.5: half again as fast); 0 or 1 = no burst
+    int hunting;       ///< 1: it moves on its own, pursuing (mur_hunt_step), not along a script
 } mur_predator;
+
+/// What a hunting predator pursues (scene `predators[].pursue`).
+typedef enum { MUR_PURSUE_NONE, MUR_PURSUE_NEAREST, MUR_PURSUE_CENTRE, MUR_PURSUE_LARGEST } mur_pursue;
 
 /// The rule vectors of one boid at the current state, as the step computes them.
 typedef struct mur_rules {
@@ -148,6 +154,18 @@ MUR_API int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *e
 
 /// Current settings (owned by the flock).
 MUR_API const mur_params *mur_flock_params(const mur_flock *f);
+
+/// The active predators as last set (n of them into *n); owned by the flock.
+MUR_API const mur_predator *mur_flock_predators(const mur_flock *f, int *n);
+
+/// Where a predator at (x, y) pursuing `what` heads now: the nearest boid
+/// (nearest image under wrap), the flock's centre (under wrap the circular
+/// mean along each axis) or the centre of its largest cluster (boids closer
+/// than the cohesion radius joined, as the `largest` metric joins them),
+/// into (*tx, *ty). 0, or -1 when the flock is empty (no target; and
+/// MUR_ERUN when out of memory for the clusters).
+MUR_API int mur_flock_pursue_target(const mur_flock *f, mur_pursue what, double x, double y, double *tx,
+                                    double *ty);
 
 /// Replace the active predators/attractors (copied; at most MUR_MAX_PREDATORS).
 MUR_API void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n);

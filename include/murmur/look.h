@@ -13,6 +13,8 @@
 
 #include "murmur/flock.h"
 
+struct mur_setting;   /* presets.h */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -133,6 +135,10 @@ typedef struct mur_look {
     mur_rgba boid_color;         ///< fixed colour; its alpha is the boids' and trails' opacity
     int trail_length;            ///< ticks of history (0 = none)
     int trail_fade;              ///< trails fade with age (1) or show at one opacity (0)
+    int trail_warm;              ///< the warm-up's ticks when its last ticks are observed for the
+                                 ///< trails, so the first frame has them whole (0: they grow in from
+                                 ///< it); trails count ticks from the warm-up's start, as a run
+                                 ///< reaching the first frame without a warm-up does
     const mur_overlay *overlays; ///< drawn in this order
     int noverlays;
     double tps;                  ///< simulation ticks per second of video (plots sample by it)
@@ -149,6 +155,8 @@ typedef struct mur_look {
     /// caption_at's), a title card, a fade. NULL: every overlay shown, caption_at's
     /// caption at the bottom, no title, no fade.
     void (*moment_at)(const void *ctx, double t, mur_moment *out);
+    const struct mur_setting *const *shown; ///< settings the `params` readout shows besides sep, ali
+    int nshown;                             ///< and coh: those the timeline changes (at most 8)
     /* colour by group (MUR_COLOR_GROUP): the starting flock's groups */
     const mur_rgba *group_colors;  ///< group k's colour; boids in no group take boid_color
     int ngroups;                   ///< at most MUR_MAX_GROUPS

@@ -104,6 +104,7 @@ typedef struct mur_figure {
     int nsizes;                  ///< the sizes the ticks_to_ rows report, each a dotted line
     const double *sizes;
     const char *const *size_names; ///< how the rows name them: "1e-9", "1e-5", "1"
+    int theme;                   ///< 0 light (ink on white), 1 dark (light ink on a near-black slide)
 } mur_figure;
 
 /// A series figure of d (samples, tracks, swept, cues, conditions, runs,

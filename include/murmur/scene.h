@@ -123,6 +123,10 @@ typedef struct mur_script_predator {
     int smooth;                  ///< path interpolation: 0 linear, 1 Catmull-Rom through every key
     char *x_expr, *y_expr;       ///< expressions of t, W, H (libavutil eval), or NULL
     void *x_eval, *y_eval;       ///< parsed AVExpr (owned by the scene)
+    mur_pursue pursue;           ///< `pursue`: it hunts from where x, y put it at `from` (NONE: scripted)
+    double speed;                ///< a hunter's speed, units/tick (0: 1.25 x the flock's max_speed)
+    double turn;                 ///< a hunter's turning limit, degrees per tick
+    double burst;                ///< flee burst: boids within its radius up to this x max_speed (1: none)
 } mur_script_predator;
 
 /// An experiment condition: a name and its overrides.
@@ -170,6 +174,34 @@ typedef struct mur_until {
     double value;
 } mur_until;
 
+/// How one entry of a sequence turns into the next (docs/scenes.md, "Sequences").
+typedef enum { MUR_TRANSITION_CUT, MUR_TRANSITION_FADE, MUR_TRANSITION_CROSSFADE } mur_transition;
+
+/// Most entries of one sequence file.
+#define MUR_SEQUENCE_MAX_ENTRIES 256
+
+/// One entry of a sequence: a part of a scene, or a title card.
+typedef struct mur_sequence_entry {
+    struct mur_scene *scene;     ///< what it shows: its scene (a title card: one made for it), owned
+    char *file;                  ///< the scene's file as the sequence names it (NULL: a title card)
+    char *title;                 ///< a title card's text, else NULL
+    double from, to;             ///< seconds of the scene's video shown, [from, to); to < 0: its end
+    mur_transition transition;   ///< how the entry before turns into this one (the first's: a cut)
+    double over;                 ///< seconds the transition takes (a cut: 0)
+    int line, col;               ///< where the entry stands in the sequence file (1-based)
+    int transition_line, transition_col; ///< where its transition is given (its own or the sequence's)
+    long first, frames;          ///< the scene's frames shown: [first, first + frames)
+    long start;                  ///< the sequence's frame it starts at (a crossfade starts it early)
+    long over_frames;            ///< frames of the transition into it
+} mur_sequence_entry;
+
+/// A sequence file's entries, in order (mur_scene.sequence).
+typedef struct mur_sequence {
+    mur_sequence_entry *entries;
+    int n;
+    char *text;                  ///< the sequence file's text, for the provenance
+} mur_sequence;
+
 /// A loaded, validated scene. Strings and arrays are owned by the scene.
 typedef struct mur_scene {
     char *path;                  ///< file it came from
@@ -187,6 +219,9 @@ typedef struct mur_scene {
     int output_line, output_col; ///< where `video.output` stands in the file (1-based; 0 = not given)
     int quality;                 ///< CRF-like, 0..51
     int chapter_captions;        ///< video.chapters: 0 `entries` (chapter: entries), 1 `captions` (captions too)
+    int theme;                   ///< `theme`: figures and plots on white (0, `light`) or for a dark slide (1, `dark`)
+    int gif_colours;             ///< video.gif_colours: a GIF's palette, 2..256 (0: 256)
+    int gif_dither;              ///< video.gif_dither: MUR_GIF_DITHER_* (video.h)
     /* look: the `look` section, and what the renderer borrows from the rest (mur_scene_look) */
     mur_look look;
     /* timeline, predators */
@@ -223,6 +258,8 @@ typedef struct mur_scene {
     int effects;                 ///< 1: stats tables carry paired effects (two conditions or more, unless `baseline: none`)
     int columns;                 ///< layout.columns: panels per row (0: automatic)
     char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
+    mur_sequence *sequence;      ///< a sequence file (docs/scenes.md, "Sequences"): its entries, which the
+                                 ///< scene's video plays one after another; NULL for a scene
 } mur_scene;
 
 /// Index of the scene's experiment condition called name (`--condition`),
@@ -315,6 +352,11 @@ typedef struct mur_driver {
     long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
     const mur_recording *replay; ///< the recording shown instead of the model: kept by start when set
                                  ///< before it (a condition's, mur_scene_replay_of); NULL: the scene's
+    double hunt[MUR_MAX_PREDATORS][4]; ///< hunting predators (`pursue`): x, y, vx, vy, by script index
+    unsigned char hunting[MUR_MAX_PREDATORS]; ///< 1 once predator k has started hunting
+    int observe_warm;            ///< kept by start: 1 also calls on_tick for the warm-up's last
+                                 ///< look.trail_length ticks and its end (ticks <= 0), when the
+                                 ///< look asks (trail_warm): a renderer's, for the first frame's trails
 } mur_driver;
 
 /// The recording condition c's flock shows (its own `replay`, else the
@@ -372,6 +414,10 @@ MUR_API int mur_time_parse(const char *text, double tps, double *seconds);
 /// items), written to buf (64 bytes always suffice). 0, or 1 (not an error
 /// code: no key of that number) when i is past the last key or negative. Read from the lists the loader validates with.
 MUR_API int mur_scene_key_at(int i, char *buf, size_t size);
+
+/// Key i (from 0) of a sequence file (docs/scenes.md, "Sequences"), as the
+/// docs name it ("sequence[].from", "video.fps") into buf: 0, or 1 past the last.
+MUR_API int mur_sequence_key_at(int i, char *buf, size_t size);
 
 /// Text of an easing name, an event name, etc. for `check`.
 MUR_API const char *mur_event_name(mur_event e);

@@ -126,7 +126,7 @@ MUR_API int mur_session_still(mur_session *ss, long k, const char *path, mur_err
 MUR_API int mur_session_frame_at(const mur_scene *s, const char *text, long *out);
 
 /// The version of mur_render_opts this header describes.
-#define MUR_RENDER_OPTS_VERSION 3
+#define MUR_RENDER_OPTS_VERSION 4
 
 /// What mur_render_opts.subtitles asks for (flags).
 #define MUR_SUBTITLES_FILES 1     ///< NAME.srt and NAME.vtt beside the video (a PNG sequence:
@@ -155,10 +155,16 @@ typedef struct mur_render_opts {
                                   ///< last) cut into nchunks on segment boundaries
                                   ///< (mur_video_chunk_frames), written for mur_video_join;
                                   ///< 0 = all of them. No subtitles with a chunk
+    /* version 4 */
+    long loop;                    ///< frames the end crossfades into the start over, so the file
+                                  ///< loops without a jump (a GIF on a web page): the file holds
+                                  ///< frames [first, last - loop), its first `loop` blended with
+                                  ///< the last `loop` of the range; at most half the range, no
+                                  ///< chunk. 0 = none
 } mur_render_opts;
 
 /// Defaults: the whole video, medium preset, no queue, no progress, no subtitles.
-#define MUR_RENDER_OPTS_INIT {MUR_RENDER_OPTS_VERSION, NULL, 0, -1, NULL, NULL, 0, NULL, NULL, 0, 0, 0}
+#define MUR_RENDER_OPTS_INIT {MUR_RENDER_OPTS_VERSION, NULL, 0, -1, NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0}
 
 /// Fill *out with MUR_RENDER_OPTS_INIT (for bindings that cannot use the macro).
 MUR_API void mur_render_opts_init(mur_render_opts *out);

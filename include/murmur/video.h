@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 /// The version of mur_video_opts this header describes.
-#define MUR_VIDEO_OPTS_VERSION 3
+#define MUR_VIDEO_OPTS_VERSION 4
 
 /// A stretch of a video with a text: a chapter (its title) or a subtitle.
 typedef struct mur_video_text {
@@ -78,7 +78,14 @@ typedef struct mur_video_opts {
                                     ///< losslessly (QuickTime Animation in a QuickTime file),
                                     ///< since a GIF's palette is the whole video's
     long chunk_frames;              ///< frames the chunk is to hold (first_number is its first)
+    /* version 4 */
+    int gif_colours;                ///< .gif: colours of its one palette, 2..256 (0 = 256)
+    int gif_dither;                 ///< .gif: MUR_GIF_DITHER_* (0: none, flat colours exact)
 } mur_video_opts;
+
+/// How a GIF maps colours its palette lacks (mur_video_opts.gif_dither;
+/// libavfilter's paletteuse dither modes; scene video.gif_dither names them in this order).
+enum { MUR_GIF_DITHER_NONE, MUR_GIF_DITHER_BAYER, MUR_GIF_DITHER_FLOYD_STEINBERG, MUR_GIF_DITHER_SIERRA2_4A };
 
 /// The first line of a chunk's metadata: chunk K of N, frames A to B (the
 /// whole render's numbers, B inclusive), then the whole render's metadata.

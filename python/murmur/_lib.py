@@ -35,11 +35,11 @@ class SessionOpts(Structure):  # mur_session_opts, version 2
                 ("condition", c_int), ("run", c_int)]
 
 
-class RenderOpts(Structure):  # mur_render_opts, version 3
+class RenderOpts(Structure):  # mur_render_opts, version 4
     _fields_ = [("version", c_uint), ("path", c_char_p), ("first", c_long), ("last", c_long),
                 ("preset", c_char_p), ("metadata", c_char_p), ("queue", c_int),
                 ("progress", render_progress_fn), ("progress_ctx", c_void_p),
-                ("subtitles", c_int), ("chunk", c_int), ("nchunks", c_int)]
+                ("subtitles", c_int), ("chunk", c_int), ("nchunks", c_int), ("loop", c_long)]
 
 
 class RenderResult(Structure):
@@ -189,7 +189,7 @@ def _quiet_libav():
 lib = _declare(_open())
 _quiet_libav()
 _check_layout(lib.mur_session_opts_init, SessionOpts, 2)
-_check_layout(lib.mur_render_opts_init, RenderOpts, 3)
+_check_layout(lib.mur_render_opts_init, RenderOpts, 4)
 _check_layout(lib.mur_trace_opts_init, TraceOpts, 2)
 _check_layout(lib.mur_experiment_def_init, ExperimentDef, 4)
 

@@ -63,6 +63,27 @@ static void print_duration(const char *label, double seconds)
     printf("%s%ss", label, b);
 }
 
+/* A caption's, title's or chapter's text in quotes on one row of the
+ * table: a line break is shown as \n (a raw one would break the columns),
+ * a quote or backslash escaped, any other control character as \xNN. */
+static void print_quoted(const char *label, const char *text)
+{
+    printf("%s \"", label);
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '\n')
+            fputs("\\n", stdout);
+        else if (*c == '\t')
+            fputs("\\t", stdout);
+        else if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20 || *c == 0x7f)
+            printf("\\x%02x", *c);
+        else
+            putchar(*c);
+    }
+    putchar('"');
+}
+
 /* One row of the timeline table: a cue, or the end of a cue's ramp. */
 typedef struct {
     double t;
@@ -97,12 +118,16 @@ static void print_look_what(const mur_cue *q, const char *sep)
         sep = "; ";
     }
     if (q->title) {
-        printf("%stitle \"%s\"", sep, q->title);
+        printf("%s", sep);
+        print_quoted("title", q->title);
         print_duration(" for ", q->title_for);
         sep = "; ";
     }
     if (q->chapter)
-        printf("%schapter \"%s\"", sep, q->chapter);
+        {
+        printf("%s", sep);
+        print_quoted("chapter", q->chapter);
+    }
 }
 
 /* What a camera follows, in words. */
@@ -131,7 +156,8 @@ static void print_what(const mur_scene *s, const mur_cue *q)
         sep = "; ";
     }
     if (q->caption) {
-        printf("%scaption \"%s\"", sep, q->caption);
+        printf("%s", sep);
+        print_quoted("caption", q->caption);
         print_duration(" for ", q->caption_for);
         sep = "; ";
     }
@@ -346,6 +372,34 @@ static void print_measures(const mur_scene *s)
     printf("\n");
 }
 
+/* A sequence file: its video, then one row per entry: where it plays in
+ * the whole, what it shows, how it turns in. */
+static void print_sequence(const mur_scene *s)
+{
+    static const char *const how[] = {"cut", "fade", "crossfade"};
+    const mur_sequence *q = s->sequence;
+    if (s->title)
+        printf("title: %s\n", s->title);
+    printf("video: %dx%d, %g fps, %gs (%ld frames), quality %d\n", s->width, s->height, s->fps, s->duration,
+           mur_scene_frames(s), s->quality);
+    printf("output: %s\n", s->output);
+    printf("sequence: %d entries\n  %-8s %-8s %-22s %s\n", q->n, "at", "frames", "turns in by", "shows");
+    for (int i = 0; i < q->n; i++) {
+        const mur_sequence_entry *e = &q->entries[i];
+        char at[40], by[48];
+        mur_number_format(at, sizeof at, (double)e->start / s->fps);
+        snprintf(by, sizeof by, "%s", how[e->transition]);
+        if (e->transition != MUR_TRANSITION_CUT)
+            snprintf(by, sizeof by, "%s over %ld frames", how[e->transition], e->over_frames);
+        printf("  %-8s %-8ld %-22s ", strcat(at, "s"), e->frames, i ? by : "-");
+        if (e->title)
+            print_quoted("title card", e->title);
+        else
+            printf("%s, its frames %ld to %ld", e->file, e->first, e->first + e->frames - 1);
+        printf("\n");
+    }
+}
+
 int mur_cmd_check(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
@@ -354,6 +408,11 @@ int mur_cmd_check(const mur_cli_opts *o)
     if (rc)
         return mur_cli_report(rc, &err);
     printf("%s: ok\n", s->path);
+    if (s->sequence) {   /* its entries, each checked as it loaded */
+        print_sequence(s);
+        mur_scene_destroy(s);
+        return 0;
+    }
     mur_cli_warnings(s, o->at);
     if (s->title)
         printf("title: %s\n", s->title);
@@ -386,6 +445,16 @@ int mur_cmd_check(const mur_cli_opts *o)
             if (isfinite(p->until))
                 printf(" until %gs", p->until);
         }
+        static const char *const prey[] = {"", "the nearest boid", "the flock's centre", "the largest cluster"};
+        if (p->pursue) {
+            if (p->speed > 0)
+                printf("; hunts %s at %g units/tick", prey[p->pursue], p->speed);
+            else
+                printf("; hunts %s at 1.25 x max_speed", prey[p->pursue]);
+            printf(", turning at most %g degrees a tick", p->turn);
+        }
+        if (p->burst > 1)
+            printf("; fleeing boids up to %g x max_speed", p->burst);
         printf("\n");
     }
     if (s->nconditions > 1 || s->conditions[0].nset) {

@@ -27,6 +27,7 @@ typedef struct mur_cli_opts {
     int draft;            /* render, still: half size, the fastest preset */
     int subtitles, subtitles_embed;  /* render: captions as .srt/.vtt beside, or as a track */
     const char *chunk;    /* render: "K/N", only chunk K of N of the frames */
+    const char *loop;     /* render: the time the end crossfades into the start over */
     int float32;          /* trace: positions and velocities as float32 */
     const char *shard_text;   /* stats, series, trace: --shard K/N */
     const char *shards_text, *chunks_text;  /* plan: --shards N, --chunks N */
@@ -58,6 +59,9 @@ int mur_cli_exit_code(int rc);
 struct mur_scene;
 int mur_cli_load_scene(const char *path, const char *written, struct mur_scene **out, mur_error *err);
 
+/// MUR_EINPUT when s is a sequence file (stats, series and trace take a
+/// scene: a sequence's flocks are its entries'), naming it; else 0.
+int mur_cli_not_sequence(const struct mur_scene *s, mur_error *err);
 /// Load and check the scene, then make a library session of it with the
 /// command's --threads, --condition, --run and stop flag. The caller
 /// destroys both (even on failure: either may be set).

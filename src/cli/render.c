@@ -81,6 +81,10 @@ static char *provenance(const mur_session *ss, const mur_cli_opts *o, const mur_
              "frames requested: %ld to %ld of %ld%s\noutput: %dx%d, %d fps, quality %d, preset %.40s\n",
              first, last - 1, frames, range, s->width, s->height, (int)lround(s->fps), s->quality,
              preset);
+    if (ro->loop) {   /* the file is shorter: its last frames are blended into its first */
+        size_t n = strlen(request);
+        snprintf(request + n, sizeof request - n, "loop: the last %ld frames crossfade into the first\n", ro->loop);
+    }
     char *text = NULL;
     mur_error err;
     mur_session_provenance(ss, request, &text, &err);
@@ -157,6 +161,25 @@ int mur_cmd_render(const mur_cli_opts *o)
         }
         ro.chunk = chunk;
         ro.nchunks = nchunks;
+    }
+    if (o->loop) {   /* --loop T: frames of the video's rate, refused past half the clip */
+        double t;
+        if (mur_time_parse(o->loop, s->tps, &t) || !(t > 0) || t > MUR_SCENE_MAX_SECONDS) {
+            rc = mur_error_set(&err, MUR_EINPUT, "murmur: --loop must be a time above 0 like 1s or 0.5s, not '%s'",
+                               o->loop);
+            goto done;
+        }
+        ro.loop = lround(t * s->fps);
+        if (ro.loop < 1)
+            ro.loop = 1;
+        if (2 * ro.loop > last - first || chunk) {
+            rc = mur_error_set(&err, MUR_EINPUT,
+                               chunk ? "murmur: --loop takes no --chunk: render the loop whole"
+                                     : "murmur: --loop %s (%ld frames) is longer than half the clip (%ld frames)",
+                               o->loop, ro.loop, last - first);
+            goto done;
+        }
+        todo -= ro.loop;
     }
     /* --draft: the fastest preset unless one is asked for */
     ro.preset = o->preset ? o->preset : o->draft ? "ultrafast" : NULL;

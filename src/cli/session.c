@@ -85,6 +85,15 @@ int mur_cli_session(const mur_cli_opts *o, mur_scene **s, mur_session **ss, mur_
     return mur_session_create(ss, *s, &so, err);
 }
 
+int mur_cli_not_sequence(const mur_scene *s, mur_error *err)
+{
+    if (!s->sequence)
+        return MUR_OK;
+    return mur_error_set(err, MUR_EINPUT,
+                         "%s:1:1: error: this is a sequence file: render or check it; stats, series and "
+                         "trace take one of its scenes", s->path);
+}
+
 int mur_cli_frame_at(const mur_scene *s, const char *text, const char *opt, long *out,
                      mur_error *err)
 {

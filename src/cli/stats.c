@@ -598,7 +598,8 @@ static int load(const mur_cli_opts *o, mur_experiment_def *def, mur_scene **s, m
     }
     if (o->runs_text && parse_runs(o->runs_text, &def->runs))
         return MUR_EINPUT;
-    return mur_cli_load_scene(o->scene, NULL, s, err);
+    int rc = mur_cli_load_scene(o->scene, NULL, s, err);
+    return rc ? rc : mur_cli_not_sequence(*s, err);
 }
 
 /* --ticks over the scene's own length; on a usage error frees the scene

@@ -167,7 +167,7 @@ int mur_cmd_trace(const mur_cli_opts *o)
         (strcmp(ext, ".csv") && strcmp(ext, ".h5") && strcmp(ext, ".hdf5") && strcmp(ext, ".h5md")))
         return mur_cli_usage_error("trace output must end in .csv or .h5, not '%s'", o->output);
     int rc = o->shard_text ? MUR_OK : mur_cli_output_ready(o->output, &err);   /* before the first tick */
-    if (rc || (rc = mur_cli_load_scene(o->scene, NULL, &s, &err)))
+    if (rc || (rc = mur_cli_load_scene(o->scene, NULL, &s, &err)) || (rc = mur_cli_not_sequence(s, &err)))
         goto done;
     mur_trace_opts t = MUR_TRACE_OPTS_INIT;
     t.path = o->output;

@@ -173,6 +173,9 @@ static const mur_usage_option options[] = {
      "--slurm: the account the tasks and the merge are charged to", "yours"},
     {"--sbatch", NULL, "ARGS", OPT(sbatch), "plan", 0, 0,
      "--slurm: more sbatch options for the tasks and the merge, as plain words", NULL},
+    {"--loop", NULL, "T", OPT(loop), "render", 0, 0,
+     "make the video loop without a jump: its last T crossfades into its start (the file is T "
+     "shorter); at most half the clip, no --chunk", "no loop"},
     {"--from", NULL, "T", OPT(from), "render", 0, 0,
      "render only the part from T (a PNG sequence keeps the whole render's frame numbers)", "0"},
     {"--to", NULL, "T", OPT(to), "render", 0, 0, "render only the part before T",

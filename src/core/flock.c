@@ -381,6 +381,12 @@ int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
 
 const mur_params *mur_flock_params(const mur_flock *f) { return &f->p; }
 
+const mur_predator *mur_flock_predators(const mur_flock *f, int *n)
+{
+    *n = f->npred;
+    return f->pred;
+}
+
 void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n)
 {
     if (n > MUR_MAX_PREDATORS)
@@ -995,6 +1001,7 @@ static void integrate_k(mur_flock *f, int i, double ax, double ay, int kick)
 {
     const mur_params *p = &f->p;
     double x = f->x[i], y = f->y[i];
+    double top = p->max_speed;   /* a flee burst raises it while the boid flees */
     for (int k = 0; k < f->npred; k++) {
         const mur_predator *pr = &f->pred[k];
         double dx, dy;
@@ -1004,6 +1011,8 @@ static void integrate_k(mur_flock *f, int i, double ax, double ay, int kick)
             double m = (pr->attract ? -1.0 : 1.0) * pr->strength * (1 - d / pr->radius) / d;
             ax += m * dx;
             ay += m * dy;
+            if (!pr->attract && pr->burst > 1)
+                top = fmax(top, p->max_speed * pr->burst);
         }
     }
     if (p->boundary == MUR_BOUNDARY_AVOID) {
@@ -1023,9 +1032,9 @@ static void integrate_k(mur_flock *f, int i, double ax, double ay, int kick)
     if (sp > 0) {
         double target = sp;
         if (p->speed_rule == MUR_SPEED_CONSTANT)
-            target = p->max_speed;
-        else if (sp > p->max_speed)
-            target = p->max_speed;
+            target = top;
+        else if (sp > top)
+            target = top;
         else if (sp < p->min_speed)
             target = p->min_speed;
         if (target != sp) {

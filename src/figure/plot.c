@@ -55,16 +55,22 @@ static const rgb palette[7] = {
     {0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0},  /* sky blue */
     {0x33 / 255.0, 0x33 / 255.0, 0x33 / 255.0},  /* near black */
 };
-static const rgb ink = {0.15, 0.15, 0.15};
+/* The theme's colours (scene `theme`), set by use_theme as a figure
+ * starts: per thread, so figures of two threads do not mix themes. */
+static _Thread_local rgb ink = {0.15, 0.15, 0.15};
+static _Thread_local rgb paper = {1, 1, 1};     /* the background, and the inside of open markers */
+static _Thread_local int dark_theme;
 
 /* Condition c's colour in every figure: the scene's `colour:`, else the
  * palette's, in condition order. */
+static rgb palette_at(int i);
+
 static rgb condition_colour(const mur_figure *e, int c)
 {
     const mur_figure_condition *q = e->conditions ? &e->conditions[c] : NULL;
     if (q && q->has_colour)
         return (rgb){q->colour[0], q->colour[1], q->colour[2]};
-    return palette[c % 7];
+    return palette_at(c);
 }
 
 /* Condition c's name as a figure shows it: its `label:`, else its name. */
@@ -80,8 +86,26 @@ static const char *condition_name(const mur_figure *e, int c)
     const mur_figure_condition *q = e->conditions ? &e->conditions[c] : NULL;
     return q && q->name ? q->name : "";
 }
-static const rgb grey = {0.55, 0.55, 0.55};
-static const rgb grid = {0.88, 0.88, 0.88};
+static _Thread_local rgb grey = {0.55, 0.55, 0.55};
+static _Thread_local rgb grid = {0.88, 0.88, 0.88};
+
+/* Palette colour i (cycling); its near black is light grey on the dark theme. */
+static rgb palette_at(int i)
+{
+    i %= 7;
+    return dark_theme && i == 6 ? (rgb){0.80, 0.80, 0.80} : palette[i];
+}
+
+/* The colours of figure e's theme: light (the defaults, ink on
+ * white) or dark (light ink on a near-black slide, the grid faint). */
+static void use_theme(const mur_figure *e)
+{
+    dark_theme = e->theme == 1;
+    ink = dark_theme ? (rgb){0.90, 0.91, 0.92} : (rgb){0.15, 0.15, 0.15};
+    paper = dark_theme ? (rgb){0x0b / 255.0, 0x0d / 255.0, 0x0f / 255.0} : (rgb){1, 1, 1};
+    grey = dark_theme ? (rgb){0.62, 0.63, 0.65} : (rgb){0.55, 0.55, 0.55};
+    grid = dark_theme ? (rgb){0.24, 0.25, 0.27} : (rgb){0.88, 0.88, 0.88};
+}
 
 /* State colours: polarized and milling are the two ordered states and get
  * the two strongest hues; swarm a third; transition stays neutral. */
@@ -199,7 +223,7 @@ static int fig_begin(figure *f, const char *path, const mur_figure *e, double w,
     }
     f->cr = cairo_create(f->surface);
     cairo_scale(f->cr, scale, scale);
-    cairo_set_source_rgb(f->cr, 1, 1, 1);
+    cairo_set_source_rgb(f->cr, paper.r, paper.g, paper.b);
     cairo_paint(f->cr);
     if (mur_text_init(&f->text, MUR_TEXT_FIGURE)) {
         fig_abort(f);
@@ -524,7 +548,7 @@ static void ring(cairo_t *cr, double x, double y, rgb c)
 {
     cairo_new_sub_path(cr);
     cairo_arc(cr, x, y, 2.0, 0, 2 * MUR_PI);
-    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_set_source_rgb(cr, paper.r, paper.g, paper.b);
     cairo_fill_preserve(cr);
     cairo_set_source_rgb(cr, c.r, c.g, c.b);
     cairo_set_line_width(cr, 0.8);
@@ -612,7 +636,7 @@ static void draw_key_symbol(cairo_t *cr, const key *k, double x, double y)
         cairo_line_to(cr, x + 5, y + 2.2);
         cairo_line_to(cr, x + 2.8, y);
         cairo_close_path(cr);
-        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_set_source_rgb(cr, paper.r, paper.g, paper.b);
         cairo_fill_preserve(cr);
         cairo_set_source_rgb(cr, k->c.r, k->c.g, k->c.b);
         cairo_set_line_width(cr, 0.6);
@@ -1098,6 +1122,7 @@ static void draw_loop_panel(figure *f, const series *sr, double loop_y)
 
 int mur_plot_series(const char *path, const mur_figure *e, mur_error *err)
 {
+    use_theme(e);
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
     if (!MUR_VERSION_OK(e->version, 1, MUR_FIGURE_VERSION))
@@ -1377,7 +1402,7 @@ static void draw_sweep_panel(figure *f, const sweep_fig *sf, const mur_summary *
         int g = sf->group[sf->order[a]], b = a;
         while (b < sf->nc && sf->group[sf->order[b]] == g)
             b++;
-        rgb col = palette[g % 7];
+        rgb col = palette_at(g);
         cairo_new_path(cr);   /* the band: p90 out, p10 back */
         for (int j = a; j < b; j++)
             cairo_line_to(cr, px(&p, sf->x[sf->order[j]]), py(&p, sum[sf->order[j] * n + i].p90));
@@ -1420,12 +1445,16 @@ static int plot_sweep(const char *path, const mur_figure *e, const mur_summary *
         goto done;
     }
     sweep_groups(&sf);
-    keys[0] = (key){KEY_LINE, ink, "median", 0};
-    keys[1] = (key){KEY_BAND, ink, "", 0};
+    /* One line: the keys take its colour, as its band is drawn (a grey
+     * swatch beside light blue bands read as another thing); several: the
+     * group keys below give the colours, as in the series legend. */
+    rgb first = sf.ngroups > 1 ? ink : palette[0];
+    keys[0] = (key){KEY_LINE, first, "median", 0};
+    keys[1] = (key){KEY_BAND, first, "", 0};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", e->runs);
     int nkeys = 2;
     for (int g = 0; sf.ngroups > 1 && g < sf.ngroups && g < MAX_KEYED; g++) {
-        keys[nkeys] = (key){KEY_LINE, palette[g % 7], "", g == 0};
+        keys[nkeys] = (key){KEY_LINE, palette_at(g), "", g == 0};
         group_label(&sf, g, keys[nkeys++].label, sizeof keys[0].label);
     }
     double xmin = INFINITY, xmax = -INFINITY;
@@ -1484,6 +1513,7 @@ static int check_figure(const mur_figure *d, const char *what, mur_error *err)
 
 int mur_plot_stats(const char *path, const mur_figure *e, mur_error *err)
 {
+    use_theme(e);
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
     int rc = check_figure(e, "stats", err);
@@ -1500,7 +1530,9 @@ int mur_plot_stats(const char *path, const mur_figure *e, mur_error *err)
     if (e->nsweep > 0)
         return plot_sweep(path, e, sum, metrics, n, err);   /* a grid: the metrics against the sweep */
 
-    key keys[3] = {{KEY_RING, ink, "median", 0}, {KEY_BAR, ink, "", 0}, {KEY_DIAMOND, ink, "mean", 0}};
+    /* one condition: its colour, as its marks are drawn; several: neutral */
+    rgb first = nc == 1 ? condition_colour(e, 0) : ink;
+    key keys[3] = {{KEY_RING, first, "median", 0}, {KEY_BAR, first, "", 0}, {KEY_DIAMOND, first, "mean", 0}};
     snprintf(keys[1].label, sizeof keys[1].label, "10\xe2\x80\x93" "90%% of %d runs", runs);
     char note[64];
     snprintf(note, sizeof note, "after %ld ticks", ticks);
@@ -1651,6 +1683,7 @@ static double label_reach(figure *probe, const mur_figure *e, int base, double s
 
 int mur_plot_effects(const char *path, const mur_figure *e, mur_error *err)
 {
+    use_theme(e);
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
     if (!MUR_VERSION_OK(e->version, 1, MUR_FIGURE_VERSION))
@@ -1823,6 +1856,7 @@ static int divergence_keys(const mur_figure *e, int nc, key *keys)
 
 int mur_plot_divergence(const char *path, const mur_figure *e, mur_error *err)
 {
+    use_theme(e);
     if (format_of(path) == FMT_NONE)
         return mur_error_set(err, MUR_EINPUT, "a figure must end in .png, .pdf or .svg, not '%s'", path);
     if (!MUR_VERSION_OK(e->version, 1, MUR_FIGURE_VERSION))

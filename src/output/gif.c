@@ -45,6 +45,7 @@ typedef struct gif_sink {
     mur_atomic file;          /* the GIF: file.path, written as file.tmp (murmur/file.h) */
     char *comment;            /* provenance, or NULL */
     int width, height, fps;
+    char gen_opts[128], use_opts[128];   /* palettegen's and paletteuse's: colours, dither */
     long count;               /* frames received */
     int broken;
     _Atomic int64_t *bytes;
@@ -63,8 +64,10 @@ typedef struct gif_sink {
 /* Options of the two filters. reserve_transparent=0: frames are opaque, so
  * all 256 entries go to colours. diff_mode=rectangle re-maps only the part
  * of a frame that changed, which also keeps still regions bit-identical. */
-#define PALETTEGEN_OPTS "max_colors=256:reserve_transparent=0:stats_mode=full"
-#define PALETTEUSE_OPTS "dither=none:diff_mode=rectangle"
+#define PALETTEGEN_OPTS "max_colors=%d:reserve_transparent=0:stats_mode=full"
+#define PALETTEUSE_OPTS "dither=%s:diff_mode=rectangle"
+/* paletteuse's names of MUR_GIF_DITHER_* (bayer at its default scale) */
+static const char *const dither_names[] = {"none", "bayer", "floyd_steinberg", "sierra2_4a"};
 
 static void destroy(gif_sink *s)
 {
@@ -153,7 +156,7 @@ static int setup_palettegen(gif_sink *s, const char *path, mur_error *err)
     AVFilterContext *gen;
     if (!(s->gen_src = add_source(s->gen_graph, s->width, s->height, AV_PIX_FMT_RGB32, s->fps,
                                   path, err)) ||
-        !(gen = add_filter(s->gen_graph, "palettegen", PALETTEGEN_OPTS, path, err)) ||
+        !(gen = add_filter(s->gen_graph, "palettegen", s->gen_opts, path, err)) ||
         !(s->gen_sink = add_filter(s->gen_graph, "buffersink", NULL, path, err)))
         return MUR_ERUN;
     if ((ret = avfilter_link(s->gen_src, 0, gen, 0)) < 0 ||
@@ -178,6 +181,15 @@ static int gif_open(void **out, const mur_format *f, const mur_video_opts *o, in
     s->width = w;
     s->height = h;
     s->fps = o->fps;
+    int colours = o->version >= 4 && o->gif_colours ? o->gif_colours : 256;
+    int dither = o->version >= 4 ? o->gif_dither : MUR_GIF_DITHER_NONE;
+    if (colours < 2 || colours > 256 || dither < 0 || dither > MUR_GIF_DITHER_SIERRA2_4A) {
+        code = mur_error_set(err, MUR_EINPUT, "a GIF palette has 2 to 256 colours and a dither of %d kinds, "
+                                              "not %d colours, dither %d", 4, colours, dither);
+        goto fail;
+    }
+    snprintf(s->gen_opts, sizeof s->gen_opts, PALETTEGEN_OPTS, colours);
+    snprintf(s->use_opts, sizeof s->use_opts, PALETTEUSE_OPTS, dither_names[dither]);
     s->bytes = bytes;
     if (!(s->gif_codec = mur_out_find_encoder(f, o, err)))
         goto fail;
@@ -403,7 +415,7 @@ static int start_pass(gif_sink *s, pass2 *p, AVFrame *palette, mur_error *err)
                               err)) ||
         !(p->pal_src = add_source(p->graph, palette->width, palette->height, palette->format,
                                   s->fps, s->file.path, err)) ||
-        !(use = add_filter(p->graph, "paletteuse", PALETTEUSE_OPTS, s->file.path, err)) ||
+        !(use = add_filter(p->graph, "paletteuse", s->use_opts, s->file.path, err)) ||
         !(p->sink = add_filter(p->graph, "buffersink", NULL, s->file.path, err)))
         return MUR_ERUN;
     if ((ret = avfilter_link(p->src, 0, use, 0)) < 0 ||

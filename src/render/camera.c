@@ -275,12 +275,10 @@ static double reach(const mur_renderer *r, const mur_panel_ctx *pc)
     const mur_params *p = mur_flock_params(pc->f);
     double far = 2 * lk->boid_size + 4 * p->max_speed + 1;
     far += 2 * fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
-    if (lk->predators_at) {
-        mur_predator pr[MUR_MAX_PREDATORS];
-        int np = lk->predators_at(lk->ctx, pc->t, pr, MUR_MAX_PREDATORS);
-        for (int k = 0; k < np && k < MUR_MAX_PREDATORS; k++)
-            far = fmax(far, pr[k].radius + 2 * lk->boid_size + 0.02 * fmin(p->width, p->height));
-    }
+    mur_predator pr[MUR_MAX_PREDATORS];
+    int np = mur_render_predators(lk, pc->f, pc->t, pr);
+    for (int k = 0; k < np; k++)
+        far = fmax(far, pr[k].radius + 2 * lk->boid_size + 0.02 * fmin(p->width, p->height));
     return far;
 }
 

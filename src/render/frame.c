@@ -488,8 +488,11 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
     int n = mur_flock_count(f), rc;
     mur_metrics m;
     int have = 0;
-    mur_camera_observe(r, panel, f, tick);
-    for (int k = 0; k < lk->noverlays; k++) {
+    /* a tick of the warm-up (<= 0, look.trail_warm) is for the trails and
+     * their colours only: plots and the camera start at the first frame */
+    if (tick > 0)
+        mur_camera_observe(r, panel, f, tick);
+    for (int k = 0; k < lk->noverlays && tick > 0; k++) {
         const mur_overlay *o = &lk->overlays[k];
         if (o->kind != MUR_OVERLAY_PLOT)
             continue;
@@ -546,7 +549,8 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         bins_of_ids(r, n);   /* matched above */
     else if (n > 0)
         assign_bins(r, panel, f, n);
-    if ((rc = mur_trails_record(&ps->trails, lk->trail_length, f, tick, r->bin))) {
+    /* warm trails count from the warm-up's start: the ticks a run without one has */
+    if ((rc = mur_trails_record(&ps->trails, lk->trail_length, f, tick + lk->trail_warm, r->bin))) {
         if (rc == -2) {
             r->failed = MUR_EINPUT;
             mur_error_set(&r->fail, MUR_EINPUT,

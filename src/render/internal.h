@@ -347,6 +347,10 @@ void mur_titles_draw(mur_renderer *r, cairo_t *cr, mur_stacks *st, double u);
  * MUR_LAYER_ALL. 0, MUR_EINTR, or -1 when memory for the trails is short. */
 enum { MUR_LAYER_ALL = -1, MUR_LAYER_TRAILS, MUR_LAYER_UNDER, MUR_LAYER_BOIDS, MUR_LAYER_OVER,
        MUR_LAYERS };
+/* The predators a frame at t of flock f shows (overlays.c): the look's
+ * scripted ones, then the flock's hunters; into pr (MUR_MAX_PREDATORS). */
+int mur_render_predators(const mur_look *lk, const mur_flock *f, double t, mur_predator *pr);
+
 int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *start, int nb,
                    const int d[4], int layer);
 

@@ -12,6 +12,7 @@
  * a recomputation: what the student sees is what the step used. */
 #include "internal.h"
 #include "murmur/alloc.h"
+#include "murmur/presets.h"
 #include "murmur/stats.h"
 
 #include <math.h>
@@ -302,14 +303,28 @@ void mur_overlays_world_under(mur_panel_ctx *pc)
         }
 }
 
+/* The scripted predators at the frame's time and the hunting ones where the
+ * flock's last tick had them (they move themselves: no function of time
+ * knows where). Returns how many, into pr (room for MUR_MAX_PREDATORS). */
+int mur_render_predators(const mur_look *lk, const mur_flock *f, double t, mur_predator *pr)
+{
+    int np = lk->predators_at ? lk->predators_at(lk->ctx, t, pr, MUR_MAX_PREDATORS) : 0;
+    np = np < 0 ? 0 : np < MUR_MAX_PREDATORS ? np : MUR_MAX_PREDATORS;   /* an embedder's function may overrun */
+    int nf = 0;
+    const mur_predator *own = f ? mur_flock_predators(f, &nf) : NULL;
+    for (int k = 0; k < nf && np < MUR_MAX_PREDATORS; k++)
+        if (own[k].hunting)
+            pr[np++] = own[k];
+    return np;
+}
+
 static void predators(mur_panel_ctx *pc)
 {
     const mur_look *lk = pc->r->look;
-    if (!lk->predators_at)
-        return;
     mur_predator pr[MUR_MAX_PREDATORS];
-    int np = lk->predators_at(lk->ctx, pc->t, pr, MUR_MAX_PREDATORS);
-    np = np < MUR_MAX_PREDATORS ? np : MUR_MAX_PREDATORS;   /* an embedder's function may overrun */
+    int np = mur_render_predators(lk, pc->f, pc->t, pr);
+    if (!np)
+        return;
     const mur_params *p = mur_flock_params(pc->f);
     cairo_t *cr = pc->cr;
     double m = fmax(lk->boid_size * 1.1, 0.01 * fmin(p->width, p->height));
@@ -442,10 +457,21 @@ static void line_box(mur_panel_ctx *pc, mur_stacks *st, mur_corner c, const char
 static void params_line(mur_panel_ctx *pc)
 {
     const mur_params *p = mur_flock_params(pc->f);
-    char buf[160];
+    const mur_look *lk = pc->r->look;
+    char buf[480];
     /* no-break spaces inside a group: a narrow panel wraps between groups */
-    snprintf(buf, sizeof buf, "%d\u00a0boids   sep\u00a0%.2f   ali\u00a0%.2f   coh\u00a0%.2f",
-             mur_flock_count(pc->f), p->separation, p->alignment, p->cohesion);
+    int len = snprintf(buf, sizeof buf, "%d\u00a0boids   sep\u00a0%.2f   ali\u00a0%.2f   coh\u00a0%.2f",
+                       mur_flock_count(pc->f), p->separation, p->alignment, p->cohesion);
+    /* and what the timeline changes (noise being ramped, a radius set) */
+    for (int k = 0; k < lk->nshown && len > 0 && (size_t)len < sizeof buf - 80; k++) {
+        const mur_setting *st = lk->shown[k];
+        if (st->type == MUR_SETTING_ENUM)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%s", st->name, mur_setting_choice(st, p));
+        else if (st->type == MUR_SETTING_INT)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%.0f", st->name, mur_setting_get(st, p));
+        else
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%.2f", st->name, mur_setting_get(st, p));
+    }
     line_box(pc, pc->stacks, MUR_CORNER_TOP_LEFT, buf, 2.2 * pc->u, pc->u, NULL);
 }
 

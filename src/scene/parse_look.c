@@ -47,6 +47,8 @@ static int trails_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "length"))
         return mur_parse_integer(c, p->v, "length", 0, 1000, &s->look.trail_length);
     static const char *const yesno[] = {"false", "true", NULL};
+    if (!strcmp(p->key, "warm"))
+        return mur_parse_choice(c, p->v, "warm", yesno, &s->look.trail_warm);
     return mur_parse_choice(c, p->v, "fade", yesno, &s->look.trail_fade);
 }
 
@@ -172,7 +174,7 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
 }
 
 const char *const mur_parse_boid_keys[] = {"shape", "size", "color", NULL};
-const char *const mur_parse_trail_keys[] = {"length", "fade", NULL};
+const char *const mur_parse_trail_keys[] = {"length", "fade", "warm", NULL};
 
 int mur_parse_look_pair(ctx *c, pair *p, void *arg)
 {

@@ -143,7 +143,12 @@ static int predator_pair(ctx *c, pair *p, void *arg)
         return expression(c, p->v, "y", &pr->y_expr, &pr->y_eval);
     if ((rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, k)))
         return rc;
+    static const char *const prey[] = {"none", "nearest", "centre", "largest", NULL};
     if (!strcmp(k, "mode")) return mur_parse_choice(c, p->v, k, modes, &pr->attract);
+    if (!strcmp(k, "pursue")) return mur_parse_choice(c, p->v, k, prey, (int *)&pr->pursue);
+    if (!strcmp(k, "speed")) return mur_parse_number(c, p->v, k, 1e-3, 1e4, &pr->speed);
+    if (!strcmp(k, "turn")) return mur_parse_number(c, p->v, k, 0, 180, &pr->turn);
+    if (!strcmp(k, "burst")) return mur_parse_number(c, p->v, k, 1, 10, &pr->burst);
     if (!strcmp(k, "interpolate")) return mur_parse_choice(c, p->v, k, interp, &pr->smooth);
     if (!strcmp(k, "radius")) return mur_parse_number(c, p->v, k, 0, 1e6, &pr->radius);
     if (!strcmp(k, "strength")) return mur_parse_number(c, p->v, k, 0, 1e3, &pr->strength);
@@ -187,7 +192,8 @@ void mur_parse_free_predator(mur_script_predator *pr)
 }
 
 const char *const mur_parse_predator_keys[] = {"mode", "radius", "strength", "from", "until",
-                                            "path", "interpolate", "x", "y", NULL};
+                                            "path", "interpolate", "x", "y", "pursue", "speed",
+                                            "turn", "burst", NULL};
 
 int mur_parse_predators(ctx *c, yaml_node_t *seq)
 {
@@ -211,8 +217,18 @@ int mur_parse_predators(ctx *c, yaml_node_t *seq)
         pr->from = -INFINITY;
         pr->until = INFINITY;
         pr->smooth = 1;
+        pr->turn = 6;
+        pr->burst = 1;
         if ((rc = mur_parse_each_pair(c, item, "predator", mur_parse_predator_keys, predator_pair, pr)))
             return rc;
+        if (pr->pursue && pr->path)   /* a hunter moves itself: x and y say where it starts */
+            return mur_parse_fail_at(c, mur_parse_lookup(c, item, "pursue"),
+                                     "a predator that follows a 'path' cannot pursue: give 'x' and 'y' "
+                                     "(where it starts at 'from') instead of the path");
+        yaml_node_t *own = mur_parse_lookup(c, item, "speed") ? mur_parse_lookup(c, item, "speed")
+                                                               : mur_parse_lookup(c, item, "turn");
+        if (!pr->pursue && own)
+            return mur_parse_fail_at(c, own, "'speed' and 'turn' are a hunter's: give 'pursue' too");
         int has_expr = pr->x_expr || pr->y_expr;
         if (pr->path && has_expr)
             return mur_parse_fail_at(c, item, "a predator has either a 'path' or 'x'/'y' expressions, not both");

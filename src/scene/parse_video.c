@@ -48,8 +48,14 @@ int mur_parse_video_pair(ctx *c, pair *p, void *arg)
         static const char *const chapter_sources[] = {"entries", "captions", NULL};
         return mur_parse_choice(c, p->v, k, chapter_sources, &s->chapter_captions);
     }
+    if (!strcmp(k, "gif_colours")) return mur_parse_integer(c, p->v, k, 2, 256, &s->gif_colours);
+    if (!strcmp(k, "gif_dither")) {   /* in MUR_GIF_DITHER_* order */
+        static const char *const dithers[] = {"none", "bayer", "floyd_steinberg", "sierra2_4a", NULL};
+        return mur_parse_choice(c, p->v, k, dithers, &s->gif_dither);
+    }
     return 0;
 }
 
 const char *const mur_parse_video_keys[] = {"width", "height", "fps", "ticks_per_second",
-                                         "duration", "warmup", "output", "quality", "chapters", NULL};
+                                         "duration", "warmup", "output", "quality", "chapters",
+                                         "gif_colours", "gif_dither", NULL};

@@ -23,6 +23,7 @@
 
 #include "guard.h"
 #include "look_timeline.h"
+#include "sequence_file.h"
 #include "yamlnode.h"
 #include "../data/recording.h"
 #include "sha256.h"
@@ -40,6 +41,10 @@ static int top_pair(ctx *c, pair *p, void *arg)
     int rc;
     if (!strcmp(k, "title"))
         return mur_parse_text(c, p->v, k, MUR_SCENE_MAX_TITLE, &s->title);
+    if (!strcmp(k, "theme")) {
+        static const char *const themes[] = {"light", "dark", NULL};
+        return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, k)) ? rc : mur_parse_choice(c, p->v, k, themes, &s->theme);
+    }
     if (!strcmp(k, "seed")) {
         double v;
         if ((rc = mur_parse_number(c, p->v, k, 0, 9007199254740992.0, &v)))
@@ -131,7 +136,7 @@ static int defaults(ctx *c, const char *name)
 
 static const char *const top_keys[] = {"title", "seed", "model", "world", "flock", "video",
                                        "look", "timeline", "predators", "experiment", "layout",
-                                       "camera", NULL};
+                                       "camera", "theme", NULL};
 
 /* Unknown and repeated top-level keys, in one linear pass before anything
  * is read (a file of 100000 repeated keys must not cost n^2). */
@@ -494,6 +499,36 @@ static void look_camera(const void *ctx, double t, mur_camera *out)
     mur_scene_camera_at(ctx, t, out);
 }
 
+/* The settings the timeline's sets and ramps change, in order of first
+ * use, for the `params` readout (which always shows the three weights and
+ * the count): a ramp of noise is shown as it runs. */
+static int shown_settings(ctx *c)
+{
+    mur_scene *s = c->s;
+    const mur_setting *found[8];
+    int n = 0;
+    for (int i = 0; i < s->ncues; i++)
+        for (int k = 0; k < s->cues[i].nset + s->cues[i].nramp; k++) {
+            const mur_cue *q = &s->cues[i];
+            const mur_setting *st = k < q->nset ? q->set[k].setting : q->ramp[k - q->nset].setting;
+            int seen = !strcmp(st->name, "separation") || !strcmp(st->name, "alignment") ||
+                       !strcmp(st->name, "cohesion") || !strcmp(st->name, "count");
+            for (int j = 0; j < n; j++)
+                seen |= found[j] == st;
+            if (!seen && n < 8)
+                found[n++] = st;
+        }
+    if (!n)
+        return 0;
+    const mur_setting **list = mur_malloc((size_t)n * sizeof *list);
+    if (!list)
+        return -1;
+    memcpy(list, found, (size_t)n * sizeof *list);
+    s->look.shown = list;
+    s->look.nshown = n;
+    return 0;
+}
+
 /* What the look borrows from the rest of the scene, once it is all read:
  * the title, ticks per second, a panel per condition (the layout's) and
  * their names, captions and predators when the timeline has any (none:
@@ -531,6 +566,9 @@ static int fill_look(ctx *c)
         lk->camera_at = look_camera;
     }
     lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
+    if (shown_settings(c))
+        return mur_parse_oom(c);
+    lk->trail_warm = lk->trail_warm && lk->trail_length > 0 ? (int)fmin(s->warmup, 1e9) : 0;
     return mur_look_timeline_check(s, c->err);
 }
 
@@ -546,6 +584,8 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     int rc = mur_scene_guard(name, src, len, err);
     if (rc)
         return rc;
+    if (mur_sequence_sniff(src, len))   /* many scenes as one video (sequence_file.c) */
+        return mur_sequence_parse(out, name, src, len, err);
     yaml_parser_t parser;
     yaml_document_t doc;
     int have_doc = 0;
@@ -623,6 +663,7 @@ void mur_scene_destroy(mur_scene *s)
     mur_free(s->output);
     mur_free((void *)s->look.overlays);
     mur_free((void *)s->look.labels);
+    mur_free((void *)s->look.shown);
     for (int i = 0; i < s->ncues; i++)
         mur_parse_free_cue(&s->cues[i]);
     mur_free(s->cues);
@@ -640,6 +681,7 @@ void mur_scene_destroy(mur_scene *s)
     mur_recording_destroy(s->start);
     mur_free(s->groups);
     mur_free(s->group_colors);
+    mur_sequence_free(s->sequence);
     mur_free(s);
 }
 

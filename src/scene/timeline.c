@@ -11,6 +11,7 @@
 #include "murmur/scene.h"
 #include "ease.h"
 #include "../data/recording.h"
+#include "hunt.h"
 
 #define CAPTION_FADE 0.4  /* seconds of fade in and out */
 #define PREDATOR_FAR 1e9  /* world units; far beyond any world (MUR_MAX_WORLD) */
@@ -115,6 +116,8 @@ int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int 
         if (t < pr->from || t >= pr->until)
             continue;
         double x, y;
+        if (pr->pursue)   /* a hunter is where its pursuit took it: the driver's (hunt.c) */
+            continue;
         if (pr->path) {
             path_at(pr, t, &x, &y);
         } else {
@@ -127,7 +130,7 @@ int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int 
          * predator for that tick instead of poisoning the flock. */
         if (!(fabs(x) <= PREDATOR_FAR) || !(fabs(y) <= PREDATOR_FAR))
             continue;
-        out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract};
+        out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract, pr->burst, 0};
     }
     return n;
 }
@@ -258,14 +261,24 @@ static int step(mur_driver *d, mur_error *err)
             pred[i].x += d->predator_shift[0];
             pred[i].y += d->predator_shift[1];
         }
+        if (!warm)
+            np = mur_hunt_predators(d, t, pred, np);
         mur_flock_set_predators(d->flock, pred, np);
         if (mur_flock_step(d->flock) == MUR_EINTR)
             return stopped(d, err);
+        int hunted = warm ? MUR_OK : mur_hunt_step(d, err);
+        if (hunted)
+            return hunted;
     }
     d->tick++;
     if (d->tick >= 0)
         fire_events(d);
-    if (d->on_tick && d->tick > 0)
+    /* look.trails.warm: the warm-up's last ticks too (and its end, tick 0),
+     * so the first frame's trails are those a run reaching it without a
+     * warm-up has (the renderer keeps only trails of ticks <= 0) */
+    int warm_trail = d->observe_warm && s->look.trail_warm && d->tick <= 0 &&
+                     d->tick > -2 * (long)s->look.trail_length - 2;   /* the ring's slots: length, a band, 2 */
+    if (d->on_tick && (d->tick > 0 || warm_trail))
         d->on_tick(d->on_tick_ctx, d->flock, d->tick);
     return MUR_OK;
 }
@@ -278,7 +291,9 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     volatile sig_atomic_t *stop = d->stop;
     const mur_recording *replay = d->replay ? d->replay : s->replay;
     double shift[2] = {d->predator_shift[0], d->predator_shift[1]};
+    int observe_warm = d->observe_warm;
     memset(d, 0, sizeof *d);
+    d->observe_warm = observe_warm;
     d->replay = replay;
     d->predator_shift[0] = shift[0];
     d->predator_shift[1] = shift[1];

@@ -5,6 +5,7 @@
  * frame of a variant shows the state the scene's own frame at that time
  * shows. */
 #include "murmur/variant.h"
+#include "sequence_file.h"
 #include "murmur/limits.h"
 
 #include <math.h>
@@ -79,5 +80,5 @@ int mur_scene_vary(mur_scene *s, const mur_variant *v, mur_error *err)
     s->fps = fps;
     if (v->quality >= 0)
         s->quality = v->quality;
-    return MUR_OK;
+    return s->sequence ? mur_sequence_vary(s, v, err) : MUR_OK;   /* its entries too */
 }

@@ -21,6 +21,7 @@
 #include "murmur/rng.h"
 #include "murmur/twin.h"
 #include "murmur/video.h"
+#include "play.h"
 #include "texts.h"
 
 /* Runs an experiment may have (mur_experiment_def.runs). */
@@ -41,6 +42,7 @@ struct mur_session {
     mur_twin twins[MUR_SESSION_MAX_PANELS];   /* experiment.twin: each panel's twin, drawn as a ghost */
     mur_look look;       /* the scene's look; one panel when a condition is chosen */
     mur_renderer *renderer;
+    mur_play *play;      /* a sequence file's: its entries' sessions, one after another (play.c) */
 };
 
 /* The driver's hook after every tick: the renderer records what trails,
@@ -73,6 +75,7 @@ static int start_panel(mur_session *ss, int i, mur_error *err)
     ss->drivers[i].on_tick = observe;
     ss->drivers[i].on_tick_ctx = &ss->observers[i];
     ss->drivers[i].stop = ss->opts.stop;
+    ss->drivers[i].observe_warm = 1;   /* the renderer's trails, when look.trails.warm asks */
     ss->drivers[i].replay = mur_scene_replay_of(s, c);
     if ((rc = mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err)) || s->twin.kind == MUR_TWIN_NONE)
         return rc;
@@ -135,6 +138,15 @@ int mur_session_create(mur_session **out, const mur_scene *s, const mur_session_
     ss->opts = o;
     ss->look = look;
     ss->npanels = npanels;
+    if (s->sequence) {   /* no flock of its own: its entries' sessions draw */
+        ss->npanels = 0;
+        if ((rc = mur_play_create(&ss->play, s, &o, err))) {
+            mur_session_destroy(ss);
+            return rc;
+        }
+        *out = ss;
+        return MUR_OK;
+    }
     rc = mur_renderer_create(&ss->renderer, &ss->look, s->width, s->height, err);
     if (!rc) {
         mur_renderer_set_stop(ss->renderer, ss->opts.stop);
@@ -155,6 +167,7 @@ void mur_session_destroy(mur_session *ss)
 {
     if (!ss)
         return;
+    mur_play_destroy(ss->play);
     mur_renderer_destroy(ss->renderer);
     for (int i = 0; i < ss->npanels; i++) {
         mur_flock_destroy(ss->flocks[i]);
@@ -173,7 +186,7 @@ const mur_flock *mur_session_flock(const mur_session *ss, int panel)
 
 void mur_session_opts_init(mur_session_opts *out) { *out = (mur_session_opts)MUR_SESSION_OPTS_INIT; }
 void mur_render_opts_init(mur_render_opts *out) { *out = (mur_render_opts)MUR_RENDER_OPTS_INIT; }
-long mur_session_tick(const mur_session *ss) { return ss->drivers[0].tick; }
+long mur_session_tick(const mur_session *ss) { return ss->play ? 0 : ss->drivers[0].tick; }
 
 /* A setting's value within its range (a choice by index), or MUR_EINPUT. */
 static int check_setting(const mur_setting *st, const char *name, double v, mur_error *err)
@@ -196,6 +209,9 @@ static int check_setting(const mur_setting *st, const char *name, double v, mur_
 
 int mur_session_set(mur_session *ss, const char *name, double value, mur_error *err)
 {
+    if (ss->play)
+        return mur_error_set(err, MUR_EINPUT, "%s is a sequence: set '%s' in the scene of its entry",
+                             ss->scene->path, name ? name : "");
     const mur_setting *st = name ? mur_setting_find(name) : NULL;
     int rc = check_setting(st, name, value, err);
     for (int i = 0; !rc && i < ss->npanels; i++) {
@@ -214,6 +230,10 @@ int mur_session_set(mur_session *ss, const char *name, double value, mur_error *
 /* Frame k's tick, or MUR_EINPUT when the flocks are past it already. */
 static int frame_tick(const mur_session *ss, long k, long *tick, mur_error *err)
 {
+    if (ss->play) {   /* a sequence steps its entries' flocks itself */
+        *tick = k;
+        return MUR_OK;
+    }
     *tick = mur_scene_frame_tick(ss->scene, k);
     if (*tick < ss->drivers[0].tick)
         return mur_error_set(err, MUR_EINPUT,
@@ -225,6 +245,8 @@ static int frame_tick(const mur_session *ss, long k, long *tick, mur_error *err)
 
 int mur_session_run_to(mur_session *ss, long tick, mur_error *err)
 {
+    if (ss->play)
+        return MUR_OK;
     for (int i = 0; i < ss->npanels; i++) {
         int rc = mur_driver_run_to(&ss->drivers[i], tick, err);
         if (!rc && ss->twins[i].flock)
@@ -244,8 +266,30 @@ int mur_session_frame(mur_session *ss, long k, const uint8_t **pixels, int *stri
         rc = mur_session_run_to(ss, tick, err);
     if (rc)
         return rc;
+    if (ss->play)
+        return mur_play_frame(ss->play, k, pixels, stride, err);
     return mur_renderer_draw_image(ss->renderer, (const mur_flock *const *)ss->flocks, ss->npanels,
                                    mur_scene_frame_time(s, k), pixels, stride, err);
+}
+
+/* A sequence's frame k painted onto cr, scaled to width x height. */
+static int draw_played(mur_session *ss, long k, cairo_t *cr, double width, double height, mur_error *err)
+{
+    const uint8_t *px;
+    int stride, rc = mur_play_frame(ss->play, k, &px, &stride, err);
+    if (rc)
+        return rc;
+    const mur_scene *s = ss->scene;
+    cairo_surface_t *img = cairo_image_surface_create_for_data((unsigned char *)px, CAIRO_FORMAT_ARGB32,
+                                                               s->width, s->height, stride);
+    cairo_save(cr);
+    cairo_scale(cr, width / s->width, height / s->height);
+    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(img);
+    return cairo_status(cr) ? mur_error_set(err, MUR_ERUN, "cairo: %s", cairo_status_to_string(cairo_status(cr)))
+                            : MUR_OK;
 }
 
 int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double height,
@@ -258,6 +302,8 @@ int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double 
         rc = mur_session_run_to(ss, tick, err);
     if (rc)
         return rc;
+    if (ss->play)
+        return draw_played(ss, k, cr, width, height, err);
     cairo_save(cr);
     cairo_scale(cr, width / s->width, height / s->height);
     rc = mur_renderer_draw(ss->renderer, cr, (const mur_flock *const *)ss->flocks, ss->npanels,
@@ -269,6 +315,8 @@ int mur_session_draw(mur_session *ss, long k, cairo_t *cr, double width, double 
 int mur_session_provenance(const mur_session *ss, const char *request, char **out, mur_error *err)
 {
     const mur_scene *s = ss->scene;
+    if (ss->play)
+        return mur_play_provenance(s, request, out, err);
     int c = ss->opts.condition, r = ss->opts.run;
     uint64_t seed = r >= 0 ? mur_rng_derive(s->seed, (uint64_t)r) : s->seed;
     if (c < 0 && r < 0)
@@ -289,6 +337,8 @@ int mur_session_provenance(const mur_session *ss, const char *request, char **ou
 int mur_session_still(mur_session *ss, long k, const char *path, mur_error *err)
 {
     const mur_scene *s = ss->scene;
+    if (ss->play)
+        return mur_play_still(ss->play, k, path, err);
     long tick;
     int rc = frame_tick(ss, k, &tick, err);
     if (!rc)
@@ -332,7 +382,8 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
                          .fps = (int)lround(s->fps), .quality = s->quality, .preset = o->preset,
                          .first_number = first, .queue = o->queue, .metadata = o->metadata,
                          .chapters = ch, .nchapters = nch, .subtitles = subs, .nsubtitles = nsubs,
-                         .alpha = ss->look.transparent};
+                         .alpha = ss->look.transparent, .gif_colours = s->gif_colours,
+                         .gif_dither = s->gif_dither};
     if (o->version >= 3 && o->chunk) {
         vo.chunk = o->chunk;
         vo.nchunks = o->nchunks;
@@ -351,23 +402,57 @@ static int open_video(const mur_session *ss, const mur_render_opts *o, long firs
 /* Enters with v open; draws and writes frames [first, last), calling the
  * progress hook after each. Leaves *done at the frames written; MUR_EINTR
  * when the stop flag ended the loop (between frames or inside one). */
+/* Frame k of a looped render into *px: frame k itself, or within the
+ * first `loop` frames, blended with the frame `tail_at` later (tail's
+ * session), so the file's last frame leads into its first. */
+static int loop_frame(mur_session *ss, mur_session *tail, long k, long first, long loop, long tail_at,
+                      uint8_t *buf, const uint8_t **px, int *stride, mur_error *err)
+{
+    int rc = mur_session_frame(ss, k, px, stride, err);
+    long j = k - first;
+    if (rc || !tail || j >= loop)
+        return rc;
+    const uint8_t *end;
+    int es;
+    const mur_scene *s = ss->scene;
+    if ((rc = mur_session_frame(tail, k + tail_at, &end, &es, err)))
+        return rc;
+    unsigned weight = (unsigned)lround(256.0 * (double)(j + 1) / (double)(loop + 1));
+    mur_play_blend(buf, s->width * 4, end, es, *px, *stride, s->width, s->height, weight);
+    *px = buf;
+    *stride = s->width * 4;
+    return MUR_OK;
+}
+
 static int frames_into(mur_session *ss, mur_video *v, const mur_render_opts *o, long first,
                        long last, long *done, mur_error *err)
 {
     volatile sig_atomic_t *stop = ss->opts.stop;
-    for (long k = first; k < last; k++) {
-        if (stop && *stop)
-            return MUR_EINTR;
+    long loop = o->version >= 4 ? o->loop : 0, total = last - first;
+    mur_session *tail = NULL;
+    uint8_t *buf = NULL;
+    int rc = MUR_OK;
+    if (loop > 0 && (rc = mur_session_create(&tail, ss->scene, &ss->opts, err)))
+        return rc;
+    if (loop > 0 && !(buf = mur_malloc((size_t)ss->scene->width * 4 * (size_t)ss->scene->height)))
+        rc = mur_error_set(err, MUR_ERUN, "out of memory for a looped frame");
+    for (long k = first; !rc && k < last; k++) {
+        if (stop && *stop) {
+            rc = MUR_EINTR;
+            break;
+        }
         const uint8_t *px;
         int stride;
-        int rc = mur_session_frame(ss, k, &px, &stride, err);
+        rc = loop_frame(ss, tail, k, first, loop, total, buf, &px, &stride, err);
         if (rc || (rc = mur_video_write(v, px, stride, err)))
-            return rc;
+            break;
         ++*done;
         if (o->progress)
             o->progress(o->progress_ctx, *done, last - first, mur_video_bytes(v));
     }
-    return MUR_OK;
+    mur_session_destroy(tail);
+    mur_free(buf);
+    return rc;
 }
 
 int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_result *res,
@@ -388,6 +473,18 @@ int mur_session_render(mur_session *ss, const mur_render_opts *o, mur_render_res
                              "nothing to render: frames %ld to %ld of a video of %ld frames", first,
                              last, frames);
     int rc;
+    long loop = o->version >= 4 ? o->loop : 0;
+    if (loop < 0 || 2 * loop > last - first)
+        return mur_error_set(err, MUR_EINPUT,
+                             "a loop of %ld frames is longer than half the clip (%ld frames): the end "
+                             "would crossfade into frames it is itself", loop, last - first);
+    if (loop && o->version >= 3 && o->chunk)
+        return mur_error_set(err, MUR_EINPUT, "a chunk takes no loop: render the loop whole");
+    if (o->version >= 3 && o->chunk && (ss->scene->gif_colours || ss->scene->gif_dither))
+        return mur_error_set(err, MUR_EINPUT, "%s: error: a scene with video.gif_colours or gif_dither "
+                                              "renders whole: murmur join gives a GIF's chunks the default "
+                                              "palette", ss->scene->path);
+    last -= loop;   /* the last `loop` frames are blended into the first */
     if (o->version >= 3 && o->chunk) {   /* the chunk's frames of [first, last) */
         long a, n;
         if (subtitles)

@@ -9,6 +9,7 @@
 
 #include "murmur/alloc.h"
 #include "murmur/session.h"
+#include "play.h"
 #include "texts.h"
 
 /* Chapter starts (scene seconds) and titles, in time order; a chapter
@@ -27,42 +28,59 @@ static int chapter_list(const mur_scene *s, mur_video_text *out)
     return n;
 }
 
+/* Every chapter start and caption of a scene's timeline, in scene seconds
+ * (a sequence's: its entries', mur_play_texts). */
+static int all_texts(const mur_scene *s, mur_video_text **chapters, int *nch, mur_video_text **caps,
+                     int *ncaps, mur_error *err)
+{
+    if (s->sequence)
+        return mur_play_texts(s, chapters, nch, caps, ncaps, err);
+    size_t cap = 2 * (size_t)s->ncues + 1;
+    mur_video_text *ch = mur_malloc(cap * sizeof *ch), *sub = mur_malloc(cap * sizeof *sub);
+    if (!ch || !sub) {
+        mur_free(ch);
+        mur_free(sub);
+        return mur_error_set(err, MUR_ERUN, "out of memory listing chapters");
+    }
+    *nch = chapter_list(s, ch);
+    int ns = 0;
+    for (int i = 0; i < s->ncues; i++)
+        if (s->cues[i].caption)
+            sub[ns++] = (mur_video_text){s->cues[i].at, s->cues[i].at + s->cues[i].caption_for, s->cues[i].caption};
+    *chapters = ch;
+    *caps = sub;
+    *ncaps = ns;
+    return MUR_OK;
+}
+
 int mur_scene_texts(const mur_scene *s, long first, long last, mur_video_text **chapters,
                     int *nchapters, mur_video_text **subtitles, int *nsubtitles, mur_error *err)
 {
     *chapters = *subtitles = NULL;
     *nchapters = *nsubtitles = 0;
     double t0 = mur_scene_frame_time(s, first), t1 = mur_scene_frame_time(s, last);
-    size_t cap = 2 * (size_t)s->ncues + 1;
-    mur_video_text *all = mur_malloc(cap * sizeof *all), *ch = mur_malloc(cap * sizeof *ch);
-    mur_video_text *sub = mur_malloc(cap * sizeof *sub);
-    if (!all || !ch || !sub) {
-        mur_free(all);
-        mur_free(ch);
-        mur_free(sub);
-        return mur_error_set(err, MUR_ERUN, "out of memory listing chapters");
-    }
-    int n = chapter_list(s, all), nc = 0, ns = 0;
+    mur_video_text *all = NULL, *sub = NULL;
+    int n = 0, ns = 0, nc = 0, nk = 0;
+    int rc = all_texts(s, &all, &n, &sub, &ns, err);
+    if (rc)
+        return rc;
+    /* the clipped lists are never longer than the whole ones (clipped in place) */
     for (int i = 0; i < n; i++) {
         double start = all[i].start, end = i + 1 < n ? all[i + 1].start : t1;
         start = fmax(start, t0);
         end = fmin(end, t1);
-        if (end - start >= 0.001)   /* a millisecond, the containers' unit */
-            ch[nc++] = (mur_video_text){start - t0, end - t0, all[i].text};
+        if (end - start >= 0.001 && !(nc && all[nc - 1].start == start - t0))   /* a millisecond, the containers' unit */
+            all[nc++] = (mur_video_text){start - t0, end - t0, all[i].text};
     }
-    for (int i = 0; i < s->ncues; i++) {
-        const mur_cue *q = &s->cues[i];
-        if (!q->caption)
-            continue;
-        double start = fmax(q->at, t0), end = fmin(q->at + q->caption_for, t1);
+    for (int i = 0; i < ns; i++) {
+        double start = fmax(sub[i].start, t0), end = fmin(sub[i].end, t1);
         if (end - start >= 0.001)
-            sub[ns++] = (mur_video_text){start - t0, end - t0, q->caption};
+            sub[nk++] = (mur_video_text){start - t0, end - t0, sub[i].text};
     }
-    mur_free(all);
-    *chapters = ch;
+    *chapters = all;
     *nchapters = nc;
     *subtitles = sub;
-    *nsubtitles = ns;
+    *nsubtitles = nk;
     return MUR_OK;
 }
 
