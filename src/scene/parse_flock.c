@@ -291,7 +291,8 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
         if ((wn = mur_parse_lookup(c, v, "width")) && (rc = mur_parse_number(c, wn, "width", 1e-9, 2 * g->radius, &g->band)))
             return rc;
         double r = g->radius + (kind == MUR_REGION_RING ? g->band / 2 : 0);
-        if (g->cx - r < 0 || g->cy - r < 0 || g->cx + r > p->width || g->cy + r > p->height)
+        if (p->boundary != MUR_BOUNDARY_OPEN &&   /* an open world has no outside */
+            (g->cx - r < 0 || g->cy - r < 0 || g->cx + r > p->width || g->cy + r > p->height))
             return mur_parse_fail_at(c, v, "the %s reaches outside the world (0 to %g, 0 to %g)", region_names[kind],
                            p->width, p->height);
     } else if (kind == MUR_REGION_BOX) {
@@ -305,7 +306,8 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
             if ((rc = mur_parse_number(c, n[k], mur_parse_box_keys[k], k < 2 ? -big : 1e-9, big, out[k])))
                 return rc;
         }
-        if (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height)
+        if (p->boundary != MUR_BOUNDARY_OPEN &&
+            (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height))
             return mur_parse_fail_at(c, v, "the box reaches outside the world (0 to %g, 0 to %g)", p->width, p->height);
     } else if (v && !(v->type == YAML_SCALAR_NODE && !*mur_parse_scalar(v)) &&
                !(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.start == v->data.mapping.pairs.top))
