@@ -97,3 +97,34 @@ TEST(turn_commutes_with_rotation)
     for (int k = 0; k < 3; k++)
         CHECK(fabs(ro[k] - or[k]) < 1e-12, "axis %d: %g vs %g", k, ro[k], or[k]);
 }
+
+#include "shape3.h"
+
+/* A slab of points 40 long, 20 wide and 4 thick, rotated: the shape gives
+ * back 40, 20, 4 (to the grid's spacing) and its thinnest axis is the
+ * rotated normal; the eigenvalues of a known matrix are exact. */
+TEST(shape_from_principal_axes)
+{
+    double m[9] = {2, 1, 0, 1, 2, 0, 0, 0, 5}, ev[3], ax[3][3];
+    mur_sym3_eigen(m, ev, ax);
+    CHECK(fabs(ev[0] - 5) < 1e-12 && fabs(ev[1] - 3) < 1e-12 && fabs(ev[2] - 1) < 1e-12, "eigen %g %g %g", ev[0], ev[1], ev[2]);
+    enum { NX = 41, NY = 21, NZ = 5, N = NX * NY * NZ };
+    static double x[N], y[N], z[N];
+    double n[3] = {1, 2, 2};
+    for (int k = 0; k < 3; k++)
+        n[k] /= 3;
+    int i = 0;
+    for (int a = 0; a < NX; a++)
+        for (int b = 0; b < NY; b++)
+            for (int c = 0; c < NZ; c++, i++) {
+                double p[3] = {a - 20.0, b - 10.0, c - 2.0}, o[3];
+                rot(n, 0.7, p, o);
+                x[i] = o[0] + 100, y[i] = o[1] - 50, z[i] = o[2] + 30;
+            }
+    double ext[3];
+    REQUIRE(mur_shape3(N, x, y, z, ext, ax) == 0, "shape");
+    CHECK(fabs(ext[0] - 40) < 1e-9 && fabs(ext[1] - 20) < 1e-9 && fabs(ext[2] - 4) < 1e-9, "extents %g %g %g", ext[0], ext[1], ext[2]);
+    double up[3] = {0, 0, 1}, rn[3];
+    rot(n, 0.7, up, rn);
+    CHECK(fabs(fabs(dot(ax[2], rn)) - 1) < 1e-9, "the thinnest axis is the slab's normal");
+}
