@@ -1222,3 +1222,15 @@ TEST(reflect_flips_the_velocity_component_at_a_wall)
           "the other component moved wrongly: %.15g, %.15g", fy[0], fx[1]);
     mur_flock_destroy(f);
 }
+
+/* A 2D flock says it is 2D and has no third axis (issue #29: 2D callers
+ * never read z, so their arithmetic and bytes are unchanged). */
+TEST(two_dimensional_flock_has_no_z)
+{
+    mur_params p = preset("reynolds");
+    mur_flock *f = make(&p, 7);
+    CHECK(mur_flock_dimensions(f) == 2, "dimensions %d", mur_flock_dimensions(f));
+    CHECK(mur_flock_z(f) == NULL && mur_flock_vz(f) == NULL, "no z in 2D");
+    CHECK(mur_flock_x(f) != NULL, "x is there");
+    mur_flock_destroy(f);
+}

@@ -260,6 +260,12 @@ MUR_API const double *mur_flock_x(const mur_flock *f);
 MUR_API const double *mur_flock_y(const mur_flock *f);
 MUR_API const double *mur_flock_vx(const mur_flock *f);
 MUR_API const double *mur_flock_vy(const mur_flock *f);
+/// The world's dimensions (2, or 3 once a 3D world is built; issue #29).
+MUR_API int mur_flock_dimensions(const mur_flock *f);
+/// The third axis (up) and its velocity: NULL in a 2D flock, so a 2D caller
+/// never reads them and a 3D one (render's view3d) asks for them.
+MUR_API const double *mur_flock_z(const mur_flock *f);
+MUR_API const double *mur_flock_vz(const mur_flock *f);
 
 /// Rule vectors of boid i at the current state, computed by the same code the
 /// step uses (the source of truth for the one-boid view).

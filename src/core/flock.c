@@ -547,6 +547,22 @@ const double *mur_flock_x(const mur_flock *f) { return f->x; }
 const double *mur_flock_y(const mur_flock *f) { return f->y; }
 const double *mur_flock_vx(const mur_flock *f) { return f->vx; }
 const double *mur_flock_vy(const mur_flock *f) { return f->vy; }
+/* The core is 2D today: no z is kept, so these say so (issue #29). */
+int mur_flock_dimensions(const mur_flock *f)
+{
+    (void)f;
+    return 2;
+}
+const double *mur_flock_z(const mur_flock *f)
+{
+    (void)f;
+    return NULL;
+}
+const double *mur_flock_vz(const mur_flock *f)
+{
+    (void)f;
+    return NULL;
+}
 
 /* ---- the rules ---------------------------------------------------------- */
 

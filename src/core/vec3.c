@@ -1,0 +1,73 @@
+/* Three-dimensional vector pieces: vec3.h says what each does.
+ *
+ * Sphere: z = 1 - 2 u1 and an azimuth 2 pi u2 (Archimedes: z uniform on
+ * [-1, 1] is area-uniform). Cap: z uniform on [cos half, 1] the same way,
+ * then the frame (e1, e2, d) maps the cap around z onto the cap around d. */
+#include "vec3.h"
+
+#include <math.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+void mur_v3_sphere(double u1, double u2, double out[3])
+{
+    double z = 1 - 2 * u1, r = sqrt(fmax(0, 1 - z * z)), phi = 2 * M_PI * u2;
+    out[0] = r * cos(phi);
+    out[1] = r * sin(phi);
+    out[2] = z;
+}
+
+/* Two unit vectors normal to unit d and to each other, from d alone. */
+static void frame(const double d[3], double e1[3], double e2[3])
+{
+    /* the axis d leans least along */
+    double t[3] = {0, 0, 0};
+    int k = fabs(d[0]) <= fabs(d[1]) ? (fabs(d[0]) <= fabs(d[2]) ? 0 : 2) : (fabs(d[1]) <= fabs(d[2]) ? 1 : 2);
+    t[k] = 1;
+    e1[0] = d[1] * t[2] - d[2] * t[1];
+    e1[1] = d[2] * t[0] - d[0] * t[2];
+    e1[2] = d[0] * t[1] - d[1] * t[0];
+    double l = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    for (int i = 0; i < 3; i++)
+        e1[i] /= l;
+    e2[0] = d[1] * e1[2] - d[2] * e1[1];
+    e2[1] = d[2] * e1[0] - d[0] * e1[2];
+    e2[2] = d[0] * e1[1] - d[1] * e1[0];
+}
+
+void mur_v3_cap(const double d[3], double half, double u1, double u2, double out[3])
+{
+    double c = cos(half), z = 1 - u1 * (1 - c), r = sqrt(fmax(0, 1 - z * z)), phi = 2 * M_PI * u2;
+    double e1[3], e2[3];
+    frame(d, e1, e2);
+    for (int i = 0; i < 3; i++)
+        out[i] = r * cos(phi) * e1[i] + r * sin(phi) * e2[i] + z * d[i];
+}
+
+void mur_v3_turn(const double a[3], const double b[3], double most, double out[3])
+{
+    double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    double n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    double s = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double ang = atan2(s, c);
+    if (ang <= most) {
+        for (int i = 0; i < 3; i++)
+            out[i] = b[i];
+        return;
+    }
+    /* w: the unit vector normal to a, in the plane of a and b, toward b */
+    double w[3];
+    if (s > 1e-300) {
+        double l = sqrt(fmax(0, 1 - c * c));
+        for (int i = 0; i < 3; i++)
+            w[i] = (b[i] - c * a[i]) / (l > 0 ? l : 1);
+    } else {
+        double e2[3];
+        frame(a, w, e2);
+    }
+    double cm = cos(most), sm = sin(most);
+    for (int i = 0; i < 3; i++)
+        out[i] = cm * a[i] + sm * w[i];
+}

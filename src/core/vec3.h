@@ -1,0 +1,22 @@
+/* Three-dimensional vector pieces the model kinds need in 3D (issue #29,
+ * MODEL.md "Model families"): a direction uniform on the sphere, one
+ * uniform on a spherical cap around a direction, and a turn toward a
+ * direction by at most an angle about the axis normal to both. Uniform
+ * draws come in as numbers in [0, 1) from the counter-based hash, so the
+ * results are the same on every thread count. Private to src/core. */
+#ifndef MURMUR_CORE_VEC3_H
+#define MURMUR_CORE_VEC3_H
+
+/* A unit vector uniform on the sphere from u1, u2 in [0, 1). */
+void mur_v3_sphere(double u1, double u2, double out[3]);
+
+/* A unit vector uniform on the cap of half-angle `half` (radians, 0..pi)
+ * around the unit vector d, from u1, u2 in [0, 1). */
+void mur_v3_cap(const double d[3], double half, double u1, double u2, double out[3]);
+
+/* The unit heading a turned toward the unit direction b by at most `most`
+ * radians about unit(a x b); b itself when it lies within `most`. Opposite
+ * a and b turn about an axis normal to a chosen from a alone. */
+void mur_v3_turn(const double a[3], const double b[3], double most, double out[3]);
+
+#endif

@@ -1,0 +1,340 @@
+/* Drawing a 3D state through a camera: view3d.h says what each piece does.
+ *
+ * Projection. The camera's axes are fwd = unit(target - pos), right =
+ * unit(fwd x up), upv = right x fwd. A point p at offset q = p - pos has
+ * depth d = q . fwd; perspective draws it at
+ *   (w/2 + f (q . right) / d,  h/2 - f (q . upv) / d),  f = (h/2) / tan(fov/2),
+ * orthographic at (w/2 + f q . right, h/2 - f q . upv), f = h / height.
+ * A point with d < near is behind the camera (or in it) and not drawn.
+ *
+ * Absorption. Each bird is a thin absorbing layer of opacity a: passing it
+ * multiplies what is behind by (1 - a). Optical depths add, so a pixel
+ * behind k birds passes exp(-sum tau) = (1 - a)^k of the sky, and the
+ * colour is ink + (sky - ink) exp(-tau): a sheet seen edge-on stacks many
+ * layers and reads as a dark band, face-on as a pale veil. */
+#include "view3d.h"
+
+#include "murmur/alloc.h"
+#include "murmur/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double unit3(double a[3])
+{
+    double l = sqrt(dot3(a, a));
+    if (l > 0)
+        for (int k = 0; k < 3; k++)
+            a[k] /= l;
+    return l;
+}
+
+int mur_view3d_init(mur_view3d *v, char *err, size_t n)
+{
+    for (int k = 0; k < 3; k++)
+        v->fwd[k] = v->target[k] - v->pos[k];
+    double l = unit3(v->fwd);
+    const char *why = NULL;
+    if (v->w < 1 || v->h < 1)
+        why = "the frame has no pixels";
+    else if (!(l > 0) || !isfinite(l))
+        why = "the camera's target equals its position";
+    else if (v->mode == MUR_VIEW_PERSPECTIVE && !(v->fov > 0 && v->fov < 180))
+        why = "the field of view must lie in (0, 180) degrees";
+    else if (v->mode == MUR_VIEW_ORTHOGRAPHIC && !(v->height > 0 && isfinite(v->height)))
+        why = "an orthographic camera needs a height above 0";
+    if (!why) {
+        double up[3] = {v->up[0], v->up[1], v->up[2]};
+        cross3(v->fwd, up, v->right);
+        double r = unit3(v->right), u = sqrt(dot3(up, up));
+        if (!(u > 0) || r <= 1e-9 * u)
+            why = "the camera's up is parallel to its view";
+    }
+    if (why) {
+        if (err && n)
+            snprintf(err, n, "%s", why);
+        return MUR_EINPUT;
+    }
+    cross3(v->right, v->fwd, v->upv);
+    if (v->mode == MUR_VIEW_PERSPECTIVE)
+        v->focal = 0.5 * v->h / tan(0.5 * v->fov * M_PI / 180.0);
+    else
+        v->focal = v->h / v->height;
+    return 0;
+}
+
+int mur_view3d_project(const mur_view3d *v, const double p[3], double *px, double *py, double *depth,
+                       double *scale)
+{
+    double q[3] = {p[0] - v->pos[0], p[1] - v->pos[1], p[2] - v->pos[2]};
+    double d = dot3(q, v->fwd);
+    if (v->mode == MUR_VIEW_PERSPECTIVE && !(d >= v->near && d > 0))
+        return 0;
+    if (v->mode == MUR_VIEW_ORTHOGRAPHIC && !(d >= v->near))
+        return 0;
+    double s = v->mode == MUR_VIEW_PERSPECTIVE ? v->focal / d : v->focal;
+    *px = 0.5 * v->w + s * dot3(q, v->right);
+    *py = 0.5 * v->h - s * dot3(q, v->upv);
+    *depth = d;
+    *scale = s;
+    return 1;
+}
+
+typedef struct {
+    double d;
+    uint32_t i;
+} depth_key;
+
+static int far_first(const void *a, const void *b)
+{
+    const depth_key *p = a, *q = b;
+    if (p->d != q->d)
+        return p->d > q->d ? -1 : 1;
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+size_t mur_view3d_order(const mur_view3d *v, size_t n, const double *x, const double *y, const double *z,
+                        uint32_t *idx)
+{
+    depth_key *k = mur_malloc((n ? n : 1) * sizeof *k);
+    if (!k)
+        return SIZE_MAX;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        double p[3] = {x[i], y[i], z[i]}, px, py, d, s;
+        if (mur_view3d_project(v, p, &px, &py, &d, &s))
+            k[m++] = (depth_key){d, (uint32_t)i};
+    }
+    qsort(k, m, sizeof *k, far_first);
+    for (size_t j = 0; j < m; j++)
+        idx[j] = k[j].i;
+    mur_free(k);
+    return m;
+}
+
+double mur_view3d_haze(double d, double visibility)
+{
+    if (!(visibility > 0) || !(d > 0))
+        return 0;
+    return 1 - exp(-d / visibility);
+}
+
+double mur_view3d_horizon_row(const mur_view3d *v)
+{
+    /* the direction of the view laid flat on the ground, far away */
+    double g[3] = {v->fwd[0], v->fwd[1], 0};
+    if (unit3(g) == 0)
+        return v->fwd[2] > 0 ? v->h * 2.0 : -v->h * 1.0;
+    if (v->mode == MUR_VIEW_ORTHOGRAPHIC) {
+        /* no vanishing line: the ground under the target */
+        double q[3] = {v->target[0] - v->pos[0], v->target[1] - v->pos[1], -v->pos[2]};
+        return 0.5 * v->h - v->focal * dot3(q, v->upv);
+    }
+    double d = dot3(g, v->fwd), u = dot3(g, v->upv);
+    return 0.5 * v->h - v->focal * u / d;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static double chan(uint32_t c, int k)
+{
+    return (double)((c >> (16 - 8 * k)) & 0xff);
+}
+
+static uint32_t lerp_rgb(uint32_t a, uint32_t b, double t)
+{
+    uint32_t o = 0xff000000u;
+    for (int k = 0; k < 3; k++) {
+        double c = chan(a, k) + (chan(b, k) - chan(a, k)) * t;
+        o |= (uint32_t)lrint(c < 0 ? 0 : c > 255 ? 255 : c) << (16 - 8 * k);
+    }
+    return o;
+}
+
+/* The tree line's height at column x, in pixels: a few crowns' worth of
+ * hashed bumps, smooth along the row. */
+static double tree_height(const mur_sky *s, int x)
+{
+    int cell = x / 24;
+    double f = (x % 24) / 24.0, e = f * f * (3 - 2 * f);
+    double a = (mix64(s->seed ^ (uint64_t)cell) >> 11) * 0x1.0p-53;
+    double b = (mix64(s->seed ^ (uint64_t)(cell + 1)) >> 11) * 0x1.0p-53;
+    double fine = (mix64(s->seed * 31 + (uint64_t)x) >> 11) * 0x1.0p-53;
+    return s->tree_px * (0.55 + 0.4 * (a + (b - a) * e) + 0.05 * fine);
+}
+
+void mur_view3d_sky(const mur_view3d *v, const mur_sky *s, unsigned char *data, int stride)
+{
+    double hr = mur_view3d_horizon_row(v);
+    for (int y = 0; y < v->h; y++) {
+        uint32_t *row = (uint32_t *)(data + (size_t)y * (size_t)stride);
+        uint32_t c;
+        if (y >= hr) {
+            c = s->ground | 0xff000000u;
+        } else {
+            double t = hr > 0 ? (double)y / hr : 1;
+            c = lerp_rgb(s->zenith, s->horizon, t * t);
+        }
+        for (int x = 0; x < v->w; x++)
+            row[x] = c;
+    }
+    if (!(s->tree_px > 0))
+        return;
+    for (int x = 0; x < v->w; x++) {
+        double top = hr - tree_height(s, x);
+        for (int y = top < 0 ? 0 : (int)ceil(top); y < v->h && y < hr + 1; y++)
+            ((uint32_t *)(data + (size_t)y * (size_t)stride))[x] = s->trees | 0xff000000u;
+    }
+}
+
+double mur_wing_angle(double t, double freq, double amplitude, uint32_t id)
+{
+    double phase = (mix64(0x5eedull + id) >> 11) * 0x1.0p-53;
+    return amplitude * sin(2 * M_PI * (freq * t + phase));
+}
+
+void mur_view3d_bird(cairo_t *cr, double px, double py, double hx, double hy, double len, double wing,
+                     const double rgb[3])
+{
+    double l = hypot(hx, hy);
+    if (!(l > 0)) {
+        hx = 1;
+        hy = 0;
+        l = 1;
+    }
+    hx /= l;
+    hy /= l;
+    double nx = -hy, ny = hx;             /* across the body, in the picture */
+    double span = 0.75 * len * (0.35 + 0.65 * fabs(cos(wing))), lift = 0.45 * len * sin(wing);
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    /* the body, a spindle along the heading */
+    cairo_move_to(cr, px + 0.5 * len * hx, py + 0.5 * len * hy);
+    cairo_line_to(cr, px + 0.12 * len * nx, py + 0.12 * len * ny);
+    cairo_line_to(cr, px - 0.5 * len * hx, py - 0.5 * len * hy);
+    cairo_line_to(cr, px - 0.12 * len * nx, py - 0.12 * len * ny);
+    cairo_close_path(cr);
+    /* two swept wings, their tips raised (the picture's up) by the beat */
+    for (int side = -1; side <= 1; side += 2) {
+        double tx = px + side * span * nx - 0.25 * len * hx, ty = py + side * span * ny - 0.25 * len * hy - lift;
+        cairo_move_to(cr, px + 0.15 * len * hx, py + 0.15 * len * hy);
+        cairo_line_to(cr, tx, ty);
+        cairo_line_to(cr, px - 0.2 * len * hx, py - 0.2 * len * hy);
+        cairo_close_path(cr);
+    }
+    cairo_fill(cr);
+}
+
+void mur_absorb_add(float *tau, int w, int h, double px, double py, double r, double opacity)
+{
+    if (!(opacity > 0))
+        return;
+    float a = (float)-log1p(-(opacity < 1 ? opacity : 0.999999));
+    int cx = (int)floor(px), cy = (int)floor(py);
+    int rr = r > 0.5 ? (int)ceil(r) : 0;
+    for (int y = cy - rr; y <= cy + rr; y++) {
+        if (y < 0 || y >= h)
+            continue;
+        for (int x = cx - rr; x <= cx + rr; x++) {
+            if (x < 0 || x >= w)
+                continue;
+            double dx = x + 0.5 - px, dy = y + 0.5 - py;
+            if (rr == 0 || dx * dx + dy * dy <= r * r || (x == cx && y == cy))
+                tau[(size_t)y * (size_t)w + (size_t)x] += a;
+        }
+    }
+}
+
+void mur_absorb_apply(const float *tau, int w, int h, unsigned char *data, int stride, uint32_t ink)
+{
+    for (int y = 0; y < h; y++) {
+        uint32_t *row = (uint32_t *)(data + (size_t)y * (size_t)stride);
+        for (int x = 0; x < w; x++) {
+            float t = tau[(size_t)y * (size_t)w + (size_t)x];
+            if (t == 0)
+                continue;
+            double pass = exp(-(double)t);
+            uint32_t c = row[x], o = c & 0xff000000u;
+            for (int k = 0; k < 3; k++) {
+                double i = chan(ink, k), s = chan(c, k);
+                o |= (uint32_t)lrint(i + (s - i) * pass) << (16 - 8 * k);
+            }
+            row[x] = o;
+        }
+    }
+}
+
+/* Bird i's heading as the picture shows it: the projection of a short step
+ * along its velocity, from its own pixel. */
+static void picture_heading(const mur_view3d *v, const double p[3], const double u[3], double px, double py,
+                            double *hx, double *hy)
+{
+    double q[3] = {p[0] + 1e-3 * u[0], p[1] + 1e-3 * u[1], p[2] + 1e-3 * u[2]}, qx, qy, d, s;
+    *hx = 1;
+    *hy = 0;
+    if (mur_view3d_project(v, q, &qx, &qy, &d, &s) && (qx != px || qy != py)) {
+        *hx = qx - px;
+        *hy = qy - py;
+    }
+}
+
+int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                    const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                    const uint32_t *ids, double t)
+{
+    cairo_surface_t *img = cairo_get_target(cr);
+    cairo_surface_flush(img);
+    mur_view3d_sky(v, &st->sky, cairo_image_surface_get_data(img), cairo_image_surface_get_stride(img));
+    cairo_surface_mark_dirty(img);
+    uint32_t *idx = mur_malloc((n ? n : 1) * sizeof *idx);
+    if (!idx)
+        return -1;
+    size_t m = mur_view3d_order(v, n, x, y, z, idx);
+    if (m == SIZE_MAX) {
+        mur_free(idx);
+        return -1;
+    }
+    double bird[3] = {chan(st->bird, 0) / 255, chan(st->bird, 1) / 255, chan(st->bird, 2) / 255};
+    double haze[3] = {chan(st->sky.horizon, 0) / 255, chan(st->sky.horizon, 1) / 255,
+                      chan(st->sky.horizon, 2) / 255};
+    for (size_t j = 0; j < m; j++) {
+        uint32_t i = idx[j];
+        double p[3] = {x[i], y[i], z[i]}, u[3] = {vx[i], vy[i], vz[i]}, px, py, d, s, hx, hy;
+        mur_view3d_project(v, p, &px, &py, &d, &s);
+        double len = fmax(st->len_world * s, st->min_px);
+        if (px < -len || py < -len || px > v->w + len || py > v->h + len)
+            continue;
+        double a = mur_view3d_haze(d, st->visibility), rgb[3];
+        for (int k = 0; k < 3; k++)
+            rgb[k] = bird[k] + (haze[k] - bird[k]) * a;
+        picture_heading(v, p, u, px, py, &hx, &hy);
+        double wing = mur_wing_angle(t, st->wing_freq, 0.9, ids ? ids[i] : i);
+        mur_view3d_bird(cr, px, py, hx, hy, len, wing, rgb);
+    }
+    mur_free(idx);
+    return 0;
+}
