@@ -512,3 +512,47 @@ TEST(some_metrics_are_those_of_all_and_the_rest_nan)
     mur_metrics_ctx_destroy(ctx);
     mur_flock_destroy(f);
 }
+
+/* An open world has no box to hold the boids: the measuring grid spans the
+ * group wherever it flew. A clumpy group of 3,000 boids far off the world's
+ * box (which would crowd them into one edge cell of a grid over it) gives
+ * the brute force's nearest distances, neighbours and clusters. */
+TEST(metrics_of_a_group_far_off_an_open_worlds_box_match_brute_force)
+{
+    enum { N = 3000 };
+    const double R = 40;
+    double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y), *vx = malloc(N * sizeof *vx),
+           *vy = malloc(N * sizeof *vy);
+    int *parent = malloc(N * sizeof(int)), *count = malloc(N * sizeof(int)), *size = calloc(N, sizeof(int));
+    REQUIRE(x && y && vx && vy && parent && count && size, "memory");
+    uint64_t s = 12345;
+    for (int i = 0; i < N; i++) {   /* 30 clumps of 100 around (25,000, -9,000) */
+        double u = (double)((s = s * 6364136223846793005ULL + 1442695040888963407ULL) >> 11) / 9007199254740992.0;
+        double v = (double)((s = s * 6364136223846793005ULL + 1442695040888963407ULL) >> 11) / 9007199254740992.0;
+        int c = i / 100;
+        x[i] = 25000 + 400 * (c % 6) + 60 * u;
+        y[i] = -9000 + 400 * (c / 6) + 60 * v;
+        vx[i] = cos(6 * u + v);
+        vy[i] = sin(6 * u + v);
+    }
+    mur_flock *f = flock_of(N, x, y, vx, vy, 640, 480, MUR_BOUNDARY_OPEN, R);
+    double near_sum = brute_force(f, R, parent, count);
+    long pairs = 0;
+    int clusters = 0, largest = 0;
+    for (int i = 0; i < N; i++) {
+        pairs += count[i];
+        size[root(parent, i)]++;
+    }
+    for (int i = 0; i < N; i++)
+        if (size[i]) {
+            clusters++;
+            largest = size[i] > largest ? size[i] : largest;
+        }
+    mur_metrics m = metrics_of(f);
+    CHECK(fabs(m.nearest - near_sum / N) < 1e-9, "nearest %.15g, brute %.15g", m.nearest, near_sum / N);
+    CHECK(m.neighbours == (double)pairs / N, "neighbours %.15g, brute %.15g", m.neighbours, (double)pairs / N);
+    CHECK(m.clusters == clusters && clusters >= 30, "%d clusters, brute %d", m.clusters, clusters);
+    CHECK(m.largest == (double)largest / N, "largest %.15g, brute %.15g", m.largest, (double)largest / N);
+    mur_flock_destroy(f);
+    free(x), free(y), free(vx), free(vy), free(parent), free(count), free(size);
+}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "filter.h"
+#include "flock_internal.h"
 #include "grid.h"
 
 
@@ -284,6 +285,22 @@ static int nearest_mean(const mur_metrics_ctx *m, const mur_flock *f, int n, dou
  * in memory. Every result is the same in any order (a count, a minimum,
  * the union-find's partition). The union-find joins places too, and is
  * then flattened onto boids (below). */
+/* The measuring grid of f's boids, cells of the given size: over the world,
+ * or in an open world over the boids' bounding box (the world's box is no
+ * bound there: a group that flew off it would crowd one edge cell). */
+static int build_grid(mur_metrics_ctx *m, const mur_flock *f, double cell)
+{
+    const mur_params *p = mur_flock_params(f);
+    int n = mur_flock_count(f);
+    if (p->boundary == MUR_BOUNDARY_OPEN) {
+        double ox, oy, w, h;
+        mur_flock_bbox_(f, &ox, &oy, &w, &h);
+        return mur_grid_build_at(&m->grid, NULL, mur_flock_x(f), mur_flock_y(f), n, ox, oy, w, h, cell);
+    }
+    return mur_grid_build(&m->grid, mur_flock_x(f), mur_flock_y(f), n, p->width, p->height, cell,
+                          p->boundary == MUR_BOUNDARY_WRAP);
+}
+
 /* The sets were joined by place, whose neighbours are near in memory
  * (by boid they lie anywhere: a miss of the cache a join). Each set's
  * smallest member, by boid, becomes its root and every boid's parent: the
@@ -514,7 +531,6 @@ static int neighbour_metrics(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
     memset(out, 0, sizeof *out);
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f);
-    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     out->order = mur_metrics_order(n, vx, vy);
     if (n <= 0)
@@ -524,10 +540,8 @@ static int neighbour_metrics(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         out->clusters = -1;
         return MUR_OK;
     }
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     double R = radius_of(m, p);
-    if (reserve(m, (size_t)n) ||
-        mur_grid_build(&m->grid, x, y, n, p->width, p->height, R * (1 + 1e-9), wrap))
+    if (reserve(m, (size_t)n) || build_grid(m, f, R * (1 + 1e-9)))
         return MUR_ERUN;
     /* nearest and the links in one pass when both are wanted */
     int fused = (want & NEAREST) && (want & LINKED) && n >= 2;
@@ -877,9 +891,7 @@ int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, double *
         return rc;
     }
     const mur_params *p = mur_flock_params(f);
-    if (reserve(m, (size_t)n) || mur_grid_build(&m->grid, mur_flock_x(f), mur_flock_y(f), n, p->width,
-                                                p->height, radius_of(m, p) * (1 + 1e-9),
-                                                p->boundary == MUR_BOUNDARY_WRAP))
+    if (reserve(m, (size_t)n) || build_grid(m, f, radius_of(m, p) * (1 + 1e-9)))
         return MUR_ERUN;
     for (int i = 0; i < n; i++) {
         if (stop_at(m, i))

@@ -236,7 +236,8 @@ static int build_common(mur_figure_data *d, const mur_experiment *e, const int *
         return rc;
     *f = (mur_figure){.version = MUR_FIGURE_VERSION, .title = s->title, .provenance = d->provenance,
                       .nconditions = mur_experiment_conditions(e), .runs = mur_experiment_runs(e),
-                      .ticks = mur_experiment_ticks(e), .tps = s->tps, .seed = s->seed, .theme = s->theme, .metrics = metrics,
+                      .ticks = mur_experiment_ticks(e), .tps = s->tps, .seed = s->seed, .theme = s->theme,
+                      .metrics = metrics,
                       .nmetrics = n, .baseline = s->baseline, .effect_level = MUR_EFFECT_LEVEL};
     if (!(d->conditions = mur_calloc((size_t)f->nconditions + 1, sizeof *d->conditions)))
         return no_memory(err);
