@@ -23,7 +23,7 @@
 typedef struct {
     mur_scene *s;
     mur_flock *f;
-    mur_driver d;
+    mur_driver *d;
     mur_renderer *r;
 } rig;
 
@@ -39,16 +39,16 @@ static int rig_open(rig *g, const char *yaml)
     if (!(g->s = scene_of(yaml)))
         return -1;
     if (mur_renderer_create(&g->r, mur_scene_look(g->s), g->s->width, g->s->height, &err) ||
-        mur_flock_create(&g->f, &g->s->params, g->s->seed, &err))
+        mur_flock_create(&g->f, &g->s->params, g->s->seed, &err) || mur_driver_create(&g->d, &err))
         return -1;
-    g->d.on_tick = rig_observe;
-    g->d.on_tick_ctx = g->r;
-    return mur_driver_start(&g->d, g->s, g->f, &g->s->params, &err);
+    mur_driver_set_on_tick(g->d, rig_observe, g->r);
+    return mur_driver_start(g->d, g->s, g->f, &g->s->params, &err);
 }
 
 static void rig_close(rig *g)
 {
     mur_renderer_destroy(g->r);
+    mur_driver_destroy(g->d);
     mur_flock_destroy(g->f);
     mur_scene_destroy(g->s);
 }
@@ -83,7 +83,7 @@ TEST(following_a_boid_keeps_it_in_the_middle)
     long frames = mur_scene_frames(g.s);
     mur_error err = {{0}};
     for (long k = 0; k < frames; k++) {
-        CHECK(mur_driver_run_to(&g.d, mur_scene_frame_tick(g.s, k), &err) == 0, "%s", err.msg);
+        CHECK(mur_driver_run_to(g.d, mur_scene_frame_tick(g.s, k), &err) == 0, "%s", err.msg);
         mur_view v;
         mur_renderer_view(g.r, 0, g.f, mur_scene_frame_time(g.s, k), &v);
         CHECK(v.zoom == 3, "zoom %g", v.zoom);
@@ -304,7 +304,7 @@ static long red_pixels(rig *g, long k)
     mur_error err = {{0}};
     const uint8_t *px;
     int stride;
-    if (mur_driver_run_to(&g->d, mur_scene_frame_tick(g->s, k), &err) ||
+    if (mur_driver_run_to(g->d, mur_scene_frame_tick(g->s, k), &err) ||
         mur_renderer_draw_image(g->r, (const mur_flock *const *)&g->f, 1, mur_scene_frame_time(g->s, k), &px,
                                 &stride, &err))
         return -1;
@@ -380,7 +380,7 @@ static double worst_jerk(rig *g)
     double px = 0, py = 0, vx = 0, vy = 0;
     long frames = mur_scene_frames(g->s);
     for (long k = 0; k < frames; k++) {
-        if (mur_driver_run_to(&g->d, mur_scene_frame_tick(g->s, k), &err))
+        if (mur_driver_run_to(g->d, mur_scene_frame_tick(g->s, k), &err))
             return -1;
         mur_view v;
         mur_renderer_view(g->r, 0, g->f, mur_scene_frame_time(g->s, k), &v);
@@ -456,7 +456,7 @@ TEST(the_timeline_changes_what_the_camera_follows)
     long frames = mur_scene_frames(g.s);
     mur_error err = {{0}};
     for (long k = 0; k < frames; k++) {
-        REQUIRE(mur_driver_run_to(&g.d, mur_scene_frame_tick(g.s, k), &err) == 0, "%s", err.msg);
+        REQUIRE(mur_driver_run_to(g.d, mur_scene_frame_tick(g.s, k), &err) == 0, "%s", err.msg);
         double t = mur_scene_frame_time(g.s, k);
         mur_view v;
         mur_renderer_view(g.r, 0, g.f, t, &v);

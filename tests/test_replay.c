@@ -134,17 +134,18 @@ TEST(a_flock_started_from_a_saved_state_goes_on_bit_for_bit)
     REQUIRE(b, "%s\n%s", err.msg, text);
     CHECK(b->params.count == 80, "the state's count, not %d", b->params.count);
     mur_flock *fa = NULL, *fb = NULL;
-    mur_driver da = {0}, db = {0};
+    mur_driver *da = NULL, *db = NULL;
     REQUIRE(mur_flock_create(&fa, &a->params, a->seed, &err) == 0 &&
                 mur_flock_create(&fb, &b->params, b->seed, &err) == 0,
             "%s", err.msg);
-    REQUIRE(mur_driver_start(&da, a, fa, &a->params, &err) == 0 &&
-                mur_driver_start(&db, b, fb, &b->params, &err) == 0,
+    REQUIRE(mur_driver_create(&da, &err) == 0 && mur_driver_create(&db, &err) == 0, "%s", err.msg);
+    REQUIRE(mur_driver_start(da, a, fa, &a->params, &err) == 0 &&
+                mur_driver_start(db, b, fb, &b->params, &err) == 0,
             "%s", err.msg);
     int bad = -1;
     for (long k = 0; k <= 240 && bad < 0; k += 3) {
-        mur_driver_run_to(&da, 60 + k, &err);
-        mur_driver_run_to(&db, k, &err);
+        mur_driver_run_to(da, 60 + k, &err);
+        mur_driver_run_to(db, k, &err);
         snap sa = take(fa), sb = take(fb);
         if (!same(sa, sb))
             bad = (int)k;
@@ -153,6 +154,8 @@ TEST(a_flock_started_from_a_saved_state_goes_on_bit_for_bit)
     }
     CHECK(bad < 0, "the continued run differs from the saved run %d ticks after the state", bad);
     CHECK(mur_flock_count(fb) == 95, "the boids added by the timeline: %d", mur_flock_count(fb));
+    mur_driver_destroy(da);
+    mur_driver_destroy(db);
     mur_flock_destroy(fa);
     mur_flock_destroy(fb);
     mur_scene_destroy(a);
@@ -174,12 +177,13 @@ TEST(start_takes_a_chosen_tick_of_a_longer_trace)
                                     "flock: {start: {file: long.h5, tick: 50}}\n", &err);
     REQUIRE(b, "%s", err.msg);
     mur_flock *fa = NULL, *fb = NULL;
-    mur_driver da = {0}, db = {0};
+    mur_driver *da = NULL, *db = NULL;
     mur_flock_create(&fa, &a->params, a->seed, &err);
     mur_flock_create(&fb, &b->params, b->seed, &err);
-    mur_driver_start(&da, a, fa, &a->params, &err);
-    mur_driver_start(&db, b, fb, &b->params, &err);
-    mur_driver_run_to(&da, 50, &err);
+    REQUIRE(mur_driver_create(&da, &err) == 0 && mur_driver_create(&db, &err) == 0, "%s", err.msg);
+    mur_driver_start(da, a, fa, &a->params, &err);
+    mur_driver_start(db, b, fb, &b->params, &err);
+    mur_driver_run_to(da, 50, &err);
     snap sa = take(fa), sb = take(fb);
     CHECK(same(sa, sb), "tick 50 of the file is not the flock's state at tick 50");
     free(sa.v);
@@ -189,6 +193,8 @@ TEST(start_takes_a_chosen_tick_of_a_longer_trace)
     CHECK(!c && strstr(err.msg, "long.h5: error: particles/flock/position/step: no step 55 (it holds steps 0 to 110)"),
           "a tick the file lacks: %s", err.msg);
     mur_scene_destroy(c);
+    mur_driver_destroy(da);
+    mur_driver_destroy(db);
     mur_flock_destroy(fa);
     mur_flock_destroy(fb);
     mur_scene_destroy(a);
@@ -218,24 +224,26 @@ TEST(ids_come_and_go_and_velocities_come_from_the_moves)
     REQUIRE(s, "%s", err.msg);
     CHECK(s->params.count == 3, "the count is the most boids of a frame: %d", s->params.count);
     mur_flock *f = NULL;
-    mur_driver d = {0};
-    REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0, "%s", err.msg);
-    REQUIRE(mur_driver_start(&d, s, f, &s->params, &err) == 0, "%s", err.msg);
+    mur_driver *d = NULL;
+    REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0 && mur_driver_create(&d, &err) == 0, "%s",
+            err.msg);
+    REQUIRE(mur_driver_start(d, s, f, &s->params, &err) == 0, "%s", err.msg);
     const int *ids = mur_flock_ids(f);
     CHECK(mur_flock_count(f) == 2 && ids && ids[0] == 4 && ids[1] == 9, "frame 0: ids 4, 9");
     /* seen in frames 0 and 1: velocity towards frame 1 at frame 0 */
     CHECK(mur_flock_vx(f)[1] == 2 && mur_flock_vy(f)[1] == 1, "id 9 at frame 0: v = (%g, %g)",
           mur_flock_vx(f)[1], mur_flock_vy(f)[1]);
-    mur_driver_run_to(&d, 3, &err);
+    mur_driver_run_to(d, 3, &err);
     ids = mur_flock_ids(f);
     CHECK(mur_flock_count(f) == 2 && ids[0] == 2 && ids[1] == 4, "tick 3 holds frame 2: ids 2, 4");
     CHECK(mur_flock_vx(f)[0] == 0 && mur_flock_vy(f)[0] == 2, "id 2 at frame 2: towards frame 4, (0, 4)/2 = (%g, %g)",
           mur_flock_vx(f)[0], mur_flock_vy(f)[0]);
     CHECK(mur_flock_vx(f)[1] == 1 && mur_flock_vy(f)[1] == 0.5, "id 4 at frame 2: its move from frame 1");
-    mur_driver_run_to(&d, 10, &err);
+    mur_driver_run_to(d, 10, &err);
     CHECK(mur_flock_count(f) == 3 && mur_flock_x(f)[2] == 20, "after the last frame it holds");
     CHECK(mur_flock_vx(f)[2] == 0 && mur_flock_vy(f)[2] == 0, "id 9 at frame 4, in neither the frame "
           "before nor after: (%g, %g), not 0", mur_flock_vx(f)[2], mur_flock_vy(f)[2]);
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     mur_scene_destroy(s);
 }
@@ -626,9 +634,10 @@ TEST(the_camera_and_the_watch_view_name_a_replay_s_boids_by_id)
     mur_scene *s = scene_in_scratch(text, &err);
     REQUIRE(s, "%s", err.msg);
     mur_flock *f = NULL;
-    mur_driver d = {0};
-    REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0, "%s", err.msg);
-    REQUIRE(mur_driver_start(&d, s, f, &s->params, &err) == 0, "%s", err.msg);
+    mur_driver *d = NULL;
+    REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0 && mur_driver_create(&d, &err) == 0, "%s",
+            err.msg);
+    REQUIRE(mur_driver_start(d, s, f, &s->params, &err) == 0, "%s", err.msg);
     CHECK(mur_flock_row(f, 9) == 1 && mur_flock_row(f, 4) == 0 && mur_flock_row(f, 5) == -1 &&
               mur_flock_row(f, 0) == -1,
           "rows of ids 9, 4, 5, 0: %d %d %d %d", mur_flock_row(f, 9), mur_flock_row(f, 4),
@@ -636,6 +645,7 @@ TEST(the_camera_and_the_watch_view_name_a_replay_s_boids_by_id)
     mur_watch_view v;
     CHECK(mur_render_watch_view(f, 9, &v, &err) == 0 && v.x == 85 && v.y == 20,
           "the watch view of id 9 is at (%g, %g), not (85, 20)", v.x, v.y);
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     mur_session *ss = NULL;
     REQUIRE(mur_session_create(&ss, s, NULL, &err) == 0, "%s", err.msg);

@@ -483,7 +483,7 @@ TEST(ticks_per_second_fractional_and_large)
 typedef struct {
     mur_scene *s;
     mur_flock *f;
-    mur_driver d;
+    mur_driver *d;
 } run;
 
 static int run_start(run *r, const char *text, mur_error *err)
@@ -491,13 +491,14 @@ static int run_start(run *r, const char *text, mur_error *err)
     memset(r, 0, sizeof *r);
     if (mur_scene_parse(&r->s, "t.yaml", text, strlen(text), err))
         return -1;
-    if (mur_flock_create(&r->f, &r->s->params, r->s->seed, err))
+    if (mur_flock_create(&r->f, &r->s->params, r->s->seed, err) || mur_driver_create(&r->d, err))
         return -1;
-    return mur_driver_start(&r->d, r->s, r->f, &r->s->params, err);
+    return mur_driver_start(r->d, r->s, r->f, &r->s->params, err);
 }
 
 static void run_end(run *r)
 {
+    mur_driver_destroy(r->d);
     mur_flock_destroy(r->f);
     mur_scene_destroy(r->s);
 }
@@ -518,6 +519,29 @@ static void copy_state(const mur_flock *f, double *out)
     memcpy(out + n, mur_flock_y(f), (size_t)n * sizeof *out);
 }
 
+TEST(a_drivers_new_base_holds_from_its_next_tick_under_the_timeline)
+{
+    /* the timeline sets alignment 0 at 1 s (tick 60); a base changed at tick 10
+     * holds from the next tick run, and the timeline's set still wins after 1 s */
+    run r;
+    mur_error err;
+    REQUIRE(!run_start(&r, "flock: {count: 30, alignment: 1}\nvideo: {duration: 2s}\ntimeline:\n"
+                           "  - at: 1s\n    set: {alignment: 0}\n", &err), "%s", err.msg);
+    REQUIRE(!mur_driver_run_to(r.d, 10, &err), "%s", err.msg);
+    CHECK(mur_driver_tick(r.d) == 10 && mur_driver_base(r.d)->alignment == 1,
+          "tick %ld, base alignment %g", mur_driver_tick(r.d), mur_driver_base(r.d)->alignment);
+    mur_params p = *mur_driver_base(r.d);
+    p.alignment = 0.25;
+    mur_driver_set_base(r.d, &p);
+    REQUIRE(!mur_driver_run_to(r.d, 11, &err), "%s", err.msg);
+    CHECK(mur_flock_params(r.f)->alignment == 0.25, "tick 10 ran with alignment %g, not the new base's 0.25",
+          mur_flock_params(r.f)->alignment);
+    REQUIRE(!mur_driver_run_to(r.d, 62, &err), "%s", err.msg);
+    CHECK(mur_flock_params(r.f)->alignment == 0, "after 1 s the timeline's set: %g",
+          mur_flock_params(r.f)->alignment);
+    run_end(&r);
+}
+
 TEST(freeze_holds_reset_restores_scatter_turns)
 {
     /* 60 ticks a second: freeze at 1 s (tick 60), unfreeze at 2 s, reset at
@@ -531,28 +555,28 @@ TEST(freeze_holds_reset_restores_scatter_turns)
     mur_flock *initial = NULL;
     REQUIRE(!mur_flock_create(&initial, &r.s->params, r.s->seed, &err), "%s", err.msg);
     static double before[100], after[100];
-    REQUIRE(!mur_driver_run_to(&r.d, 59, &err), "%s", err.msg);
+    REQUIRE(!mur_driver_run_to(r.d, 59, &err), "%s", err.msg);
     copy_state(r.f, before);
-    mur_driver_run_to(&r.d, 60, &err);
+    mur_driver_run_to(r.d, 60, &err);
     copy_state(r.f, after);
     CHECK(memcmp(before, after, sizeof before), "still moving before the freeze");
     copy_state(r.f, before);
-    mur_driver_run_to(&r.d, 119, &err);
+    mur_driver_run_to(r.d, 119, &err);
     copy_state(r.f, after);
     CHECK(!memcmp(before, after, sizeof before), "positions changed while frozen");
     CHECK(mur_flock_tick(r.f) == 60, "flock stepped %llu ticks, not 60", (unsigned long long)mur_flock_tick(r.f));
-    mur_driver_run_to(&r.d, 121, &err);
+    mur_driver_run_to(r.d, 121, &err);
     copy_state(r.f, after);
     CHECK(memcmp(before, after, sizeof before), "moving again after unfreeze");
-    mur_driver_run_to(&r.d, 180, &err);
+    mur_driver_run_to(r.d, 180, &err);
     CHECK(same_state(r.f, initial), "the state at the reset time is the initial flock");
     double vx = mur_flock_vx(r.f)[3], vy = mur_flock_vy(r.f)[3];
     (void)vx;
-    mur_driver_run_to(&r.d, 239, &err);
+    mur_driver_run_to(r.d, 239, &err);
     vx = mur_flock_vx(r.f)[3];
     vy = mur_flock_vy(r.f)[3];
     double speed = hypot(vx, vy);
-    mur_driver_run_to(&r.d, 240, &err);
+    mur_driver_run_to(r.d, 240, &err);
     double vx2 = mur_flock_vx(r.f)[3], vy2 = mur_flock_vy(r.f)[3];
     CHECK(fabs(hypot(vx2, vy2) - speed) < 1e-12 * speed + 0.1, "scatter keeps speeds roughly");
     CHECK(fabs(atan2(vy2, vx2) - atan2(vy, vx)) > 1e-6, "scatter turned boid 3");
@@ -569,8 +593,9 @@ TEST(warmup_runs_with_the_settings_of_time_zero_before_the_first_frame)
     REQUIRE(!run_start(&r, "flock: {count: 40}\nvideo: {warmup: 2s, ticks_per_second: 30}\n"
                            "timeline:\n  - at: 0s\n    set: {count: 25}\n", &err), "%s", err.msg);
     CHECK(r.s->warmup == 60, "warm-up 2 s at 30 ticks/s = 60 ticks: %g", r.s->warmup);
-    CHECK(r.d.tick == 0 && mur_flock_tick(r.f) == 60, "after warm-up: driver tick %ld, flock tick %llu",
-          r.d.tick, (unsigned long long)mur_flock_tick(r.f));
+    CHECK(mur_driver_tick(r.d) == 0 && mur_flock_tick(r.f) == 60,
+          "after warm-up: driver tick %ld, flock tick %llu", mur_driver_tick(r.d),
+          (unsigned long long)mur_flock_tick(r.f));
     CHECK(mur_flock_count(r.f) == 25, "warm-up used the count set at 0 s: %d", mur_flock_count(r.f));
     run_end(&r);
     /* A reset at 0 s after warm-up returns to the initial flock. */
@@ -588,11 +613,11 @@ TEST(slow_motion_driver_steps_one_tick_per_two_seconds)
                            "timeline:\n  - at: 3s\n    event: reset\n", &err), "%s", err.msg);
     long frames = mur_scene_frames(r.s);
     CHECK(frames == 300, "frames %ld", frames);
-    REQUIRE(!mur_driver_run_to(&r.d, mur_scene_frame_tick(r.s, 299), &err), "%s", err.msg);
+    REQUIRE(!mur_driver_run_to(r.d, mur_scene_frame_tick(r.s, 299), &err), "%s", err.msg);
     /* Ticks 0..4 ran; the reset at 3 s fired once the clock reached 4 s
      * (tick 2), so the flock has stepped 2 ticks since. */
-    CHECK(r.d.tick == 4 && mur_flock_tick(r.f) == 2, "tick %ld, flock tick %llu", r.d.tick,
-          (unsigned long long)mur_flock_tick(r.f));
+    CHECK(mur_driver_tick(r.d) == 4 && mur_flock_tick(r.f) == 2, "tick %ld, flock tick %llu",
+          mur_driver_tick(r.d), (unsigned long long)mur_flock_tick(r.f));
     run_end(&r);
 }
 
@@ -618,12 +643,12 @@ TEST(frames_alone_match_a_whole_run)
     mur_error err;
     REQUIRE(!run_start(&a, text, &err), "%s", err.msg);
     REQUIRE(!run_start(&b, text, &err), "%s", err.msg);
-    a.d.on_tick = count_ticks;
-    REQUIRE(!mur_driver_run_to(&a.d, 200, &err), "%s", err.msg);
+    mur_driver_set_on_tick(a.d, count_ticks, NULL);
+    REQUIRE(!mur_driver_run_to(a.d, 200, &err), "%s", err.msg);
     CHECK(observed == 200, "on_tick saw tick %ld", observed);
     for (long k = 1; k <= 200; k += 7)
-        REQUIRE(!mur_driver_run_to(&b.d, k, &err), "%s", err.msg);
-    mur_driver_run_to(&b.d, 200, &err);
+        REQUIRE(!mur_driver_run_to(b.d, k, &err), "%s", err.msg);
+    mur_driver_run_to(b.d, 200, &err);
     CHECK(same_state(a.f, b.f), "stepping in pieces changed the state");
     run_end(&a);
     run_end(&b);
@@ -663,7 +688,7 @@ TEST(an_expression_giving_nan_hides_the_predator_not_the_flock)
                            &err), "%s", err.msg);
     mur_predator p[4];
     CHECK(mur_scene_predators_at(r.s, 2, p, 4) == 0, "NaN, inf and overflow are all hidden");
-    REQUIRE(!mur_driver_run_to(&r.d, 120, &err), "%s", err.msg);
+    REQUIRE(!mur_driver_run_to(r.d, 120, &err), "%s", err.msg);
     int finite = 1;
     for (int i = 0; i < mur_flock_count(r.f); i++)
         finite &= isfinite(mur_flock_x(r.f)[i]) && isfinite(mur_flock_vx(r.f)[i]);
@@ -759,7 +784,7 @@ TEST(tied_settings_are_checked_along_the_timeline)
                            "  - at: 0s\n    ramp: {min_speed: 2.0}\n    over: 2s\n"
                            "  - at: 0s\n    ramp: {max_speed: 1.9}\n    over: 8s\n"
                            "  - at: 8s\n    set: {min_speed: 1.0}\n", &err), "loader: %s", err.msg);
-    int rc = mur_driver_run_to(&r.d, 8 * 60, &err);
+    int rc = mur_driver_run_to(r.d, 8 * 60, &err);
     CHECK(rc == MUR_EINPUT && strstr(err.msg, "t.yaml:6:5: error: at 6.4") && strstr(err.msg, "min_speed"),
           "driver: rc %d: %s", rc, err.msg);
     run_end(&r);

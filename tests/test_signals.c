@@ -106,14 +106,15 @@ TEST(a_raised_flag_ends_the_warm_up_before_any_tick)
     mur_error err = {{0}};
     REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0, "%s", err.msg);
     volatile sig_atomic_t stop = 1;
-    mur_driver d;
-    memset(&d, 0, sizeof d);
-    d.stop = &stop;
-    int rc = mur_driver_start(&d, s, f, &s->params, &err);
+    mur_driver *d = NULL;
+    REQUIRE(mur_driver_create(&d, &err) == 0, "%s", err.msg);
+    mur_driver_set_stop(d, &stop);
+    int rc = mur_driver_start(d, s, f, &s->params, &err);
     CHECK(rc == MUR_EINTR, "warm-up returned %d, want MUR_EINTR: %s", rc, err.msg);
     CHECK(mur_flock_tick(f) == 0, "%llu warm-up ticks ran after the flag was raised",
           (unsigned long long)mur_flock_tick(f));
     CHECK(strstr(err.msg, "warm-up") != NULL, "message: %s", err.msg);
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     mur_scene_destroy(s);
 }
@@ -144,19 +145,19 @@ TEST(a_seek_stops_at_the_tick_the_flag_went_up)
     REQUIRE(mur_flock_create(&f, &s->params, 1, &err) == 0, "%s", err.msg);
     volatile sig_atomic_t stop = 0;
     raiser r = {&stop, 25, 0};
-    mur_driver d;
-    memset(&d, 0, sizeof d);
-    d.stop = &stop;
-    d.on_tick = raise_at;
-    d.on_tick_ctx = &r;
-    REQUIRE(mur_driver_start(&d, s, f, &s->params, &err) == 0, "%s", err.msg);
+    mur_driver *d = NULL;
+    REQUIRE(mur_driver_create(&d, &err) == 0, "%s", err.msg);
+    mur_driver_set_stop(d, &stop);
+    mur_driver_set_on_tick(d, raise_at, &r);
+    REQUIRE(mur_driver_start(d, s, f, &s->params, &err) == 0, "%s", err.msg);
     uint64_t warm = mur_flock_tick(f);
-    int rc = mur_driver_run_to(&d, 1000000, &err);
+    int rc = mur_driver_run_to(d, 1000000, &err);
     CHECK(rc == MUR_EINTR, "seek returned %d, want MUR_EINTR", rc);
-    CHECK(r.last == 25 && d.tick == 25, "the seek went on to tick %ld (driver at %ld), flag raised at 25",
-          r.last, d.tick);
+    CHECK(r.last == 25 && mur_driver_tick(d) == 25,
+          "the seek went on to tick %ld (driver at %ld), flag raised at 25", r.last, mur_driver_tick(d));
     CHECK(mur_flock_tick(f) == warm + 25, "the flock ran %llu ticks, want 25",
           (unsigned long long)(mur_flock_tick(f) - warm));
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     mur_scene_destroy(s);
 }

@@ -15,11 +15,13 @@
 static mur_flock *start_of(const mur_scene *s)
 {
     mur_flock *f = NULL;
-    mur_driver d;
-    memset(&d, 0, sizeof d);
+    mur_driver *d = NULL;
     mur_error err;
-    if (mur_flock_create(&f, &s->params, s->seed, &err) || mur_driver_start(&d, s, f, &s->params, &err)) {
+    int rc = mur_flock_create(&f, &s->params, s->seed, &err);
+    if (rc || (rc = mur_driver_create(&d, &err)) || (rc = mur_driver_start(d, s, f, &s->params, &err)))
         fprintf(stderr, "  start: %s\n", err.msg);
+    mur_driver_destroy(d);
+    if (rc) {
         mur_flock_destroy(f);
         return NULL;
     }

@@ -63,15 +63,15 @@ static double *reference(const char *path, int c, int r, long ticks, int *n)
     if (c >= 0)
         mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
     mur_flock *f = NULL;
-    mur_driver d;
-    memset(&d, 0, sizeof d);
+    mur_driver *d = NULL;
     uint64_t seed = r < 0 ? s->seed : mur_rng_derive(s->seed, (uint64_t)r);
     *n = base.count;
     double *out = malloc(sizeof(double) * 4 * (size_t)*n * (size_t)(ticks + 1));
-    if (!out || mur_flock_create(&f, &base, seed, &err) || mur_driver_start(&d, s, f, &base, &err))
+    if (!out || mur_flock_create(&f, &base, seed, &err) || mur_driver_create(&d, &err) ||
+        mur_driver_start(d, s, f, &base, &err))
         goto fail;
     for (long t = 0; t <= ticks; t++) {
-        if (mur_driver_run_to(&d, t, &err))
+        if (mur_driver_run_to(d, t, &err))
             goto fail;
         for (int i = 0; i < *n; i++) {
             double *o = out + ((size_t)t * (size_t)*n + (size_t)i) * 4;
@@ -81,11 +81,13 @@ static double *reference(const char *path, int c, int r, long ticks, int *n)
             o[3] = mur_flock_vy(f)[i];
         }
     }
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     mur_scene_destroy(s);
     return out;
 fail:
     free(out);
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     mur_scene_destroy(s);
     return NULL;

@@ -339,39 +339,64 @@ MUR_API long mur_scene_frame_tick(const mur_scene *s, long k);
 /// runs with the timeline at t = k / tps; warm-up ticks run with the
 /// settings of time 0 and no predators. An event at T fires as soon as the
 /// ticks run reach T (before that state is observed), in file order.
-typedef struct mur_driver {
-    const mur_scene *scene;
-    mur_flock *flock;            ///< not owned
-    mur_params base;             ///< settings before the timeline (scene + condition)
-    long tick;                   ///< next tick to run
-    int next_cue;                ///< first cue whose event has not fired
-    void (*on_tick)(void *ctx, const mur_flock *f, long tick); ///< called after every tick (may be NULL)
-    void *on_tick_ctx;
-    volatile sig_atomic_t *stop; ///< polled before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR (may be NULL)
-    double predator_shift[2];    ///< added to every predator's position (a shifted twin's predators move with it; kept by start)
-    long shown;                  ///< a replay: the recording's frame the flock holds (-1: none yet)
-    const mur_recording *replay; ///< the recording shown instead of the model: kept by start when set
-                                 ///< before it (a condition's, mur_scene_replay_of); NULL: the scene's
-    double hunt[MUR_MAX_PREDATORS][4]; ///< hunting predators (`pursue`): x, y, vx, vy, by script index
-    unsigned char hunting[MUR_MAX_PREDATORS]; ///< 1 once predator k has started hunting
-    int observe_warm;            ///< kept by start: 1 also calls on_tick for the warm-up's last
-                                 ///< look.trail_length ticks and its end (ticks <= 0), when the
-                                 ///< look asks (trail_warm): a renderer's, for the first frame's trails
-} mur_driver;
+/// Opaque: mur_driver_create, the setters before mur_driver_start, then
+/// mur_driver_run_to; mur_driver_destroy.
+typedef struct mur_driver mur_driver;
+
+/// Create an unstarted driver (no hook, no stop flag, no replay, no shift).
+/// The caller owns *out and frees it with mur_driver_destroy. 0 or MUR_ERUN (out of memory).
+MUR_API int mur_driver_create(mur_driver **out, mur_error *err);
+
+/// Free a driver (not its scene or flock); NULL is fine.
+MUR_API void mur_driver_destroy(mur_driver *d);
+
+/// Call on_tick(ctx, flock, tick) after every tick run, tick counted from the first frame
+/// (on_tick NULL: none). Kept by mur_driver_start.
+MUR_API void mur_driver_set_on_tick(mur_driver *d, void (*on_tick)(void *ctx, const mur_flock *f, long tick),
+                                    void *ctx);
+
+/// Poll *stop before every tick, warm-up included: nonzero ends start/run_to with MUR_EINTR
+/// (NULL: never). Kept by mur_driver_start.
+MUR_API void mur_driver_set_stop(mur_driver *d, volatile sig_atomic_t *stop);
+
+/// Show recording r instead of stepping the model (a condition's, mur_scene_replay_of); NULL:
+/// the scene's flock.replay, if any. Kept by mur_driver_start; r must outlive the driver.
+MUR_API void mur_driver_set_replay(mur_driver *d, const mur_recording *r);
+
+/// Add (dx, dy) world units to every predator's position (a shifted twin's predators move
+/// with it). Kept by mur_driver_start.
+MUR_API void mur_driver_set_predator_shift(mur_driver *d, double dx, double dy);
+
+/// on = 1: also call on_tick for the warm-up's last look.trail_length ticks and its end
+/// (ticks <= 0) when the scene's look asks (trail_warm): a renderer's, for the first frame's
+/// trails. Kept by mur_driver_start.
+MUR_API void mur_driver_set_observe_warm(mur_driver *d, int on);
+
+/// The next tick the driver runs (0 right after start: the first frame's state).
+MUR_API long mur_driver_tick(const mur_driver *d);
+
+/// The settings before the timeline (scene and condition) a started driver applies the
+/// timeline to; lives as long as d.
+MUR_API const mur_params *mur_driver_base(const mur_driver *d);
+
+/// Replace those settings from the next tick on (a session's `set`); p must be valid
+/// (mur_params_validate).
+MUR_API void mur_driver_set_base(mur_driver *d, const mur_params *p);
 
 /// The recording condition c's flock shows (its own `replay`, else the
 /// scene's flock.replay), or NULL when it steps the model; c < 0: the scene's.
 MUR_API const mur_recording *mur_scene_replay_of(const mur_scene *s, int c);
 
 /// Prepare a driver and run the scene's warm-up (on_tick is not called for it). The flock must have been
-/// created from base; on_tick, on_tick_ctx, stop, replay and predator_shift are kept, the rest is set. 0, MUR_EINPUT
+/// created from base; what the setters gave is kept, the rest is set. 0, MUR_EINPUT
 /// "file:line:col: error: at Ts the timeline gives ..." when overlapping ramps make the settings
 /// invalid at some time, or MUR_EINTR when *stop was seen (or the flock's own stop flag stopped a
 /// tick); after MUR_EINTR the driver and its flock are fit only for destroying.
 MUR_API int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
                              mur_error *err);
 
-/// Run ticks until d->tick == target (no-op if already there). 0, MUR_EINPUT or MUR_EINTR as above.
+/// Run ticks until mur_driver_tick(d) == target (no-op if already there). 0, MUR_EINPUT or
+/// MUR_EINTR as above.
 MUR_API int mur_driver_run_to(mur_driver *d, long target, mur_error *err);
 
 /// Write v in the shortest %g form that strtod reads back to exactly v

@@ -26,7 +26,7 @@ extern "C" {
 /// A run's twin. Zero-initialise; mur_twin_free releases it.
 typedef struct mur_twin {
     mur_flock *flock;    ///< the twin (owned)
-    mur_driver driver;   ///< steps it through the scene's timeline
+    mur_driver *driver;  ///< steps it through the scene's timeline (owned)
     double shift[2];     ///< how far it was moved, world units (0, 0 for a perturbation)
 } mur_twin;
 
@@ -68,7 +68,7 @@ MUR_API void mur_twin_shift(const mur_scene *s, const mur_params *p, double out[
 /// started by a driver of scene s: the same again, then moved or nudged at
 /// tick 0 as s->twin says (s->twin.kind must not be MUR_TWIN_NONE). threads:
 /// the flock's worker threads (mur_flock_set_threads; 1 for an experiment's
-/// job); stop as mur_driver.stop. 0, MUR_ERUN, MUR_EINPUT or MUR_EINTR as
+/// job); stop as mur_driver_set_stop. 0, MUR_ERUN, MUR_EINPUT or MUR_EINTR as
 /// mur_driver_start; on failure t is freed.
 MUR_API int mur_twin_start(mur_twin *t, const mur_scene *s, const mur_params *base, uint64_t seed,
                            int threads, volatile sig_atomic_t *stop, mur_error *err);
@@ -79,7 +79,7 @@ MUR_API int mur_twin_run_to(mur_twin *t, long tick, mur_error *err);
 /// The divergence between first and its twin t, world units.
 MUR_API void mur_twin_measure(const mur_twin *t, const mur_flock *first, mur_divergence *out);
 
-/// Free the twin's flock; t is zeroed. NULL or an unstarted twin is fine.
+/// Free the twin's flock and driver; t is zeroed. NULL or an unstarted twin is fine.
 MUR_API void mur_twin_free(mur_twin *t);
 
 #ifdef __cplusplus

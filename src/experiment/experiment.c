@@ -153,17 +153,17 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
     if (!e->scene_only)
         mur_scene_apply(s->conditions[e->first + c].set, s->conditions[e->first + c].nset, &base);
     mur_flock *f = NULL;
-    mur_driver d;
-    memset(&d, 0, sizeof d);
-    d.stop = sh->stop;   /* the warm-up and each tick answer a stop too */
-    d.replay = mur_scene_replay_of(s, e->scene_only ? -1 : e->first + c);
+    mur_driver *d = NULL;
     mur_twin twin = {0};
     mur_twin_record *tw = e->tw ? e->tw + job * (e->ticks + 1) : NULL;
     uint64_t seed = mur_rng_derive(s->seed, (uint64_t)r);
     int rc = mur_flock_create(&f, &base, seed, err);
-    if (!rc)
-        mur_flock_set_stop(f, sh->stop);
-    if (rc || (rc = mur_driver_start(&d, s, f, &base, err)))
+    if (rc || (rc = mur_driver_create(&d, err)))
+        goto fail;
+    mur_flock_set_stop(f, sh->stop);
+    mur_driver_set_stop(d, sh->stop);   /* the warm-up and each tick answer a stop too */
+    mur_driver_set_replay(d, mur_scene_replay_of(s, e->scene_only ? -1 : e->first + c));
+    if ((rc = mur_driver_start(d, s, f, &base, err)))
         goto fail;
     if (tw && (rc = mur_twin_start(&twin, s, &base, seed, 1, sh->stop, err)))
         goto fail;
@@ -172,7 +172,7 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
             rc = MUR_EINTR;
             goto fail;
         }
-        if (t > 0 && ((rc = mur_driver_run_to(&d, t, err)) || (tw && (rc = mur_twin_run_to(&twin, t, err)))))
+        if (t > 0 && ((rc = mur_driver_run_to(d, t, err)) || (tw && (rc = mur_twin_run_to(&twin, t, err)))))
             goto fail;
         if ((rc = observe(e, mc, f, job, t, err)))
             goto fail;
@@ -187,6 +187,7 @@ static int run_job(shared *sh, long job, mur_metrics_ctx *mc, mur_error *err)
         rc = twin_result(e, job, tw, err);
 fail:
     mur_twin_free(&twin);
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     return rc;
 }

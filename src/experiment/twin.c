@@ -87,14 +87,14 @@ int mur_twin_start(mur_twin *t, const mur_scene *s, const mur_params *base, uint
     memset(t, 0, sizeof *t);
     mur_twin_shift(s, base, t->shift);
     int rc = mur_flock_create(&t->flock, base, seed, err);
-    if (rc || (rc = mur_flock_set_threads(t->flock, threads, err)))
+    if (rc || (rc = mur_flock_set_threads(t->flock, threads, err)) ||
+        (rc = mur_driver_create(&t->driver, err)))
         goto fail;
     mur_flock_set_stop(t->flock, stop);
-    t->driver.stop = stop;
+    mur_driver_set_stop(t->driver, stop);
     /* within one world, where the flock's nearest-image rule finds them */
-    t->driver.predator_shift[0] = fold(t->shift[0], base->width);
-    t->driver.predator_shift[1] = fold(t->shift[1], base->height);
-    if ((rc = mur_driver_start(&t->driver, s, t->flock, base, err)) ||
+    mur_driver_set_predator_shift(t->driver, fold(t->shift[0], base->width), fold(t->shift[1], base->height));
+    if ((rc = mur_driver_start(t->driver, s, t->flock, base, err)) ||
         (rc = displace(t->flock, s, seed, t->shift, err)))
         goto fail;
     return MUR_OK;
@@ -105,7 +105,7 @@ fail:
 
 int mur_twin_run_to(mur_twin *t, long tick, mur_error *err)
 {
-    return mur_driver_run_to(&t->driver, tick, err);
+    return mur_driver_run_to(t->driver, tick, err);
 }
 
 void mur_twin_measure(const mur_twin *t, const mur_flock *first, mur_divergence *out)
@@ -117,6 +117,7 @@ void mur_twin_free(mur_twin *t)
 {
     if (!t)
         return;
+    mur_driver_destroy(t->driver);
     mur_flock_destroy(t->flock);
     memset(t, 0, sizeof *t);
 }

@@ -4,7 +4,7 @@
  * toward its prey (mur_flock_pursue_target) by at most its turning limit:
  * a hunter that overshoots has to come round, as a hawk does, which is what
  * splits a flock instead of parking in its middle. Its state is the
- * driver's (mur_driver.hunt), so a render, a still or a part of a render
+ * driver's (struct mur_driver.hunt, driver.h), so a render, a still or a part of a render
  * steps it tick for tick alike; the flock holds the position each tick
  * used (mur_flock_predators), which the renderer draws. */
 #include <libavutil/eval.h>

@@ -3,7 +3,7 @@
 #ifndef MURMUR_SCENE_HUNT_H
 #define MURMUR_SCENE_HUNT_H
 
-#include "murmur/scene.h"
+#include "driver.h"
 
 /* Before the tick at time t: appends to pred (np entries so far, room for
  * MUR_MAX_PREDATORS) every hunter active at t, at its position (one that

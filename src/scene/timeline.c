@@ -8,7 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "murmur/alloc.h"
 #include "murmur/scene.h"
+#include "driver.h"
 #include "ease.h"
 #include "../data/recording.h"
 #include "hunt.h"
@@ -281,6 +283,37 @@ static int step(mur_driver *d, mur_error *err)
     if (d->on_tick && (d->tick > 0 || warm_trail))
         d->on_tick(d->on_tick_ctx, d->flock, d->tick);
     return MUR_OK;
+}
+
+int mur_driver_create(mur_driver **out, mur_error *err)
+{
+    *out = mur_calloc(1, sizeof **out);
+    if (!*out)
+        return mur_error_set(err, MUR_ERUN, "out of memory for a timeline driver");
+    (*out)->shown = -1;
+    return MUR_OK;
+}
+
+void mur_driver_destroy(mur_driver *d) { mur_free(d); }
+
+void mur_driver_set_on_tick(mur_driver *d, void (*on_tick)(void *ctx, const mur_flock *f, long tick),
+                            void *ctx)
+{
+    d->on_tick = on_tick;
+    d->on_tick_ctx = ctx;
+}
+
+void mur_driver_set_stop(mur_driver *d, volatile sig_atomic_t *stop) { d->stop = stop; }
+void mur_driver_set_replay(mur_driver *d, const mur_recording *r) { d->replay = r; }
+void mur_driver_set_observe_warm(mur_driver *d, int on) { d->observe_warm = on; }
+long mur_driver_tick(const mur_driver *d) { return d->tick; }
+const mur_params *mur_driver_base(const mur_driver *d) { return &d->base; }
+void mur_driver_set_base(mur_driver *d, const mur_params *p) { d->base = *p; }
+
+void mur_driver_set_predator_shift(mur_driver *d, double dx, double dy)
+{
+    d->predator_shift[0] = dx;
+    d->predator_shift[1] = dy;
 }
 
 int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,

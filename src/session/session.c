@@ -37,7 +37,7 @@ struct mur_session {
     mur_session_opts opts;
     int npanels;
     mur_flock *flocks[MUR_SESSION_MAX_PANELS];
-    mur_driver drivers[MUR_SESSION_MAX_PANELS];
+    mur_driver *drivers[MUR_SESSION_MAX_PANELS];
     observer observers[MUR_SESSION_MAX_PANELS];
     mur_twin twins[MUR_SESSION_MAX_PANELS];   /* experiment.twin: each panel's twin, drawn as a ghost */
     mur_look look;       /* the scene's look; one panel when a condition is chosen */
@@ -67,17 +67,18 @@ static int start_panel(mur_session *ss, int i, mur_error *err)
     if (c >= 0)
         mur_scene_apply(s->conditions[c].set, s->conditions[c].nset, &base);
     int rc = mur_flock_create(&ss->flocks[i], &base, seed, err);
-    if (rc || (rc = mur_flock_set_threads(ss->flocks[i], ss->opts.threads, err)))
+    if (rc || (rc = mur_flock_set_threads(ss->flocks[i], ss->opts.threads, err)) ||
+        (rc = mur_driver_create(&ss->drivers[i], err)))
         return rc;
     /* the warm-up, a seek to a late frame and each tick answer the flag */
     mur_flock_set_stop(ss->flocks[i], ss->opts.stop);
     ss->observers[i] = (observer){ss, i};
-    ss->drivers[i].on_tick = observe;
-    ss->drivers[i].on_tick_ctx = &ss->observers[i];
-    ss->drivers[i].stop = ss->opts.stop;
-    ss->drivers[i].observe_warm = 1;   /* the renderer's trails, when look.trails.warm asks */
-    ss->drivers[i].replay = mur_scene_replay_of(s, c);
-    if ((rc = mur_driver_start(&ss->drivers[i], s, ss->flocks[i], &base, err)) || s->twin.kind == MUR_TWIN_NONE)
+    mur_driver *d = ss->drivers[i];
+    mur_driver_set_on_tick(d, observe, &ss->observers[i]);
+    mur_driver_set_stop(d, ss->opts.stop);
+    mur_driver_set_observe_warm(d, 1);   /* the renderer's trails, when look.trails.warm asks */
+    mur_driver_set_replay(d, mur_scene_replay_of(s, c));
+    if ((rc = mur_driver_start(d, s, ss->flocks[i], &base, err)) || s->twin.kind == MUR_TWIN_NONE)
         return rc;
     mur_twin *tw = &ss->twins[i];
     if ((rc = mur_twin_start(tw, s, &base, seed, ss->opts.threads, ss->opts.stop, err)))
@@ -170,6 +171,7 @@ void mur_session_destroy(mur_session *ss)
     mur_play_destroy(ss->play);
     mur_renderer_destroy(ss->renderer);
     for (int i = 0; i < ss->npanels; i++) {
+        mur_driver_destroy(ss->drivers[i]);
         mur_flock_destroy(ss->flocks[i]);
         mur_twin_free(&ss->twins[i]);
     }
@@ -186,7 +188,7 @@ const mur_flock *mur_session_flock(const mur_session *ss, int panel)
 
 void mur_session_opts_init(mur_session_opts *out) { *out = (mur_session_opts)MUR_SESSION_OPTS_INIT; }
 void mur_render_opts_init(mur_render_opts *out) { *out = (mur_render_opts)MUR_RENDER_OPTS_INIT; }
-long mur_session_tick(const mur_session *ss) { return ss->play ? 0 : ss->drivers[0].tick; }
+long mur_session_tick(const mur_session *ss) { return ss->play ? 0 : mur_driver_tick(ss->drivers[0]); }
 
 /* A setting's value within its range (a choice by index), or MUR_EINPUT. */
 static int check_setting(const mur_setting *st, const char *name, double v, mur_error *err)
@@ -207,6 +209,14 @@ static int check_setting(const mur_setting *st, const char *name, double v, mur_
     return MUR_OK;
 }
 
+/* One setting of a driver's settings before the timeline, from its next tick on. */
+static void put_base(mur_driver *d, const mur_setting *st, double value)
+{
+    mur_params p = *mur_driver_base(d);
+    mur_setting_put(st, &p, value);
+    mur_driver_set_base(d, &p);
+}
+
 int mur_session_set(mur_session *ss, const char *name, double value, mur_error *err)
 {
     if (ss->play)
@@ -215,14 +225,14 @@ int mur_session_set(mur_session *ss, const char *name, double value, mur_error *
     const mur_setting *st = name ? mur_setting_find(name) : NULL;
     int rc = check_setting(st, name, value, err);
     for (int i = 0; !rc && i < ss->npanels; i++) {
-        mur_params p = ss->drivers[i].base;
+        mur_params p = *mur_driver_base(ss->drivers[i]);
         mur_setting_put(st, &p, value);
         rc = mur_params_validate(&p, err);
     }
     for (int i = 0; !rc && i < ss->npanels; i++) {   /* every panel or none */
-        mur_setting_put(st, &ss->drivers[i].base, value);
+        put_base(ss->drivers[i], st, value);
         if (ss->twins[i].flock)
-            mur_setting_put(st, &ss->twins[i].driver.base, value);
+            put_base(ss->twins[i].driver, st, value);
     }
     return rc;
 }
@@ -235,11 +245,11 @@ static int frame_tick(const mur_session *ss, long k, long *tick, mur_error *err)
         return MUR_OK;
     }
     *tick = mur_scene_frame_tick(ss->scene, k);
-    if (*tick < ss->drivers[0].tick)
+    if (*tick < mur_driver_tick(ss->drivers[0]))
         return mur_error_set(err, MUR_EINPUT,
                              "frame %ld (tick %ld) is before the session's tick %ld: a session steps "
                              "forward only (create another for an earlier frame)", k, *tick,
-                             ss->drivers[0].tick);
+                             mur_driver_tick(ss->drivers[0]));
     return MUR_OK;
 }
 
@@ -248,7 +258,7 @@ int mur_session_run_to(mur_session *ss, long tick, mur_error *err)
     if (ss->play)
         return MUR_OK;
     for (int i = 0; i < ss->npanels; i++) {
-        int rc = mur_driver_run_to(&ss->drivers[i], tick, err);
+        int rc = mur_driver_run_to(ss->drivers[i], tick, err);
         if (!rc && ss->twins[i].flock)
             rc = mur_twin_run_to(&ss->twins[i], tick, err);
         if (rc)

@@ -152,13 +152,12 @@ static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_
     const mur_trace_opts *o = t->o;
     mur_flock *f = NULL;
     mur_metrics_ctx *mc = NULL;
-    mur_driver d;
-    memset(&d, 0, sizeof d);
-    d.stop = o->stop;
-    d.replay = mur_scene_replay_of(t->s, r->index);
+    mur_driver *d = NULL;
     int rc = mur_flock_create(&f, base, r->seed, err);
-    if (rc || (rc = mur_flock_set_threads(f, o->threads, err)))
+    if (rc || (rc = mur_flock_set_threads(f, o->threads, err)) || (rc = mur_driver_create(&d, err)))
         goto fail;
+    mur_driver_set_stop(d, o->stop);
+    mur_driver_set_replay(d, mur_scene_replay_of(t->s, r->index));
     mur_flock_set_stop(f, o->stop);
     if (t->nmetrics && !(mc = mur_metrics_ctx_create())) {
         rc = mur_error_set(err, MUR_ERUN, "out of memory");
@@ -169,7 +168,7 @@ static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_
         mur_metrics_ctx_set_correlation(mc, t->s->measure.correlation_bin, t->s->measure.correlation_range);
         mur_metrics_ctx_set_stop(mc, o->stop);
     }
-    if ((rc = mur_driver_start(&d, t->s, f, base, err)))
+    if ((rc = mur_driver_start(d, t->s, f, base, err)))
         goto fail;
     for (long tick = o->first; tick <= t->last; tick += o->every) {
         double values[MUR_METRIC_COUNT];
@@ -177,7 +176,7 @@ static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_
             rc = mur_error_set(err, MUR_EINTR, "stopped at tick %ld", tick);
             goto fail;
         }
-        if ((rc = mur_driver_run_to(&d, tick, err)) || (mc && (rc = observe(t, mc, f, tick, values, err))))
+        if ((rc = mur_driver_run_to(d, tick, err)) || (mc && (rc = observe(t, mc, f, tick, values, err))))
             goto fail;
         mur_trace_frame fr = frame_of(f, tick, tick / t->s->tps, mc ? values : NULL);
         if ((rc = mur_trace_writer_frame(t->w, &fr, err)))
@@ -188,6 +187,7 @@ static int trace_one(tracer *t, const mur_params *base, const trace_run *r, mur_
     }
 fail:
     mur_metrics_ctx_destroy(mc);
+    mur_driver_destroy(d);
     mur_flock_destroy(f);
     return rc;
 }

@@ -211,7 +211,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mur_scene *s = NULL;
     mur_renderer *r = NULL;
     mur_flock *flocks[MAX_PANELS] = {0};
-    mur_driver drivers[MAX_PANELS];
+    mur_driver *drivers[MAX_PANELS] = {0};
     observer obs[MAX_PANELS];
     mur_error err;
     int n = 0;
@@ -232,16 +232,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mur_scene_apply(s->conditions[n].set, s->conditions[n].nset, &base);
         if (said("flock", mur_flock_create(&flocks[n], &base, s->seed, &err), &err))
             goto done;
+        if (said("driver", mur_driver_create(&drivers[n], &err), &err)) {
+            n++;
+            goto done;
+        }
         obs[n] = (observer){r, n};
-        drivers[n] = (mur_driver){.on_tick = observe, .on_tick_ctx = &obs[n]};
-        if (said("warm-up", mur_driver_start(&drivers[n], s, flocks[n], &base, &err), &err)) {
+        mur_driver_set_on_tick(drivers[n], observe, &obs[n]);
+        if (said("warm-up", mur_driver_start(drivers[n], s, flocks[n], &base, &err), &err)) {
             n++;
             goto done;
         }
     }
     long k = frame_to_draw(s, ticks < CAP_TICKS ? ticks : CAP_TICKS);
     for (int i = 0; i < n; i++)
-        if (said("ticks", mur_driver_run_to(&drivers[i], mur_scene_frame_tick(s, k), &err), &err))
+        if (said("ticks", mur_driver_run_to(drivers[i], mur_scene_frame_tick(s, k), &err), &err))
             goto done;
     const uint8_t *px;
     int stride;
@@ -258,8 +262,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     said("still", mur_renderer_write_still(r, (const mur_flock *const *)flocks, n, t, still, &err), &err);
 done:
     mur_renderer_destroy(r);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        mur_driver_destroy(drivers[i]);
         mur_flock_destroy(flocks[i]);
+    }
     mur_scene_destroy(s);
     empty_dir();
     return 0;

@@ -35,10 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (s->params.count <= 4096) {
         mur_flock *f = NULL;
-        mur_driver d;
-        memset(&d, 0, sizeof d);
-        if (!mur_flock_create(&f, &s->params, 1, &err) && !mur_driver_start(&d, s, f, &s->params, &err))
-            mur_driver_run_to(&d, 40, &err);
+        mur_driver *d = NULL;
+        if (!mur_flock_create(&f, &s->params, 1, &err) && !mur_driver_create(&d, &err) &&
+            !mur_driver_start(d, s, f, &s->params, &err))
+            mur_driver_run_to(d, 40, &err);
+        mur_driver_destroy(d);
         mur_flock_destroy(f);
     }
     mur_scene_destroy(s);

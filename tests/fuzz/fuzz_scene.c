@@ -47,12 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mur_scene_frame_tick(s, mur_scene_frames(s));
     if (small(s)) {
         mur_flock *f = NULL;
-        mur_driver d = {0};
-        if (!mur_flock_create(&f, &s->params, s->seed, &err) &&
-            !mur_driver_start(&d, s, f, &s->params, &err)) {
+        mur_driver *d = NULL;
+        if (!mur_flock_create(&f, &s->params, s->seed, &err) && !mur_driver_create(&d, &err) &&
+            !mur_driver_start(d, s, f, &s->params, &err)) {
             long end = mur_scene_frame_tick(s, mur_scene_frames(s));
-            mur_driver_run_to(&d, end < 300 ? end : 300, &err);
+            mur_driver_run_to(d, end < 300 ? end : 300, &err);
         }
+        mur_driver_destroy(d);
         mur_flock_destroy(f);
     }
     mur_scene_destroy(s);
