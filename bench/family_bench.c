@@ -1,7 +1,7 @@
 /* murmur-familybench: ticks per second of the model family's kinds beside
  * the metric grid's, in the same run.
  *
- *   murmur-familybench [--threads T] [--quick]
+ *   murmur-familybench [--threads T] [--quick] [--kinds K1,K2,...]
  *
  * At N = 10,000 and 100,000 boids on T threads (default 1):
  *   metric       wrkspc at its own density (the world scaled by sqrt(N / 160)
@@ -24,7 +24,19 @@
  * 0.01). Topological misses its 1/3 target at 1e5: it goes by ~30
  * candidates a boid through a sorted insert, where the metric scan
  * filters ~15 with the vector unit. Couzin's reach r_a = 17 at its density
- * holds ~450 candidates a boid: its cost is its model's. */
+ * holds ~450 candidates a boid: its cost is its model's.
+ *
+ * `--kinds topological` runs the metric and the named kinds only.
+ * 2026-12-02, after the search read its boid's cell in grid order rather
+ * than from cell_of by id (a cache miss a boid at 1e5; perf put ~45% of
+ * search() on that load): old and new binaries interleaved, 3 runs each,
+ * median topological / metric: 10,000: 0.45 -> 0.50; 100,000: 0.20 ->
+ * 0.26 (runs 0.09-0.39 old, 0.22-0.29 new: the machine's load swings
+ * more than the change). Still short of 1/3 at 1e5. Tried and dropped
+ * as no faster here: a branch-free distance pass before the sorted
+ * insert, and skipping block cells beyond the k-th best (3 x 3 block:
+ * ~38 candidates and ~8 inserts a boid; the insert's shifting and the
+ * final sqrt per neighbour lead the profile). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +77,20 @@ static double measure(mur_flock *f, double target)
     return rate[1];
 }
 
+/* Whether name is one of the comma-separated list's items. */
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = list; *s;) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == n && !strncmp(s, name, n))
+            return 1;
+        s += len + (e != NULL);
+    }
+    return 0;
+}
+
 static mur_params config(const char *kind, int n)
 {
     const char *base = !strcmp(kind, "metric") ? "wrkspc" : kind;
@@ -82,13 +108,16 @@ static mur_params config(const char *kind, int n)
 int main(int argc, char **argv)
 {
     int threads = 1, quick = 0;
+    const char *only = NULL;   /* --kinds: a comma list; metric always runs */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--kinds") && i + 1 < argc)
+            only = argv[++i];
         else {
-            fprintf(stderr, "usage: murmur-familybench [--threads T] [--quick]\n");
+            fprintf(stderr, "usage: murmur-familybench [--threads T] [--quick] [--kinds K1,K2,...]\n");
             return 2;
         }
     }
@@ -98,6 +127,8 @@ int main(int argc, char **argv)
     for (int s = 0; s < 2; s++) {
         double metric = 0;
         for (int k = 0; k < 4; k++) {
+            if (k > 0 && only && !listed(only, kinds[k]))
+                continue;
             mur_params p = config(kinds[k], sizes[s]);
             mur_flock *f = NULL;
             mur_error err;

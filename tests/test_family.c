@@ -558,6 +558,37 @@ TEST(bad_family_input_is_refused_naming_the_line)
                    "t.yaml:", "wrapping world");
 }
 
+TEST(a_kinds_key_under_another_kind_is_refused_in_the_timeline_and_conditions)
+{
+    /* a timeline entry's set and ramp, an experiment condition: the line of the key */
+    expect_refusal("model: wrkspc\ntimeline:\n  - at: 1s\n    set: {orientation_width: 3}\n", "t.yaml:4:11",
+                   "choose interaction: couzin");
+    expect_refusal("model: wrkspc\ntimeline:\n  - at: 1s\n    over: 1s\n    ramp: {orientation_width: 3}\n",
+                   "t.yaml:5:12", "(interaction: reynolds | vicsek | couzin)");
+    expect_refusal("model: wrkspc\nexperiment:\n  conditions:\n    wide: {orientation_width: 3}\n",
+                   "t.yaml:4:12", "choose interaction: couzin");
+    expect_refusal("model: couzin\nexperiment:\n  conditions:\n    a: {interaction: vicsek, attraction_width: 3}\n",
+                   "t.yaml:4:30", "this flock's interaction is vicsek");
+    expect_refusal("model: wrkspc\ntimeline:\n  - at: 1s\n    set: {turn_rate: 30}\n", "t.yaml:4:11",
+                   "choose motion: turn");
+    /* chosen where it is set, by another entry, or by a condition: loads */
+    const char *ok[] = {
+        "model: wrkspc\ntimeline:\n  - at: 1s\n    set: {interaction: couzin, orientation_width: 3}\n",
+        "model: wrkspc\ntimeline:\n  - at: 1s\n    set: {motion: turn}\n  - at: 2s\n    ramp: {turn_rate: 30}\n"
+        "    over: 1s\n",
+        "model: wrkspc\nexperiment:\n  conditions:\n    a: {interaction: couzin, orientation_width: 3}\n",
+        "model: wrkspc\ntimeline:\n  - at: 1s\n    set: {motion: turn}\n"
+        "experiment:\n  conditions:\n    a: {turn_rate: 30}\n",
+        "model: wrkspc\ntimeline:\n  - at: 1s\n    set: {turn_rate: 30}\n"
+        "experiment:\n  conditions:\n    a: {motion: turn}\n",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        mur_scene *s = scene_of(ok[i]);
+        CHECK(s, "scene %zu loads", i);
+        mur_scene_destroy(s);
+    }
+}
+
 TEST(family_scene_keys_load_and_change_on_the_timeline)
 {
     mur_scene *s = scene_of("model: wrkspc\nflock:\n  neighbours: {topological: {k: 5, radius: 90}}\n"

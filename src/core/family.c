@@ -181,7 +181,12 @@ static void desire_chunk(void *ctx, int begin, int end)
     tick_ctx *t = ctx;
     mur_flock *f = t->f;
     mur_it it = t->tmpl;
+    /* positions run in cell order: the cell of each follows its start,
+     * read in order rather than from cell_of (by id: a cache miss a boid) */
+    it.cell = f->grid_ok && begin < end ? f->grid.cell_of[f->grid.order[begin]] : 0;
     for (int k = begin; k < end; k++) {
+        while (f->grid_ok && f->grid.start[it.cell + 1] <= k)
+            it.cell++;
         if ((k - begin) % 4096 == 4095 && mur_flock_stop_seen_(f))
             return;
         it.k = k;

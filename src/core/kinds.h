@@ -29,6 +29,7 @@ typedef struct {
     double w, h;
     /* the boid */
     int i, k;              /* id and position */
+    int cell;              /* the grid cell of position k (when there is a grid) */
     double xi, yi, vxi, vyi, vlen;
 } mur_it;
 

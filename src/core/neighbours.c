@@ -211,7 +211,7 @@ static void search(const mur_it *it, chosen *ch)
         consider_run(it, ch, 0, f->n);
         return;
     }
-    int c = g->cell_of[it->i], cx = c % g->gx, cy = c / g->gx, r0 = 0;
+    int c = it->cell, cx = c % g->gx, cy = c / g->gx, r0 = 0;   /* in order: cell_of (by id) missed the cache */
     if (g->gx >= 5 && g->gy >= 5 && cx >= 1 && cx <= g->gx - 2 && cy >= 1 && cy <= g->gy - 2) {
         /* Inside the grid (most boids): rings 0 and 1 are the 3 x 3 block,
          * three runs of adjacent cells, and its offsets are under 2 cells,

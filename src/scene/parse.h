@@ -75,6 +75,7 @@ int mur_parse_world_finish(ctx *c, yaml_node_t *map);
  * after the flock section, no kind's key under another kind. */
 int mur_parse_neighbours_value(ctx *c, pair *p, changes *ch);
 int mur_parse_kinds_keys(ctx *c, yaml_node_t *map);
+int mur_parse_kinds_elsewhere(ctx *c, yaml_node_t *root);
 
 /* parse_flock.c */
 const char **mur_parse_setting_names(const char *names[64]);

@@ -352,7 +352,7 @@ static int finish(ctx *c, yaml_node_t *root, yaml_node_t *video)
                        "for each of %.0f ticks, are %.3g steps (at most %.3g): fewer entries or a shorter video",
                        changes, ticks, changes * ticks, MUR_SCENE_MAX_TIMELINE_WORK);
     int rc;
-    if ((rc = mur_parse_replay_ok(c, root, video)))
+    if ((rc = mur_parse_replay_ok(c, root, video)) || (rc = mur_parse_kinds_elsewhere(c, root)))
         return rc;
     for (int i = 0; (s->ngroups > 1 || s->start) && i < s->nconditions; i++)
         for (int k = 0; k < s->conditions[i].nset && !s->conditions[i].replay; k++)
