@@ -78,7 +78,7 @@ TEST(correlation_csv_is_the_libraries_c_of_the_same_flock)
     REQUIRE(mc && mur_metrics_correlation(mc, f, 8, 15, c, pairs) == 0, "correlation");
     int k = 0;
     for (char *line = strchr(body, '\n') + 1; *line; k++) {
-        char *end = strchr(line, '\n'), *fl[8];
+        char *end = strchr(line, '\n'), *fl[8] = {0};
         *end = 0;
         int n = fields(line, fl, 8);
         REQUIRE(n == 7 && k < 15, "row %d: %d fields", k, n);
@@ -127,7 +127,7 @@ TEST(a_distributions_counts_are_every_boid_and_its_density_sums_to_one)
     double count = 0, mass = 0;
     int rows = 0;
     for (char *line = strchr(body, '\n') + 1; *line; rows++) {
-        char *end = strchr(line, '\n'), *fl[12];
+        char *end = strchr(line, '\n'), *fl[12] = {0};
         *end = 0;
         REQUIRE(fields(line, fl, 12) == 10 && !strcmp(fl[1], "neighbours"), "row %d", rows);
         double lo = strtod(fl[2], NULL), hi = strtod(fl[3], NULL);

@@ -106,7 +106,7 @@ static inline void insert(const mur_it *it, chosen *ch, int j, double d2)
 {
     const mur_flock *f = it->f;
     int id = f->grid_ok ? f->grid.order[j] : j, m = ch->m;
-    if (m == ch->want && !before(d2, id, &ch->best[m - 1]))
+    if (m == ch->want && m > 0 && !before(d2, id, &ch->best[m - 1]))
         return;
     int t = m < ch->want ? m : m - 1;   /* the slot freed (or the new end) */
     while (t > 0 && before(d2, id, &ch->best[t - 1])) {
@@ -125,7 +125,8 @@ static inline void consider_span(const mur_it *it, chosen *ch, int lo, int hi, i
 {
     const double *kx = it->f->kx, *ky = it->f->ky, xi = it->xi, yi = it->yi;
     const double w = it->w, h = it->h, tcap = it->tcap;
-    double worst = ch->m == ch->want ? ch->best[ch->m - 1].d2 : ch->limit;
+    /* want >= 1 (k is at least 1); m > 0 says so to the optimiser */
+    double worst = ch->m == ch->want && ch->m > 0 ? ch->best[ch->m - 1].d2 : ch->limit;
     for (int j = lo; j < hi; j++) {
         double dx = kx[j] - xi, dy = ky[j] - yi;
         if (wrap) {

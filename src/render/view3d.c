@@ -323,7 +323,7 @@ int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st
                       chan(st->sky.horizon, 2) / 255};
     for (size_t j = 0; j < m; j++) {
         uint32_t i = idx[j];
-        double p[3] = {x[i], y[i], z[i]}, u[3] = {vx[i], vy[i], vz[i]}, px, py, d, s, hx, hy;
+        double p[3] = {x[i], y[i], z[i]}, u[3] = {vx[i], vy[i], vz[i]}, px = 0, py = 0, d = 0, s = 0, hx = 0, hy = 0;
         mur_view3d_project(v, p, &px, &py, &d, &s);
         double len = fmax(st->len_world * s, st->min_px);
         if (px < -len || py < -len || px > v->w + len || py > v->h + len)
