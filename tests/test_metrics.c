@@ -278,6 +278,23 @@ static double brute_force(const mur_flock *f, double R, int *parent, int *count)
     return near_sum;
 }
 
+/* The brute force's pairs, clusters and largest cluster from its union-find
+ * (parent) and neighbour counts; size is n zeroed ints of scratch. */
+static void tally(int n, int *parent, const int *count, int *size, long *pairs, int *clusters, int *largest)
+{
+    *pairs = 0;
+    *clusters = *largest = 0;
+    for (int i = 0; i < n; i++) {
+        *pairs += count[i];
+        size[root(parent, i)]++;
+    }
+    for (int i = 0; i < n; i++)
+        if (size[i]) {
+            ++*clusters;
+            *largest = size[i] > *largest ? size[i] : *largest;
+        }
+}
+
 TEST(grid_metrics_match_brute_force_on_2000_random_boids)
 {
     enum { N = 2000 };
@@ -298,18 +315,9 @@ TEST(grid_metrics_match_brute_force_on_2000_random_boids)
         int *parent = malloc(N * sizeof(int)), *count = malloc(N * sizeof(int)), *size = calloc(N, sizeof(int));
         REQUIRE(parent && count && size, "memory");
         double near_sum = brute_force(f, R, parent, count);
-        long pairs = 0;
-        int clusters = 0, largest = 0;
-        for (int i = 0; i < N; i++) {
-            pairs += count[i];
-            size[root(parent, i)]++;
-        }
-        for (int i = 0; i < N; i++)
-            if (size[i]) {
-                clusters++;
-                if (size[i] > largest)
-                    largest = size[i];
-            }
+        long pairs;
+        int clusters, largest;
+        tally(N, parent, count, size, &pairs, &clusters, &largest);
         mur_metrics_ctx *ctx = mur_metrics_ctx_create();
         mur_metrics m;
         REQUIRE(ctx && mur_metrics_compute(ctx, f, &m) == 0, "compute");
@@ -537,17 +545,9 @@ TEST(metrics_of_a_group_far_off_an_open_worlds_box_match_brute_force)
     }
     mur_flock *f = flock_of(N, x, y, vx, vy, 640, 480, MUR_BOUNDARY_OPEN, R);
     double near_sum = brute_force(f, R, parent, count);
-    long pairs = 0;
-    int clusters = 0, largest = 0;
-    for (int i = 0; i < N; i++) {
-        pairs += count[i];
-        size[root(parent, i)]++;
-    }
-    for (int i = 0; i < N; i++)
-        if (size[i]) {
-            clusters++;
-            largest = size[i] > largest ? size[i] : largest;
-        }
+    long pairs;
+    int clusters, largest;
+    tally(N, parent, count, size, &pairs, &clusters, &largest);
     mur_metrics m = metrics_of(f);
     CHECK(fabs(m.nearest - near_sum / N) < 1e-9, "nearest %.15g, brute %.15g", m.nearest, near_sum / N);
     CHECK(m.neighbours == (double)pairs / N, "neighbours %.15g, brute %.15g", m.neighbours, (double)pairs / N);
