@@ -560,3 +560,19 @@ TEST(each_refusal_names_its_file)
     CHECK(rc == 2 && strstr(err, "greedy.mur: ") && strstr(err, "is too much to keep"), "shard: exit %d: %s", rc,
           err);
 }
+
+/* A file HDF5 1.10 itself crashes on (found by fuzz_h5: a compact dataset
+ * declaring more bytes than it stores, which H5Dread copies past): the
+ * reading runs in a child, so it is the file's error, exit 2, one line. */
+TEST(an_h5_file_the_library_crashes_on_is_the_files_error)
+{
+    FILE *in = fopen("tests/data/hdf5-damaged-compact.h5", "rb"), *out = fopen(scratch_path("damaged.h5"), "wb");
+    REQUIRE(in && out, "the damaged file and its copy");
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    fclose(in);
+    fclose(out);
+    refused_both_ways("damaged.h5", "the file is damaged or not a trace murmur can read");
+}

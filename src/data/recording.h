@@ -77,8 +77,16 @@ int mur_rec_frame(rec_builder *b, long tick);
 /* After the last frame: velocities from positions when the file had none
  * (has_velocity 0), the world checks. 0, or MUR_EINPUT naming the file. */
 int mur_rec_finish(rec_builder *b, int has_velocity, const mur_params *p, mur_error *err);
+/* An HDF5 trace (all: every frame; else the frame at tick, -1 the last,
+ * with its saved state). HDF5 is not hardened against damaged files (a
+ * forged B-tree address makes 1.10 read through a null pointer), so the
+ * reading runs in a child process (recording_isolate.c): a crash or a
+ * hang of the library there is this file's error, exit 2, not murmur's. */
 int mur_recording_read_h5(mur_recording **out, const char *path, const char *shown, long tick,
                           int all, const mur_params *p, mur_error *err);
+/* The same reading in this process (recording_h5.c). */
+int mur_recording_read_h5_here(mur_recording **out, const char *path, const char *shown, long tick,
+                               int all, const mur_params *p, mur_error *err);
 int mur_recording_read_csv(mur_recording **out, const char *path, const char *shown,
                            const mur_params *p, mur_error *err);
 

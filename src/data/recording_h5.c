@@ -6,7 +6,9 @@
  * shrinks or grows). Values are read as doubles, so a float64 trace gives
  * the engine's numbers exactly, and frame by frame, so only the frames
  * asked for are read. HDF5's own error printing is off: a library must not
- * print, and every failure here names the file and dataset instead. */
+ * print, and every failure here names the file and dataset instead.
+ * This is the reader itself; mur_recording_read_h5 (recording_isolate.c)
+ * runs it in a child process, as HDF5 can crash on a damaged file. */
 #include "recording.h"
 #include "murmur/alloc.h"
 #include "murmur/trace_writer.h"
@@ -360,8 +362,8 @@ static int contiguous(h5in *h, const mur_recording *r)
     return MUR_OK;
 }
 
-int mur_recording_read_h5(mur_recording **out, const char *path, const char *shown, long tick,
-                          int all, const mur_params *p, mur_error *err)
+int mur_recording_read_h5_here(mur_recording **out, const char *path, const char *shown, long tick,
+                               int all, const mur_params *p, mur_error *err)
 {
     *out = NULL;
     h5in h = {.shown = shown, .err = err};
