@@ -3,6 +3,8 @@
  * when the file or its keys are wrong, the same bytes every time. */
 #include "harness.h"
 #include "cli_util.h"
+#include "murmur/alloc.h"
+#include "murmur/scene.h"
 
 #include <cairo.h>
 
@@ -256,4 +258,26 @@ TEST(a_refused_image_writes_nothing)
     CHECK(murmur(args, err, sizeof err) == 2 && strstr(err, "nothing.yaml:3:34: error:"), "%s", err);
     struct stat st;
     CHECK(stat(out, &st) != 0 && stat(png, &st) != 0, "an output was written");
+}
+
+/* The images are inputs of the provenance, as sha256sum prints them (so
+ * `sha256sum -c` checks them): each file once, its bytes' hash. */
+TEST(the_provenance_lists_each_image_by_its_sha256)
+{
+    mur_scene *s = NULL;
+    mur_error err = {{0}};
+    REQUIRE(mur_scene_load(&s, "scenes/image.yaml", &err) == 0, "%s", err.msg);
+    char *text = NULL;
+    REQUIRE(mur_scene_provenance(s, s->seed, NULL, &text, &err) == 0, "%s", err.msg);
+    static const char *const files[2] = {"scenes/data/logo.png", "scenes/data/rules.svg"};
+    for (int k = 0; k < 2; k++) {
+        char cmd[256], want[256];
+        snprintf(cmd, sizeof cmd, "sha256sum %s", files[k]);
+        REQUIRE(run_tool_output(cmd, want, sizeof want) == 0, "%s", cmd);
+        *strchr(want, '\n') = 0;
+        const char *at = strstr(text, want);
+        CHECK(at && !strstr(at + 1, want), "%s once in:\n%s", want, text);
+    }
+    mur_free(text);
+    mur_scene_destroy(s);
 }

@@ -134,6 +134,8 @@ typedef struct mur_image {
     double frame_width, frame_height; ///< at a corner: fractions of the frame's width and height
                                  ///< it may take (0: from the other by its aspect; both 0: width 0.2)
     double opacity;              ///< in [0, 1]
+    const char *path;            ///< the file it was read from (the provenance's inputs; NULL: none)
+    char sha256[65];             ///< that file's SHA-256, lowercase hex
 } mur_image;
 
 /// An overlay of `look.overlays`.

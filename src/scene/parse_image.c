@@ -5,6 +5,7 @@
  * draws it, as vectors in vector stills). The look the renderer borrows
  * holds only plain bytes (murmur/look.h mur_image). */
 #include "parse.h"
+#include "sha256.h"
 #include "murmur/alloc.h"
 #include "murmur/file.h"
 #include "murmur/limits.h"
@@ -194,6 +195,10 @@ static int load_image(ctx *c, yaml_node_t *where, const char *path, mur_image *i
         return mur_parse_fail_at(c, where, "image '%s' %s", path, len == 0 ? "is empty" : "cannot be read");
     }
     buf[len] = 0;
+    if (mur_sha256_hex(buf, (size_t)len, im->sha256)) {   /* the bytes decoded, for the provenance */
+        mur_free(buf);
+        return mur_parse_oom(c);
+    }
     int rc;
     if ((size_t)len >= 8 && !memcmp(buf, png_signature, 8)) {
         rc = decode_png(buf, (size_t)len, im, why, sizeof why);
@@ -280,10 +285,11 @@ int mur_parse_image(ctx *c, yaml_node_t *v, mur_overlay *o)
         rc = mur_parse_oom(c);
     if (!rc)
         rc = load_image(c, ir.file, path, im);
-    mur_free(path);
+    im->path = path;   /* the image's now */
     mur_free(ir.path);
     if (rc) {
         mur_free((void *)im->data);
+        mur_free((void *)im->path);
         mur_free(im);
         o->image = NULL;
     }
@@ -295,6 +301,7 @@ void mur_parse_free_overlays(mur_look *lk)
     for (int k = 0; k < lk->noverlays; k++)
         if (lk->overlays[k].image) {
             mur_free((void *)lk->overlays[k].image->data);
+            mur_free((void *)lk->overlays[k].image->path);
             mur_free((void *)lk->overlays[k].image);
         }
     mur_free((void *)lk->overlays);
