@@ -203,8 +203,10 @@ TEST(every_yaml_example_in_the_docs_loads)
             *end = 0;
             mur_error err = {{0}};
             mur_scene *s = NULL;
-            /* a sequence's example names scenes of scenes/, as a sequence file there does */
-            const char *name = strstr(p, "\nsequence:") ? "scenes/docs-example.yaml" : docs[d];
+            /* a sequence's example names scenes of scenes/, as a sequence file there does,
+             * and an image overlay's an image of scenes/data/, as scenes/image.yaml does */
+            const char *name = strstr(p, "\nsequence:") || strstr(p, "image: {file:") ? "scenes/docs-example.yaml"
+                             : docs[d];
             mur_scene_parse(&s, name, p, strlen(p), &err);
             CHECK(s != NULL, "%s: example does not load: %s\n%s", docs[d], err.msg, p);
             mur_scene_destroy(s);

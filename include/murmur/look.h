@@ -34,13 +34,13 @@ typedef enum {
     MUR_COLOR_GROUP
 } mur_color_mode;
 typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVERLAY_PARAMS,
-               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE } mur_overlay_kind;
+               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE, MUR_OVERLAY_IMAGE } mur_overlay_kind;
 typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT,
                MUR_CORNER_BOTTOM_RIGHT } mur_corner;
 
 /// Index of the predator markers among the overlay opacities of a mur_moment
 /// (after the overlay kinds); and how many opacities a moment holds.
-#define MUR_LOOK_PREDATORS (MUR_OVERLAY_STATE + 1)
+#define MUR_LOOK_PREDATORS (MUR_OVERLAY_IMAGE + 1)
 #define MUR_LOOK_SHOWABLE (MUR_LOOK_PREDATORS + 1)
 
 /// The names a scene gives these, each table written once (src/scene/
@@ -109,6 +109,35 @@ typedef struct mur_rgba {
     double r, g, b, a;
 } mur_rgba;
 
+/// Largest image an `image` overlay shows (pixels of a PNG, or the size an SVG
+/// declares, each way) and its file's largest size in bytes.
+#define MUR_IMAGE_MAX_PIXELS 8192
+#define MUR_IMAGE_MAX_BYTES (64LL << 20)
+
+/// What an image overlay holds: decoded pixels, or an SVG document the
+/// renderer draws (as vectors in vector stills). Plain bytes: no Cairo, no librsvg.
+typedef enum { MUR_IMAGE_PIXELS, MUR_IMAGE_SVG } mur_image_format;
+
+/// An `image` overlay (docs/scenes.md `look.overlays[].image`): the picture and where it goes.
+typedef struct mur_image {
+    mur_image_format format;
+    int width, height;           ///< pixels; an SVG's own size in CSS pixels (96 per inch), each >= 1
+    int stride;                  ///< MUR_IMAGE_PIXELS: bytes from one row to the next
+    const unsigned char *data;   ///< MUR_IMAGE_PIXELS: height rows of width native-endian 32-bit
+                                 ///< words, premultiplied ARGB (Cairo's CAIRO_FORMAT_ARGB32);
+                                 ///< MUR_IMAGE_SVG: the document's bytes (checked by the loader)
+    size_t size;                 ///< bytes at data
+    /* where: in a corner (stacked with the other boxes there), or fitted in a region */
+    int has_region;              ///< 1: fitted in region, centred, its aspect kept; 0: at corner
+    double region[4];            ///< x, y, w, h, fractions of the frame (x, y: its top left)
+    mur_corner corner;
+    double frame_width, frame_height; ///< at a corner: fractions of the frame's width and height
+                                 ///< it may take (0: from the other by its aspect; both 0: width 0.2)
+    double opacity;              ///< in [0, 1]
+    const char *path;            ///< the file it was read from (the provenance's inputs; NULL: none)
+    char sha256[65];             ///< that file's SHA-256, lowercase hex
+} mur_image;
+
 /// An overlay of `look.overlays`.
 typedef struct mur_overlay {
     mur_overlay_kind kind;
@@ -118,6 +147,7 @@ typedef struct mur_overlay {
     double window;               ///< plot: seconds shown
     mur_corner corner;           ///< plot/readout placement
     int boid;                    ///< watch: boid index
+    const mur_image *image;      ///< image: the picture and its place (NULL for other kinds)
 } mur_overlay;
 
 /// How frames look (docs/scenes.md `look`), and the timeline's captions and

@@ -150,6 +150,25 @@ static void panel_free(mur_panel_state *ps, int nseries)
     mur_metrics_ctx_destroy(ps->mx);
 }
 
+/* An image overlay's picture and place (mur_image): sizes, bytes, fractions. */
+static int image_ok(const mur_image *im)
+{
+    if (!im || !im->data || im->width < 1 || im->height < 1 || im->width > MUR_IMAGE_MAX_PIXELS ||
+        im->height > MUR_IMAGE_MAX_PIXELS || !(im->opacity >= 0 && im->opacity <= 1) ||
+        (unsigned)im->corner > MUR_CORNER_BOTTOM_RIGHT || !(im->frame_width >= 0 && im->frame_width <= 1) ||
+        !(im->frame_height >= 0 && im->frame_height <= 1))
+        return 0;
+    if (im->format == MUR_IMAGE_PIXELS &&
+        (im->stride < 4 * im->width || im->stride % 4 || im->size < (size_t)im->stride * (size_t)im->height))
+        return 0;
+    if (im->format != MUR_IMAGE_PIXELS && (im->format != MUR_IMAGE_SVG || im->size < 1))
+        return 0;
+    for (int k = 0; im->has_region && k < 4; k++)
+        if (!(im->region[k] >= 0 && im->region[k] <= 1) || (k >= 2 && !(im->region[k] > 0)))
+            return 0;
+    return 1;
+}
+
 /* A look the drawing can trust: names in range (colour bins, shapes and
  * metrics index tables), sizes positive. A scene's always is; a look an
  * embedding program fills may not be. */
@@ -171,7 +190,9 @@ static int look_ok(const mur_look *lk, mur_error *err)
         bad = "overlays";
     for (int k = 0; k < lk->noverlays && !bad; k++) {
         const mur_overlay *o = &lk->overlays[k];
-        int ok = (unsigned)o->kind <= MUR_OVERLAY_STATE && (unsigned)o->corner <= MUR_CORNER_BOTTOM_RIGHT;
+        int ok = (unsigned)o->kind <= MUR_OVERLAY_IMAGE && (unsigned)o->corner <= MUR_CORNER_BOTTOM_RIGHT;
+        if (o->kind == MUR_OVERLAY_IMAGE)
+            ok = ok && image_ok(o->image);
         if (o->kind == MUR_OVERLAY_READOUT) {
             ok = ok && o->nmetrics >= 0 && o->nmetrics <= 8;
             for (int m = 0; ok && m < o->nmetrics; m++)
@@ -240,6 +261,10 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
     /* Pango and fontconfig only for looks with text: loading fonts is the
      * slowest part of a short still. */
     int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at || lk->moment_at;
+    if (mur_overlay_images_init(r)) {
+        mur_renderer_destroy(r);
+        return mur_error_set(err, MUR_ERUN, "cannot set up the image overlays (out of memory)");
+    }
     if (text && mur_text_init(&r->text, MUR_TEXT_FRAME)) {
         mur_renderer_destroy(r);
         return mur_error_set(err, MUR_ERUN, "cannot set up text drawing (Pango, font '%s')", MUR_FONT);
@@ -257,6 +282,7 @@ void mur_renderer_destroy(mur_renderer *r)
         return;
     if (r->image)
         cairo_surface_destroy(r->image);
+    mur_overlay_images_free(r);
     mur_pool_destroy(r->pool);
     if (r->panels)
         for (int i = 0; i < r->npanels; i++)
@@ -1445,6 +1471,7 @@ int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *floc
         cairo_stroke(cr);
     }
     if (!rc) {
+        mur_overlays_images(r, cr, &frame);
         mur_overlays_clock(r, cr, &frame, t, U);
         if (lk->moment_at)
             mur_titles_draw(r, cr, &frame, U);   /* captions placed, fades, titles */

@@ -222,6 +222,7 @@ struct mur_renderer {
     unsigned char *m_claimed, *m_seen;
     mur_moment moment;       /* the look at the frame being drawn (titles.c) */
     struct mur_density *density;  /* density drawing's scratch, on pool (density.c); NULL: not yet */
+    struct mur_image_cache *images;  /* per overlay: image overlays' drawings (overlay_image.c); NULL: none */
 };
 
 /* One panel being drawn: where it is, its world transform and what the
@@ -275,6 +276,15 @@ void mur_box(cairo_t *cr, double x, double y, double w, double h, double radius,
 void mur_theme_for(const mur_rgba *bg, mur_theme *out);
 /* Reserve a w x h box at a corner: returns its top-left corner. */
 void mur_stack_place(mur_stacks *s, mur_corner c, double w, double h, double *x, double *y);
+
+/* overlay_image.c: image overlays. init: 0, or -1 out of memory (or an SVG
+ * librsvg no longer parses); images: each drawn on the frame's stacks. */
+int mur_overlay_images_init(mur_renderer *r);
+void mur_overlay_images_free(mur_renderer *r);
+void mur_overlays_images(mur_renderer *r, cairo_t *cr, mur_stacks *st);
+/* Where image im goes on a W x H frame (a corner's place is taken from st). */
+void mur_overlay_image_rect(const mur_image *im, mur_stacks *st, double W, double H, double *x, double *y,
+                            double *w, double *h);
 
 /* trails.c */
 void mur_trails_free(mur_trails *t);

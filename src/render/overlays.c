@@ -667,15 +667,16 @@ void mur_overlays_panel(mur_panel_ctx *pc)
     const mur_look *lk = pc->r->look;
     for (int k = 0; k < lk->noverlays; k++) {
         const mur_overlay *o = &lk->overlays[k];
-        if (o->kind == MUR_OVERLAY_CLOCK || !mur_titles_overlay_begin(pc->r, pc->cr, o->kind))
-            continue;   /* the clock: one per frame, mur_overlays_clock */
+        if (o->kind == MUR_OVERLAY_CLOCK || o->kind == MUR_OVERLAY_IMAGE ||
+            !mur_titles_overlay_begin(pc->r, pc->cr, o->kind))
+            continue;   /* the clock and images: once per frame, mur_overlays_clock and _images */
         switch (o->kind) {
         case MUR_OVERLAY_READOUT: readout(pc, o); break;
         case MUR_OVERLAY_PLOT: plot(pc, k, o); break;
         case MUR_OVERLAY_WATCH: watch_legend(pc, o); break;
         case MUR_OVERLAY_PARAMS: params_line(pc); break;
         case MUR_OVERLAY_STATE: state_label(pc); break;
-        case MUR_OVERLAY_CLOCK: break;
+        case MUR_OVERLAY_CLOCK: case MUR_OVERLAY_IMAGE: break;
         }
         mur_titles_overlay_end(pc->r, pc->cr, o->kind);
     }

@@ -87,6 +87,8 @@ int mur_parse_settings_map(ctx *c, yaml_node_t *map, const char *what, changes *
 int mur_parse_params_ok(ctx *c, const mur_params *p, const yaml_node_t *where);
 extern const char *const mur_parse_source_keys[];
 extern const char *const mur_parse_start_keys[];
+/* path as written in scene `scene`: relative to the scene's folder (a copy; NULL: out of memory) */
+char *mur_parse_beside_scene(const char *scene, const char *path);
 int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out);
 extern const char *const mur_parse_disc_keys[];
 extern const char *const mur_parse_ring_keys[];
@@ -111,6 +113,11 @@ extern const char *const mur_parse_boid_keys[];
 extern const char *const mur_parse_trail_keys[];
 int mur_parse_look_pair(ctx *c, pair *p, void *arg);
 extern const char *const mur_parse_look_keys[];
+
+/* parse_image.c: the image overlay (look.overlays[].image) */
+extern const char *const mur_parse_image_keys[];
+int mur_parse_image(ctx *c, yaml_node_t *v, mur_overlay *o);
+void mur_parse_free_overlays(mur_look *lk);
 
 /* parse_camera.c */
 extern const char *const mur_parse_camera_keys[];

@@ -127,6 +127,8 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
     if (n->type == YAML_SCALAR_NODE) {
         if ((rc = mur_parse_choice(c, n, "overlay", mur_overlay_names, &k)))
             return rc;
+        if (k == MUR_OVERLAY_IMAGE)
+            return mur_parse_fail_at(c, n, "an image overlay needs its file: {image: {file: logo.png}}");
         if (k == MUR_OVERLAY_READOUT) {
             o->nmetrics = 3;
             o->metrics[0] = 0; o->metrics[1] = 1; o->metrics[2] = 3;
@@ -168,6 +170,8 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
         return mur_parse_each_pair(c, vn, "plot", mur_parse_plot_keys, plot_pair, o);
     case MUR_OVERLAY_WATCH:
         return mur_parse_each_pair(c, vn, "watch", mur_parse_watch_keys, watch_pair, o);
+    case MUR_OVERLAY_IMAGE:
+        return mur_parse_image(c, vn, o);
     default:
         return mur_parse_fail_at(c, vn, "overlay '%s' takes no options", mur_parse_scalar(kn));
     }
@@ -202,9 +206,7 @@ int mur_parse_look_pair(ctx *c, pair *p, void *arg)
     long n = p->v->data.sequence.items.top - p->v->data.sequence.items.start;
     if (n > 32)
         return mur_parse_fail_at(c, p->v, "at most 32 overlays");
-    mur_free((void *)s->look.overlays);
-    s->look.overlays = NULL;
-    s->look.noverlays = 0;
+    mur_parse_free_overlays(&s->look);
     mur_overlay *ov = n ? mur_calloc((size_t)n, sizeof *ov) : NULL;
     if (n && !ov)
         return mur_parse_oom(c);

@@ -151,8 +151,8 @@ static void put_scene_file(text *t, const mur_scene *s, void (*put_text)(text *,
 /* ---- the inputs: every file the scene read, by its SHA-256 ------------------- */
 
 /* Input i of the scene (0: the scene file, then flock.replay, flock.start
- * and each condition's replay, a file named twice once): its path and
- * SHA-256 through *path and *sha; 0 past the last. */
+ * and each condition's replay, then the image overlays' files; a file named
+ * twice once): its path and SHA-256 through *path and *sha; 0 past the last. */
 static int input_at(const mur_scene *s, int i, const char **path, const char **sha)
 {
     *path = s->path;
@@ -169,6 +169,19 @@ static int input_at(const mur_scene *s, int i, const char **path, const char **s
             k++;
             *path = r->path;
             *sha = r->sha256;
+        }
+    }
+    for (int j = 0; j < s->look.noverlays && k < i; j++) {   /* then each image overlay's file */
+        const mur_image *im = s->look.overlays[j].image;
+        int seen = !im || !im->path;
+        for (int q = 0; !seen && q < j; q++) {
+            const mur_image *o = s->look.overlays[q].image;
+            seen = o && o->path && !strcmp(o->path, im->path) && !strcmp(o->sha256, im->sha256);
+        }
+        if (!seen) {
+            k++;
+            *path = im->path;
+            *sha = im->sha256;
         }
     }
     return k == i;

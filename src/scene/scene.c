@@ -661,7 +661,7 @@ void mur_scene_destroy(mur_scene *s)
     mur_free(s->path);
     mur_free(s->title);
     mur_free(s->output);
-    mur_free((void *)s->look.overlays);
+    mur_parse_free_overlays(&s->look);
     mur_free((void *)s->look.labels);
     mur_free((void *)s->look.shown);
     for (int i = 0; i < s->ncues; i++)
@@ -717,6 +717,7 @@ static const struct {
     {"look.overlays[].", mur_overlay_names},
     {"look.overlays[].plot.", mur_parse_plot_keys},
     {"look.overlays[].watch.", mur_parse_watch_keys},
+    {"look.overlays[].image.", mur_parse_image_keys},
     {"timeline[].", mur_parse_cue_keys},
     {"timeline[].caption.", mur_parse_caption_keys},
     {"timeline[].title.", mur_parse_title_keys},
