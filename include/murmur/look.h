@@ -34,13 +34,13 @@ typedef enum {
     MUR_COLOR_GROUP
 } mur_color_mode;
 typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVERLAY_PARAMS,
-               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE } mur_overlay_kind;
+               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE, MUR_OVERLAY_FIGURE } mur_overlay_kind;
 typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT,
                MUR_CORNER_BOTTOM_RIGHT } mur_corner;
 
 /// Index of the predator markers among the overlay opacities of a mur_moment
 /// (after the overlay kinds); and how many opacities a moment holds.
-#define MUR_LOOK_PREDATORS (MUR_OVERLAY_STATE + 1)
+#define MUR_LOOK_PREDATORS (MUR_OVERLAY_FIGURE + 1)
 #define MUR_LOOK_SHOWABLE (MUR_LOOK_PREDATORS + 1)
 
 /// The names a scene gives these, each table written once (src/scene/
@@ -118,6 +118,12 @@ typedef struct mur_overlay {
     double window;               ///< plot: seconds shown
     mur_corner corner;           ///< plot/readout placement
     int boid;                    ///< watch: boid index
+    /* figure: `metric` (y) against a setting the timeline changes (x) */
+    const struct mur_setting *setting; ///< figure: the setting on the x axis
+    double x_range[2], y_range[2];///< figure: the axes (y_range[1] <= y_range[0]: 0 to a nice ceiling
+                                 ///< of the values drawn)
+    const double *ref_x, *ref_y; ///< figure: a reference curve drawn behind (NaN x: a break)
+    int nref;                    ///< its points (0: none)
 } mur_overlay;
 
 /// How frames look (docs/scenes.md `look`), and the timeline's captions and

@@ -87,6 +87,8 @@ int mur_parse_settings_map(ctx *c, yaml_node_t *map, const char *what, changes *
 int mur_parse_params_ok(ctx *c, const mur_params *p, const yaml_node_t *where);
 extern const char *const mur_parse_source_keys[];
 extern const char *const mur_parse_start_keys[];
+/* A path in the scene, relative to the scene file's folder; NULL when out of memory. */
+char *mur_parse_beside_scene(const char *scene, const char *path);
 int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out);
 extern const char *const mur_parse_disc_keys[];
 extern const char *const mur_parse_ring_keys[];
@@ -111,6 +113,13 @@ extern const char *const mur_parse_boid_keys[];
 extern const char *const mur_parse_trail_keys[];
 int mur_parse_look_pair(ctx *c, pair *p, void *arg);
 extern const char *const mur_parse_look_keys[];
+
+/* parse_figure.c */
+extern const char *const mur_parse_figure_keys[];
+int mur_parse_figure(ctx *c, yaml_node_t *v, mur_overlay *o);
+void mur_parse_figure_free(mur_overlay *o);
+/* Once the timeline is read: each figure's setting is one it changes; its x axis. */
+int mur_parse_figure_finish(ctx *c);
 
 /* parse_camera.c */
 extern const char *const mur_parse_camera_keys[];

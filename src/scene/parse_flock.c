@@ -192,7 +192,7 @@ static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock);
 
 /* A path in the scene, relative to the scene file's folder (a scene and
  * its recordings travel together); NULL when out of memory. */
-static char *beside_scene(const char *scene, const char *path)
+char *mur_parse_beside_scene(const char *scene, const char *path)
 {
     const char *slash = strrchr(scene, '/');
     size_t dir = path[0] == '/' || !slash ? 0 : (size_t)(slash - scene) + 1;
@@ -212,7 +212,7 @@ int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_
     int rc = mur_parse_text(c, n, key, MUR_SCENE_MAX_PATH, &written);
     if (rc)
         return rc;
-    char *path = beside_scene(c->name, written);
+    char *path = mur_parse_beside_scene(c->name, written);
     mur_free(written);
     if (!path)
         return mur_parse_oom(c);

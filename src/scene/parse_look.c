@@ -132,6 +132,8 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
             o->metrics[0] = 0; o->metrics[1] = 1; o->metrics[2] = 3;
         }
         o->kind = (mur_overlay_kind)k;
+        if (k == MUR_OVERLAY_FIGURE)
+            return mur_parse_fail_at(c, n, "a figure names its x and y: {figure: {x: noise, y: order}}");
         return 0;
     }
     if ((rc = mur_parse_need_type(c, n, YAML_MAPPING_NODE, "overlay")))
@@ -168,6 +170,8 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
         return mur_parse_each_pair(c, vn, "plot", mur_parse_plot_keys, plot_pair, o);
     case MUR_OVERLAY_WATCH:
         return mur_parse_each_pair(c, vn, "watch", mur_parse_watch_keys, watch_pair, o);
+    case MUR_OVERLAY_FIGURE:
+        return mur_parse_figure(c, vn, o);
     default:
         return mur_parse_fail_at(c, vn, "overlay '%s' takes no options", mur_parse_scalar(kn));
     }
@@ -202,6 +206,8 @@ int mur_parse_look_pair(ctx *c, pair *p, void *arg)
     long n = p->v->data.sequence.items.top - p->v->data.sequence.items.start;
     if (n > 32)
         return mur_parse_fail_at(c, p->v, "at most 32 overlays");
+    for (int i = 0; i < s->look.noverlays; i++)
+        mur_parse_figure_free((mur_overlay *)&s->look.overlays[i]);
     mur_free((void *)s->look.overlays);
     s->look.overlays = NULL;
     s->look.noverlays = 0;

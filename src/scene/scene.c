@@ -568,6 +568,9 @@ static int fill_look(ctx *c)
     lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
     if (shown_settings(c))
         return mur_parse_oom(c);
+    int rc = mur_parse_figure_finish(c);
+    if (rc)
+        return rc;
     lk->trail_warm = lk->trail_warm && lk->trail_length > 0 ? (int)fmin(s->warmup, 1e9) : 0;
     return mur_look_timeline_check(s, c->err);
 }
@@ -661,6 +664,8 @@ void mur_scene_destroy(mur_scene *s)
     mur_free(s->path);
     mur_free(s->title);
     mur_free(s->output);
+    for (int i = 0; i < s->look.noverlays; i++)
+        mur_parse_figure_free((mur_overlay *)&s->look.overlays[i]);
     mur_free((void *)s->look.overlays);
     mur_free((void *)s->look.labels);
     mur_free((void *)s->look.shown);
@@ -717,6 +722,7 @@ static const struct {
     {"look.overlays[].", mur_overlay_names},
     {"look.overlays[].plot.", mur_parse_plot_keys},
     {"look.overlays[].watch.", mur_parse_watch_keys},
+    {"look.overlays[].figure.", mur_parse_figure_keys},
     {"timeline[].", mur_parse_cue_keys},
     {"timeline[].caption.", mur_parse_caption_keys},
     {"timeline[].title.", mur_parse_title_keys},
