@@ -54,7 +54,7 @@ TEST(the_curve_follows_the_setting_tick_by_tick)
     for (int i = 0; i < ser->filled; i++)
         bad += ser->t[i] != 2 * (i + 1) / 1000.0 || ser->v[i] != order[2 * (i + 1)];
     CHECK(bad == 0, "%d of the thinned points are not (noise, order) of their tick", bad);
-    /* and the curve is drawn: the frame differs from one without the figure's points */
+    /* and a frame with all that draws */
     cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 320, 240);
     cairo_t *cr = cairo_create(img);
     const mur_flock *fl[1] = {f};
