@@ -20,8 +20,12 @@ extern "C" {
 #endif
 
 /// The version of mur_look this header describes: a look's `version`
-/// field, which mur_renderer_create checks (MUR_VERSION_OK).
-#define MUR_LOOK_VERSION 1
+/// field, which mur_renderer_create checks (MUR_VERSION_OK). Version 2
+/// added the image and figure overlays, which moved MUR_LOOK_PREDATORS and
+/// grew mur_overlay: a version-1 look cannot be read as one.
+#define MUR_LOOK_VERSION 2
+/// The oldest version this header's renderer reads.
+#define MUR_LOOK_OLDEST 2
 
 /// Largest frame width and height a renderer draws (and a scene may ask for).
 #define MUR_LOOK_MAX_PIXELS 8192
@@ -34,13 +38,14 @@ typedef enum {
     MUR_COLOR_GROUP
 } mur_color_mode;
 typedef enum { MUR_OVERLAY_READOUT, MUR_OVERLAY_PLOT, MUR_OVERLAY_WATCH, MUR_OVERLAY_PARAMS,
-               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE, MUR_OVERLAY_IMAGE } mur_overlay_kind;
+               MUR_OVERLAY_CLOCK, MUR_OVERLAY_STATE, MUR_OVERLAY_IMAGE,
+               MUR_OVERLAY_FIGURE } mur_overlay_kind;
 typedef enum { MUR_CORNER_TOP_LEFT, MUR_CORNER_TOP_RIGHT, MUR_CORNER_BOTTOM_LEFT,
                MUR_CORNER_BOTTOM_RIGHT } mur_corner;
 
 /// Index of the predator markers among the overlay opacities of a mur_moment
 /// (after the overlay kinds); and how many opacities a moment holds.
-#define MUR_LOOK_PREDATORS (MUR_OVERLAY_IMAGE + 1)
+#define MUR_LOOK_PREDATORS (MUR_OVERLAY_FIGURE + 1)
 #define MUR_LOOK_SHOWABLE (MUR_LOOK_PREDATORS + 1)
 
 /// The names a scene gives these, each table written once (src/scene/
@@ -148,6 +153,12 @@ typedef struct mur_overlay {
     mur_corner corner;           ///< plot/readout placement
     int boid;                    ///< watch: boid index
     const mur_image *image;      ///< image: the picture and its place (NULL for other kinds)
+    /* figure: `metric` (y) against a setting the timeline changes (x) */
+    const struct mur_setting *setting; ///< figure: the setting on the x axis
+    double x_range[2], y_range[2];///< figure: the axes (y_range[1] <= y_range[0]: 0 to a nice ceiling
+                                 ///< of the values drawn)
+    const double *ref_x, *ref_y; ///< figure: a reference curve drawn behind (NaN x: a break)
+    int nref;                    ///< its points (0: none)
 } mur_overlay;
 
 /// How frames look (docs/scenes.md `look`), and the timeline's captions and

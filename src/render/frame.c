@@ -13,6 +13,7 @@
  * record, which leaves it unchanged when it is current. Colours thus depend
  * on the observed ticks only, and a still equals the frame of a render. */
 #include "internal.h"
+#include "murmur/presets.h"
 #include "density.h"
 #include "murmur/alloc.h"
 #include "../util/pool.h"
@@ -175,7 +176,7 @@ static int image_ok(const mur_image *im)
 static int look_ok(const mur_look *lk, mur_error *err)
 {
     const char *bad = NULL;
-    if (!MUR_VERSION_OK(lk->version, 1, MUR_LOOK_VERSION))
+    if (!MUR_VERSION_OK(lk->version, MUR_LOOK_OLDEST, MUR_LOOK_VERSION))
         return mur_error_set(err, MUR_EINPUT, "a look of version %u (this murmur takes %d)", lk->version,
                              MUR_LOOK_VERSION);
     if (lk->panels < 1)
@@ -190,7 +191,7 @@ static int look_ok(const mur_look *lk, mur_error *err)
         bad = "overlays";
     for (int k = 0; k < lk->noverlays && !bad; k++) {
         const mur_overlay *o = &lk->overlays[k];
-        int ok = (unsigned)o->kind <= MUR_OVERLAY_IMAGE && (unsigned)o->corner <= MUR_CORNER_BOTTOM_RIGHT;
+        int ok = (unsigned)o->kind <= MUR_OVERLAY_FIGURE && (unsigned)o->corner <= MUR_CORNER_BOTTOM_RIGHT;
         if (o->kind == MUR_OVERLAY_IMAGE)
             ok = ok && image_ok(o->image);
         if (o->kind == MUR_OVERLAY_READOUT) {
@@ -201,6 +202,9 @@ static int look_ok(const mur_look *lk, mur_error *err)
         if (o->kind == MUR_OVERLAY_PLOT)   /* samples of a window: an int count */
             ok = ok && o->metric >= 0 && o->metric < MUR_METRIC_COUNT && o->window > 0 &&
                  o->window * lk->tps < 1e9;
+        if (o->kind == MUR_OVERLAY_FIGURE)
+            ok = ok && o->metric >= 0 && o->metric < MUR_METRIC_COUNT && o->setting &&
+                 o->x_range[1] > o->x_range[0] && o->nref >= 0 && (!o->nref || (o->ref_x && o->ref_y));
         if (!ok)
             bad = "overlay";
     }
@@ -500,7 +504,8 @@ static unsigned observed_metrics(const mur_look *lk)
 {
     unsigned want = colour_metrics(lk);
     for (int k = 0; k < lk->noverlays; k++)
-        if (lk->overlays[k].kind == MUR_OVERLAY_PLOT && lk->overlays[k].metric != 0)
+        if ((lk->overlays[k].kind == MUR_OVERLAY_PLOT || lk->overlays[k].kind == MUR_OVERLAY_FIGURE) &&
+            lk->overlays[k].metric != 0)
             want |= 1u << lk->overlays[k].metric;
     return want;
 }
@@ -520,10 +525,10 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
         mur_camera_observe(r, panel, f, tick);
     for (int k = 0; k < lk->noverlays && tick > 0; k++) {
         const mur_overlay *o = &lk->overlays[k];
-        if (o->kind != MUR_OVERLAY_PLOT)
+        if (o->kind != MUR_OVERLAY_PLOT && o->kind != MUR_OVERLAY_FIGURE)
             continue;
         mur_series *ser = &ps->series[k];
-        if (!ser->cap && mur_series_init(ser, o, lk->tps)) {
+        if (!ser->cap && (o->kind == MUR_OVERLAY_FIGURE ? mur_figure_init(ser) : mur_series_init(ser, o, lk->tps))) {
             fail_observe(r, "a plot", n);
             return;
         }
@@ -540,7 +545,10 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
             have = 1;
             v = mur_metrics_value(&m, o->metric);
         }
-        mur_series_push(ser, tick / lk->tps, v);
+        if (o->kind == MUR_OVERLAY_FIGURE)
+            mur_figure_push(ser, tick, mur_setting_get(o->setting, mur_flock_params(f)), v);
+        else
+            mur_series_push(ser, tick / lk->tps, v);
     }
     if (lk->color_mode == MUR_COLOR_CLUSTER && n > 0) {
         if ((!have && mur_metrics_compute_some(ps->mx, f, observed_metrics(lk), &m)) || reserve(r, n)) {

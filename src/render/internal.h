@@ -382,6 +382,12 @@ int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel);
 void mur_series_free(mur_series *s);
 int mur_series_init(mur_series *s, const mur_overlay *o, double tps);
 void mur_series_push(mur_series *s, double t, double v);
+double mur_nice_ceiling(double v);   /* a plot's axis top: 1, 2 or 5 times a power of ten */
+/* overlay_figure.c: a figure's points (t: the setting, v: the metric), every
+ * stride-th tick; full, every other one goes and the stride doubles. */
+int mur_figure_init(mur_series *s);
+void mur_figure_push(mur_series *s, long tick, double x, double y);
+void mur_overlay_figure(mur_panel_ctx *pc, int k, const mur_overlay *o);
 void mur_overlays_world_under(mur_panel_ctx *pc);   /* watch rings and lines */
 void mur_overlays_world_over(mur_panel_ctx *pc);    /* watch arrows, predators */
 void mur_overlays_panel(mur_panel_ctx *pc);         /* boxes: readout, plot, legend... */

@@ -30,6 +30,7 @@ static const double least_text[] = {
     [MUR_OVERLAY_CLOCK] = 2.3,
     [MUR_OVERLAY_STATE] = 2.3,
     [MUR_OVERLAY_IMAGE] = INFINITY,   /* no text */
+    [MUR_OVERLAY_FIGURE] = 1.9,    /* its title, as the plot's */
 };
 #define CAPTION_TEXT 3.4           /* mur_overlays_caption, at size 1 */
 #define LABEL_TEXT 2.6             /* panel names (mur_overlays_label) */

@@ -76,7 +76,7 @@ unsigned mur_overlays_metrics_wanted(const mur_look *lk)
         const mur_overlay *o = &lk->overlays[k];
         if (o->kind == MUR_OVERLAY_STATE)
             want |= 1u << MUR_METRIC_ORDER | 1u << MUR_METRIC_MILLING;
-        if (o->kind == MUR_OVERLAY_PLOT && o->metric != 0)
+        if ((o->kind == MUR_OVERLAY_PLOT || o->kind == MUR_OVERLAY_FIGURE) && o->metric != 0)
             want |= 1u << o->metric;
         if (o->kind == MUR_OVERLAY_READOUT)
             for (int m = 0; m < o->nmetrics; m++)
@@ -491,7 +491,7 @@ static void state_label(mur_panel_ctx *pc)
 }
 
 /* Upper end of a plot's axis for metrics without a natural one. */
-static double nice_ceiling(double v)
+double mur_nice_ceiling(double v)
 {
     if (!(v > 0))
         return 1;
@@ -572,7 +572,7 @@ static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
         for (int i = 0; i < ser->filled; i++)
             if (ser->t[i] >= pc->t - o->window && ser->t[i] <= pc->t)
                 mx = fmax(mx, ser->v[i]);
-        top = nice_ceiling(mx);
+        top = mur_nice_ceiling(mx);
     }
     char lab[32];
     snprintf(lab, sizeof lab, "%g", top);
@@ -676,6 +676,7 @@ void mur_overlays_panel(mur_panel_ctx *pc)
         case MUR_OVERLAY_WATCH: watch_legend(pc, o); break;
         case MUR_OVERLAY_PARAMS: params_line(pc); break;
         case MUR_OVERLAY_STATE: state_label(pc); break;
+        case MUR_OVERLAY_FIGURE: mur_overlay_figure(pc, k, o); break;
         case MUR_OVERLAY_CLOCK: case MUR_OVERLAY_IMAGE: break;
         }
         mur_titles_overlay_end(pc->r, pc->cr, o->kind);

@@ -7,7 +7,7 @@
 
 const char *const mur_shape_names[] = {"arrow", "triangle", "dot", "density", NULL};
 const char *const mur_color_mode_names[] = {"fixed", "heading", "speed", "neighbours", "cluster", "group", NULL};
-const char *const mur_overlay_names[] = {"readout", "plot", "watch", "params", "clock", "state", "image", NULL};
+const char *const mur_overlay_names[] = {"readout", "plot", "watch", "params", "clock", "state", "image", "figure", NULL};
 
 /* The enums' sizes, checked against the tables at compile time. */
 _Static_assert(sizeof mur_shape_names / sizeof *mur_shape_names == MUR_SHAPE_DENSITY + 2, "a shape without a name");

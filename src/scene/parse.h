@@ -118,6 +118,12 @@ extern const char *const mur_parse_look_keys[];
 extern const char *const mur_parse_image_keys[];
 int mur_parse_image(ctx *c, yaml_node_t *v, mur_overlay *o);
 void mur_parse_free_overlays(mur_look *lk);
+/* parse_figure.c */
+extern const char *const mur_parse_figure_keys[];
+int mur_parse_figure(ctx *c, yaml_node_t *v, mur_overlay *o);
+void mur_parse_figure_free(mur_overlay *o);
+/* Once the timeline is read: each figure's setting is one it changes; its x axis. */
+int mur_parse_figure_finish(ctx *c);
 
 /* parse_camera.c */
 extern const char *const mur_parse_camera_keys[];

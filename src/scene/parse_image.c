@@ -298,12 +298,14 @@ int mur_parse_image(ctx *c, yaml_node_t *v, mur_overlay *o)
 
 void mur_parse_free_overlays(mur_look *lk)
 {
-    for (int k = 0; k < lk->noverlays; k++)
+    for (int k = 0; k < lk->noverlays; k++) {
+        mur_parse_figure_free((mur_overlay *)&lk->overlays[k]);
         if (lk->overlays[k].image) {
             mur_free((void *)lk->overlays[k].image->data);
             mur_free((void *)lk->overlays[k].image->path);
             mur_free((void *)lk->overlays[k].image);
         }
+    }
     mur_free((void *)lk->overlays);
     lk->overlays = NULL;
     lk->noverlays = 0;

@@ -134,6 +134,8 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
             o->metrics[0] = 0; o->metrics[1] = 1; o->metrics[2] = 3;
         }
         o->kind = (mur_overlay_kind)k;
+        if (k == MUR_OVERLAY_FIGURE)
+            return mur_parse_fail_at(c, n, "a figure names its x and y: {figure: {x: noise, y: order}}");
         return 0;
     }
     if ((rc = mur_parse_need_type(c, n, YAML_MAPPING_NODE, "overlay")))
@@ -172,6 +174,8 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
         return mur_parse_each_pair(c, vn, "watch", mur_parse_watch_keys, watch_pair, o);
     case MUR_OVERLAY_IMAGE:
         return mur_parse_image(c, vn, o);
+    case MUR_OVERLAY_FIGURE:
+        return mur_parse_figure(c, vn, o);
     default:
         return mur_parse_fail_at(c, vn, "overlay '%s' takes no options", mur_parse_scalar(kn));
     }

@@ -568,6 +568,9 @@ static int fill_look(ctx *c)
     lk->moment_at = mur_look_timeline_used(s) ? look_moment : NULL;
     if (shown_settings(c))
         return mur_parse_oom(c);
+    int rc = mur_parse_figure_finish(c);
+    if (rc)
+        return rc;
     lk->trail_warm = lk->trail_warm && lk->trail_length > 0 ? (int)fmin(s->warmup, 1e9) : 0;
     return mur_look_timeline_check(s, c->err);
 }
@@ -718,6 +721,7 @@ static const struct {
     {"look.overlays[].plot.", mur_parse_plot_keys},
     {"look.overlays[].watch.", mur_parse_watch_keys},
     {"look.overlays[].image.", mur_parse_image_keys},
+    {"look.overlays[].figure.", mur_parse_figure_keys},
     {"timeline[].", mur_parse_cue_keys},
     {"timeline[].caption.", mur_parse_caption_keys},
     {"timeline[].title.", mur_parse_title_keys},
