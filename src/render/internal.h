@@ -381,6 +381,8 @@ int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel);
 /* overlays.c */
 void mur_series_free(mur_series *s);
 int mur_series_init(mur_series *s, const mur_overlay *o, double tps);
+/* An empty store of cap samples, one every stride ticks; 0 or -1 (out of memory). */
+int mur_series_alloc(mur_series *s, int stride, int cap);
 void mur_series_push(mur_series *s, double t, double v);
 double mur_nice_ceiling(double v);   /* a plot's axis top: 1, 2 or 5 times a power of ten */
 /* overlay_figure.c: a figure's points (t: the setting, v: the metric), every

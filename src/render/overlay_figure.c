@@ -18,16 +18,7 @@
 
 int mur_figure_init(mur_series *s)
 {
-    s->stride = 1;
-    s->cap = FIGURE_POINTS;
-    s->t = mur_malloc((size_t)s->cap * sizeof *s->t);
-    s->v = mur_malloc((size_t)s->cap * sizeof *s->v);
-    s->head = s->filled = 0;
-    if (!s->t || !s->v) {
-        mur_series_free(s);
-        return -1;
-    }
-    return 0;
+    return mur_series_alloc(s, 1, FIGURE_POINTS);
 }
 
 /* Called every stride-th tick (frame.c): the points of ticks stride,

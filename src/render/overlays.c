@@ -39,8 +39,14 @@ static const double *rule_colour(const mur_renderer *r, int k)
 int mur_series_init(mur_series *s, const mur_overlay *o, double tps)
 {
     double ticks = o->window * tps;
-    s->stride = ticks > PLOT_SAMPLES ? (int)floor(ticks / PLOT_SAMPLES) : 1;
-    s->cap = (int)(ticks / s->stride) + 4;
+    int stride = ticks > PLOT_SAMPLES ? (int)floor(ticks / PLOT_SAMPLES) : 1;
+    return mur_series_alloc(s, stride, (int)(ticks / stride) + 4);
+}
+
+int mur_series_alloc(mur_series *s, int stride, int cap)
+{
+    s->stride = stride;
+    s->cap = cap;
     s->t = mur_malloc((size_t)s->cap * sizeof *s->t);
     s->v = mur_malloc((size_t)s->cap * sizeof *s->v);
     s->head = s->filled = 0;

@@ -56,6 +56,10 @@ yaml_node_t *mur_parse_lookup(ctx *c, yaml_node_t *map, const char *key);
 int mur_parse_double(const char *s, double *out);
 int mur_parse_number(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
                   double *out);
+/* A pair [a, b] of numbers in [lo, hi] at n (a point, a range); shape
+ * names it in the message ("a point [x, y]"). */
+int mur_parse_number_pair(ctx *c, yaml_node_t *n, const char *key, const char *shape, double lo, double hi,
+                          double out[2]);
 int mur_parse_integer(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
                    int *out);
 int mur_parse_time_value(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,

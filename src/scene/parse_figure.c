@@ -20,15 +20,8 @@ static const char *const corner_names[] = {"top-left", "top-right", "bottom-left
 
 static int range(ctx *c, yaml_node_t *v, const char *key, double out[2])
 {
-    yaml_node_t *a = NULL, *b = NULL;
-    if (v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.top - v->data.sequence.items.start == 2) {
-        a = mur_parse_node(c, v->data.sequence.items.start[0]);
-        b = mur_parse_node(c, v->data.sequence.items.start[1]);
-    }
-    if (!a || !b)
-        return mur_parse_fail_at(c, v, "'%s' is a range [low, high]", key);
-    int rc = mur_parse_number(c, a, key, -1e12, 1e12, &out[0]);
-    if (rc || (rc = mur_parse_number(c, b, key, -1e12, 1e12, &out[1])))
+    int rc = mur_parse_number_pair(c, v, key, "a range [low, high]", -1e12, 1e12, out);
+    if (rc)
         return rc;
     if (!(out[1] > out[0]))
         return mur_parse_fail_at(c, v, "'%s' is [low, high] with low below high", key);

@@ -250,15 +250,13 @@ const char *const mur_parse_group_keys[] = {"count", "uniform", "disc", "box", "
 /* [x, y] in the world. */
 static int point(ctx *c, yaml_node_t *n, const char *key, double *x, double *y)
 {
-    yaml_node_t *a = NULL, *b = NULL;
-    if (n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.top - n->data.sequence.items.start == 2) {
-        a = mur_parse_node(c, n->data.sequence.items.start[0]);
-        b = mur_parse_node(c, n->data.sequence.items.start[1]);
+    double xy[2];
+    int rc = mur_parse_number_pair(c, n, key, "a point [x, y]", -MUR_MAX_WORLD, MUR_MAX_WORLD, xy);
+    if (!rc) {
+        *x = xy[0];
+        *y = xy[1];
     }
-    if (!a || !b)
-        return mur_parse_fail_at(c, n, "'%s' is a point [x, y]", key);
-    int rc = mur_parse_number(c, a, key, -MUR_MAX_WORLD, MUR_MAX_WORLD, x);
-    return rc ? rc : mur_parse_number(c, b, key, -MUR_MAX_WORLD, MUR_MAX_WORLD, y);
+    return rc;
 }
 
 /* The region of a group: one of uniform, disc, box, ring (the first found),
