@@ -21,6 +21,8 @@
 #include <libswscale/swscale.h>
 #include <libavutil/pixfmt.h>
 
+#include <webp/demux.h>
+
 #include "decode.h"
 #include "harness.h"
 #include "murmur/video.h"
@@ -383,7 +385,7 @@ TEST(unknown_extension_fails_with_einput)
     mur_video *v = NULL;
     CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT, "x.xyz accepted");
     CHECK(strcmp(err.msg, "unsupported output format '.xyz' (use .mp4, .webm, .mov, .gif, "
-                          "DIR/%05d.png)") == 0,
+                          ".webp, DIR/%05d.png)") == 0,
           "message '%s'", err.msg);
     o.path = path_in(dir, "noext");
     CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT, "noext accepted");
@@ -585,6 +587,111 @@ TEST(gif_comment_longer_than_a_block_survives)
     char got[2048] = "";
     CHECK(test_video_tag(path, "comment", got, sizeof got) == 0, "no comment tag");
     CHECK(strcmp(got, text) == 0, "comment of %zu bytes, want %zu", strlen(got), strlen(text));
+    remove_dir(dir);
+}
+
+/* ---- animated WebP ------------------------------------------------------------ */
+
+typedef struct {
+    int width, height, frames, loop;
+    int end_ms;              /* the last frame's end (its timestamp) */
+    uint64_t hash;           /* FNV-1a over every decoded RGBA canvas */
+    int worst;               /* largest channel error against colours[k % 6] */
+} webp_info;
+
+/* Reads path with libwebp's own animation decoder (libavformat 5.1 does
+ * not demux an animated WebP): what a browser gets. 0, or -1. */
+static int read_webp(const char *path, webp_info *out)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *bytes = malloc((size_t)n);
+    size_t got = bytes ? fread(bytes, 1, (size_t)n, f) : 0;
+    fclose(f);
+    WebPAnimDecoderOptions opt;
+    WebPAnimDecoderOptionsInit(&opt);
+    opt.color_mode = MODE_RGBA;
+    WebPData data = {bytes, got};
+    WebPAnimDecoder *dec = got == (size_t)n ? WebPAnimDecoderNew(&data, &opt) : NULL;
+    WebPAnimInfo info;
+    if (!dec || !WebPAnimDecoderGetInfo(dec, &info)) {
+        WebPAnimDecoderDelete(dec);
+        free(bytes);
+        return -1;
+    }
+    out->width = (int)info.canvas_width;
+    out->height = (int)info.canvas_height;
+    out->loop = (int)info.loop_count;
+    out->hash = 1469598103934665603ull;
+    uint8_t *px;
+    int ts;
+    while (WebPAnimDecoderHasMoreFrames(dec) && WebPAnimDecoderGetNext(dec, &px, &ts)) {
+        uint32_t want = colours[out->frames % NCOLOURS];
+        for (int i = 0; i < out->width * out->height * 4; i++) {
+            out->hash = (out->hash ^ px[i]) * 1099511628211ull;
+            int c = i % 4 == 3 ? 255 : (int)(want >> (16 - 8 * (i % 4)) & 255);
+            int e = abs(px[i] - c);
+            if (e > out->worst)
+                out->worst = e;
+        }
+        out->frames++;
+        out->end_ms = ts;
+    }
+    WebPAnimDecoderDelete(dec);
+    free(bytes);
+    return 0;
+}
+
+/* Every frame, at its size and time, looping forever, in colours close to
+ * what was drawn (lossy: libwebp's 4:2:0 YUV), and the same bytes twice. */
+TEST(webp_round_trips_frames_size_loop_and_colours)
+{
+    char *dir = make_dir();
+    const char *path = path_in(dir, "x.webp");
+    mur_video_opts o = opts_for(path, 63, 47);   /* odd sides: WebP keeps them */
+    mur_error err = {{0}};
+    REQUIRE(write_colours(&o, 12, &err) == 0, "write: %s", err.msg);
+    webp_info a, b;
+    REQUIRE(read_webp(path, &a) == 0, "cannot decode %s", path);
+    CHECK(a.frames == 12 && a.width == 63 && a.height == 47, "%d frames of %dx%d", a.frames, a.width,
+          a.height);
+    CHECK(a.loop == 0, "loop count %d, want 0 (forever)", a.loop);
+    CHECK(a.end_ms >= 490 && a.end_ms <= 510, "12 frames at 24 fps end at %d ms", a.end_ms);
+    CHECK(a.worst <= 8, "a channel is off by %d", a.worst);
+    o.queue = 3;   /* through the encoding thread: the same file */
+    REQUIRE(write_colours(&o, 12, &err) == 0, "write: %s", err.msg);
+    REQUIRE(read_webp(path, &b) == 0, "cannot decode %s", path);
+    CHECK(a.hash == b.hash, "frames differ between two writes");
+    remove_dir(dir);
+}
+
+/* What an animated WebP cannot be: a chunk, faster than 60 fps, a
+ * subtitle track's home, wider than 16383; refused, nothing written. */
+TEST(webp_bad_combinations_are_refused)
+{
+    char *dir = make_dir();
+    mur_video_opts o = opts_for(path_in(dir, "x.webp"), 64, 48);
+    mur_error err = {{0}};
+    mur_video *v = NULL;
+    o.fps = 61;
+    CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT && strstr(err.msg, "1..60"), "61 fps: '%s'",
+          err.msg);
+    o.fps = 24;
+    o.width = 16384;
+    CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT && strstr(err.msg, "16383"), "16384: '%s'",
+          err.msg);
+    o.width = 64;
+    o.chunk = 1;
+    o.nchunks = 2;
+    o.chunk_frames = 48;
+    CHECK(mur_video_open(&v, &o, &err) == MUR_EINPUT && strstr(err.msg, "WebP"), "chunk: '%s'",
+          err.msg);
+    CHECK(count_entries(dir, NULL, 0) == 0, "files left");
     remove_dir(dir);
 }
 

@@ -35,10 +35,11 @@ static const mur_usage_command commands[] = {
     {"render", "SCENE", MUR_OPERAND_SCENE, "render the scene's video (default: its video.output)",
      "Draws every frame and encodes them into one file, whose extension picks the format: "
      ".mp4 (H.264, yuv420p, BT.709 tagged, +faststart), .webm (VP9), .mov (ProRes 422, for "
-     "editing), .gif (one palette for the whole video, at most 50 fps) or DIR/%05d.png (a PNG "
-     "sequence numbered by scene frame, with DIR/frames.txt beside it). The file carries its "
-     "provenance: murmur's version, the seed, the frames, every resolved setting and the scene "
-     "itself. A terminal shows frames, fps, ETA and size. Interrupted, a render finalises the "
+     "editing), .gif (one palette for the whole video, at most 50 fps), .webp (an animated WebP, "
+     "looping forever, at most 60 fps) or DIR/%05d.png (a PNG "
+     "sequence numbered by scene frame, with DIR/frames.txt beside it). The file (but a .webp) "
+     "carries its provenance: murmur's version, the seed, the frames, every resolved setting and "
+     "the scene itself. A terminal shows frames, fps, ETA and size. Interrupted, a render finalises the "
      "frames so far into a playable file."},
     {"still", "SCENE", MUR_OPERAND_SCENE, "one frame as an image",
      "Steps the scene to the frame at --at and draws it exactly as a render would, trails and "
@@ -126,7 +127,7 @@ static const mur_usage_command commands[] = {
 
 static const mur_usage_option options[] = {
     {"--output", "-o", "FILE", OPT(output), "render", 0, 1,
-     "the video: .mp4 (H.264), .webm (VP9), .mov (ProRes), .gif, or DIR/%05d.png",
+     "the video: .mp4 (H.264), .webm (VP9), .mov (ProRes), .gif, .webp, or DIR/%05d.png",
      "the scene's video.output; with --chunk K/N, NAME.chunk-K-of-N.EXT beside it"},
     {"--output", "-o", "FILE", OPT(output), "still", 1, 1, "the image: .png, .pdf or .svg", NULL},
     {"--output", "-o", "FILE", OPT(output), "stats", 0, 1,

@@ -619,7 +619,7 @@ int mur_video_join(const char *path, const char *const *paths, int nparts,
     int rc;
     if (!(j.f = mur_out_format_of(path, err)))
         return MUR_EINPUT;
-    if (j.f->ops == &mur_sequence_sink)
+    if (j.f->ops == &mur_sequence_sink || j.f->animation)
         return mur_error_set(err, MUR_EINPUT,
                              "join writes a .mp4, .webm, .mov or .gif, not '%s'", path);
     if ((rc = mur_file_check_output(path, err)))   /* before the work the rename would lose */

@@ -4,6 +4,8 @@
  *
  * - stream.c: a libavcodec encoder into a libavformat container (.mp4 H.264,
  *   .webm VP9, .mov ProRes), converted to YUV with BT.709 coefficients;
+ *   .webp (an animated WebP: libwebp's animation encoder, one encoder for
+ *   the whole clip, fed RGB);
  * - gif.c: two passes through libavfilter (palettegen, then paletteuse) over
  *   a lossless intermediate of the frames, then the GIF encoder;
  * - sequence.c: one PNG per frame, numbered by a printf-style pattern.
@@ -75,6 +77,10 @@ struct mur_format {
      * encoder; not called when opts->encoder overrides it. */
     int (*configure)(AVCodecContext *enc, const mur_video_opts *o);
     const mur_sink_ops *ops;
+    /* An animated image (.webp): one encoder for the whole clip, whose one
+     * packet at the end is the file; no segments, so no chunks or join, and
+     * no chapters or subtitle track. 0 for the others. */
+    int animation;
 };
 
 extern const mur_sink_ops mur_stream_sink;
@@ -107,6 +113,7 @@ int mur_out_configure_vp9(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_prores4444(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_qtrle(AVCodecContext *enc, const mur_video_opts *o);
+int mur_out_configure_webp(AVCodecContext *enc, const mur_video_opts *o);
 
 /* The format path's extension names, or NULL with err filled (video.c). */
 const mur_format *mur_out_format_of(const char *path, mur_error *err);

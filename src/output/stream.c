@@ -1,5 +1,5 @@
 /* Stream sinks: a libavcodec encoder into a libavformat container, for
- * .mp4 (H.264), .webm (VP9) and .mov (ProRes).
+ * .mp4 (H.264), .webm (VP9), .mov (ProRes) and .webp (animated WebP).
  *
  * The sequence is FFmpeg's doc/examples mux.c / encode_video.c: a stream and
  * an encoder with matching time bases, the global-header flag when the
@@ -43,6 +43,7 @@
  *   final name is always complete; any failure removes the temporary file.
  *   A device or a pipe is written in place. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,24 @@ int mur_out_configure_qtrle(AVCodecContext *enc, const mur_video_opts *o)
     (void)o;
     enc->thread_count = 1;
     return 0;
+}
+
+/* Animated WebP (libwebp through libavcodec's libwebp_anim): quality maps
+ * onto libwebp's 0..100 (higher is better) as 100 - 1.25 * quality, so the
+ * default 20 is libwebp's and cwebp's own default 75 and 51 is 36; 0 is
+ * lossless, as x264's crf 0. The preset picks libwebp's method (0 fastest
+ * .. 6 smallest; medium is its default 4). libwebp's encoder runs on the
+ * calling thread alone (its thread_level stays 0): the same bytes on any
+ * machine. */
+int mur_out_configure_webp(AVCodecContext *enc, const mur_video_opts *o)
+{
+    static const int method[] = {0, 1, 2, 3, 4, 4, 5, 6, 6, 6};
+    enc->thread_count = 1;
+    enc->compression_level = method[preset_index(o)];
+    int ret = av_opt_set_int(enc->priv_data, "lossless", o->quality == 0, 0);
+    if (ret >= 0)
+        ret = av_opt_set_double(enc->priv_data, "quality", 100.0 - 1.25 * o->quality, 0);
+    return ret;
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -372,7 +391,8 @@ static int stream_open(void **out, const mur_format *f, const mur_video_opts *o,
     s->width = w;
     s->height = h;
     s->fps = o->fps;
-    s->seg_len = (int)mur_video_segment_frames(o->fps);
+    /* an animation's one encoder takes the whole clip: no segments */
+    s->seg_len = f->animation ? INT_MAX : (int)mur_video_segment_frames(o->fps);
     s->bytes = bytes;
     /* What open_encoder reads again at every segment: the caller's strings
      * are not ours to keep, so the preset is the table's own name. */

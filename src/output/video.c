@@ -37,6 +37,7 @@
 #define MAX_FPS MUR_MAX_FPS
 #define MAX_QUALITY MUR_MAX_QUALITY
 #define MAX_QUEUE 64
+#define MAX_WEBP_SIDE 16383   /* WebP stores each side minus one in 14 bits */
 
 /* +faststart moves the index (moov) in front of the media data, so a
  * browser can start playing before the whole file has arrived. The mov
@@ -46,16 +47,25 @@
  *
  * GIF stores delays in hundredths of a second and browsers stretch delays
  * under 2/100 s to 1/10 s, so a GIF faster than 50 fps plays slower than
- * one at 50: refused rather than written wrong. */
+ * one at 50: refused rather than written wrong.
+ *
+ * An animated WebP (libwebp's WebPAnimEncoder through libavcodec) stores
+ * each frame's time in whole milliseconds and browsers show frames of 10 ms
+ * or less for 100 ms: up to 60 fps (16 or 17 ms a frame) it plays at its
+ * rate. It is fed Cairo's ARGB32 as it is (AV_PIX_FMT_RGB32): libwebp
+ * makes its own YUV, with the BT.601 matrix every WebP decoder assumes.
+ * The muxer's loop=0 (loop forever) is also the encoder's own default. */
 static const mur_format formats[] = {
     {".mp4", "H.264", "libx264", AV_CODEC_ID_H264, "mp4", "movflags=+faststart", AV_PIX_FMT_YUV420P, 1, MAX_FPS,
-     mur_out_configure_x264, &mur_stream_sink},
+     mur_out_configure_x264, &mur_stream_sink, 0},
     {".webm", "VP9", "libvpx-vp9", AV_CODEC_ID_VP9, "webm", "", AV_PIX_FMT_YUV420P, 1, MAX_FPS,
-     mur_out_configure_vp9, &mur_stream_sink},
+     mur_out_configure_vp9, &mur_stream_sink, 0},
     {".mov", "ProRes 422", "prores_ks", AV_CODEC_ID_PRORES, "mov", "", AV_PIX_FMT_YUV422P10LE, 1, MAX_FPS,
-     mur_out_configure_prores, &mur_stream_sink},
-    {".gif", "GIF", "gif", AV_CODEC_ID_GIF, "gif", "", AV_PIX_FMT_PAL8, 0, 50, NULL, &mur_gif_sink},
-    {".png", "PNG", "png", AV_CODEC_ID_PNG, NULL, "", AV_PIX_FMT_RGB24, 0, MAX_FPS, NULL, &mur_sequence_sink},
+     mur_out_configure_prores, &mur_stream_sink, 0},
+    {".gif", "GIF", "gif", AV_CODEC_ID_GIF, "gif", "", AV_PIX_FMT_PAL8, 0, 50, NULL, &mur_gif_sink, 0},
+    {".webp", "animated WebP", "libwebp_anim", AV_CODEC_ID_WEBP, "webp", "loop=0", AV_PIX_FMT_RGB32, 0, 60,
+     mur_out_configure_webp, &mur_stream_sink, 1},
+    {".png", "PNG", "png", AV_CODEC_ID_PNG, NULL, "", AV_PIX_FMT_RGB24, 0, MAX_FPS, NULL, &mur_sequence_sink, 0},
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -64,10 +74,10 @@ static const mur_format formats[] = {
  * second stream Chromium and ffmpeg's libvpx decoder read. */
 static const mur_format alpha_formats[] = {
     {".webm", "VP9 with alpha", "libvpx-vp9", AV_CODEC_ID_VP9, "webm", "", AV_PIX_FMT_YUVA420P, 1, MAX_FPS,
-     mur_out_configure_vp9, &mur_stream_sink},
+     mur_out_configure_vp9, &mur_stream_sink, 0},
     {".mov", "ProRes 4444 with alpha", "prores_ks", AV_CODEC_ID_PRORES, "mov", "", AV_PIX_FMT_YUVA444P10LE, 1, MAX_FPS,
-     mur_out_configure_prores4444, &mur_stream_sink},
-    {".png", "PNG with alpha", "png", AV_CODEC_ID_PNG, NULL, "", AV_PIX_FMT_RGBA, 0, MAX_FPS, NULL, &mur_sequence_sink},
+     mur_out_configure_prores4444, &mur_stream_sink, 0},
+    {".png", "PNG with alpha", "png", AV_CODEC_ID_PNG, NULL, "", AV_PIX_FMT_RGBA, 0, MAX_FPS, NULL, &mur_sequence_sink, 0},
 };
 
 /* A chunk of a GIF render: its frames kept exactly, for murmur join to
@@ -76,7 +86,7 @@ static const mur_format alpha_formats[] = {
  * lengths of changed lines, small on a painted background. */
 static const mur_format gif_chunk_format = {".gif", "GIF chunk (QuickTime Animation)", "qtrle", AV_CODEC_ID_QTRLE, "mov",
                                             "", AV_PIX_FMT_RGB24, 0, 50, mur_out_configure_qtrle,
-                                            &mur_stream_sink};
+                                            &mur_stream_sink, 0};
 
 const mur_format *mur_out_gif_chunk_format(void) { return &gif_chunk_format; }
 
@@ -237,10 +247,17 @@ static const mur_format *check_opts(const mur_video_opts *opts, mur_error *err)
                       opts->width, opts->height, MIN_SIDE, MAX_SIDE);
         return NULL;
     }
+    if (f->animation && (opts->width > MAX_WEBP_SIDE || opts->height > MAX_WEBP_SIDE)) {
+        mur_error_set(err, MUR_EINPUT, "video size %dx%d is too large for %s (each side at most %d)",
+                      opts->width, opts->height, f->ext, MAX_WEBP_SIDE);
+        return NULL;
+    }
     if (opts->fps < 1 || opts->fps > f->max_fps) {
         mur_error_set(err, MUR_EINPUT, "video fps %d is out of range for %s (1..%d)%s", opts->fps,
                       f->ext, f->max_fps,
-                      f->max_fps < MAX_FPS ? ": browsers slow faster GIFs down" : "");
+                      f->max_fps == MAX_FPS ? ""
+                      : f->animation        ? ": browsers slow faster animated WebPs down"
+                                            : ": browsers slow faster GIFs down");
         return NULL;
     }
     if (opts->quality < 0 || opts->quality > MAX_QUALITY) {
@@ -292,6 +309,10 @@ static int check_chunk(const mur_video_opts *o, const mur_format *f, mur_error *
         return mur_error_set(err, MUR_EINPUT,
                              "'%s': a chunk is a .mp4, .webm, .mov or .gif, not a PNG sequence (cut "
                              "one with --from and --to: it needs no join)", o->path);
+    if (f->animation)
+        return mur_error_set(err, MUR_EINPUT,
+                             "'%s': a chunk is a .mp4, .webm, .mov or .gif, not an animated WebP (its "
+                             "one encoder takes the whole clip: render it whole)", o->path);
     if (o->nchunks < 1 || o->chunk < 1 || o->chunk > o->nchunks || o->chunk_frames < 1)
         return mur_error_set(err, MUR_EINPUT, "chunk %d of %d (%ld frames) is not a chunk",
                              o->chunk, o->nchunks, o->chunk_frames);
@@ -430,7 +451,7 @@ int mur_video_open(mur_video **out, const mur_video_opts *opts, mur_error *err)
     const mur_format *f = check_opts(opts, err);
     if (!f)
         return MUR_EINPUT;
-    if (opts->nsubtitles && f->ops != &mur_stream_sink)
+    if (opts->nsubtitles && (f->ops != &mur_stream_sink || f->animation))
         return mur_error_set(err, MUR_EINPUT,
                              "'%s': a subtitle track goes in .mp4, .mov or .webm, not %s (write "
                              "subtitles beside it instead)", opts->path, f->ext);
