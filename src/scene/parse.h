@@ -93,6 +93,8 @@ extern const char *const mur_parse_source_keys[];
 extern const char *const mur_parse_start_keys[];
 /* path as written in scene `scene`: relative to the scene's folder (a copy; NULL: out of memory) */
 char *mur_parse_beside_scene(const char *scene, const char *path);
+/* The text of key at n, a file's path, beside the scene (*out, the caller's); 0 or the error. */
+int mur_parse_file_beside(ctx *c, yaml_node_t *n, const char *key, char **out);
 int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out);
 extern const char *const mur_parse_disc_keys[];
 extern const char *const mur_parse_ring_keys[];

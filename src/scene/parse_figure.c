@@ -69,14 +69,10 @@ static int figure_pair(ctx *c, pair *p, void *arg)
 
 static int reference(ctx *c, yaml_node_t *n, mur_overlay *o)
 {
-    char *written = NULL;
-    int rc = mur_parse_text(c, n, "reference", MUR_SCENE_MAX_PATH, &written);
+    char *path = NULL;
+    int rc = mur_parse_file_beside(c, n, "reference", &path);
     if (rc)
         return rc;
-    char *path = mur_parse_beside_scene(c->name, written);
-    mur_free(written);
-    if (!path)
-        return mur_parse_oom(c);
     double *x, *y;
     mur_error e;
     FILE *fp = fopen(path, "rb");   /* a missing file: the scene's line; a bad one: the file's */

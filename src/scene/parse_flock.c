@@ -204,18 +204,25 @@ char *mur_parse_beside_scene(const char *scene, const char *path)
     return out;
 }
 
-/* Read the recording n names; errors in the file name the file (and its
- * line or dataset), a file that cannot be read the scene's line. */
-int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out)
+int mur_parse_file_beside(ctx *c, yaml_node_t *n, const char *key, char **out)
 {
     char *written = NULL;
     int rc = mur_parse_text(c, n, key, MUR_SCENE_MAX_PATH, &written);
     if (rc)
         return rc;
-    char *path = mur_parse_beside_scene(c->name, written);
+    *out = mur_parse_beside_scene(c->name, written);
     mur_free(written);
-    if (!path)
-        return mur_parse_oom(c);
+    return *out ? 0 : mur_parse_oom(c);
+}
+
+/* Read the recording n names; errors in the file name the file (and its
+ * line or dataset), a file that cannot be read the scene's line. */
+int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_recording **out)
+{
+    char *path = NULL;
+    int rc = mur_parse_file_beside(c, n, key, &path);
+    if (rc)
+        return rc;
     char why[160];
     if (strcmp(key, "replay") && !mur_file_is_hdf5(path)) {
         rc = mur_parse_fail_at(c, n, "a saved state is an HDF5 file from `murmur trace` (.h5), not '%s'", path);

@@ -10,6 +10,36 @@
 #include <stdio.h>
 #include <string.h>
 
+/* fontconfig 2.14 (Debian 12) loses 288 bytes while it parses its
+ * configuration (FcInitLoadConfigAndFonts), once per process, in the thread
+ * Pango starts for it. Not ours to fix, and LeakSanitizer would fail every
+ * program that draws text (Pango in the renderer, librsvg's text when the
+ * scene loader checks an SVG image); this hook (read by LSan in sanitizer builds,
+ * unused otherwise) ignores leaks allocated inside fontconfig. It names the
+ * library, not the function: the fast unwinder LSan uses by default stops
+ * at fontconfig's first frame. */
+/* The hooks live here, in the file every program that links murmur
+ * takes (errors are everywhere), not beside the text drawing: a program
+ * that only loads scenes takes no object of the renderer from the static
+ * library, and would miss them.
+ * The sanitizer runtime looks these hooks up by name in the executable,
+ * so they stay visible though the library hides everything it does not
+ * export; only an AddressSanitizer build (the CMake option, .ci/fuzz) has
+ * them, so the library a host program links exports mur_ names alone. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)   /* clang */
+#define MUR_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(MUR_ASAN)   /* GCC, clang */
+#define MUR_VISIBLE __attribute__((visibility("default")))
+MUR_VISIBLE const char *__lsan_default_suppressions(void);
+MUR_VISIBLE const char *__lsan_default_suppressions(void) { return "leak:libfontconfig.so\n"; }
+/* and says nothing of it, so a program's stderr stays its own */
+MUR_VISIBLE const char *__lsan_default_options(void);
+MUR_VISIBLE const char *__lsan_default_options(void) { return "print_suppressions=0"; }
+#endif
+
 size_t mur_escape_controls(char *out, size_t n, const char *text)
 {
     static const char hex[] = "0123456789abcdef";
