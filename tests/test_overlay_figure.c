@@ -6,11 +6,14 @@
 #include "cli_util.h"
 #include "scene_util.h"
 #include "render/internal.h"
+#include "murmur/alloc.h"
 #include "murmur/presets.h"
 #include "murmur/render.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A noise ramp by hand: tick t has noise t / 1000. Every tick's point is
  * (its noise, its order); past 4096 points every other one goes. */
@@ -143,4 +146,31 @@ TEST(the_example_scene_draws_the_same_frame_on_any_thread_count)
     CHECK(a && b && na == nb && !memcmp(a, b, na), "the frames differ (%zu and %zu bytes)", na, nb);
     free(a);
     free(b);
+}
+
+/* A reference that is a pipe is refused at the scene's line without
+ * opening it (opening a FIFO would block the loader for good); one that
+ * loads is an input the provenance lists by its SHA-256. */
+TEST(a_reference_pipe_is_refused_and_a_reference_file_is_an_input)
+{
+    unlink(scratch_path("ref.fifo"));
+    REQUIRE(mkfifo(scratch_path("ref.fifo"), 0644) == 0, "mkfifo");
+    const char *scene = scratch_path("fifo.yaml");
+    write_file(scene, "model: wrkspc\nflock: {count: 20}\nlook:\n  overlays:\n"
+                      "    - figure: {x: noise, y: order, reference: ref.fifo}\n" RAMP);
+    mur_scene *s = NULL;
+    mur_error err = {{0}};
+    int rc = mur_scene_load(&s, scene, &err);
+    CHECK(rc == MUR_EINPUT && strstr(err.msg, "fifo.yaml:5:47: error") && strstr(err.msg, "pipe"), "gave %s",
+          rc ? err.msg : "(loaded)");
+    mur_scene_destroy(s);
+    s = NULL;
+    REQUIRE(mur_scene_load(&s, "scenes/phase-figure.yaml", &err) == 0, "%s", err.msg);
+    char *text = NULL, want[256];
+    REQUIRE(mur_scene_provenance(s, s->seed, NULL, &text, &err) == 0, "%s", err.msg);
+    REQUIRE(run_tool_output("sha256sum scenes/phase-figure-reference.csv", want, sizeof want) == 0, "sha256sum");
+    *strchr(want, '\n') = 0;
+    CHECK(strstr(text, want) != NULL, "%s in:\n%s", want, text);
+    mur_free(text);
+    mur_scene_destroy(s);
 }

@@ -159,6 +159,8 @@ typedef struct mur_overlay {
                                  ///< of the values drawn)
     const double *ref_x, *ref_y; ///< figure: a reference curve drawn behind (NaN x: a break)
     int nref;                    ///< its points (0: none)
+    const char *ref_path;        ///< figure: the reference's file (the provenance's inputs; NULL: none)
+    char ref_sha256[65];         ///< that file's SHA-256, lowercase hex
 } mur_overlay;
 
 /// How frames look (docs/scenes.md `look`), and the timeline's captions and

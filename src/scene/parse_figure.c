@@ -6,7 +6,9 @@
  * (mur_parse_figure_finish, once the whole scene is read). */
 #include "parse.h"
 #include "../data/series_csv.h"
+#include "sha256.h"
 #include "murmur/alloc.h"
+#include "murmur/file.h"
 #include "murmur/metrics.h"
 #include "murmur/presets.h"
 
@@ -14,6 +16,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The most bytes a reference series may have: an ensemble's series of a
+ * long video at every tick is tens of megabytes. */
+#define REFERENCE_MAX_BYTES (256LL << 20)
 
 const char *const mur_parse_figure_keys[] = {"x", "y", "reference", "corner", "x_range", "y_range", NULL};
 static const char *const corner_names[] = {"top-left", "top-right", "bottom-left", "bottom-right", NULL};
@@ -75,20 +81,26 @@ static int reference(ctx *c, yaml_node_t *n, mur_overlay *o)
         return rc;
     double *x, *y;
     mur_error e;
-    FILE *fp = fopen(path, "rb");   /* a missing file: the scene's line; a bad one: the file's */
-    if (!fp)
-        rc = mur_parse_fail_at(c, n, "cannot open the reference series '%s': %s", path, strerror(errno));
-    else {
-        fclose(fp);
-        rc = mur_series_csv_read(path, path, o->setting->name, mur_metric_name(o->metric), &x, &y, &o->nref, &e);
-        if (rc)
-            mur_error_set(c->err, rc, "%s", e.msg);
+    char why[160];
+    /* a missing file, a pipe or a device: the scene's line; a bad one: the file's */
+    if (mur_file_check_input(path, REFERENCE_MAX_BYTES, why, sizeof why))
+        rc = mur_parse_fail_at(c, n, "cannot open the reference series '%s': it %s", path, why);
+    else if ((rc = mur_series_csv_read(path, path, o->setting->name, mur_metric_name(o->metric), &x, &y,
+                                       &o->nref, &e)))
+        mur_error_set(c->err, rc, "%s", e.msg);
+    else if (mur_sha256_file(path, o->ref_sha256)) {   /* for the provenance's inputs */
+        mur_free(x);
+        mur_free(y);
+        o->nref = 0;
+        rc = mur_parse_fail_at(c, n, "cannot read the reference series '%s' again", path);
     }
-    mur_free(path);
-    if (rc)
+    if (rc) {
+        mur_free(path);
         return rc;
+    }
     o->ref_x = x;
     o->ref_y = y;
+    o->ref_path = path;
     return 0;
 }
 
@@ -113,7 +125,9 @@ void mur_parse_figure_free(mur_overlay *o)
 {
     mur_free((void *)o->ref_x);
     mur_free((void *)o->ref_y);
+    mur_free((void *)o->ref_path);
     o->ref_x = o->ref_y = NULL;
+    o->ref_path = NULL;
     o->nref = 0;
 }
 

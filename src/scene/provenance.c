@@ -150,8 +150,26 @@ static void put_scene_file(text *t, const mur_scene *s, void (*put_text)(text *,
 
 /* ---- the inputs: every file the scene read, by its SHA-256 ------------------- */
 
+/* The file an overlay read (an image, a figure's reference): 1 with its
+ * path and SHA-256, or 0. */
+static int overlay_file(const mur_overlay *o, const char **path, const char **sha)
+{
+    if (o->image && o->image->path) {
+        *path = o->image->path;
+        *sha = o->image->sha256;
+        return 1;
+    }
+    if (o->ref_path) {
+        *path = o->ref_path;
+        *sha = o->ref_sha256;
+        return 1;
+    }
+    return 0;
+}
+
 /* Input i of the scene (0: the scene file, then flock.replay, flock.start
- * and each condition's replay, then the image overlays' files; a file named
+ * and each condition's replay, then the overlays' files (images, figures'
+ * references); a file named
  * twice once): its path and SHA-256 through *path and *sha; 0 past the last. */
 static int input_at(const mur_scene *s, int i, const char **path, const char **sha)
 {
@@ -171,17 +189,17 @@ static int input_at(const mur_scene *s, int i, const char **path, const char **s
             *sha = r->sha256;
         }
     }
-    for (int j = 0; j < s->look.noverlays && k < i; j++) {   /* then each image overlay's file */
-        const mur_image *im = s->look.overlays[j].image;
-        int seen = !im || !im->path;
+    for (int j = 0; j < s->look.noverlays && k < i; j++) {   /* then each overlay's file */
+        const char *jp, *js;
+        int seen = !overlay_file(&s->look.overlays[j], &jp, &js);
         for (int q = 0; !seen && q < j; q++) {
-            const mur_image *o = s->look.overlays[q].image;
-            seen = o && o->path && !strcmp(o->path, im->path) && !strcmp(o->sha256, im->sha256);
+            const char *qp, *qs;
+            seen = overlay_file(&s->look.overlays[q], &qp, &qs) && !strcmp(qp, jp) && !strcmp(qs, js);
         }
         if (!seen) {
             k++;
-            *path = im->path;
-            *sha = im->sha256;
+            *path = jp;
+            *sha = js;
         }
     }
     return k == i;
