@@ -85,10 +85,15 @@ typedef struct mur_params {
     mur_motion motion;            ///< steer | turn | set
     double turn_rate;             ///< turn: degrees a second (> 0)
     double dt;                    ///< turn: seconds a tick (> 0)
+    /* Space (docs/model.md "Three dimensions"): the plane, or a box of
+     * width x height x depth whose third axis z is up. */
+    int dimensions;               ///< 2 (the plane) or 3; fixed for a flock's life
+    double depth;                 ///< 3D: the world's extent along z, world units (> 0; unused in 2D)
 } mur_params;
 
 /// The world size a parameter set means: with density > 0, width = height =
-/// sqrt(count / density) (at least 1); otherwise p is left as it is.
+/// sqrt(count / density) (at least 1), and in 3D a cube of side
+/// cbrt(count / density) (density per unit volume); otherwise p is left as it is.
 MUR_API void mur_params_resolve(mur_params *p);
 
 /// Whether p is the Reynolds family (metric x reynolds x steer), which the
@@ -104,6 +109,7 @@ typedef struct mur_predator {
     double burst;      ///< flee: a boid within R may go this many times max_speed while it
                        ///< flees (1.5: half again as fast); 0 or 1 = no burst
     int hunting;       ///< 1: it moves on its own, pursuing (mur_hunt_step), not along a script
+    double z;          ///< 3D: its height (unused in 2D)
 } mur_predator;
 
 /// What a hunting predator pursues (scene `predators[].pursue`).
@@ -171,8 +177,14 @@ MUR_API int mur_flock_pursue_target(const mur_flock *f, mur_pursue what, double 
 MUR_API void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n);
 
 /// Load an explicit state (n boids; arrays of n). Sets count to n and tick to 0.
+/// A 3D flock refuses it (MUR_EINPUT: a 2D state in a 3D world).
 MUR_API int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
                         const double *vx, const double *vy, mur_error *err);
+
+/// The same with the third axis: a 3D flock's state; a 2D flock refuses it.
+MUR_API int mur_flock_set_state3(mur_flock *f, int n, const double *x, const double *y,
+                                 const double *z, const double *vx, const double *vy,
+                                 const double *vz, mur_error *err);
 
 /// Move every boid i by (dx[i], dy[i]) world units (arrays of count), folded
 /// back into a wrapping world; velocities, the tick and the PRNG are kept,
@@ -260,7 +272,7 @@ MUR_API const double *mur_flock_x(const mur_flock *f);
 MUR_API const double *mur_flock_y(const mur_flock *f);
 MUR_API const double *mur_flock_vx(const mur_flock *f);
 MUR_API const double *mur_flock_vy(const mur_flock *f);
-/// The world's dimensions (2, or 3 once a 3D world is built; issue #29).
+/// The world's dimensions: 2 or 3 (params.dimensions).
 MUR_API int mur_flock_dimensions(const mur_flock *f);
 /// The third axis (up) and its velocity: NULL in a 2D flock, so a 2D caller
 /// never reads them and a 3D one (render's view3d) asks for them.
@@ -279,6 +291,11 @@ MUR_API void mur_flock_offset(const mur_flock *f, double x0, double y0, double x
 /// not a flock, such as the trails).
 MUR_API void mur_params_offset(const mur_params *p, double x0, double y0, double x1, double y1,
                        double *dx, double *dy);
+
+/// The same in 3D: the offset d from point a to point b (x, y, z) under p's
+/// boundary (wrap: the nearest image along each of the three axes).
+MUR_API void mur_params_offset3(const mur_params *p, const double a[3], const double b[3],
+                                double d[3]);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,11 @@ typedef struct {
     mur_it_reach reach;     /* interaction: how far metric neighbours count */
     int accel;              /* interaction: its result is an acceleration (else a heading) */
     mur_move move;          /* motion: a boid moved with the result */
+    /* the same in three dimensions (kinds.h) */
+    mur_nb3_each each3;
+    mur_it3_add add3;
+    mur_it3_finish finish3;
+    mur_move3 move3;
 } row;
 
 /* Keys and defaults of a kind: its settings of the settings table
@@ -30,39 +35,44 @@ typedef struct {
 static const row rows[] = {
     {{"neighbours", "metric", MUR_NEIGHBOURS_METRIC, {NULL}, {0},
       "a radius per rule (or the interaction's zones), inside the field of view", ""},
-     mur_nb_metric, mur_nb_metric_cell, NULL, NULL, NULL, 0, NULL},
+     mur_nb_metric, mur_nb_metric_cell, NULL, NULL, NULL, 0, NULL,
+     mur_nb3_metric, NULL, NULL, NULL},
     {{"neighbours", "topological", MUR_NEIGHBOURS_TOPOLOGICAL,
       {"topological_k", "topological_radius", NULL}, {MUR_DEFAULT_K, MUR_MAX_WORLD, 0},
       "the k nearest (ties to the lower index), optionally within a radius; the field of view "
       "filters after choosing",
       "Ballerini et al. 2008, PNAS 105:1232"},
-     mur_nb_topological, mur_nb_topological_cell, NULL, NULL, NULL, 0, NULL},
+     mur_nb_topological, mur_nb_topological_cell, NULL, NULL, NULL, 0, NULL,
+     mur_nb3_topological, NULL, NULL, NULL},
     {{"interaction", "reynolds", MUR_INTERACTION_REYNOLDS, {NULL}, {0},
       "separation, alignment and cohesion combined into an acceleration", "Reynolds 1987"},
-     NULL, NULL, mur_it_reynolds_add, mur_it_reynolds_finish, mur_it_reynolds_reach, 1, NULL},
+     NULL, NULL, mur_it_reynolds_add, mur_it_reynolds_finish, mur_it_reynolds_reach, 1, NULL,
+     NULL, mur_it3_reynolds_add, mur_it3_reynolds_finish, NULL},
     {{"interaction", "vicsek", MUR_INTERACTION_VICSEK, {NULL}, {0},
       "the mean heading of the neighbours and the boid itself, plus uniform noise in "
       "[-eta/2, eta/2]",
       "Vicsek et al. 1995, Phys. Rev. Lett. 75:1226"},
-     NULL, NULL, mur_it_vicsek_add, mur_it_vicsek_finish, mur_it_vicsek_reach, 0, NULL},
+     NULL, NULL, mur_it_vicsek_add, mur_it_vicsek_finish, mur_it_vicsek_reach, 0, NULL,
+     NULL, mur_it3_vicsek_add, mur_it3_vicsek_finish, NULL},
     {{"interaction", "couzin", MUR_INTERACTION_COUZIN,
       {"orientation_width", "attraction_width", NULL},
       {MUR_DEFAULT_ORIENTATION_WIDTH, MUR_DEFAULT_ATTRACTION_WIDTH, 0},
       "zones of repulsion, orientation and attraction; normal angular noise sigma",
       "Couzin et al. 2002, J. theor. Biol. 218:1"},
-     NULL, NULL, mur_it_couzin_add, mur_it_couzin_finish, mur_it_couzin_reach, 0, NULL},
+     NULL, NULL, mur_it_couzin_add, mur_it_couzin_finish, mur_it_couzin_reach, 0, NULL,
+     NULL, mur_it3_couzin_add, mur_it3_couzin_finish, NULL},
     {{"motion", "steer", MUR_MOTION_STEER, {NULL}, {0},
       "v += a, then the speed rule", "Reynolds 1987"},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_steer},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move_steer, NULL, NULL, NULL, mur_move3_steer},
     {{"motion", "turn", MUR_MOTION_TURN, {"turn_rate", "dt", NULL},
       {MUR_DEFAULT_TURN_RATE, MUR_DEFAULT_DT, 0},
       "constant speed; the heading turns toward the desired one by at most turn_rate x dt",
       "Couzin et al. 2002"},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_turn},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move_turn, NULL, NULL, NULL, mur_move3_turn},
     {{"motion", "set", MUR_MOTION_SET, {NULL}, {0},
       "the position moves with the tick's velocity, then the heading becomes the desired one",
       "Vicsek et al. 1995"},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_set},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move_set, NULL, NULL, NULL, mur_move3_set},
 };
 
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
@@ -98,6 +108,17 @@ static const row *chosen_row(const char *axis, const mur_params *p)
         if (!strcmp(rows[i].kind.axis, axis) && rows[i].kind.value == v)
             return &rows[i];
     return &rows[0];
+}
+
+void mur_family_kinds3_(const mur_params *p, mur_kinds3 *out)
+{
+    const row *nb = chosen_row("neighbours", p), *in = chosen_row("interaction", p);
+    out->each = nb->each3;
+    out->add = in->add3;
+    out->finish = in->finish3;
+    out->reach = in->reach;
+    out->accel = in->accel;
+    out->move = chosen_row("motion", p)->move3;
 }
 
 int mur_kind_chosen(const char *kind, const mur_params *p)

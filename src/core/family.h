@@ -29,7 +29,7 @@
     .topological_k = MUR_DEFAULT_K, .topological_radius = MUR_MAX_WORLD,              \
     .orientation_width = MUR_DEFAULT_ORIENTATION_WIDTH,                               \
     .attraction_width = MUR_DEFAULT_ATTRACTION_WIDTH, .turn_rate = MUR_DEFAULT_TURN_RATE, \
-    .dt = MUR_DEFAULT_DT
+    .dt = MUR_DEFAULT_DT, .dimensions = 2, .depth = 0
 
 /* The most neighbours a topological boid takes (k). */
 #define MUR_MAX_K 1024

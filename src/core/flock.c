@@ -67,6 +67,16 @@ static void clamp_len(double *x, double *y, double max)
     }
 }
 
+void mur_params_offset3(const mur_params *p, const double a[3], const double b[3], double d[3])
+{
+    const double size[3] = {p->width, p->height, p->depth};
+    for (int k = 0; k < 3; k++) {
+        d[k] = b[k] - a[k];
+        if (p->boundary == MUR_BOUNDARY_WRAP)
+            d[k] = mur_near_image(d[k], size[k]);
+    }
+}
+
 void mur_params_offset(const mur_params *p, double x0, double y0, double x1, double y1,
                        double *dx, double *dy)
 {
@@ -111,15 +121,22 @@ int mur_params_validate(const mur_params *p, mur_error *err)
     if (!(p->init_speed_min <= p->init_speed_max))
         return mur_error_set(err, MUR_EINPUT, "init_speed range [%g, %g] is reversed",
                              p->init_speed_min, p->init_speed_max);
+    if (p->dimensions == 3 && !(p->depth >= 1) && !(p->density > 0))
+        return mur_error_set(err, MUR_EINPUT,
+                             "depth = %g: a 3D world needs a depth of at least 1 world unit",
+                             p->depth);
     return mur_family_validate(p, err);
 }
 
 void mur_params_resolve(mur_params *p)
 {
     if (p->density > 0) {
-        double side = sqrt((double)p->count / p->density);
+        double side = p->dimensions == 3 ? cbrt((double)p->count / p->density)
+                                         : sqrt((double)p->count / p->density);
         side = side >= 1 ? side : 1;
         p->width = p->height = side <= MUR_MAX_WORLD ? side : MUR_MAX_WORLD;
+        if (p->dimensions == 3)
+            p->depth = p->width;
     }
 }
 
@@ -147,10 +164,15 @@ static int reserve(mur_flock *f, size_t n)
         {(void **)&f->kx, sizeof(double)}, {(void **)&f->ky, sizeof(double)},
         {(void **)&f->kvx, sizeof(double)}, {(void **)&f->kvy, sizeof(double)},
         {(void **)&f->acc, 2 * sizeof(double)},
+        /* the third axis, in a 3D flock only */
+        {(void **)&f->z, sizeof(double)},  {(void **)&f->vz, sizeof(double)},
+        {(void **)&f->kz, sizeof(double)}, {(void **)&f->kvz, sizeof(double)},
+        {(void **)&f->accz, sizeof(double)},
     };
+    size_t narrays = sizeof arrays / sizeof arrays[0] - (f->p.dimensions == 3 ? 0 : 5);
     /* MUR_FILTER_PAD more than a flock holds: the filter's last vector
      * reads past the last boid (and ignores what it reads). */
-    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
+    for (size_t k = 0; k < narrays; k++) {
         void *q = mur_realloc(*arrays[k].p, (cap + MUR_FILTER_PAD) * arrays[k].size);
         if (!q)
             return -1;  /* arrays already grown keep their data; cap is unchanged */
@@ -163,8 +185,9 @@ static int reserve(mur_flock *f, size_t n)
         f->group = g;
     }
     /* defined values there, for memory checkers */
-    double *const padded[] = {f->x, f->y, f->vx, f->vy, f->kx, f->ky, f->kvx, f->kvy};
-    for (size_t k = 0; k < sizeof padded / sizeof padded[0]; k++)
+    double *const padded[] = {f->x, f->y, f->vx, f->vy, f->kx, f->ky, f->kvx, f->kvy,
+                              f->z, f->vz, f->kz, f->kvz};
+    for (size_t k = 0; k < (f->p.dimensions == 3 ? 12u : 8u); k++)
         memset(padded[k] + f->cap, 0, (cap + MUR_FILTER_PAD - f->cap) * sizeof(double));
     f->cap = cap;
     return 0;
@@ -172,9 +195,15 @@ static int reserve(mur_flock *f, size_t n)
 
 /* Boid i drawn from the stream: position, heading, speed, in that order, so
  * the first k boids of any flock with the same seed are the same. */
+static void draw_boid3(mur_flock *f, int i);
+
 static void draw_boid(mur_flock *f, int i)
 {
     const mur_params *p = &f->p;
+    if (p->dimensions == 3) {
+        draw_boid3(f, i);
+        return;
+    }
     double px = mur_rng_uniform(&f->rng);
     double py = mur_rng_uniform(&f->rng);
     f->x[i] = px * p->width;
@@ -193,6 +222,36 @@ static void draw_boid(mur_flock *f, int i)
     double s = p->init_speed_min + (p->init_speed_max - p->init_speed_min) * u;
     f->vx[i] = s * cos(a);
     f->vy[i] = s * sin(a);
+}
+
+/* A 3D boid drawn from the stream: position (three draws), heading uniform
+ * on the sphere (two: cos of the polar angle uniform in [-1, 1], the
+ * azimuth uniform), speed. An open world starts in a ball of the box's
+ * volume around its centre, uniform by volume. */
+static void draw_boid3(mur_flock *f, int i)
+{
+    const mur_params *p = &f->p;
+    double px = mur_rng_uniform(&f->rng);
+    double py = mur_rng_uniform(&f->rng);
+    double pz = mur_rng_uniform(&f->rng);
+    if (p->boundary == MUR_BOUNDARY_OPEN) {
+        double R = cbrt(3 * p->width * p->height * p->depth / (4 * MUR_PI));
+        double r = R * cbrt(px), c = 2 * py - 1, s = sqrt(fmax(0, 1 - c * c)), t = 2 * MUR_PI * pz;
+        f->x[i] = p->width / 2 + r * s * cos(t);
+        f->y[i] = p->height / 2 + r * s * sin(t);
+        f->z[i] = p->depth / 2 + r * c;
+    } else {
+        f->x[i] = px * p->width;
+        f->y[i] = py * p->height;
+        f->z[i] = pz * p->depth;
+    }
+    double c = 2 * mur_rng_uniform(&f->rng) - 1, sn = sqrt(fmax(0, 1 - c * c));
+    double a = 2 * MUR_PI * mur_rng_uniform(&f->rng);
+    double u = mur_rng_uniform(&f->rng);
+    double sp = p->init_speed_min + (p->init_speed_max - p->init_speed_min) * u;
+    f->vx[i] = sp * sn * cos(a);
+    f->vy[i] = sp * sn * sin(a);
+    f->vz[i] = sp * c;
 }
 
 static void fold_into_world(mur_flock *f);
@@ -286,6 +345,15 @@ void mur_flock_destroy(mur_flock *f)
     mur_free(f->kvx);
     mur_free(f->kvy);
     mur_free(f->acc);
+    mur_free(f->z);
+    mur_free(f->vz);
+    mur_free(f->kz);
+    mur_free(f->kvz);
+    mur_free(f->accz);
+    mur_free(f->grid3.start);
+    mur_free(f->grid3.order);
+    mur_free(f->grid3.slot);
+    mur_free(f->grid3.cell_of);
     mur_free(f->reach_of);
     mur_free(f->hint);
     mur_free(f->ids);
@@ -319,6 +387,20 @@ void mur_flock_reset(mur_flock *f)
 
 void mur_flock_scatter(mur_flock *f)
 {
+    if (f->p.dimensions == 3) {
+        /* uniform on the sphere: the polar angle's cosine and the azimuth */
+        for (int i = 0; i < f->n; i++) {
+            double s = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i] + f->vz[i] * f->vz[i]);
+            uint64_t h = mur_hash3(f->seed ^ SALT_SCATTER, f->tick, (uint64_t)i);
+            double c = 2 * mur_u01(h) - 1, sn = sqrt(fmax(0, 1 - c * c));
+            double a = 2 * MUR_PI * mur_u01(mur_hash3(h, f->tick, 1));
+            f->vx[i] = s * sn * cos(a);
+            f->vy[i] = s * sn * sin(a);
+            f->vz[i] = s * c;
+        }
+        f->grid_ok = 0;
+        return;
+    }
     for (int i = 0; i < f->n; i++) {
         double s = sqrt(f->vx[i] * f->vx[i] + f->vy[i] * f->vy[i]);
         double a = 2 * MUR_PI * mur_u01(mur_hash3(f->seed ^ SALT_SCATTER, f->tick, (uint64_t)i));
@@ -354,6 +436,9 @@ static void fold_into_world(mur_flock *f)
         f->x[i] = fold(f->x[i], f->p.width);
         f->y[i] = fold(f->y[i], f->p.height);
     }
+    if (f->z)
+        for (int i = 0; i < f->n; i++)
+            f->z[i] = fold(f->z[i], f->p.depth);
 }
 
 int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
@@ -361,6 +446,9 @@ int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
     int rc = mur_params_validate(p, err);
     if (rc)
         return rc;
+    if (p->dimensions != f->p.dimensions)
+        return mur_error_set(err, MUR_EINPUT, "dimensions cannot change during a run (%d, now %d)",
+                             f->p.dimensions, p->dimensions);
     if (p->count > f->n && reserve(f, (size_t)p->count))
         return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", p->count);
     int old = f->n;
@@ -396,17 +484,19 @@ void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n)
     f->npred = n < 0 ? 0 : n;
 }
 
-int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
-                        const double *vx, const double *vy, mur_error *err)
+/* The shared part of set_state and set_state3: room for n boids. */
+static int state_room(mur_flock *f, int n, mur_error *err)
 {
     if (n < 0 || n > MUR_MAX_BOIDS)
         return mur_error_set(err, MUR_EINPUT, "boid count %d out of range", n);
     if (reserve(f, (size_t)(n > 0 ? n : 1)))
         return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", n);
-    memcpy(f->x, x, (size_t)n * sizeof *x);
-    memcpy(f->y, y, (size_t)n * sizeof *y);
-    memcpy(f->vx, vx, (size_t)n * sizeof *vx);
-    memcpy(f->vy, vy, (size_t)n * sizeof *vy);
+    return MUR_OK;
+}
+
+/* The rest: count n, the world folded, tick 0. */
+static void state_loaded(mur_flock *f, int n)
+{
     f->n = n;
     f->p.count = n;
     mur_params_resolve(&f->p);
@@ -414,6 +504,38 @@ int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
     f->tick = 0;
     f->grid_ok = 0;
     drop_ids(f);
+}
+
+int mur_flock_set_state3(mur_flock *f, int n, const double *x, const double *y, const double *z,
+                         const double *vx, const double *vy, const double *vz, mur_error *err)
+{
+    if (f->p.dimensions != 3)
+        return mur_error_set(err, MUR_EINPUT, "a 3D state (with z) cannot start a 2D world");
+    int rc = state_room(f, n, err);
+    if (rc)
+        return rc;
+    const double *src[6] = {x, y, z, vx, vy, vz};
+    double *dst[6] = {f->x, f->y, f->z, f->vx, f->vy, f->vz};
+    for (int k = 0; k < 6; k++)
+        memcpy(dst[k], src[k], (size_t)n * sizeof(double));
+    state_loaded(f, n);
+    return MUR_OK;
+}
+
+int mur_flock_set_state(mur_flock *f, int n, const double *x, const double *y,
+                        const double *vx, const double *vy, mur_error *err)
+{
+    if (f->p.dimensions == 3)
+        return mur_error_set(err, MUR_EINPUT,
+                             "a 2D state (no z) cannot start a 3D world (dimensions: 3)");
+    int rc = state_room(f, n, err);
+    if (rc)
+        return rc;
+    memcpy(f->x, x, (size_t)n * sizeof *x);
+    memcpy(f->y, y, (size_t)n * sizeof *y);
+    memcpy(f->vx, vx, (size_t)n * sizeof *vx);
+    memcpy(f->vy, vy, (size_t)n * sizeof *vy);
+    state_loaded(f, n);
     return MUR_OK;
 }
 
@@ -469,6 +591,9 @@ int mur_flock_set_start(mur_flock *f, const mur_start_group *g, int n, mur_error
 {
     if (n < 0 || n > MUR_MAX_GROUPS)
         return mur_error_set(err, MUR_EINPUT, "%d groups (at most %d)", n, MUR_MAX_GROUPS);
+    if (n && f->p.dimensions == 3)
+        return mur_error_set(err, MUR_EINPUT,
+                             "flock.start's regions are 2D: a 3D world starts uniform in its box");
     long total = 0;
     for (int k = 0; k < n; k++)
         total += g[k].count;
@@ -548,21 +673,9 @@ const double *mur_flock_y(const mur_flock *f) { return f->y; }
 const double *mur_flock_vx(const mur_flock *f) { return f->vx; }
 const double *mur_flock_vy(const mur_flock *f) { return f->vy; }
 /* The core is 2D today: no z is kept, so these say so (issue #29). */
-int mur_flock_dimensions(const mur_flock *f)
-{
-    (void)f;
-    return 2;
-}
-const double *mur_flock_z(const mur_flock *f)
-{
-    (void)f;
-    return NULL;
-}
-const double *mur_flock_vz(const mur_flock *f)
-{
-    (void)f;
-    return NULL;
-}
+int mur_flock_dimensions(const mur_flock *f) { return f->p.dimensions == 3 ? 3 : 2; }
+const double *mur_flock_z(const mur_flock *f) { return f->p.dimensions == 3 ? f->z : NULL; }
+const double *mur_flock_vz(const mur_flock *f) { return f->p.dimensions == 3 ? f->vz : NULL; }
 
 /* ---- the rules ---------------------------------------------------------- */
 
@@ -1478,6 +1591,8 @@ int mur_flock_step(mur_flock *f)
     atomic_store_explicit(&f->stopped, 0, memory_order_relaxed);
     if (stop_seen(f))
         return MUR_EINTR;
+    if (p->dimensions == 3)
+        return mur_family_step3(f);
     if (p->neighbours != MUR_NEIGHBOURS_METRIC || p->interaction != MUR_INTERACTION_REYNOLDS)
         return mur_family_step(f);
     /* Sequential ticks read boids that already moved this tick, up to

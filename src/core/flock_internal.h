@@ -22,6 +22,18 @@ typedef struct {
     const double *x, *y, *vx, *vy;
 } boids;
 
+/* A 3D flock's cell grid (family3.c): n[0] x n[1] x n[2] boxes of sides
+ * side[] from o (cell: the smallest side), cell c = (cz n1 + cy) n0 + cx;
+ * its boids are positions start[c] .. start[c + 1] - 1 of the grid order,
+ * by ascending id. */
+typedef struct {
+    int *start, *order, *slot, *cell_of;
+    size_t cells_cap, cap;
+    int n[3];
+    double o[3], side[3], cell;
+    int wrap;
+} mur_grid3;
+
 struct mur_flock {
     mur_params p;
     uint64_t seed;
@@ -51,6 +63,11 @@ struct mur_flock {
     double *hint;              /* the last tick's, by position this tick */
     size_t reach_cap;
     double topo_cell;          /* topological: the grid's cell for the next tick (0: unknown) */
+    /* 3D only (p.dimensions == 3; NULL in 2D): the third axis of the state,
+     * by id and by position, and the results' third component */
+    double *z, *vz, *kz, *kvz, *accz;
+    mur_grid3 grid3;           /* 3D: this tick's cells */
+    int grid3_ok;
 };
 
 /* Sums over one boid's neighbours (docs/model.md step 1-2); the model
@@ -88,5 +105,8 @@ void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double
 
 /* Whether the stop flag is up (and the tick abandoned). */
 int mur_flock_stop_seen_(mur_flock *f);
+
+/* A 3D flock's tick (family3.c): every kind of the family in a box. */
+int mur_family_step3(mur_flock *f);
 
 #endif

@@ -71,4 +71,82 @@ void mur_move_steer(mur_flock *f, int i, double ox, double oy, int accel);
 void mur_move_turn(mur_flock *f, int i, double ox, double oy, int accel);
 void mur_move_set(mur_flock *f, int i, double ox, double oy, int accel);
 
+/* ---- three dimensions (family3.c, neighbours3.c, interaction3.c, motion3.c) ----
+ * The same kinds in a box: each has a 3D row of functions beside its 2D
+ * one in family.c's table, computing docs/model.md's equations with a z. */
+
+typedef struct {
+    int k;                  /* position of j (kx[k] ...) */
+    double d[3], dist;      /* d_ij (nearest image) and |d_ij| > 0 */
+    int seen;               /* d_ij inside i's cone of view */
+} mur_nb3;
+
+typedef struct {
+    double s[3]; int ns;    /* separation (couzin: repulsion) */
+    double a[3]; int na;    /* alignment (couzin: orientation) */
+    double c[3]; int nc;    /* cohesion (couzin: attraction) */
+} sums3;
+
+typedef struct {
+    const mur_flock *f;
+    const mur_params *p;
+    int topological;
+    unsigned used;
+    double rr, ro, ra;
+    double treach, tcap;   /* squared: metric reach, topological cap */
+    int fov_cone;
+    double cos_half;
+    int wrap;
+    double size[3];        /* width, height, depth */
+    int i, k;              /* id and position */
+    double r[3], v[3], vlen;
+} mur_it3;
+
+typedef void (*mur_it3_add)(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
+typedef void (*mur_it3_finish)(const mur_it3 *it, const sums3 *acc, double out[3]);
+typedef void (*mur_nb3_each)(const mur_it3 *it, mur_it3_add add, sums3 *acc);
+typedef void (*mur_move3)(mur_flock *f, int i, const double o[3], int accel);
+
+/* The 3D functions of p's three kinds (family.c's table). */
+typedef struct {
+    mur_nb3_each each;
+    mur_it3_add add;
+    mur_it3_finish finish;
+    mur_it_reach reach;
+    int accel;
+    mur_move3 move;
+} mur_kinds3;
+void mur_family_kinds3_(const mur_params *p, mur_kinds3 *out);
+
+/* neighbours3.c */
+void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc);
+void mur_nb3_topological(const mur_it3 *it, mur_it3_add add, sums3 *acc);
+
+/* interaction3.c */
+void mur_it3_reynolds_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
+void mur_it3_reynolds_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
+void mur_it3_vicsek_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
+void mur_it3_vicsek_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
+void mur_it3_couzin_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
+void mur_it3_couzin_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
+
+/* motion3.c */
+void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel);
+void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel);
+void mur_move3_set(mur_flock *f, int i, const double o[3], int accel);
+
+/* Small vector helpers of the 3D kinds (vec3.h has the public ones). */
+static inline double mur_dot3_(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+/* out = unit(a); 0 for a zero vector. Returns |a|. */
+static inline double mur_unit3_(const double a[3], double out[3])
+{
+    double l = sqrt(mur_dot3_(a, a));
+    for (int c = 0; c < 3; c++)
+        out[c] = l > 0 ? a[c] / l : 0;
+    return l;
+}
+
 #endif

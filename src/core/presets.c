@@ -125,33 +125,33 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
 #pragma GCC diagnostic ignored "-Woverride-init"
 static const mur_preset presets[] = {
     {"lab", "turn-only rules, in-place sequential update, constant speed",
-     LAB, {0, 0, 130, 0.8, 0, 0, 0}, NULL, NULL},
+     LAB, {0, 0, 130, 0.8, 0, 0, 0, 0}, NULL, NULL},
     {"reynolds", "classic steering (Reynolds 1987), 1/d^2 separation",
-     REYNOLDS, {0, 0, 100, 0.5, 0, 0, 0}, NULL, NULL},
+     REYNOLDS, {0, 0, 100, 0.5, 0, 0, 0, 0}, NULL, NULL},
     {"wrkspc", "normalised weighted rules, one perception radius, knockout demos",
-     WRKSPC, {0, 0, 80, 0.5, 0, 0, 0}, NULL, NULL},
+     WRKSPC, {0, 0, 80, 0.5, 0, 0, 0, 0}, NULL, NULL},
     {"radii", "steering with one radius per question: 18 / 42 / 52",
-     RADII, {0, 0, 120, 0.3, 1, 0, 0}, NULL, NULL},
+     RADII, {0, 0, 120, 0.3, 1, 0, 0, 0}, NULL, NULL},
     {"engine", "steering with a little noise, square world",
-     ENGINE_WITH(.count = 120), {0, 0, 80, 0.6, 0, 0, 0}, NULL, NULL},
+     ENGINE_WITH(.count = 120), {0, 0, 80, 0.6, 0, 0, 0, 0}, NULL, NULL},
     {"engine-school", "tight school: strong cohesion, separation and alignment",
      ENGINE_WITH(.count = 200, .cohesion = 3, .separation = 2.0, .alignment = 1.5,
                  .noise = 0.01),
-     {0, 0, 80, 0.6, 0, 0, 0}, NULL, NULL},
+     {0, 0, 80, 0.6, 0, 0, 0, 0}, NULL, NULL},
     {"engine-swarm", "chaotic swarm: weak alignment and cohesion, five times the noise",
      ENGINE_WITH(.count = 150, .alignment = 0.3, .cohesion = 0.3, .noise = 0.1),
-     {0, 0, 80, 0.6, 0, 0, 0}, NULL, NULL},
+     {0, 0, 80, 0.6, 0, 0, 0, 0}, NULL, NULL},
     {"engine-blindspot", "engine with a 160 degree blind spot (fov 200)",
-     ENGINE_WITH(.fov = 200), {0, 0, 80, 0.6, 0, 0, 0}, NULL, NULL},
+     ENGINE_WITH(.fov = 200), {0, 0, 80, 0.6, 0, 0, 0, 0}, NULL, NULL},
     {"engine-predator", "engine with a scripted flee predator circling the world",
-     ENGINE_WITH(.count = 120), {0, 0, 80, 0.6, 0, 0, 0},
+     ENGINE_WITH(.count = 120), {0, 0, 80, 0.6, 0, 0, 0, 0},
      "W/2 + 0.3*W*cos(2*PI*t/12)", "H/2 + 0.3*H*sin(2*PI*t/8)"},
     {"vicsek", "Vicsek et al. 1995: heading set to the neighbours' mean plus uniform noise eta",
-     VICSEK, {0, 0, 2, 0.01, 0, 0, 0}, NULL, NULL},
+     VICSEK, {0, 0, 2, 0.01, 0, 0, 0, 0}, NULL, NULL},
     {"couzin", "Couzin et al. 2002: repulsion, orientation and attraction zones, open space",
-     COUZIN, {0, 0, 6, 0.1, 0, 0, 0}, NULL, NULL},
+     COUZIN, {0, 0, 6, 0.1, 0, 0, 0, 0}, NULL, NULL},
     {"topological", "wrkspc's rules on each boid's 7 nearest (Ballerini et al. 2008)",
-     WRKSPC_WITH(.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL), {0, 0, 80, 0.5, 0, 0, 0},
+     WRKSPC_WITH(.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL), {0, 0, 80, 0.5, 0, 0, 0, 0},
      NULL, NULL},
 };
 #pragma GCC diagnostic pop
@@ -229,6 +229,8 @@ static const mur_setting settings[] = {
     ENUM("motion", motion, motion_names, "steer | turn | set"),
     KREAL("turn_rate", turn_rate, 0, 1e6, "turn: most the heading turns, degrees a second (> 0)", "turn"),
     KREAL("dt", dt, 0, 1e3, "turn: seconds a tick (> 0)", "turn"),
+    INT("dimensions", dimensions, 2, 3, "2 (the plane) or 3 (a box; z is up)"),
+    REAL("depth", depth, 0, MUR_MAX_WORLD, "3D: world depth along z (up), world units (>= 1)"),
 };
 
 int mur_setting_count(void) { return (int)(sizeof settings / sizeof settings[0]); }
@@ -288,6 +290,8 @@ int mur_setting_shown(const mur_setting *s, const mur_params *p)
 {
     if (!mur_setting_active(s, p))
         return 0;
+    if (!strcmp(s->name, "dimensions") || !strcmp(s->name, "depth"))
+        return p->dimensions == 3;   /* a 2D listing is as it always was */
     static const char *const family[] = {"density", "neighbours", "interaction", "motion", NULL};
     for (int i = 0; family[i]; i++)
         if (!strcmp(s->name, family[i]))

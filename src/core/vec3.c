@@ -19,8 +19,7 @@ void mur_v3_sphere(double u1, double u2, double out[3])
     out[2] = z;
 }
 
-/* Two unit vectors normal to unit d and to each other, from d alone. */
-static void frame(const double d[3], double e1[3], double e2[3])
+void mur_v3_frame(const double d[3], double e1[3], double e2[3])
 {
     /* the axis d leans least along */
     double t[3] = {0, 0, 0};
@@ -41,7 +40,7 @@ void mur_v3_cap(const double d[3], double half, double u1, double u2, double out
 {
     double c = cos(half), z = 1 - u1 * (1 - c), r = sqrt(fmax(0, 1 - z * z)), phi = 2 * M_PI * u2;
     double e1[3], e2[3];
-    frame(d, e1, e2);
+    mur_v3_frame(d, e1, e2);
     for (int i = 0; i < 3; i++)
         out[i] = r * cos(phi) * e1[i] + r * sin(phi) * e2[i] + z * d[i];
 }
@@ -65,7 +64,7 @@ void mur_v3_turn(const double a[3], const double b[3], double most, double out[3
             w[i] = (b[i] - c * a[i]) / (l > 0 ? l : 1);
     } else {
         double e2[3];
-        frame(a, w, e2);
+        mur_v3_frame(a, w, e2);
     }
     double cm = cos(most), sm = sin(most);
     for (int i = 0; i < 3; i++)

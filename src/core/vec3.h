@@ -10,6 +10,11 @@
 /* A unit vector uniform on the sphere from u1, u2 in [0, 1). */
 void mur_v3_sphere(double u1, double u2, double out[3]);
 
+/* Two unit vectors e1, e2 normal to the unit vector d and to each other
+ * (e2 = d x e1), from d alone: e1 is d crossed with the axis d leans least
+ * along, so the same d gives the same frame on every run. */
+void mur_v3_frame(const double d[3], double e1[3], double e2[3]);
+
 /* A unit vector uniform on the cap of half-angle `half` (radians, 0..pi)
  * around the unit vector d, from u1, u2 in [0, 1). */
 void mur_v3_cap(const double d[3], double half, double u1, double u2, double out[3]);

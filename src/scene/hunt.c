@@ -62,7 +62,7 @@ int mur_hunt_predators(mur_driver *d, double t, mur_predator *pred, int np)
         d->hunting[k] = 1;
         if (np < MUR_MAX_PREDATORS)
             pred[np++] = (mur_predator){d->hunt[k][0], d->hunt[k][1], pr->radius, pr->strength, pr->attract,
-                                        pr->burst, 1};
+                                        pr->burst, 1, 0};
     }
     return np;
 }

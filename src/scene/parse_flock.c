@@ -415,6 +415,9 @@ static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock)
 {
     if (v->type == YAML_SCALAR_NODE && !strcmp(mur_parse_scalar(v), "uniform"))
         return 0;
+    if (c->s->params.dimensions == 3)
+        return mur_parse_fail_at(c, v, "a 3D world (dimensions: 3) starts uniform in its box: "
+                                       "'start' takes 2D regions and 2D saved states");
     if (v->type != YAML_MAPPING_NODE)
         return mur_parse_recording(c, v, "start", -1, &c->s->start);
     int rc;
@@ -441,6 +444,9 @@ static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock)
 /* The flock section: settings, and where the boids come from. */
 int mur_parse_flock_pair(ctx *c, pair *p, void *arg)
 {
+    if (!strcmp(p->key, "replay") && c->s->params.dimensions == 3)
+        return mur_parse_fail_at(c, p->v, "a replay draws 2D tracks (frame,id,x,y): it cannot "
+                                          "play in a 3D world (dimensions: 3)");
     if (!strcmp(p->key, "replay"))
         return mur_parse_recording(c, p->v, "replay", -1, &c->s->replay);
     if (!strcmp(p->key, "start")) {

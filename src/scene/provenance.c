@@ -14,6 +14,7 @@
 #include "murmur/version.h"
 #include "murmur_build.h"
 #include "../data/recording.h"
+#include "parse.h"
 
 #include <json-c/json.h>
 
@@ -40,8 +41,10 @@ void mur_setting_format(char *buf, size_t n, const mur_setting *st, const mur_pa
 
 static int is_world_key(const char *name)
 {
-    return !strcmp(name, "width") || !strcmp(name, "height") || !strcmp(name, "boundary") ||
-           !strcmp(name, "margin") || !strcmp(name, "density");
+    for (int k = 0; mur_parse_world_keys[k]; k++)
+        if (!strcmp(name, mur_parse_world_keys[k]))
+            return 1;
+    return 0;
 }
 
 void mur_params_write(FILE *fp, const char *model, const mur_params *p)
@@ -50,11 +53,16 @@ void mur_params_write(FILE *fp, const char *model, const mur_params *p)
     mur_number_format(w, sizeof w, p->width);
     mur_number_format(h, sizeof h, p->height);
     mur_setting_format(b, sizeof b, mur_setting_find("boundary"), p);
+    fprintf(fp, "model: %s\nworld: {%s", model, p->dimensions == 3 ? "dimensions: 3, " : "");
     if (p->density > 0) {
         mur_number_format(w, sizeof w, p->density);
-        fprintf(fp, "model: %s\nworld: {density: %s, boundary: %s", model, w, b);
+        fprintf(fp, "density: %s, boundary: %s", w, b);
+    } else if (p->dimensions == 3) {
+        char d[40];
+        mur_number_format(d, sizeof d, p->depth);
+        fprintf(fp, "width: %s, height: %s, depth: %s, boundary: %s", w, h, d, b);
     } else {
-        fprintf(fp, "model: %s\nworld: {width: %s, height: %s, boundary: %s", model, w, h, b);
+        fprintf(fp, "width: %s, height: %s, boundary: %s", w, h, b);
     }
     if (p->boundary == MUR_BOUNDARY_AVOID) {
         mur_number_format(w, sizeof w, p->margin);

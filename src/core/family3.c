@@ -1,0 +1,237 @@
+/* A 3D flock's tick (docs/model.md "Three dimensions"): every kind of the
+ * model family in a W x H x D box, z up.
+ *
+ * The tick is family.c's: the state is filed into a grid of cubes (over
+ * the box, or the boids' bounding box in an open world) and copied into
+ * grid order; every boid's result (an acceleration or a desired heading)
+ * is found from that copy, in parallel chunks, each boid's alone; then
+ * every boid moves by its motion kind. A cube is at least the reach wide
+ * (metric), or 1.4 times the mean spacing times cbrt(k) (topological: the
+ * first shells usually hold the k nearest). Same seed, same bytes on any
+ * thread count: a boid's result depends on the state of the start of the
+ * tick and on its own noise draws only, and its neighbours are visited in
+ * an order fixed by the grid, which the state alone fixes. */
+#include "kinds.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "murmur/alloc.h"
+
+/* Most cells a grid holds: four a boid (and a floor for small flocks), so
+ * a far outlier in an open world cannot make the grid huge. */
+static size_t most_cells(int n) { return (size_t)n * 4 + 64; }
+
+/* The box the grid covers: the world's, or the boids' in an open world. */
+static void grid_box(const mur_flock *f, double o[3], double size[3])
+{
+    const mur_params *p = &f->p;
+    if (p->boundary != MUR_BOUNDARY_OPEN) {
+        o[0] = o[1] = o[2] = 0;
+        size[0] = p->width;
+        size[1] = p->height;
+        size[2] = p->depth;
+        return;
+    }
+    const double *axis[3] = {f->x, f->y, f->z};
+    for (int c = 0; c < 3; c++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < f->n; i++)
+            if (isfinite(axis[c][i])) {
+                lo = fmin(lo, axis[c][i]);
+                hi = fmax(hi, axis[c][i]);
+            }
+        if (!(lo <= hi))
+            lo = 0, hi = 1;
+        o[c] = lo;
+        size[c] = fmax((hi - lo) * (1 + 1e-12), 1e-9);
+    }
+}
+
+static int grow(int **p, size_t *cap, size_t want)
+{
+    if (want <= *cap)
+        return 0;
+    int *q = mur_realloc(*p, want * sizeof *q);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = want;
+    return 0;
+}
+
+/* The tick's grid of cubes at least `cell` wide; 0, or -1 without memory
+ * (then the tick scans every boid: the same neighbours, slowly). */
+static int build(mur_flock *f, double cell)
+{
+    mur_grid3 *g = &f->grid3;
+    double o[3], size[3];
+    grid_box(f, o, size);
+    g->wrap = f->p.boundary == MUR_BOUNDARY_WRAP;
+    if (!(cell > 0) || !isfinite(cell))
+        cell = fmax(size[0], fmax(size[1], size[2]));
+    for (;;) {
+        double cells = 1;
+        for (int c = 0; c < 3; c++) {
+            /* under wrap a whole number of cells tiles the axis, each at
+             * least `cell`; else enough of them to cover it */
+            double k = g->wrap ? floor(size[c] / cell) : ceil(size[c] / cell);
+            g->n[c] = (int)fmax(1, fmin(k, 1 << 20));
+            cells *= g->n[c];
+        }
+        if (cells <= (double)most_cells(f->n))
+            break;
+        cell *= 1.5;
+    }
+    for (int c = 0; c < 3; c++)
+        g->o[c] = o[c];
+    /* under wrap the cells tile the axis exactly: side = size / n >= cell */
+    double *side = g->side;
+    for (int c = 0; c < 3; c++)
+        side[c] = g->wrap ? size[c] / g->n[c] : cell;
+    g->cell = fmin(side[0], fmin(side[1], side[2]));
+    size_t ncell = (size_t)g->n[0] * (size_t)g->n[1] * (size_t)g->n[2];
+    if (grow(&g->start, &g->cells_cap, ncell + 1))
+        return -1;
+    if ((size_t)f->n + 1 > g->cap) {
+        size_t want = (size_t)f->n + 1, c1 = g->cap, c2 = g->cap, c3 = g->cap;
+        if (grow(&g->order, &c1, want) || grow(&g->slot, &c2, want) || grow(&g->cell_of, &c3, want))
+            return -1;   /* those grown keep their data; cap stays */
+        g->cap = want;
+    }
+    memset(g->start, 0, (ncell + 1) * sizeof *g->start);
+    const double *axis[3] = {f->x, f->y, f->z};
+    for (int i = 0; i < f->n; i++) {
+        int at[3];
+        for (int c = 0; c < 3; c++) {
+            double u = (axis[c][i] - g->o[c]) / side[c];
+            int k = isfinite(u) ? (int)fmax(0, fmin(floor(u), g->n[c] - 1)) : 0;
+            at[c] = k;
+        }
+        int cell_i = (at[2] * g->n[1] + at[1]) * g->n[0] + at[0];
+        g->cell_of[i] = cell_i;
+        g->start[cell_i + 1]++;
+    }
+    for (size_t c = 0; c < ncell; c++)
+        g->start[c + 1] += g->start[c];
+    /* counting sort, stable: a cell's boids by ascending id */
+    for (int i = 0; i < f->n; i++) {
+        int k = g->start[g->cell_of[i]]++;
+        g->order[k] = i;
+        g->slot[i] = k;
+    }
+    for (size_t c = ncell; c > 0; c--)
+        g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    return 0;
+}
+
+static void copy_chunk(void *ctx, int begin, int end)
+{
+    mur_flock *f = ctx;
+    for (int k = begin; k < end; k++) {
+        int i = f->grid3_ok ? f->grid3.order[k] : k;
+        f->kx[k] = f->x[i];
+        f->ky[k] = f->y[i];
+        f->kz[k] = f->z[i];
+        f->kvx[k] = f->vx[i];
+        f->kvy[k] = f->vy[i];
+        f->kvz[k] = f->vz[i];
+    }
+}
+
+typedef struct {
+    mur_flock *f;
+    mur_kinds3 kinds;
+    mur_it3 tmpl;
+} tick3;
+
+static void desire_chunk(void *ctx, int begin, int end)
+{
+    tick3 *t = ctx;
+    mur_flock *f = t->f;
+    mur_it3 it = t->tmpl;
+    for (int k = begin; k < end; k++) {
+        if ((k - begin) % 4096 == 4095 && mur_flock_stop_seen_(f))
+            return;
+        it.k = k;
+        it.i = f->grid3_ok ? f->grid3.order[k] : k;
+        it.r[0] = f->kx[k];
+        it.r[1] = f->ky[k];
+        it.r[2] = f->kz[k];
+        it.v[0] = f->kvx[k];
+        it.v[1] = f->kvy[k];
+        it.v[2] = f->kvz[k];
+        it.vlen = sqrt(mur_dot3_(it.v, it.v));
+        sums3 s;
+        memset(&s, 0, sizeof s);
+        t->kinds.each(&it, t->kinds.add, &s);
+        double out[3];
+        t->kinds.finish(&it, &s, out);
+        f->acc[2 * it.i] = out[0];
+        f->acc[2 * it.i + 1] = out[1];
+        f->accz[it.i] = out[2];
+    }
+}
+
+static void move_chunk(void *ctx, int begin, int end)
+{
+    tick3 *t = ctx;
+    mur_flock *f = t->f;
+    for (int i = begin; i < end; i++) {
+        double o[3] = {f->acc[2 * i], f->acc[2 * i + 1], f->accz[i]};
+        t->kinds.move(f, i, o, t->kinds.accel);
+    }
+}
+
+/* The cube for the next grid: the reach, or for the k nearest 1.4 times
+ * the spacing at which a cube holds k boids on average. */
+static double cell_size(const mur_flock *f, const tick3 *t)
+{
+    const mur_params *p = &f->p;
+    if (!t->tmpl.topological)
+        return t->tmpl.treach > 0 ? sqrt(t->tmpl.treach) * (1 + 1e-9) : 0;
+    double o[3], size[3];
+    grid_box(f, o, size);
+    double vol = size[0] * size[1] * size[2];
+    double per = f->n > 0 ? vol / f->n : vol;
+    return 1.4 * cbrt(per * (p->topological_k + 1));
+}
+
+int mur_family_step3(mur_flock *f)
+{
+    const mur_params *p = &f->p;
+    tick3 t;
+    t.f = f;
+    mur_family_kinds3_(p, &t.kinds);
+    mur_it3 *it = &t.tmpl;
+    memset(it, 0, sizeof *it);
+    it->f = f;
+    it->p = p;
+    it->topological = p->neighbours == MUR_NEIGHBOURS_TOPOLOGICAL;
+    it->used = mur_flock_rules_used_(p);
+    it->rr = p->separation_radius;
+    it->ro = it->rr + p->orientation_width;
+    it->ra = it->ro + p->attraction_width;
+    double reach = t.kinds.reach(p);
+    it->treach = reach * reach;
+    it->tcap = it->topological ? p->topological_radius * p->topological_radius : INFINITY;
+    it->fov_cone = p->fov < 360;
+    it->cos_half = it->fov_cone ? cos(p->fov * 0.5 * MUR_PI / 180.0) : -1;
+    it->wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    it->size[0] = p->width;
+    it->size[1] = p->height;
+    it->size[2] = p->depth;
+    f->grid3_ok = !f->brute && f->n > 0 && build(f, cell_size(f, &t)) == 0;
+    mur_pool_run(f->pool, copy_chunk, f, f->n);
+    mur_pool_run(f->pool, desire_chunk, &t, f->n);
+    if (atomic_load_explicit(&f->stopped, memory_order_relaxed)) {
+        f->grid3_ok = 0;
+        return MUR_EINTR;   /* nothing has moved yet */
+    }
+    mur_pool_run(f->pool, move_chunk, &t, f->n);
+    f->grid3_ok = 0;
+    f->tick++;
+    return MUR_OK;
+}

@@ -1,0 +1,222 @@
+/* The interaction kinds in three dimensions (docs/model.md "Model
+ * families" and "Three dimensions"): interaction.c's equations with a z.
+ *
+ * reynolds: separation, alignment and cohesion summed over the
+ *   neighbours, combined as docs/model.md step 3 says (normalize or
+ *   steer), the same operations as flock.c's combine with a third
+ *   component.
+ * vicsek: the unit mean of the neighbours' directions and the boid's own,
+ *   turned to a direction drawn uniform on the spherical cap of
+ *   half-angle eta / 2 around it (draws 0 and 1). A mean that cancels
+ *   keeps the boid's heading.
+ * couzin: the zones as in 2D; the noise turns the desired heading by an
+ *   angle drawn from N(0, sigma^2) (Box-Muller from draws 0 and 1) about
+ *   an axis normal to it at an azimuth drawn uniform (draw 2). */
+#include "kinds.h"
+#include "vec3.h"
+
+#include <math.h>
+
+enum { RULE_SEP = 1, RULE_ALI = 2, RULE_COH = 4 };
+
+/* ---- reynolds ------------------------------------------------------------- */
+
+void mur_it3_reynolds_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e)
+{
+    if (!e->seen)
+        return;
+    const mur_params *p = it->p;
+    const mur_flock *f = it->f;
+    /* metric neighbours count for a rule inside its own radius; the k set
+     * counts whole for alignment and cohesion, and inside R_sep for
+     * separation (docs/model.md, Neighbours) */
+    if ((it->used & RULE_SEP) && e->dist < p->separation_radius) {
+        double s = e->dist + p->separation_softening;
+        double wgt = p->separation_falloff == 0 ? s : p->separation_falloff == 1 ? s * s : s * s * s;
+        for (int c = 0; c < 3; c++)
+            acc->s[c] -= e->d[c] / wgt;
+        acc->ns++;
+    }
+    if ((it->used & RULE_ALI) && (it->topological || e->dist < p->alignment_radius)) {
+        acc->a[0] += f->kvx[e->k];
+        acc->a[1] += f->kvy[e->k];
+        acc->a[2] += f->kvz[e->k];
+        acc->na++;
+    }
+    if ((it->used & RULE_COH) && (it->topological || e->dist < p->cohesion_radius)) {
+        for (int c = 0; c < 3; c++)
+            acc->c[c] += e->d[c];
+        acc->nc++;
+    }
+}
+
+static void clamp3(double v[3], double max)
+{
+    double l2 = mur_dot3_(v, v);
+    if (max > 0 && l2 > max * max) {
+        double s = max / sqrt(l2);
+        for (int c = 0; c < 3; c++)
+            v[c] *= s;
+    }
+}
+
+void mur_it3_reynolds_finish(const mur_it3 *it, const sums3 *acc, double out[3])
+{
+    const mur_params *p = it->p;
+    double raw[3][3] = {{acc->s[0], acc->s[1], acc->s[2]}, {0, 0, 0}, {0, 0, 0}};
+    for (int c = 0; c < 3; c++) {
+        if (acc->na) {
+            raw[1][c] = acc->a[c] / acc->na;
+            if (p->alignment_mode == MUR_ALIGN_RELATIVE)
+                raw[1][c] -= it->v[c];
+        }
+        if (acc->nc)
+            raw[2][c] = acc->c[c] / acc->nc;
+    }
+    const int count[3] = {acc->ns, acc->na, acc->nc};
+    const double w[3] = {p->separation, p->alignment, p->cohesion};
+    const double g[3] = {p->gain_separation, p->gain_alignment, p->gain_cohesion};
+    double t[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        if (!(it->used & (1u << k)))
+            continue;
+        double u[3];
+        mur_unit3_(raw[k], u);
+        if (p->combine == MUR_COMBINE_NORMALIZE) {
+            for (int c = 0; c < 3; c++)
+                t[c] += w[k] * g[k] * u[c];
+        } else if (count[k] > 0) {   /* steer: no neighbours, no steering */
+            double s[3];
+            for (int c = 0; c < 3; c++)
+                s[c] = p->max_speed * u[c] - it->v[c];
+            clamp3(s, p->max_force);
+            for (int c = 0; c < 3; c++)
+                t[c] += w[k] * s[c];
+        }
+    }
+    if (p->combine == MUR_COMBINE_NORMALIZE)
+        clamp3(t, p->max_force);
+    for (int c = 0; c < 3; c++)
+        out[c] = t[c];
+}
+
+/* ---- vicsek --------------------------------------------------------------- */
+
+static void unit_v(const mur_flock *f, int k, double u[3])
+{
+    double v[3] = {f->kvx[k], f->kvy[k], f->kvz[k]};
+    mur_unit3_(v, u);
+}
+
+void mur_it3_vicsek_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e)
+{
+    if (!e->seen)
+        return;
+    double u[3];
+    unit_v(it->f, e->k, u);
+    for (int c = 0; c < 3; c++)
+        acc->a[c] += u[c];
+    acc->na++;
+}
+
+void mur_it3_vicsek_finish(const mur_it3 *it, const sums3 *acc, double out[3])
+{
+    double own[3], m[3], mean[3];
+    mur_unit3_(it->v, own);
+    for (int c = 0; c < 3; c++)
+        m[c] = acc->a[c] + own[c];
+    if (!(mur_unit3_(m, mean) > 0)) {
+        for (int c = 0; c < 3; c++)
+            mean[c] = own[c];
+        if (!(it->vlen > 0))
+            mean[0] = 1;   /* at rest and alone: +x, as atan2(0, 0) = 0 is in 2D */
+    }
+    const mur_flock *f = it->f;
+    double u0 = mur_noise_u01(f->seed, f->tick, (uint64_t)it->i, 0);
+    double u1 = mur_noise_u01(f->seed, f->tick, (uint64_t)it->i, 1);
+    mur_v3_cap(mean, it->p->noise / 2, u0, u1, out);
+}
+
+/* ---- couzin --------------------------------------------------------------- */
+
+void mur_it3_couzin_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e)
+{
+    double u[3];
+    for (int c = 0; c < 3; c++)
+        u[c] = e->d[c] / e->dist;
+    if (e->dist < it->rr) {
+        for (int c = 0; c < 3; c++)
+            acc->s[c] -= u[c];
+        acc->ns++;
+        return;
+    }
+    if (!e->seen)
+        return;
+    if (e->dist < it->ro) {
+        double v[3];
+        unit_v(it->f, e->k, v);
+        for (int c = 0; c < 3; c++)
+            acc->a[c] += v[c];
+        acc->na++;
+    } else if (it->topological || e->dist < it->ra) {
+        for (int c = 0; c < 3; c++)
+            acc->c[c] += u[c];
+        acc->nc++;
+    }
+}
+
+/* The desired heading before noise (interaction.c's couzin_desire). */
+static void couzin_desire(const mur_it3 *it, const sums3 *acc, double d[3])
+{
+    double h[3];
+    mur_unit3_(it->v, h);
+    d[0] = d[1] = d[2] = 0;
+    if (acc->ns) {
+        mur_unit3_(acc->s, d);
+    } else if (acc->na || acc->nc) {
+        double o[3] = {0, 0, 0}, a[3] = {0, 0, 0}, t[3];
+        if (acc->na) {
+            for (int c = 0; c < 3; c++)
+                t[c] = h[c] + acc->a[c];
+            mur_unit3_(t, o);
+        }
+        if (acc->nc)
+            mur_unit3_(acc->c, a);
+        for (int c = 0; c < 3; c++)
+            t[c] = o[c] + a[c];
+        if (acc->na && acc->nc)
+            mur_unit3_(t, d);
+        else
+            for (int c = 0; c < 3; c++)
+                d[c] = t[c];   /* the one zone that holds boids */
+    }
+    if (d[0] == 0 && d[1] == 0 && d[2] == 0)
+        for (int c = 0; c < 3; c++)
+            d[c] = h[c];   /* no boid, or sums that cancel: the current heading */
+}
+
+void mur_it3_couzin_finish(const mur_it3 *it, const sums3 *acc, double out[3])
+{
+    double d[3];
+    couzin_desire(it, acc, d);
+    double sigma = it->p->noise;
+    if (sigma > 0 && (d[0] != 0 || d[1] != 0 || d[2] != 0)) {
+        const mur_flock *f = it->f;
+        uint64_t i = (uint64_t)it->i;
+        double u0 = mur_noise_u01(f->seed, f->tick, i, 0);
+        double u1 = mur_noise_u01(f->seed, f->tick, i, 1);
+        double u2 = mur_noise_u01(f->seed, f->tick, i, 2);
+        double g = sqrt(-2 * log(1 - u0)) * cos(2 * MUR_PI * u1);   /* N(0, 1), Box-Muller */
+        double a = sigma * g, phi = 2 * MUR_PI * u2, e1[3], e2[3];
+        mur_v3_frame(d, e1, e2);
+        /* about the axis cos(phi) e1 + sin(phi) e2, normal to d: d turns
+         * toward the normal -sin(phi) e1 + cos(phi) e2 (axis x d) */
+        for (int c = 0; c < 3; c++) {
+            double n = -sin(phi) * e1[c] + cos(phi) * e2[c];
+            out[c] = cos(a) * d[c] + sin(a) * n;
+        }
+        return;
+    }
+    for (int c = 0; c < 3; c++)
+        out[c] = d[c];
+}

@@ -1,0 +1,197 @@
+/* The motion kinds in three dimensions: motion.c's, with a z.
+ *
+ * steer: docs/model.md steps 4-7 in the box: predators and attractors at
+ *   (x, y, z), the avoid band at all six walls, the noise kick of reynolds
+ *   (noise x max_speed along a direction uniform on the sphere, draws 0
+ *   and 1), the speed rule, the move and the boundary.
+ * turn: constant speed; the heading turns toward the desired one by at
+ *   most turn_rate x dt about the axis normal to both (vec3.c).
+ * set: x += v of the start of the tick, then the heading becomes the
+ *   desired one at max_speed.
+ * A desired heading of 0 keeps the current one. */
+#include "kinds.h"
+#include "vec3.h"
+
+#include <math.h>
+
+/* Coordinate x folded into [0, w) on a torus. */
+static double fold3(double x, double w)
+{
+    if (x >= 0 && x < w)
+        return x;
+    x = fmod(x, w);
+    if (x < 0)
+        x += w;
+    return x >= 0 && x < w ? x : 0;   /* -tiny + w rounding to w, or NaN */
+}
+
+/* Boid i to r with velocity v, then the boundary along each axis. */
+static void place3(mur_flock *f, int i, double r[3], double v[3])
+{
+    const mur_params *p = &f->p;
+    const double size[3] = {p->width, p->height, p->depth};
+    for (int c = 0; c < 3; c++) {
+        double w = size[c];
+        switch (p->boundary) {
+        case MUR_BOUNDARY_WRAP:
+            r[c] = fold3(r[c], w);
+            break;
+        case MUR_BOUNDARY_REFLECT:
+            if (r[c] < 0) {
+                r[c] = -r[c];
+                v[c] = -v[c];
+            } else if (r[c] > w) {
+                r[c] = 2 * w - r[c];
+                v[c] = -v[c];
+            }
+            r[c] = fmin(fmax(r[c], 0), w);
+            break;
+        case MUR_BOUNDARY_AVOID:
+            r[c] = fmin(fmax(r[c], 0), w);
+            break;
+        case MUR_BOUNDARY_OPEN:
+            break;
+        }
+    }
+    f->x[i] = r[0];
+    f->y[i] = r[1];
+    f->z[i] = r[2];
+    f->vx[i] = v[0];
+    f->vy[i] = v[1];
+    f->vz[i] = v[2];
+}
+
+static void velocity(const mur_flock *f, int i, double v[3])
+{
+    v[0] = f->vx[i];
+    v[1] = f->vy[i];
+    v[2] = f->vz[i];
+}
+
+/* Steps 4-7 for boid i given its acceleration a; the kick when `kick`. */
+static void integrate3(mur_flock *f, int i, double a[3], int kick)
+{
+    const mur_params *p = &f->p;
+    double r[3] = {f->x[i], f->y[i], f->z[i]}, v[3];
+    double top = p->max_speed;
+    for (int k = 0; k < f->npred; k++) {
+        const mur_predator *pr = &f->pred[k];
+        double at[3] = {pr->x, pr->y, pr->z}, d[3];
+        mur_params_offset3(p, at, r, d);   /* r_i - p */
+        double dist = sqrt(mur_dot3_(d, d));
+        if (dist < pr->radius && dist > 0) {
+            double m = (pr->attract ? -1.0 : 1.0) * pr->strength * (1 - dist / pr->radius) / dist;
+            for (int c = 0; c < 3; c++)
+                a[c] += m * d[c];
+            if (!pr->attract && pr->burst > 1)
+                top = fmax(top, p->max_speed * pr->burst);
+        }
+    }
+    if (p->boundary == MUR_BOUNDARY_AVOID) {
+        double turn = p->max_force > 0 ? p->max_force : 0.05 * p->max_speed;
+        const double size[3] = {p->width, p->height, p->depth};
+        for (int c = 0; c < 3; c++) {
+            if (r[c] < p->margin)
+                a[c] += turn;
+            if (r[c] > size[c] - p->margin)
+                a[c] -= turn;
+        }
+    }
+    if (kick && p->noise > 0) {
+        double u[3];
+        mur_v3_sphere(mur_noise_u01(f->seed, f->tick, (uint64_t)i, 0),
+                      mur_noise_u01(f->seed, f->tick, (uint64_t)i, 1), u);
+        for (int c = 0; c < 3; c++)
+            a[c] += p->noise * p->max_speed * u[c];
+    }
+    velocity(f, i, v);
+    for (int c = 0; c < 3; c++)
+        v[c] += a[c];
+    double sp = sqrt(mur_dot3_(v, v));
+    if (sp > 0) {
+        double target = sp;
+        if (p->speed_rule == MUR_SPEED_CONSTANT)
+            target = top;
+        else if (sp > top)
+            target = top;
+        else if (sp < p->min_speed)
+            target = p->min_speed;
+        if (target != sp)
+            for (int c = 0; c < 3; c++)
+                v[c] *= target / sp;
+    }
+    for (int c = 0; c < 3; c++)
+        r[c] += v[c];
+    place3(f, i, r, v);
+}
+
+/* The desired unit heading of boid i from the result o: unit(v + a) for an
+ * acceleration, unit(o) for a heading. */
+static void heading_of(const mur_flock *f, int i, const double o[3], int accel, double d[3])
+{
+    double t[3];
+    velocity(f, i, t);
+    for (int c = 0; c < 3; c++)
+        t[c] = accel ? t[c] + o[c] : o[c];
+    mur_unit3_(t, d);
+}
+
+void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel)
+{
+    const mur_params *p = &f->p;
+    double a[3] = {0, 0, 0};
+    if (accel) {
+        for (int c = 0; c < 3; c++)
+            a[c] = o[c];
+        integrate3(f, i, a, 1);
+        return;
+    }
+    if (o[0] != 0 || o[1] != 0 || o[2] != 0) {
+        double v[3];
+        velocity(f, i, v);
+        for (int c = 0; c < 3; c++)
+            a[c] = p->max_speed * o[c] - v[c];
+        double l2 = mur_dot3_(a, a);
+        if (p->max_force > 0 && l2 > p->max_force * p->max_force) {
+            double s = p->max_force / sqrt(l2);
+            for (int c = 0; c < 3; c++)
+                a[c] *= s;
+        }
+    }
+    integrate3(f, i, a, 0);
+}
+
+void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel)
+{
+    const mur_params *p = &f->p;
+    double d[3], h[3], v[3], zero[3] = {0, 0, 0};
+    heading_of(f, i, o, accel, d);
+    heading_of(f, i, zero, 1, h);   /* unit(v) */
+    if (h[0] == 0 && h[1] == 0 && h[2] == 0) {
+        for (int c = 0; c < 3; c++)
+            h[c] = d[c];   /* at rest: no heading to turn from */
+    } else if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
+        double t[3];
+        mur_v3_turn(h, d, p->turn_rate * p->dt * MUR_PI / 180, t);
+        mur_unit3_(t, h);
+    }
+    double r[3] = {f->x[i], f->y[i], f->z[i]};
+    for (int c = 0; c < 3; c++) {
+        v[c] = p->max_speed * h[c];
+        r[c] += v[c];
+    }
+    place3(f, i, r, v);
+}
+
+void mur_move3_set(mur_flock *f, int i, const double o[3], int accel)
+{
+    const mur_params *p = &f->p;
+    double d[3], v[3];
+    heading_of(f, i, o, accel, d);
+    velocity(f, i, v);
+    double r[3] = {f->x[i] + v[0], f->y[i] + v[1], f->z[i] + v[2]};
+    if (d[0] != 0 || d[1] != 0 || d[2] != 0)
+        for (int c = 0; c < 3; c++)
+            v[c] = p->max_speed * d[c];
+    place3(f, i, r, v);
+}
