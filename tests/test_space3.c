@@ -255,8 +255,8 @@ TEST(the_grid_finds_the_neighbours_every_pair_finds_for_every_kind_and_boundary)
             mur_params p = kind_params(&kinds[k], bs[b]);
             mur_flock *g = make(&p, 5), *brute = make(&p, 5);
             mur_flock_set_brute_force(brute, 1);
-            step(g, 40);
-            step(brute, 40);
+            step(g, 25);
+            step(brute, 25);
             double d = apart(g, brute);
             if (kinds[k].nb == MUR_NEIGHBOURS_TOPOLOGICAL)
                 CHECK(d == 0, "%s topological, boundary %zu: grid and brute differ by %g",
@@ -398,7 +398,7 @@ TEST(every_kind_steps_to_the_same_bits_on_1_2_3_and_8_threads)
     const int threads[] = {2, 3, 8};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         mur_params p = kind_params(&kinds[k], MUR_BOUNDARY_WRAP);
-        p.count = 3000;
+        p.count = 1000;
         mur_flock *one = make(&p, 2);
         step(one, 10);
         for (int t = 0; t < 3; t++) {
