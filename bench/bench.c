@@ -21,6 +21,14 @@
  * all cores; brute force then continues from the same saved state, so both
  * are timed on the same flock.
  *
+ * Then the 3D core (`"dimensions": 3` rows) at N = 1e4 and 1e5 (1e4 with
+ * --quick), grid on all cores: the same preset in a cube whose volume
+ * gives each boid, at the start, the 2D flock's mean number of boids
+ * within R_ali (density pi R^2 rho2 = 4/3 pi R^3 rho3), warmed up the
+ * same way. After warm-up both flocks' mean neighbour counts (boids within
+ * R_ali, from a sample of 500 boids against all) are printed beside the
+ * rates, since flocks crowd differently in 2D and 3D.
+ *
  * Each figure is the median of several samples; a sample times enough
  * consecutive ticks (CLOCK_MONOTONIC) to last about a quarter of a second.
  * Plain output is a table; --json prints an array of objects with keys
@@ -36,8 +44,10 @@
 
 typedef struct {
     const char *impl;   /* "grid" or "brute" */
+    int dimensions;
     int threads;
     int n;
+    double neighbours;  /* mean boids within R_ali after warm-up (0: not measured) */
     double ticks_per_s;
     double ns_per_boid_tick;
 } result;
@@ -84,6 +94,27 @@ static double measure(mur_flock *f, int samples, double target)
     }
     qsort(rate, (size_t)samples, sizeof rate[0], cmp_double);
     return samples % 2 ? rate[samples / 2] : 0.5 * (rate[samples / 2 - 1] + rate[samples / 2]);
+}
+
+/* Mean boids within R_ali of a sample of boids (every n / 500-th), against
+ * every boid, nearest image under wrap. */
+static double mean_neighbours(const mur_flock *f)
+{
+    const mur_params *p = mur_flock_params(f);
+    int n = mur_flock_count(f), step = n / 500 > 0 ? n / 500 : 1, m = 0;
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *z = mur_flock_z(f);
+    double r2 = p->alignment_radius * p->alignment_radius, total = 0;
+    for (int i = 0; i < n; i += step, m++)
+        for (int j = 0; j < n; j++) {
+            if (j == i)
+                continue;
+            double a[3] = {x[i], y[i], z ? z[i] : 0}, b[3] = {x[j], y[j], z ? z[j] : 0}, d[3];
+            mur_params_offset3(p, a, b, d);
+            if (!z)
+                d[2] = 0;
+            total += d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < r2;
+        }
+    return m ? total / m : 0;
 }
 
 int main(int argc, char **argv)
@@ -145,6 +176,8 @@ int main(int argc, char **argv)
                 int k = brute && n >= 10000 ? 3 : samples;
                 result *r = &res[nres++];
                 r->impl = brute ? "brute" : "grid";
+                r->dimensions = 2;
+                r->neighbours = n <= 100000 && !brute && all ? mean_neighbours(f) : 0;
                 r->threads = mur_flock_threads(f);
                 r->n = n;
                 r->ticks_per_s = measure(f, k, target);
@@ -155,28 +188,59 @@ int main(int argc, char **argv)
         free(snap);
         mur_flock_destroy(f);
     }
+    /* The 3D core at the 2D flock's starting neighbour count. */
+    const int sizes3[] = {10000, 100000};
+    for (int s = 0; s < (quick ? 1 : 2); s++) {
+        int n = sizes3[s];
+        mur_params p = pre->params;
+        double R = p.alignment_radius, rho2 = p.count / (p.width * p.height);
+        double rho3 = rho2 * MUR_PI * R * R / (4.0 / 3.0 * MUR_PI * R * R * R);
+        p.dimensions = 3;
+        p.count = n;
+        p.width = p.height = p.depth = cbrt(n / rho3);
+        mur_flock *f = NULL;
+        if (mur_flock_create(&f, &p, 1, &err) || mur_flock_set_threads(f, 0, &err))
+            die("create 3D", &err);
+        int warm = quick ? 50 : 300;
+        fprintf(stderr, "3D, N = %d: %d warm-up ticks...\n", n, warm);
+        for (int t = 0; t < warm; t++)
+            mur_flock_step(f);
+        result *r = &res[nres++];
+        r->impl = "grid";
+        r->dimensions = 3;
+        r->threads = mur_flock_threads(f);
+        r->n = n;
+        r->neighbours = mean_neighbours(f);
+        r->ticks_per_s = measure(f, samples, target);
+        r->ns_per_boid_tick = 1e9 / (r->ticks_per_s * n);
+        fprintf(stderr, "  3D grid %2d threads: %10.2f ticks/s\n", r->threads, r->ticks_per_s);
+        mur_flock_destroy(f);
+    }
     fprintf(stderr, "total %.1f s\n", now() - t_start);
 
     if (json) {
         printf("[\n");
         for (int i = 0; i < nres; i++)
-            printf("  {\"impl\": \"%s\", \"threads\": %d, \"n\": %d, \"ticks_per_s\": %.6g, "
-                   "\"ns_per_boid_tick\": %.6g}%s\n",
-                   res[i].impl, res[i].threads, res[i].n, res[i].ticks_per_s,
-                   res[i].ns_per_boid_tick, i + 1 < nres ? "," : "");
+            printf("  {\"impl\": \"%s\", \"dimensions\": %d, \"threads\": %d, \"n\": %d, "
+                   "\"ticks_per_s\": %.6g, \"ns_per_boid_tick\": %.6g, \"neighbours\": %.4g}%s\n",
+                   res[i].impl, res[i].dimensions, res[i].threads, res[i].n, res[i].ticks_per_s,
+                   res[i].ns_per_boid_tick, res[i].neighbours, i + 1 < nres ? "," : "");
         printf("]\n");
         return 0;
     }
-    printf("%-6s %8s %10s %14s %18s\n", "impl", "threads", "n", "ticks/s", "ns/boid-tick");
+    printf("%-6s %4s %8s %10s %14s %18s %11s\n", "impl", "dims", "threads", "n", "ticks/s",
+           "ns/boid-tick", "neighbours");
     for (int i = 0; i < nres; i++)
-        printf("%-6s %8d %10d %14.2f %18.1f\n", res[i].impl, res[i].threads, res[i].n,
-               res[i].ticks_per_s, res[i].ns_per_boid_tick);
+        printf("%-6s %4d %8d %10d %14.2f %18.1f %11.2f\n", res[i].impl, res[i].dimensions,
+               res[i].threads, res[i].n, res[i].ticks_per_s, res[i].ns_per_boid_tick,
+               res[i].neighbours);
     /* Grid over brute force on the same thread count and state. */
     printf("\n");
     double speedup_10k = 0;
     for (int i = 0; i < nres; i++)
         for (int j = 0; j < nres; j++)
             if (strcmp(res[i].impl, "grid") == 0 && strcmp(res[j].impl, "brute") == 0 &&
+                res[i].dimensions == 2 &&
                 res[i].n == res[j].n && res[i].threads == res[j].threads) {
                 double x = res[i].ticks_per_s / res[j].ticks_per_s;
                 printf("grid / brute at n = %d, %d thread%s: %.0fx\n", res[i].n, res[i].threads,
@@ -187,7 +251,8 @@ int main(int argc, char **argv)
     /* The targets of the engine, on all cores (the last grid row of an n). */
     double at[2] = {0, 0};
     for (int i = 0; i < nres; i++)
-        if (strcmp(res[i].impl, "grid") == 0 && (res[i].n == 100000 || res[i].n == 1000000))
+        if (strcmp(res[i].impl, "grid") == 0 && res[i].dimensions == 2 &&
+            (res[i].n == 100000 || res[i].n == 1000000))
             at[res[i].n == 1000000] = res[i].ticks_per_s;
     printf("\ntargets: 1e5 boids >= 150 ticks/s on all cores: %s (%.1f)\n",
            at[0] >= 150 ? "met" : "MISSED", at[0]);
@@ -196,5 +261,15 @@ int main(int argc, char **argv)
                at[1] >= 2 ? "met" : "MISSED", at[1]);
     printf("         grid >= 100x brute force at 1e4, 1 thread: %s (%.0fx)\n",
            speedup_10k >= 100 ? "met" : "MISSED", speedup_10k);
+    /* 3D over 2D at the same n, all cores */
+    for (int i = 0; i < nres; i++)
+        for (int j = 0; j < nres; j++)
+            if (res[i].dimensions == 3 && res[j].dimensions == 2 && res[j].n == res[i].n &&
+                !strcmp(res[j].impl, "grid") && res[j].threads == res[i].threads)
+                printf("         3D >= half of 2D at %d, all cores: %s (%.2f; neighbours %.1f vs "
+                       "%.1f)\n",
+                       res[i].n, res[i].ticks_per_s >= 0.5 * res[j].ticks_per_s ? "met" : "MISSED",
+                       res[i].ticks_per_s / res[j].ticks_per_s, res[i].neighbours,
+                       res[j].neighbours);
     return 0;
 }

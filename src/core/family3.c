@@ -19,9 +19,9 @@
 
 #include "murmur/alloc.h"
 
-/* Most cells a grid holds: four a boid (and a floor for small flocks), so
+/* Most cells a grid holds: eight a boid (and a floor for small flocks), so
  * a far outlier in an open world cannot make the grid huge. */
-static size_t most_cells(int n) { return (size_t)n * 4 + 64; }
+static size_t most_cells(int n) { return (size_t)n * 8 + 64; }
 
 /* The box the grid covers: the world's, or the boids' in an open world. */
 static void grid_box(const mur_flock *f, double o[3], double size[3])
@@ -102,13 +102,12 @@ static int build(mur_flock *f, double cell)
     }
     memset(g->start, 0, (ncell + 1) * sizeof *g->start);
     const double *axis[3] = {f->x, f->y, f->z};
+    for (int c = 0; c < 3; c++)
+        g->inv[c] = 1 / side[c];
     for (int i = 0; i < f->n; i++) {
+        const double r[3] = {axis[0][i], axis[1][i], axis[2][i]};
         int at[3];
-        for (int c = 0; c < 3; c++) {
-            double u = (axis[c][i] - g->o[c]) / side[c];
-            int k = isfinite(u) ? (int)fmax(0, fmin(floor(u), g->n[c] - 1)) : 0;
-            at[c] = k;
-        }
+        mur_grid3_cell_(g, r, at);
         int cell_i = (at[2] * g->n[1] + at[1]) * g->n[0] + at[0];
         g->cell_of[i] = cell_i;
         g->start[cell_i + 1]++;
@@ -191,7 +190,7 @@ static double cell_size(const mur_flock *f, const tick3 *t)
 {
     const mur_params *p = &f->p;
     if (!t->tmpl.topological)
-        return t->tmpl.treach > 0 ? sqrt(t->tmpl.treach) * (1 + 1e-9) : 0;
+        return t->tmpl.treach > 0 ? sqrt(t->tmpl.treach) * (1 + 2e-9) : 0;
     double o[3], size[3];
     grid_box(f, o, size);
     double vol = size[0] * size[1] * size[2];
@@ -216,6 +215,7 @@ int mur_family_step3(mur_flock *f)
     it->ra = it->ro + p->attraction_width;
     double reach = t.kinds.reach(p);
     it->treach = reach * reach;
+    it->reach = reach * (1 + 1e-9);
     it->tcap = it->topological ? p->topological_radius * p->topological_radius : INFINITY;
     it->fov_cone = p->fov < 360;
     it->cos_half = it->fov_cone ? cos(p->fov * 0.5 * MUR_PI / 180.0) : -1;

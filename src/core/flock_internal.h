@@ -30,9 +30,24 @@ typedef struct {
     int *start, *order, *slot, *cell_of;
     size_t cells_cap, cap;
     int n[3];
-    double o[3], side[3], cell;
+    double o[3], side[3], inv[3], cell;   /* inv: 1 / side */
     int wrap;
 } mur_grid3;
+
+/* The cell of point r along each axis (clamped into the grid): the one
+ * rule the grid files boids by and the neighbour search finds them by. */
+static inline void mur_grid3_cell_(const mur_grid3 *g, const double r[3], int at[3])
+{
+    for (int c = 0; c < 3; c++) {
+        double u = (r[c] - g->o[c]) * g->inv[c];
+        int k = 0;
+        if (u >= g->n[c])
+            k = g->n[c] - 1;
+        else if (u > 0)
+            k = (int)u;   /* u > 0: truncation is floor; NaN and u <= 0 file in cell 0 */
+        at[c] = k;
+    }
+}
 
 struct mur_flock {
     mur_params p;

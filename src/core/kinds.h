@@ -94,6 +94,7 @@ typedef struct {
     unsigned used;
     double rr, ro, ra;
     double treach, tcap;   /* squared: metric reach, topological cap */
+    double reach;          /* the metric reach, a hair more (the rows' trim) */
     int fov_cone;
     double cos_half;
     int wrap;

@@ -35,73 +35,142 @@ static void offset_to(const mur_it3 *it, int j, double d[3])
             d[c] = mur_near_image(d[c], it->size[c]);
 }
 
-static void metric_run(const mur_it3 *it, int lo, int hi, mur_it3_add add, sums3 *acc)
+/* Accepted candidates wait here (position, offset, squared distance) so
+ * the distance loop runs on its own, without calls; the interaction sees
+ * them in the order of the positions, as found. */
+enum { PENDING = 128 };
+typedef struct {
+    int m;
+    int k[PENDING];
+    double d[PENDING][3], d2[PENDING];
+} pending;
+
+static void flush(const mur_it3 *it, pending *q, mur_it3_add add, sums3 *acc)
 {
-    for (int j = lo; j < hi; j++) {
-        if (j == it->k)
-            continue;
+    for (int a = 0; a < q->m; a++) {
         mur_nb3 e;
-        offset_to(it, j, e.d);
-        double d2 = mur_dot3_(e.d, e.d);
-        if (!(d2 < it->treach) || d2 == 0)
-            continue;
-        e.k = j;
-        e.dist = sqrt(d2);
+        e.k = q->k[a];
+        for (int c = 0; c < 3; c++)
+            e.d[c] = q->d[a][c];
+        e.dist = sqrt(q->d2[a]);
         e.seen = in_view(it, e.d, e.dist);
         add(it, acc, &e);
     }
+    q->m = 0;
 }
 
-/* The cells along one axis of n cells within r of cell h, each once, in
- * ascending offset: under wrap taken around (all n when 2r + 1 >= n),
- * else clipped to the grid. Returns how many. */
-static int span(int h, int n, int r, int wrap, int *out)
+/* Metric candidates at positions [lo, hi). */
+static void metric_run(const mur_it3 *it, int lo, int hi, pending *q, mur_it3_add add, sums3 *acc)
 {
-    int m = 0;
-    if (wrap && 2 * r + 1 >= n) {
-        for (int c = 0; c < n; c++)
-            out[m++] = c;
-        return m;
+    const mur_flock *f = it->f;
+    const double *kx = f->kx, *ky = f->ky, *kz = f->kz;
+    const double rx = it->r[0], ry = it->r[1], rz = it->r[2], t = it->treach;
+    const double w = it->size[0], h = it->size[1], dp = it->size[2];
+    const int wrap = it->wrap, self = it->k;
+    for (int j = lo; j < hi; j++) {
+        double dx = kx[j] - rx, dy = ky[j] - ry, dz = kz[j] - rz;
+        if (wrap) {
+            dx = mur_near_image(dx, w);
+            dy = mur_near_image(dy, h);
+            dz = mur_near_image(dz, dp);
+        }
+        double d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < t && d2 != 0 && j != self) {
+            int m = q->m;
+            q->k[m] = j;
+            q->d[m][0] = dx;
+            q->d[m][1] = dy;
+            q->d[m][2] = dz;
+            q->d2[m] = d2;
+            if (++q->m == PENDING)
+                flush(it, q, add, acc);
+        }
     }
-    for (int o = -r; o <= r; o++) {
-        int c = h + o;
-        if (wrap)
-            c = (c % n + n) % n;
-        else if (c < 0 || c >= n)
-            continue;
-        out[m++] = c;
-    }
-    return m;
 }
 
-static int home_cell(const mur_grid3 *g, int i, int h[3])
+/* The distance along one axis from coordinate u to the band of cells from
+ * lo to lo + side: 0 inside it. */
+static inline double band_gap(double u, double lo, double side)
 {
-    int c = g->cell_of[i];
-    h[0] = c % g->n[0];
-    h[1] = c / g->n[0] % g->n[1];
-    h[2] = c / g->n[0] / g->n[1];
-    return c;
+    return u < lo ? lo - u : u > lo + side ? u - lo - side : 0;
 }
 
+/* floor(u) for |u| well inside an int. */
+static inline int floor_int(double u)
+{
+    int k = (int)u;
+    return u < k ? k - 1 : k;
+}
+
+/* Cell c + o (|o| < n) taken around an axis of n cells. */
+static inline int around(int c, int n) { return c < 0 ? c + n : c >= n ? c - n : c; }
+
+/* The grid's cells are at least the reach wide: the 3 x 3 x 3 block around
+ * the boid's cell holds its neighbours. Its rows along x (fixed y and z
+ * cells) are consecutive positions, so a row is one run, trimmed to the
+ * cells the sphere of the reach meets (two runs where a wrapping row goes
+ * round its end); a row the sphere misses is skipped. An axis of fewer
+ * than 3 cells under wrap is read whole. */
 void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
 {
     const mur_flock *f = it->f;
+    pending q;
+    q.m = 0;
     if (!f->grid3_ok) {
-        metric_run(it, 0, f->n, add, acc);
+        metric_run(it, 0, f->n, &q, add, acc);
+        flush(it, &q, add, acc);
         return;
     }
     const mur_grid3 *g = &f->grid3;
-    int h[3], xs[3], ys[3], zs[3];
-    home_cell(g, it->i, h);
-    int nx = span(h[0], g->n[0], 1, g->wrap, xs);
-    int ny = span(h[1], g->n[1], 1, g->wrap, ys);
-    int nz = span(h[2], g->n[2], 1, g->wrap, zs);
-    for (int c = 0; c < nz; c++)
-        for (int b = 0; b < ny; b++)
-            for (int a = 0; a < nx; a++) {
-                int cell = (zs[c] * g->n[1] + ys[b]) * g->n[0] + xs[a];
-                metric_run(it, g->start[cell], g->start[cell + 1], add, acc);
+    int h[3];
+    mur_grid3_cell_(g, it->r, h);
+    const double reach = it->reach, r2 = reach * reach;
+    const int nx = g->n[0], ny = g->n[1], nz = g->n[2], wrap = g->wrap;
+    int whole[3];
+    for (int c = 0; c < 3; c++)
+        whole[c] = wrap && g->n[c] < 3;
+    const double inv_x = 1 / g->side[0], ox = g->o[0];
+    const int zlo = whole[2] ? 0 : h[2] - 1, zhi = whole[2] ? nz - 1 : h[2] + 1;
+    const int ylo = whole[1] ? 0 : h[1] - 1, yhi = whole[1] ? ny - 1 : h[1] + 1;
+    for (int cz = zlo; cz <= zhi; cz++) {
+        if (!wrap && (cz < 0 || cz >= nz))
+            continue;
+        double ez = whole[2] ? 0 : band_gap(it->r[2], g->o[2] + cz * g->side[2], g->side[2]);
+        int wz = around(cz, nz);
+        for (int cy = ylo; cy <= yhi; cy++) {
+            if (!wrap && (cy < 0 || cy >= ny))
+                continue;
+            double ey = whole[1] ? 0 : band_gap(it->r[1], g->o[1] + cy * g->side[1], g->side[1]);
+            double rest = r2 - ey * ey - ez * ez;
+            if (!(rest > 0))
+                continue;   /* the sphere misses this row */
+            const int *row = g->start + (wz * ny + around(cy, ny)) * nx;
+            if (whole[0]) {
+                metric_run(it, row[0], row[nx], &q, add, acc);
+                continue;
             }
+            double hx = sqrt(rest);
+            int x0 = floor_int((it->r[0] - hx - ox) * inv_x);
+            int x1 = floor_int((it->r[0] + hx - ox) * inv_x);
+            x0 = x0 < h[0] - 1 ? h[0] - 1 : x0;
+            x1 = x1 > h[0] + 1 ? h[0] + 1 : x1;
+            if (!wrap) {
+                x0 = x0 < 0 ? 0 : x0;
+                x1 = x1 >= nx ? nx - 1 : x1;
+                if (x0 <= x1)
+                    metric_run(it, row[x0], row[x1 + 1], &q, add, acc);
+            } else if (x0 < 0) {
+                metric_run(it, row[x0 + nx], row[nx], &q, add, acc);
+                metric_run(it, row[0], row[x1 + 1], &q, add, acc);
+            } else if (x1 >= nx) {
+                metric_run(it, row[x0], row[nx], &q, add, acc);
+                metric_run(it, row[0], row[x1 - nx + 1], &q, add, acc);
+            } else {
+                metric_run(it, row[x0], row[x1 + 1], &q, add, acc);
+            }
+        }
+    }
+    flush(it, &q, add, acc);
 }
 
 /* ---- topological ---------------------------------------------------------- */
@@ -164,7 +233,7 @@ static int search_shells(const mur_it3 *it, chosen *ch)
 {
     const mur_grid3 *g = &it->f->grid3;
     int h[3];
-    home_cell(g, it->i, h);
+    mur_grid3_cell_(g, it->r, h);
     /* the distance from the boid to its cell's nearest face */
     double margin = INFINITY;
     for (int c = 0; c < 3; c++) {
