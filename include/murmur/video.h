@@ -9,6 +9,7 @@
  * - .mov: ProRes 422 (prores_ks), yuv422p10le, BT.709: for editing software;
  * - .gif: one 256-colour palette computed from every frame of the video
  *   (libavfilter's palettegen and paletteuse), for slides and web pages;
+ * - .webp: an animated WebP (libwebp's animation encoder), looping forever;
  * - DIR/%05d.png: an image sequence, one PNG per frame numbered by the
  *   pattern, with the provenance in a text file beside them.
  * Translucent frames (opts.alpha) keep their alpha in .mov (ProRes 4444),
@@ -52,7 +53,8 @@ typedef struct mur_video_opts {
                           ///< true lossless, which browsers do not play). .webm maps it onto
                           ///< VP9's 0..63, .mov onto a ProRes profile; .gif and .png ignore it
     const char *metadata; ///< optional provenance text: the container's "comment" tag (.mp4,
-                          ///< .mov, .webm), a GIF comment block, or NAME.txt beside a PNG
+                          ///< .mov, .webm), a GIF comment block, an XMP chunk's
+                          ///< murmur:provenance (.webp), or NAME.txt beside a PNG
                           ///< sequence; may be NULL
     const char *preset;   ///< x264 speed/size trade-off: ultrafast ... veryslow, placebo;
                           ///< NULL = "medium". VP9 maps it to its cpu-used; others ignore it
