@@ -370,6 +370,12 @@ TEST(missing_directory_fails_at_open_with_erun_and_leaves_nothing)
           "message '%s'", err.msg);
     CHECK(!exists("/nonexistent"), "/nonexistent was created");
 
+    /* an animated WebP, muxed in memory, makes its file at open too */
+    o.path = "/nonexistent/dir/x.webp";
+    CHECK(mur_video_open(&v, &o, &err) == MUR_ERUN && v == NULL, "WebP opened");
+    CHECK(strcmp(err.msg, "cannot write '/nonexistent/dir/x.webp': No such file or directory") == 0,
+          "WebP message '%s'", err.msg);
+
     char *dir = make_dir();
     o.path = path_in(dir, "missing/x.mp4");
     CHECK(mur_video_open(&v, &o, &err) == MUR_ERUN, "missing subdirectory opened");
@@ -1093,7 +1099,7 @@ static int write_with_size_limit(const char *path, int queue, long limit, char *
 
 TEST(full_disk_fails_with_the_cause_and_leaves_nothing)
 {
-    const char *names[] = {"full.mp4", "full.webm", "full.gif", "%05d.png"};
+    const char *names[] = {"full.mp4", "full.webm", "full.gif", "full.webp", "%05d.png"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         for (int queue = 0; queue <= 2; queue += 2) {
             char *dir = make_dir();
