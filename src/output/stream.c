@@ -638,10 +638,12 @@ static int write_animation(stream_sink *s, mur_error *err)
 {
     uint8_t *bytes = NULL, *with_xmp = NULL;
     size_t n_xmp = 0;
+    int failed = s->mux->pb->error;   /* a write into memory that failed: ENOMEM */
     int n = avio_close_dyn_buf(s->mux->pb, &bytes);
     s->mux->pb = NULL;
-    int code = n > 0 ? MUR_OK : mur_error_set(err, MUR_ERUN, "cannot write '%s': the muxer wrote nothing",
-                                             s->file.path);
+    int code = failed < 0 ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, av_err2str(failed))
+               : n > 0    ? MUR_OK
+                          : mur_error_set(err, MUR_ERUN, "cannot write '%s': the muxer wrote nothing", s->file.path);
     if (!code && s->xmp)
         code = mur_out_webp_add_xmp(bytes, (size_t)n, s->xmp, &with_xmp, &n_xmp, s->file.path, err);
     const uint8_t *out = with_xmp ? with_xmp : bytes;
