@@ -700,8 +700,8 @@ static size_t riff_without(const uint8_t *d, size_t n, const char *fourcc, uint8
 }
 
 /* The provenance rides in an XMP chunk (murmur:provenance, XML-escaped:
- * & < > and a carriage return come back as they were, a control character
- * XML cannot hold as U+FFFD), added to the file libwebp made and nothing
+ * & < > and a carriage return come back as they were, UTF-8 too, a
+ * control character or a byte that is not UTF-8 as U+FFFD), added to the file libwebp made and nothing
  * else changed: the file without metadata is the same bytes but for that
  * chunk, VP8X's XMP flag and the RIFF size, and both decode to the same
  * frames at the same times, looping forever. */
@@ -709,8 +709,9 @@ TEST(webp_keeps_the_provenance_in_an_xmp_chunk_and_the_animation_intact)
 {
     char *dir = make_dir();
     const char *bare = path_in(dir, "bare.webp"), *with = path_in(dir, "with.webp");
-    const char *text = "murmur 0.1.0\nseed: 42\ntitle: \"a < b && c > d\"\r\n# \x01 caf\xc3\xa9\n";
-    const char *want = "murmur 0.1.0\nseed: 42\ntitle: \"a < b && c > d\"\r\n# \xef\xbf\xbd caf\xc3\xa9\n";
+    const char *text = "murmur 0.1.0\nseed: 42\ntitle: \"a < b && c > d\"\r\n# \x01 caf\xc3\xa9 \xff \xf0\x9f\x90\xa6\n";
+    const char *want = "murmur 0.1.0\nseed: 42\ntitle: \"a < b && c > d\"\r\n"
+                       "# \xef\xbf\xbd caf\xc3\xa9 \xef\xbf\xbd \xf0\x9f\x90\xa6\n";
     mur_video_opts o = opts_for(bare, 63, 47);
     mur_error err = {{0}};
     REQUIRE(write_colours(&o, 12, &err) == 0, "write: %s", err.msg);
