@@ -14,6 +14,9 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include <webp/decode.h>
+#include <webp/demux.h>
+
 /* Called for each decoded frame in order; returns 0 to go on, 1 to stop,
  * negative on error. The frame is only valid during the call. */
 typedef int (*frame_fn)(void *ctx, const AVStream *st, const AVFrame *frame, int index);
@@ -347,5 +350,112 @@ int test_video_tag(const char *path, const char *key, char *buf, size_t n)
         result = 0;
     }
     avformat_close_input(&fmt);
+    return result;
+}
+
+/* ---- animated WebP ---------------------------------------------------------- */
+
+uint8_t *test_read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *bytes = NULL;
+    long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (len >= 0 && fseek(f, 0, SEEK_SET) == 0 && (bytes = malloc((size_t)len + 1)) &&
+        fread(bytes, 1, (size_t)len, f) != (size_t)len) {
+        free(bytes);
+        bytes = NULL;
+    }
+    fclose(f);
+    if (bytes)
+        *n = (size_t)len;
+    return bytes;
+}
+
+int test_webp_frame_rgba(const char *path, int index, uint8_t **rgba, int *w, int *h)
+{
+    size_t n = 0;
+    uint8_t *bytes = test_read_file(path, &n);
+    *rgba = NULL;
+    if (!bytes)
+        return -1;
+    WebPAnimDecoderOptions opt;
+    WebPAnimDecoderOptionsInit(&opt);
+    opt.color_mode = MODE_RGBA;   /* straight alpha; MODE_rgbA would premultiply */
+    WebPData data = {bytes, n};
+    WebPAnimDecoder *dec = WebPAnimDecoderNew(&data, &opt);
+    WebPAnimInfo info;
+    if (dec && WebPAnimDecoderGetInfo(dec, &info)) {
+        uint8_t *px;
+        int ts;
+        for (int k = 0; WebPAnimDecoderHasMoreFrames(dec) && WebPAnimDecoderGetNext(dec, &px, &ts); k++) {
+            if (k < index)
+                continue;
+            size_t size = (size_t)info.canvas_width * info.canvas_height * 4;
+            if ((*rgba = malloc(size))) {
+                memcpy(*rgba, px, size);
+                *w = (int)info.canvas_width;
+                *h = (int)info.canvas_height;
+            }
+            break;
+        }
+    }
+    WebPAnimDecoderDelete(dec);
+    free(bytes);
+    return *rgba ? 0 : -1;
+}
+
+int test_webp_provenance(const char *path, char *buf, size_t n)
+{
+    size_t len = 0;
+    uint8_t *bytes = test_read_file(path, &len);
+    if (!bytes || n == 0) {
+        free(bytes);
+        return -1;
+    }
+    WebPData data = {bytes, len};
+    WebPDemuxer *demux = WebPDemux(&data);
+    WebPChunkIterator it;
+    char *xmp = NULL;
+    if (demux && (WebPDemuxGetI(demux, WEBP_FF_FORMAT_FLAGS) & XMP_FLAG) &&
+        WebPDemuxGetChunk(demux, "XMP ", 1, &it)) {
+        if ((xmp = malloc(it.chunk.size + 1))) {
+            memcpy(xmp, it.chunk.bytes, it.chunk.size);
+            xmp[it.chunk.size] = 0;
+        }
+        WebPDemuxReleaseChunkIterator(&it);
+    }
+    WebPDemuxDelete(demux);
+    free(bytes);
+    static const char open[] = "<murmur:provenance>", close[] = "</murmur:provenance>";
+    const char *a = xmp ? strstr(xmp, open) : NULL, *b = a ? strstr(a, close) : NULL;
+    int result = a && b && !strstr(b + 1, open) && strstr(b, "<?xpacket end=") ? 0 : -1;
+    size_t at = 0;
+    for (const char *p = a ? a + strlen(open) : NULL; result == 0 && p < b; at++) {
+        static const char *const ent[] = {"&amp;", "&lt;", "&gt;", "&#13;"};
+        static const char chr[] = {'&', '<', '>', '\r'};
+        char c = *p;
+        if (c == '<' || at + 1 >= n) {
+            result = -1;
+            break;
+        }
+        if (c == '&') {
+            int k = 0;
+            while (k < 4 && strncmp(p, ent[k], strlen(ent[k])) != 0)
+                k++;
+            if (k == 4) {
+                result = -1;
+                break;
+            }
+            c = chr[k];
+            p += strlen(ent[k]);
+        } else {
+            p++;
+        }
+        buf[at] = c;
+    }
+    buf[result == 0 ? at : 0] = 0;
+    free(xmp);
     return result;
 }

@@ -50,4 +50,22 @@ uint64_t test_video_hash_range(const char *path, int first, int count);
  * or -1 when the file cannot be read or has no such tag. */
 int test_video_tag(const char *path, const char *key, char *buf, size_t n);
 
+/* ---- animated WebP, read with libwebp's own demuxer and decoder (libavformat
+ * 5.1 does not demux an animated WebP) ---- */
+
+/* The whole of file path (*n bytes; caller frees with free()), or NULL. */
+uint8_t *test_read_file(const char *path, size_t *n);
+
+/* Frame `index` (0-based) of the animated WebP at path as the canvas a
+ * browser shows, straight (unpremultiplied) RGBA: *rgba holds w*h*4 bytes
+ * (caller frees with free()). 0, or -1. */
+int test_webp_frame_rgba(const char *path, int index, uint8_t **rgba, int *w, int *h);
+
+/* The provenance an animated WebP keeps: its XMP chunk's murmur:provenance
+ * element, the text unescaped (&amp; &lt; &gt; &#13;), into buf (n bytes).
+ * The packet is checked as it is read: the element once, no '<' inside it,
+ * no other entity. 0, or -1 when the file cannot be read, has no XMP chunk
+ * or the packet is not so. */
+int test_webp_provenance(const char *path, char *buf, size_t n);
+
 #endif

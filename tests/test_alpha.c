@@ -1,9 +1,10 @@
 /* Transparent output (docs/scenes.md "Transparent output"): a scene whose
  * background has alpha renders to .mov (ProRes 4444), .webm (VP9 with
- * alpha), PNG sequences and PNG stills that decode with alpha, a
- * background pixel clear and a boid opaque; .mp4 and .gif are refused
- * with exit 2 naming the line. Decoded here with libavcodec directly (VP9's
- * alpha needs the libvpx decoder: the native one drops it). */
+ * alpha), .webp (animated WebP), PNG sequences and PNG stills that decode
+ * with alpha, a background pixel clear and a boid opaque; .mp4 and .gif
+ * are refused with exit 2 naming the line. Decoded here with libavcodec
+ * directly (VP9's alpha needs the libvpx decoder: the native one drops it),
+ * an animated WebP with libwebp's own decoder (decode.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,19 @@
 #include <libswscale/swscale.h>
 
 #include "cli_util.h"
+#include "decode.h"
 #include "harness.h"
 
 /* Frame `index` of path as straight RGBA (w x h x 4, caller frees), and the
  * decoder's pixel format name in fmt; NULL when it cannot be decoded. */
 static uint8_t *decode_rgba(const char *path, int index, int *w, int *h, char *fmt, size_t n)
 {
+    size_t len = strlen(path);
+    if (len > 5 && !strcmp(path + len - 5, ".webp")) {   /* libavformat 5.1 has no animated WebP demuxer */
+        uint8_t *rgba = NULL;
+        snprintf(fmt, n, "rgba");
+        return test_webp_frame_rgba(path, index, &rgba, w, h) == 0 ? rgba : NULL;
+    }
     AVFormatContext *in = NULL;
     AVCodecContext *dec = NULL;
     AVPacket *pkt = av_packet_alloc();
@@ -131,6 +139,63 @@ TEST(a_transparent_scene_renders_vp9_with_alpha)
     renders_with_alpha("alpha.webm", NULL, "yuva420p");
 }
 
+TEST(a_transparent_scene_renders_webp_with_alpha)
+{
+    renders_with_alpha("alpha.webp", NULL, "rgba");
+}
+
+/* The same scene on an opaque background: every pixel of the WebP is
+ * opaque (libwebp writes no alpha for opaque frames). */
+TEST(an_opaque_scene_renders_an_opaque_webp)
+{
+    const char *scene = scratch_path("opaque.yaml"), *out = scratch_path("opaque.webp");
+    char text[1024];
+    snprintf(text, sizeof text, "%s", scene_text);
+    memcpy(strstr(text, "#0b0d0f00"), "#0b0d0fff", 9);
+    write_file(scene, text);
+    char args[600], err[2048], fmt[64];
+    snprintf(args, sizeof args, "render -q %s -o %s", scene, out);
+    CHECK(murmur(args, err, sizeof err) == 0, "%s", err);
+    int w = 0, h = 0, least = 255;
+    uint8_t *px = decode_rgba(out, 3, &w, &h, fmt, sizeof fmt);
+    REQUIRE(px, "cannot decode %s", out);
+    for (int i = 0; i < w * h; i++)
+        least = px[4 * i + 3] < least ? px[4 * i + 3] : least;
+    CHECK(least == 255, "a pixel has alpha %d", least);
+    free(px);
+}
+
+/* WebP keeps alpha losslessly, through the animation encoder's frame
+ * differences too: every frame's alpha is the PNG sequence's exactly. */
+TEST(a_translucent_webp_has_the_png_sequences_alpha_in_every_frame)
+{
+    char scene[256], webp[256];
+    snprintf(scene, sizeof scene, "%s", scratch_path("alpha-all.yaml"));
+    snprintf(webp, sizeof webp, "%s", scratch_path("alpha-all.webp"));
+    write_file(scene, scene_text);
+    mkdir(scratch_path("all"), 0777);
+    char args[600], err[2048], fmt[64];
+    snprintf(args, sizeof args, "render -q %s -o %s", scene, webp);
+    CHECK(murmur(args, err, sizeof err) == 0, "webp: %s", err);
+    snprintf(args, sizeof args, "render -q %s -o %s", scene, scratch_path("all/%03d.png"));
+    CHECK(murmur(args, err, sizeof err) == 0, "png: %s", err);
+    int frames = 0, worst = 0;
+    for (int k = 0; k < 15; k++) {   /* 0.5 s at 30 fps */
+        char png[64];
+        snprintf(png, sizeof png, "all/%03d.png", k);
+        int w = 0, h = 0, pw = 0, ph = 0;
+        uint8_t *a = decode_rgba(webp, k, &w, &h, fmt, sizeof fmt);
+        uint8_t *b = decode_rgba(scratch_path(png), 0, &pw, &ph, fmt, sizeof fmt);
+        REQUIRE(a && b && w == pw && h == ph, "frame %d: cannot decode both", k);
+        for (int i = 0; i < w * h; i++)
+            worst = abs(a[4 * i + 3] - b[4 * i + 3]) > worst ? abs(a[4 * i + 3] - b[4 * i + 3]) : worst;
+        frames++;
+        free(a);
+        free(b);
+    }
+    CHECK(frames == 15 && worst == 0, "%d frames; alpha differs by up to %d", frames, worst);
+}
+
 TEST(a_transparent_scene_renders_rgba_pngs)
 {
     mkdir(scratch_path("seq"), 0777);
@@ -180,15 +245,16 @@ TEST(alpha_for_mp4_or_gif_is_refused_naming_the_line)
  * refuses -o x.mp4. */
 TEST(alpha_is_checked_on_the_output_written_not_the_scenes)
 {
-    const char *scene = scratch_path("alpha-mp4.yaml");
+    char scene[256];   /* scratch_path's buffers rotate: keep our own */
+    snprintf(scene, sizeof scene, "%s", scratch_path("alpha-mp4.yaml"));
     char text[1024];
     snprintf(text, sizeof text, "%svideo: {width: 320, height: 180, fps: 30, duration: 0.2s, output: x.mp4}\n",
              scene_text);
     text[strstr(text, "video: {width") - text] = '#';   /* one video key */
     write_file(scene, text);
-    const char *outs[2] = {"over.mov", "over.webm"};
+    const char *outs[3] = {"over.mov", "over.webm", "over.webp"};
     char args[600], err[2048];
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         snprintf(args, sizeof args, "render -q %s -o %s", scene, scratch_path(outs[i]));
         CHECK(murmur(args, err, sizeof err) == 0, "-o %s: %s", outs[i], err);
         struct stat st;
@@ -201,17 +267,20 @@ TEST(alpha_is_checked_on_the_output_written_not_the_scenes)
 
 /* Half-transparent red is written straight (255, 0, 0, 128), not as
  * Cairo's premultiplied (128, 0, 0, 128): in a PNG exactly, through
- * ProRes's YUV within a few levels. */
+ * ProRes's and lossy WebP's YUV within a few levels (WebP's alpha is
+ * lossless: exactly 128). */
 TEST(translucent_colours_are_written_unpremultiplied)
 {
-    const char *scene = scratch_path("half.yaml");
+    char scene[256];   /* scratch_path's buffers rotate: keep our own */
+    snprintf(scene, sizeof scene, "%s", scratch_path("half.yaml"));
     write_file(scene, "world: {width: 160, height: 90}\n"
                       "flock: {count: 0}\n"
                       "video: {width: 160, height: 90, fps: 30, duration: 0.2s}\n"
                       "look: {background: \"#ff000080\"}\n");
     mkdir(scratch_path("half"), 0777);
-    const char *outs[2] = {"half/%03d.png", "half.mov"}, *firsts[2] = {"half/000.png", "half.mov"};
-    for (int k = 0; k < 2; k++) {
+    const char *outs[3] = {"half/%03d.png", "half.mov", "half.webp"};
+    const char *firsts[3] = {"half/000.png", "half.mov", "half.webp"};
+    for (int k = 0; k < 3; k++) {
         char args[600], err[2048], fmt[64];
         snprintf(args, sizeof args, "render -q %s -o %s", scene, scratch_path(outs[k]));
         CHECK(murmur(args, err, sizeof err) == 0, "%s: %s", outs[k], err);

@@ -182,6 +182,13 @@ TEST(outputs_carry_version_seed_resolved_settings_and_scene)
     snprintf(path, sizeof path, "%s/img.txt", scratch_path("provseq"));
     read_text(path, side, sizeof side);
     CHECK(strcmp(side, text) == 0, "%s differs from the video's comment:\n%s", path, side);
+
+    /* an animated WebP: the same text, in its XMP chunk */
+    const char *webp = scratch_path("prov.webp");
+    snprintf(args, sizeof args, "render %s -o %s -q", scene, webp);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s", err);
+    CHECK(test_webp_provenance(webp, side, sizeof side) == 0, "no provenance read from %s", webp);
+    CHECK(strcmp(side, text) == 0, "%s's provenance differs from the video's comment:\n%s", webp, side);
 }
 
 /* ---- interruption --------------------------------------------------------------------- */

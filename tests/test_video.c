@@ -370,6 +370,12 @@ TEST(missing_directory_fails_at_open_with_erun_and_leaves_nothing)
           "message '%s'", err.msg);
     CHECK(!exists("/nonexistent"), "/nonexistent was created");
 
+    /* an animated WebP, muxed in memory, makes its file at open too */
+    o.path = "/nonexistent/dir/x.webp";
+    CHECK(mur_video_open(&v, &o, &err) == MUR_ERUN && v == NULL, "WebP opened");
+    CHECK(strcmp(err.msg, "cannot write '/nonexistent/dir/x.webp': No such file or directory") == 0,
+          "WebP message '%s'", err.msg);
+
     char *dir = make_dir();
     o.path = path_in(dir, "missing/x.mp4");
     CHECK(mur_video_open(&v, &o, &err) == MUR_ERUN, "missing subdirectory opened");
@@ -667,6 +673,73 @@ TEST(webp_round_trips_frames_size_loop_and_colours)
     REQUIRE(write_colours(&o, 12, &err) == 0, "write: %s", err.msg);
     REQUIRE(read_webp(path, &b) == 0, "cannot decode %s", path);
     CHECK(a.hash == b.hash, "frames differ between two writes");
+    remove_dir(dir);
+}
+
+/* The bytes of RIFF file d (n bytes) without its chunks of type fourcc,
+ * the RIFF size made right: into out (n bytes at least); its length. */
+static size_t riff_without(const uint8_t *d, size_t n, const char *fourcc, uint8_t *out)
+{
+    size_t at = 12, len = 12;
+    memcpy(out, d, 12);
+    while (at + 8 <= n) {
+        size_t size = (size_t)d[at + 4] | (size_t)d[at + 5] << 8 | (size_t)d[at + 6] << 16 | (size_t)d[at + 7] << 24;
+        size_t whole = 8 + size + (size & 1);
+        if (at + whole > n)
+            whole = n - at;
+        if (memcmp(d + at, fourcc, 4) != 0) {
+            memcpy(out + len, d + at, whole);
+            len += whole;
+        }
+        at += whole;
+    }
+    uint32_t riff = (uint32_t)(len - 8);
+    for (int i = 0; i < 4; i++)
+        out[4 + i] = (uint8_t)(riff >> (8 * i));
+    return len;
+}
+
+/* The provenance rides in an XMP chunk (murmur:provenance, XML-escaped:
+ * & < > and a carriage return come back as they were, UTF-8 too, a
+ * control character or a byte that is not UTF-8 as U+FFFD), added to the file libwebp made and nothing
+ * else changed: the file without metadata is the same bytes but for that
+ * chunk, VP8X's XMP flag and the RIFF size, and both decode to the same
+ * frames at the same times, looping forever. */
+TEST(webp_keeps_the_provenance_in_an_xmp_chunk_and_the_animation_intact)
+{
+    char *dir = make_dir();
+    const char *bare = path_in(dir, "bare.webp"), *with = path_in(dir, "with.webp");
+    const char *text = "murmur 0.1.0\nseed: 42\ntitle: \"a < b && c > d\"\r\n# \x01 caf\xc3\xa9 \xff \xf0\x9f\x90\xa6\n";
+    const char *want = "murmur 0.1.0\nseed: 42\ntitle: \"a < b && c > d\"\r\n"
+                       "# \xef\xbf\xbd caf\xc3\xa9 \xef\xbf\xbd \xf0\x9f\x90\xa6\n";
+    mur_video_opts o = opts_for(bare, 63, 47);
+    mur_error err = {{0}};
+    REQUIRE(write_colours(&o, 12, &err) == 0, "write: %s", err.msg);
+    o.path = with;
+    o.metadata = text;
+    REQUIRE(write_colours(&o, 12, &err) == 0, "write: %s", err.msg);
+    char got[512];
+    CHECK(test_webp_provenance(bare, got, sizeof got) == -1, "a WebP without metadata has provenance");
+    REQUIRE(test_webp_provenance(with, got, sizeof got) == 0, "no provenance read from %s", with);
+    CHECK(strcmp(got, want) == 0, "provenance '%s'", got);
+    webp_info a, b;
+    REQUIRE(read_webp(bare, &a) == 0 && read_webp(with, &b) == 0, "cannot decode the WebPs");
+    CHECK(a.hash == b.hash && b.frames == 12 && b.loop == 0 && b.end_ms == a.end_ms,
+          "with provenance: %d frames ending at %d ms (%d), loop %d, same frames %d", b.frames, b.end_ms,
+          a.end_ms, b.loop, a.hash == b.hash);
+    size_t na = 0, nb = 0;
+    uint8_t *da = test_read_file(bare, &na), *db = test_read_file(with, &nb);
+    REQUIRE(da && db && na > 30 && nb > na, "%zu and %zu bytes", na, nb);
+    uint8_t *stripped = malloc(nb);
+    REQUIRE(stripped, "out of memory");
+    size_t ns = riff_without(db, nb, "XMP ", stripped);
+    CHECK((stripped[20] & 0x04) && !(da[20] & 0x04), "VP8X flags %#x and %#x: XMP flag", stripped[20], da[20]);
+    stripped[20] &= (uint8_t)~0x04;
+    CHECK(ns == na && memcmp(stripped, da, na) == 0,
+          "without its XMP chunk the file is not the file without metadata (%zu and %zu bytes)", ns, na);
+    free(stripped);
+    free(da);
+    free(db);
     remove_dir(dir);
 }
 
@@ -1027,7 +1100,7 @@ static int write_with_size_limit(const char *path, int queue, long limit, char *
 
 TEST(full_disk_fails_with_the_cause_and_leaves_nothing)
 {
-    const char *names[] = {"full.mp4", "full.webm", "full.gif", "%05d.png"};
+    const char *names[] = {"full.mp4", "full.webm", "full.gif", "full.webp", "%05d.png"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         for (int queue = 0; queue <= 2; queue += 2) {
             char *dir = make_dir();

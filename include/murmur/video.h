@@ -9,10 +9,12 @@
  * - .mov: ProRes 422 (prores_ks), yuv422p10le, BT.709: for editing software;
  * - .gif: one 256-colour palette computed from every frame of the video
  *   (libavfilter's palettegen and paletteuse), for slides and web pages;
+ * - .webp: an animated WebP (libwebp's animation encoder), looping forever;
  * - DIR/%05d.png: an image sequence, one PNG per frame numbered by the
  *   pattern, with the provenance in a text file beside them.
  * Translucent frames (opts.alpha) keep their alpha in .mov (ProRes 4444),
- * .webm (VP9 with an alpha channel) and PNGs (RGBA), unpremultiplied.
+ * .webm (VP9 with an alpha channel), .webp (animated WebP) and PNGs (RGBA),
+ * unpremultiplied.
  * A video is written under a temporary name beside the final one and renamed
  * by mur_video_close only when complete; each PNG of a sequence likewise.
  *
@@ -52,7 +54,8 @@ typedef struct mur_video_opts {
                           ///< true lossless, which browsers do not play). .webm maps it onto
                           ///< VP9's 0..63, .mov onto a ProRes profile; .gif and .png ignore it
     const char *metadata; ///< optional provenance text: the container's "comment" tag (.mp4,
-                          ///< .mov, .webm), a GIF comment block, or NAME.txt beside a PNG
+                          ///< .mov, .webm), a GIF comment block, an XMP chunk's
+                          ///< murmur:provenance (.webp), or NAME.txt beside a PNG
                           ///< sequence; may be NULL
     const char *preset;   ///< x264 speed/size trade-off: ultrafast ... veryslow, placebo;
                           ///< NULL = "medium". VP9 maps it to its cpu-used; others ignore it
@@ -64,7 +67,8 @@ typedef struct mur_video_opts {
                           ///< format's (for tests of a missing encoder)
     int alpha;            ///< 1: frames are translucent and keep their alpha: .mov becomes
                           ///< ProRes 4444 (yuva444p10le), .webm VP9 with alpha (yuva420p),
-                          ///< PNGs RGBA; other formats are refused (mur_video_check_alpha)
+                          ///< .webp WebP with alpha (ALPH), PNGs RGBA; other formats are
+                          ///< refused (mur_video_check_alpha)
     /* version 2 */
     const mur_video_text *chapters; ///< the container's chapters (.mp4, .mov, .webm; other
     int nchapters;                  ///< formats have none and ignore them), sorted by start
@@ -124,8 +128,8 @@ MUR_API int mur_video_check_path(const char *path, mur_error *err);
 /// as given (and as given for a path of no known format).
 MUR_API void mur_video_encoded_size(const char *path, int width, int height, int *out_w, int *out_h);
 
-/// 0 when the format path names keeps an alpha channel (.mov, .webm, a PNG
-/// sequence); else MUR_EINPUT with err saying which formats do.
+/// 0 when the format path names keeps an alpha channel (.mov, .webm, .webp,
+/// a PNG sequence); else MUR_EINPUT with err saying which formats do.
 MUR_API int mur_video_check_alpha(const char *path, mur_error *err);
 
 /// Open an encoder and a temporary output file. On failure returns MUR_EINPUT

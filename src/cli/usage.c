@@ -37,9 +37,9 @@ static const mur_usage_command commands[] = {
      ".mp4 (H.264, yuv420p, BT.709 tagged, +faststart), .webm (VP9), .mov (ProRes 422, for "
      "editing), .gif (one palette for the whole video, at most 50 fps), .webp (an animated WebP, "
      "looping forever, at most 60 fps) or DIR/%05d.png (a PNG "
-     "sequence numbered by scene frame, with DIR/frames.txt beside it). The file (but a .webp) "
-     "carries its provenance: murmur's version, the seed, the frames, every resolved setting and "
-     "the scene itself. A terminal shows frames, fps, ETA and size. Interrupted, a render finalises the "
+     "sequence numbered by scene frame, with DIR/frames.txt beside it). The file carries its "
+     "provenance (a .webp in an XMP chunk): murmur's version, the seed, the frames, every resolved "
+     "setting and the scene itself. A terminal shows frames, fps, ETA and size. Interrupted, a render finalises the "
      "frames so far into a playable file."},
     {"still", "SCENE", MUR_OPERAND_SCENE, "one frame as an image",
      "Steps the scene to the frame at --at and draws it exactly as a render would, trails and "

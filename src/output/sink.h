@@ -5,7 +5,8 @@
  * - stream.c: a libavcodec encoder into a libavformat container (.mp4 H.264,
  *   .webm VP9, .mov ProRes), converted to YUV with BT.709 coefficients;
  *   .webp (an animated WebP: libwebp's animation encoder, one encoder for
- *   the whole clip, fed RGB);
+ *   the whole clip, fed RGB; muxed in memory, its provenance added by
+ *   webp.c, then written);
  * - gif.c: two passes through libavfilter (palettegen, then paletteuse) over
  *   a lossless intermediate of the frames, then the GIF encoder;
  * - sequence.c: one PNG per frame, numbered by a printf-style pattern.
@@ -18,6 +19,7 @@
 #define MURMUR_OUTPUT_SINK_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <libavcodec/avcodec.h>
@@ -114,6 +116,17 @@ int mur_out_configure_prores(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_prores4444(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_qtrle(AVCodecContext *enc, const mur_video_opts *o);
 int mur_out_configure_webp(AVCodecContext *enc, const mur_video_opts *o);
+
+/* webp.c: the provenance of an animated WebP, as an XMP chunk.
+ * mur_out_xmp_packet: an XMP packet whose murmur:provenance property is
+ * text, XML-escaped (NULL when out of memory; free with mur_free).
+ * mur_out_webp_add_xmp: the WebP file bytes[0..n) with the packet xmp in
+ * its "XMP " chunk, into *out (*out_n bytes; free with mur_out_webp_free);
+ * MUR_ERUN with err naming path when libwebp's muxer cannot. */
+char *mur_out_xmp_packet(const char *text);
+int mur_out_webp_add_xmp(const uint8_t *bytes, size_t n, const char *xmp, uint8_t **out, size_t *out_n,
+                         const char *path, mur_error *err);
+void mur_out_webp_free(uint8_t *bytes);
 
 /* The format path's extension names, or NULL with err filled (video.c). */
 const mur_format *mur_out_format_of(const char *path, mur_error *err);

@@ -41,7 +41,12 @@
  * - Atomicity. Everything is written to ".<name>.part.<pid>" beside the final
  *   name and renamed in close (mur_atomic, murmur/file.h), so a file at the
  *   final name is always complete; any failure removes the temporary file.
- *   A device or a pipe is written in place. */
+ *   A device or a pipe is written in place.
+ *
+ * An animated WebP is muxed into memory instead (it is one packet anyway:
+ * the file libwebp's encoder assembles at the end), so that its provenance
+ * can go in before anything is written: webp.c adds it as an XMP chunk,
+ * and the bytes go to the temporary file, opened at open, in one write. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -81,6 +86,8 @@ typedef struct stream_sink {
     AVFrame *frame;           /* reused for every frame */
     AVPacket *pkt;            /* reused for every packet */
     mur_texts *texts;         /* the subtitle track (chapters.c); NULL: none */
+    int in_memory;            /* an animation: mux->pb is a dynamic buffer, file.fp the file */
+    char *xmp;                /* an animation's provenance as an XMP packet (webp.c), or NULL */
 } stream_sink;
 
 /* ---- codec settings ------------------------------------------------------- */
@@ -205,10 +212,17 @@ static void destroy(stream_sink *s)
     if (!s)
         return;
     if (s->mux) {
-        if (!(s->mux->oformat->flags & AVFMT_NOFILE))
+        if (s->in_memory && s->mux->pb) {
+            uint8_t *bytes = NULL;
+            avio_close_dyn_buf(s->mux->pb, &bytes);
+            av_free(bytes);
+            s->mux->pb = NULL;
+        } else if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
             avio_closep(&s->mux->pb);
+        }
         avformat_free_context(s->mux);
     }
+    mur_free(s->xmp);
     mur_atomic_abort(&s->file);
     avcodec_free_context(&s->enc);
     sws_freeContext(s->sws);
@@ -411,13 +425,26 @@ static int stream_open(void **out, const mur_format *f, const mur_video_opts *o,
         (code = mur_texts_open(&s->texts, s->mux, o, s->file.path, err)) < 0)
         goto fail;
     code = MUR_ERUN;
-    if (o->metadata && (ret = av_dict_set(&s->mux->metadata, "comment", o->metadata, 0)) < 0) {
+    if (o->metadata && !f->animation &&
+        (ret = av_dict_set(&s->mux->metadata, "comment", o->metadata, 0)) < 0) {
         mur_error_set(err, MUR_ERUN, "cannot store metadata for '%s': %s", s->file.path,
                       av_err2str(ret));
         goto fail;
     }
+    if (o->metadata && f->animation && !(s->xmp = mur_out_xmp_packet(o->metadata))) {
+        mur_error_set(err, MUR_ERUN, "out of memory storing metadata for '%s'", s->file.path);
+        goto fail;
+    }
 
-    if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
+    if (f->animation) {   /* into memory; the file is made now, so a bad folder fails here */
+        if (!mur_atomic_fopen(&s->file, "wb", err))
+            goto fail;
+        if ((ret = avio_open_dyn_buf(&s->mux->pb)) < 0) {
+            mur_error_set(err, MUR_ERUN, "out of memory opening '%s'", s->file.path);
+            goto fail;
+        }
+        s->in_memory = 1;
+    } else if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
         if ((ret = avio_open(&s->mux->pb, s->file.tmp, AVIO_FLAG_WRITE)) < 0) {
             mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, av_err2str(ret));
             goto fail;
@@ -604,6 +631,32 @@ static void stream_slot_free(void *slot)
     av_frame_free(&frame);
 }
 
+/* An animation's file: the muxer's bytes from memory, with the provenance
+ * (webp.c) when there is one, written to the temporary file in one go;
+ * mur_atomic_commit then reports a failed write or close. */
+static int write_animation(stream_sink *s, mur_error *err)
+{
+    uint8_t *bytes = NULL, *with_xmp = NULL;
+    size_t n_xmp = 0;
+    int failed = s->mux->pb->error;   /* a write into memory that failed: ENOMEM */
+    int n = avio_close_dyn_buf(s->mux->pb, &bytes);
+    s->mux->pb = NULL;
+    int code = failed < 0 ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", s->file.path, av_err2str(failed))
+               : n > 0    ? MUR_OK
+                          : mur_error_set(err, MUR_ERUN, "cannot write '%s': the muxer wrote nothing", s->file.path);
+    if (!code && s->xmp)
+        code = mur_out_webp_add_xmp(bytes, (size_t)n, s->xmp, &with_xmp, &n_xmp, s->file.path, err);
+    const uint8_t *out = with_xmp ? with_xmp : bytes;
+    size_t len = with_xmp ? n_xmp : (size_t)(n > 0 ? n : 0);
+    if (!code && fwrite(out, 1, len, s->file.fp) != len && !s->file.error)
+        s->file.error = errno ? errno : EIO;
+    if (!code)
+        atomic_store(s->bytes, (int64_t)len);
+    mur_out_webp_free(with_xmp);
+    av_free(bytes);
+    return code;
+}
+
 static int stream_close(void *sink, mur_error *err)
 {
     stream_sink *s = sink;
@@ -624,9 +677,13 @@ static int stream_close(void *sink, mur_error *err)
         mur_error_set(err, MUR_ERUN, "cannot finish '%s': %s", s->file.path, av_err2str(ret));
         goto fail;
     }
-    /* The last buffer goes out here, so a full disk may show only now;
-     * avio_closep reports the close, not a failed flush, hence pb->error. */
-    if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
+    if (s->in_memory) {
+        if ((code = write_animation(s, err)) < 0)
+            goto fail;
+        code = MUR_ERUN;
+    } else if (!(s->mux->oformat->flags & AVFMT_NOFILE)) {
+        /* The last buffer goes out here, so a full disk may show only now;
+         * avio_closep reports the close, not a failed flush, hence pb->error. */
         avio_flush(s->mux->pb);
         atomic_store(s->bytes, avio_tell(s->mux->pb));
         if ((ret = s->mux->pb->error) < 0 || (ret = avio_closep(&s->mux->pb)) < 0) {

@@ -71,12 +71,19 @@ static const mur_format formats[] = {
 
 /* The formats that keep alpha, for translucent frames (opts.alpha): for
  * laying a flock over a slide or another video. VP9 carries alpha as a
- * second stream Chromium and ffmpeg's libvpx decoder read. */
+ * second stream Chromium and ffmpeg's libvpx decoder read. An animated
+ * WebP takes the same straight ARGB as its opaque row (libwebp_anim hands
+ * RGB32 to libwebp as its ARGB, alpha and all): libwebp keeps the alpha
+ * in each frame's ALPH chunk, losslessly, and makes the YUV itself with
+ * the BT.601 matrix WebP decoders assume; its other input, yuva420p, would
+ * be swscale's BT.709 here, which they would decode wrong. */
 static const mur_format alpha_formats[] = {
     {".webm", "VP9 with alpha", "libvpx-vp9", AV_CODEC_ID_VP9, "webm", "", AV_PIX_FMT_YUVA420P, 1, MAX_FPS,
      mur_out_configure_vp9, &mur_stream_sink, 0},
     {".mov", "ProRes 4444 with alpha", "prores_ks", AV_CODEC_ID_PRORES, "mov", "", AV_PIX_FMT_YUVA444P10LE, 1, MAX_FPS,
      mur_out_configure_prores4444, &mur_stream_sink, 0},
+    {".webp", "animated WebP with alpha", "libwebp_anim", AV_CODEC_ID_WEBP, "webp", "loop=0", AV_PIX_FMT_RGB32, 0, 60,
+     mur_out_configure_webp, &mur_stream_sink, 1},
     {".png", "PNG with alpha", "png", AV_CODEC_ID_PNG, NULL, "", AV_PIX_FMT_RGBA, 0, MAX_FPS, NULL, &mur_sequence_sink, 0},
 };
 
@@ -226,7 +233,8 @@ int mur_video_check_alpha(const char *path, mur_error *err)
     if (!alpha_format(f))
         return mur_error_set(err, MUR_EINPUT,
                              "%s (%s) has no alpha channel: a translucent background needs .mov "
-                             "(ProRes 4444), .webm (VP9 with alpha) or DIR/%%05d.png", f->ext, f->label);
+                             "(ProRes 4444), .webm (VP9 with alpha), .webp (animated WebP) or "
+                             "DIR/%%05d.png", f->ext, f->label);
     return MUR_OK;
 }
 
