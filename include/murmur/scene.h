@@ -118,11 +118,14 @@ typedef struct mur_script_predator {
     int attract;                 ///< 0 flee, 1 attract
     double radius, strength;
     double from, until;          ///< active window, seconds (-inf / +inf when absent)
-    double (*path)[3];           ///< keyframes [t (s), x, y], sorted by t; NULL when expressions
+    double (*path)[4];           ///< keyframes [t (s), x, y, z], sorted by t; NULL when expressions
+                                 ///< (z: 3D worlds only; half the depth when a keyframe leaves it out)
     int npath;
     int smooth;                  ///< path interpolation: 0 linear, 1 Catmull-Rom through every key
-    char *x_expr, *y_expr;       ///< expressions of t, W, H (libavutil eval), or NULL
+    char *x_expr, *y_expr;       ///< expressions of t, W, H, D (libavutil eval), or NULL
     void *x_eval, *y_eval;       ///< parsed AVExpr (owned by the scene)
+    char *z_expr;                ///< 3D: the height's expression (NULL: half the depth)
+    void *z_eval;
     mur_pursue pursue;           ///< `pursue`: it hunts from where x, y put it at `from` (NONE: scripted)
     double speed;                ///< a hunter's speed, units/tick (0: 1.25 x the flock's max_speed)
     double turn;                 ///< a hunter's turning limit, degrees per tick

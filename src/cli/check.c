@@ -433,12 +433,21 @@ int mur_cmd_check(const mur_cli_opts *o)
                p->radius, p->strength, p->path ? "path" : "expressions");
         if (p->path) {
             printf(" of %d keys (%s):", p->npath, p->smooth ? "smooth" : "linear");
-            for (int k = 0; k < p->npath && k < 8; k++)
-                printf(" %gs(%g, %g)", p->path[k][0], p->path[k][1], p->path[k][2]);
+            for (int k = 0; k < p->npath && k < 8; k++) {
+                printf(" %gs(%g, %g", p->path[k][0], p->path[k][1], p->path[k][2]);
+                if (s->params.dimensions == 3)
+                    printf(", %g", p->path[k][3]);
+                printf(")");
+            }
             if (p->npath > 8)
                 printf(" ...");
         } else {
             printf(" x=%s y=%s", p->x_expr, p->y_expr);
+            if (s->params.dimensions == 3) {
+                char half[40];
+                mur_number_format(half, sizeof half, s->params.depth / 2);
+                printf(" z=%s", p->z_expr ? p->z_expr : half);
+            }
         }
         if (isfinite(p->from) || isfinite(p->until)) {
             printf(", active from %gs", isfinite(p->from) ? p->from : 0);

@@ -30,7 +30,7 @@ static int start(mur_driver *d, int k, double t)
 {
     const mur_scene *s = d->scene;
     const mur_script_predator *pr = &s->predators[k];
-    double vars[3] = {t, s->params.width, s->params.height};
+    double vars[4] = {t, s->params.width, s->params.height, s->params.depth};
     double x = av_expr_eval(pr->x_eval, vars, NULL) + d->predator_shift[0];
     double y = av_expr_eval(pr->y_eval, vars, NULL) + d->predator_shift[1];
     if (!(fabs(x) <= 1e12) || !(fabs(y) <= 1e12))

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mur_parse_expr_names[] = {"t", "W", "H", NULL};
+const char *const mur_parse_expr_names[] = {"t", "W", "H", "D", NULL};
 
 /* The names an expression may use. libavutil's evaluator also offers
  * while(), root() and taylor() (loops a file could make endless or
@@ -21,7 +21,7 @@ const char *const mur_parse_expr_names[] = {"t", "W", "H", NULL};
  * wall clock) and print() (writes to stderr); gcd() and bit operations cast
  * any double to an integer. Only the pure, bounded functions below pass. */
 static const char *const expr_allowed[] = {
-    "t", "W", "H", "PI", "E", "PHI",
+    "t", "W", "H", "D", "PI", "E", "PHI",
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
     "exp", "log", "pow", "sqrt", "hypot", "abs", "sgn", "floor", "ceil", "trunc", "round",
     "mod", "min", "max", "clip", "between", "lerp", "if", "ifnot", "not", "eq", "gt", "gte",
@@ -64,7 +64,7 @@ static int expression_names(ctx *c, yaml_node_t *n, const char *key, const char 
                 goto next;
         const char *near = mur_parse_nearest(word, expr_allowed);
         return mur_parse_fail_at(c, n, "'%s' expression: '%s' is not a variable or function it may use%s%s%s "
-                             "(variables: t, W, H; constants PI, E; pure functions like sin, cos, "
+                             "(variables: t, W, H, D; constants PI, E; pure functions like sin, cos, "
                              "min, max, if; no while, st/ld, random or time)",
                        key, word, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     next:;
@@ -89,7 +89,7 @@ static int expression(ctx *c, yaml_node_t *n, const char *key, char **src, void 
      * below says what is wrong. */
     int err = av_expr_parse(&e, *src, mur_parse_expr_names, NULL, NULL, NULL, NULL, AV_LOG_TRACE + 64, NULL);
     if (err < 0 || !e)
-        return mur_parse_fail_at(c, n, "'%s': cannot parse expression '%s' (variables: t, W, H; functions like sin, cos; constant PI)",
+        return mur_parse_fail_at(c, n, "'%s': cannot parse expression '%s' (variables: t, W, H, D; functions like sin, cos; constant PI)",
                        key, *src);
     *eval = e;
     return 0;
@@ -102,15 +102,22 @@ static int path(ctx *c, yaml_node_t *seq, mur_script_predator *pr)
         return rc;
     long n = seq->data.sequence.items.top - seq->data.sequence.items.start;
     if (n < 1 || n > MUR_SCENE_MAX_ENTRIES)
-        return mur_parse_fail_at(c, seq, "'path' needs 1 to %d keyframes [time, x, y]", MUR_SCENE_MAX_ENTRIES);
+        return mur_parse_fail_at(c, seq, "'path' needs 1 to %d keyframes [time, x, y]%s",
+                                 MUR_SCENE_MAX_ENTRIES, c->s->params.dimensions == 3 ? " or [time, x, y, z]" : "");
     if (!(pr->path = mur_calloc((size_t)n, sizeof *pr->path)))
         return mur_parse_oom(c);
     for (long i = 0; i < n; i++) {
         yaml_node_t *key = mur_parse_node(c, seq->data.sequence.items.start[i]);
         if ((rc = mur_parse_need_type(c, key, YAML_SEQUENCE_NODE, "path keyframe")))
             return rc;
-        if (key->data.sequence.items.top - key->data.sequence.items.start != 3)
-            return mur_parse_fail_at(c, key, "a path keyframe is [time, x, y]");
+        long len = key->data.sequence.items.top - key->data.sequence.items.start;
+        int three = c->s->params.dimensions == 3;
+        if (len == 4 && !three)
+            return mur_parse_fail_at(c, key, "a keyframe with z ([time, x, y, z]) needs a 3D world "
+                                             "(world.dimensions: 3)");
+        if (len != 3 && len != 4)
+            return mur_parse_fail_at(c, key, "a path keyframe is [time, x, y]%s",
+                                     three ? " or [time, x, y, z]" : "");
         yaml_node_t *t = mur_parse_node(c, key->data.sequence.items.start[0]);
         yaml_node_t *x = mur_parse_node(c, key->data.sequence.items.start[1]);
         yaml_node_t *y = mur_parse_node(c, key->data.sequence.items.start[2]);
@@ -121,6 +128,13 @@ static int path(ctx *c, yaml_node_t *seq, mur_script_predator *pr)
             (rc = mur_parse_number(c, x, "x", -MUR_MAX_WORLD, MUR_MAX_WORLD, &pr->path[i][1])) ||
             (rc = mur_parse_number(c, y, "y", -MUR_MAX_WORLD, MUR_MAX_WORLD, &pr->path[i][2])))
             return rc;
+        pr->path[i][3] = c->s->params.depth / 2;
+        if (len == 4) {
+            yaml_node_t *z = mur_parse_node(c, key->data.sequence.items.start[3]);
+            if ((rc = mur_parse_need_type(c, z, YAML_SCALAR_NODE, "z")) ||
+                (rc = mur_parse_number(c, z, "z", -MUR_MAX_WORLD, MUR_MAX_WORLD, &pr->path[i][3])))
+                return rc;
+        }
         if (i > 0 && !(pr->path[i][0] > pr->path[i - 1][0]))
             return mur_parse_fail_at(c, t, "path keyframe times must increase");
         pr->npath++;
@@ -141,6 +155,10 @@ static int predator_pair(ctx *c, pair *p, void *arg)
         return expression(c, p->v, "x", &pr->x_expr, &pr->x_eval);
     if (!strcmp(k, "y"))
         return expression(c, p->v, "y", &pr->y_expr, &pr->y_eval);
+    if (!strcmp(k, "z") && c->s->params.dimensions != 3)
+        return mur_parse_fail_at(c, p->v, "'z' is a height: it needs a 3D world (world.dimensions: 3)");
+    if (!strcmp(k, "z"))
+        return expression(c, p->v, "z", &pr->z_expr, &pr->z_eval);
     if ((rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, k)))
         return rc;
     static const char *const prey[] = {"none", "nearest", "centre", "largest", NULL};
@@ -163,21 +181,25 @@ static int expressions_finite(ctx *c, yaml_node_t *item, const mur_script_predat
 {
     double start = isfinite(pr->from) && pr->from > 0 ? pr->from : 0;
     double end = fmin(pr->until, start + 10);
-    for (int axis = 0; axis < 2; axis++) {
-        void *e = axis ? pr->y_eval : pr->x_eval;
+    for (int axis = 0; axis < 3; axis++) {
+        void *e = axis == 2 ? pr->z_eval : axis ? pr->y_eval : pr->x_eval;
+        const char *src = axis == 2 ? pr->z_expr : axis ? pr->y_expr : pr->x_expr, *name = "xyz" + axis;
+        if (!e)
+            continue;   /* no z: half the depth */
         int finite = 0;
         double bad = NAN;
         for (int k = 0; k <= 40 && !finite; k++) {
-            double vars[3] = {start + (end - start) * k / 40, c->s->params.width, c->s->params.height};
+            double vars[4] = {start + (end - start) * k / 40, c->s->params.width, c->s->params.height,
+                              c->s->params.depth};
             double v = av_expr_eval(e, vars, NULL);
             finite = isfinite(v);
             if (k == 0)
                 bad = v;
         }
         if (!finite)
-            return mur_parse_fail_at(c, mur_parse_lookup(c, item, axis ? "y" : "x"),
-                           "'%s' = \"%s\" is not a finite number for t in [%gs, %gs] (%g at t = %gs)",
-                           axis ? "y" : "x", axis ? pr->y_expr : pr->x_expr, start, end, bad, start);
+            return mur_parse_fail_at(c, mur_parse_lookup(c, item, axis == 2 ? "z" : axis ? "y" : "x"),
+                           "'%.1s' = \"%s\" is not a finite number for t in [%gs, %gs] (%g at t = %gs)",
+                           name, src, start, end, bad, start);
     }
     return 0;
 }
@@ -187,12 +209,14 @@ void mur_parse_free_predator(mur_script_predator *pr)
     mur_free(pr->path);
     mur_free(pr->x_expr);
     mur_free(pr->y_expr);
+    mur_free(pr->z_expr);
     av_expr_free(pr->x_eval);
     av_expr_free(pr->y_eval);
+    av_expr_free(pr->z_eval);
 }
 
 const char *const mur_parse_predator_keys[] = {"mode", "radius", "strength", "from", "until",
-                                            "path", "interpolate", "x", "y", "pursue", "speed",
+                                            "path", "interpolate", "x", "y", "z", "pursue", "speed",
                                             "turn", "burst", NULL};
 
 int mur_parse_predators(ctx *c, yaml_node_t *seq)
@@ -221,6 +245,10 @@ int mur_parse_predators(ctx *c, yaml_node_t *seq)
         pr->burst = 1;
         if ((rc = mur_parse_each_pair(c, item, "predator", mur_parse_predator_keys, predator_pair, pr)))
             return rc;
+        if (pr->pursue && c->s->params.dimensions == 3)
+            return mur_parse_fail_at(c, mur_parse_lookup(c, item, "pursue"),
+                                     "'pursue' hunts in the plane: in a 3D world give the predator a "
+                                     "'path' of [time, x, y, z] keyframes or x, y, z expressions");
         if (pr->pursue && pr->path)   /* a hunter moves itself: x and y say where it starts */
             return mur_parse_fail_at(c, mur_parse_lookup(c, item, "pursue"),
                                      "a predator that follows a 'path' cannot pursue: give 'x' and 'y' "
@@ -229,7 +257,7 @@ int mur_parse_predators(ctx *c, yaml_node_t *seq)
                                                                : mur_parse_lookup(c, item, "turn");
         if (!pr->pursue && own)
             return mur_parse_fail_at(c, own, "'speed' and 'turn' are a hunter's: give 'pursue' too");
-        int has_expr = pr->x_expr || pr->y_expr;
+        int has_expr = pr->x_expr || pr->y_expr || pr->z_expr;
         if (pr->path && has_expr)
             return mur_parse_fail_at(c, item, "a predator has either a 'path' or 'x'/'y' expressions, not both");
         if (!pr->path && !(pr->x_expr && pr->y_expr))

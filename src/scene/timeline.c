@@ -74,25 +74,22 @@ const char *mur_scene_caption_at(const mur_scene *s, double t, double *alpha)
 
 /* Catmull-Rom through every key (non-uniform times: Hermite with tangents
  * from the neighbouring keys), or linear. Holds the end keys outside. */
-static void path_at(const mur_script_predator *pr, double t, double *x, double *y)
+static void path_at(const mur_script_predator *pr, double t, double *x, double *y, double *z)
 {
-    double (*k)[3] = pr->path;
+    double (*k)[4] = pr->path;
+    double *out[3] = {x, y, z};
     int n = pr->npath;
-    if (n == 1 || t <= k[0][0]) {
-        *x = k[0][1];
-        *y = k[0][2];
-        return;
-    }
-    if (t >= k[n - 1][0]) {
-        *x = k[n - 1][1];
-        *y = k[n - 1][2];
+    if (n == 1 || t <= k[0][0] || t >= k[n - 1][0]) {
+        int e = n == 1 || t <= k[0][0] ? 0 : n - 1;
+        for (int c = 1; c <= 3; c++)
+            *out[c - 1] = k[e][c];
         return;
     }
     int i = 0;
     while (i + 1 < n && k[i + 1][0] <= t)
         i++;
     double t0 = k[i][0], t1 = k[i + 1][0], h = t1 - t0, u = (t - t0) / h;
-    for (int c = 1; c <= 2; c++) {
+    for (int c = 1; c <= 3; c++) {
         double p0 = k[i][c], p1 = k[i + 1][c], v;
         if (!pr->smooth) {
             v = p0 + (p1 - p0) * u;
@@ -103,10 +100,7 @@ static void path_at(const mur_script_predator *pr, double t, double *x, double *
             v = (2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * h * m0 +
                 (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * h * m1;
         }
-        if (c == 1)
-            *x = v;
-        else
-            *y = v;
+        *out[c - 1] = v;
     }
 }
 
@@ -117,22 +111,24 @@ int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int 
         const mur_script_predator *pr = &s->predators[i];
         if (t < pr->from || t >= pr->until)
             continue;
-        double x, y;
+        double x, y, z = s->params.depth / 2;
         if (pr->pursue)   /* a hunter is where its pursuit took it: the driver's (hunt.c) */
             continue;
         if (pr->path) {
-            path_at(pr, t, &x, &y);
+            path_at(pr, t, &x, &y, &z);
         } else {
-            double vars[3] = {t, s->params.width, s->params.height};
+            double vars[4] = {t, s->params.width, s->params.height, s->params.depth};
             x = av_expr_eval(pr->x_eval, vars, NULL);
             y = av_expr_eval(pr->y_eval, vars, NULL);
+            if (pr->z_eval)
+                z = av_expr_eval(pr->z_eval, vars, NULL);
         }
         /* An expression that blows up at t (NaN, inf, or so far out that
          * nearest-image arithmetic would lose every digit) hides the
          * predator for that tick instead of poisoning the flock. */
-        if (!(fabs(x) <= PREDATOR_FAR) || !(fabs(y) <= PREDATOR_FAR))
+        if (!(fabs(x) <= PREDATOR_FAR) || !(fabs(y) <= PREDATOR_FAR) || !(fabs(z) <= PREDATOR_FAR))
             continue;
-        out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract, pr->burst, 0, 0};
+        out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract, pr->burst, 0, z};
     }
     return n;
 }

@@ -1,0 +1,90 @@
+/* A 3D world in a scene (docs/scenes.md `world`, `predators`): its keys,
+ * predators' heights from keyframes and expressions, the flock that a
+ * scene of it runs, and every refusal with its line and column. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "scene_util.h"
+#include "murmur/flock.h"
+#include "murmur/presets.h"
+
+TEST(a_3d_world_scene_has_its_box)
+{
+    mur_scene *s = scene_of("model: wrkspc\nworld: {dimensions: 3, width: 300, height: 200, depth: 150}\n");
+    REQUIRE(s, "not loaded");
+    CHECK(s->params.dimensions == 3 && s->params.depth == 150, "dimensions %d depth %g",
+          s->params.dimensions, s->params.depth);
+    mur_scene_destroy(s);
+    s = scene_of("model: wrkspc\nworld: {dimensions: 3, width: 300, height: 200}\n");
+    REQUIRE(s, "not loaded");
+    CHECK(s->params.depth == 200, "no depth: as deep as high, got %g", s->params.depth);
+    mur_scene_destroy(s);
+    s = scene_of("model: vicsek\nworld: {dimensions: 3, density: 8}\nflock: {count: 1000}\n");
+    REQUIRE(s, "not loaded");
+    CHECK(fabs(s->params.depth - 5) < 1e-12 && fabs(s->params.width - 5) < 1e-12,
+          "density 8 of 1000: a cube of 5, got %g x %g", s->params.width, s->params.depth);
+    mur_scene_destroy(s);
+}
+
+TEST(predators_fly_at_the_heights_their_keyframes_and_expressions_give)
+{
+    mur_scene *s = scene_of("model: wrkspc\nworld: {dimensions: 3, width: 300, height: 200, depth: 100}\n"
+                            "predators:\n"
+                            "  - {path: [[0s, 0, 0, 0], [2s, 100, 60, 80]], interpolate: linear}\n"
+                            "  - {x: \"W/2\", y: \"H/2\", z: \"D*t/4\"}\n"
+                            "  - {x: \"1\", y: \"2\"}\n");
+    REQUIRE(s, "not loaded");
+    mur_predator p[4];
+    int n = mur_scene_predators_at(s, 1.0, p, 4);
+    REQUIRE(n == 3, "%d predators", n);
+    CHECK(fabs(p[0].x - 50) < 1e-12 && fabs(p[0].y - 30) < 1e-12 && fabs(p[0].z - 40) < 1e-12,
+          "keyframes at 1s: (%g, %g, %g)", p[0].x, p[0].y, p[0].z);
+    CHECK(fabs(p[1].z - 25) < 1e-12, "D*t/4 at 1s: %g", p[1].z);
+    CHECK(p[2].z == 50, "no z: half the depth, got %g", p[2].z);
+    mur_scene_destroy(s);
+}
+
+TEST(a_predator_above_a_boid_pushes_it_down)
+{
+    mur_params p = mur_preset_find("wrkspc")->params;
+    p.dimensions = 3;
+    p.depth = 200;
+    p.count = 2;
+    p.boundary = MUR_BOUNDARY_OPEN;
+    mur_flock *f = NULL;
+    mur_error err;
+    REQUIRE(!mur_flock_create(&f, &p, 1, &err), "%s", err.msg);
+    double x[2] = {100, 400}, y[2] = {100, 300}, z[2] = {100, 100}, v[2] = {0, 0}, vx[2] = {1, 1};
+    REQUIRE(!mur_flock_set_state3(f, 2, x, y, z, vx, v, v, &err), "%s", err.msg);
+    mur_predator pr = {.x = 100, .y = 100, .z = 120, .radius = 50, .strength = 0.5};
+    mur_flock_set_predators(f, &pr, 1);
+    REQUIRE(!mur_flock_step(f), "step");
+    CHECK(mur_flock_vz(f)[0] < 0, "the boid below it: vz %g", mur_flock_vz(f)[0]);
+    CHECK(mur_flock_vz(f)[1] == 0, "the far one: vz %g", mur_flock_vz(f)[1]);
+    mur_flock_destroy(f);
+}
+
+TEST(bad_3d_scenes_are_refused_at_their_line)
+{
+    expect_refusal("model: wrkspc\nworld: {dimensions: 4}\n", "t.yaml:2:21", "dimensions");
+    expect_refusal("model: wrkspc\nworld: {depth: 100}\n", "t.yaml:2:16", "dimensions: 3");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, depth: 0}\n", "t.yaml:2:31", "at least 1");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, depth: -5}\n", "t.yaml:2:31", "depth");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, density: 4, depth: 5}\n", "t.yaml:2:43",
+                   "not both");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nflock:\n  start: {disc: {center: [1, 1], radius: 5}}\n",
+                   "t.yaml:4:10", "uniform in its box");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nflock:\n  replay: tracks.csv\n", "t.yaml:4:11",
+                   "3D world");
+    expect_refusal("model: wrkspc\npredators:\n  - {x: \"1\", y: \"2\", z: \"3\"}\n", "t.yaml:3:25",
+                   "3D world");
+    expect_refusal("model: wrkspc\npredators:\n  - {path: [[0s, 1, 2, 3]]}\n", "t.yaml:3:13", "3D world");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {x: \"1\", y: \"2\", pursue: nearest}\n",
+                   "t.yaml:4:", "pursue");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {path: [[0s, 1, 2, 3, 4]]}\n",
+                   "t.yaml:4:13", "[time, x, y, z]");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {x: \"1\", y: \"2\", z: \"1/0\"}\n",
+                   "t.yaml:4:", "'z'");
+}
