@@ -87,4 +87,6 @@ TEST(bad_3d_scenes_are_refused_at_their_line)
                    "t.yaml:4:13", "[time, x, y, z]");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {x: \"1\", y: \"2\", z: \"1/0\"}\n",
                    "t.yaml:4:", "'z'");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nexperiment:\n  twin: {perturb: 1}\n", "t.yaml:4:9",
+                   "3D world");
 }

@@ -280,7 +280,8 @@ MUR_API const double *mur_flock_z(const mur_flock *f);
 MUR_API const double *mur_flock_vz(const mur_flock *f);
 
 /// Rule vectors of boid i at the current state, computed by the same code the
-/// step uses (the source of truth for the one-boid view).
+/// step uses (the source of truth for the one-boid view). A 3D flock's are
+/// not given: *out is all zero.
 MUR_API void mur_flock_rules(const mur_flock *f, int i, mur_rules *out);
 
 /// Nearest-image offset from (x0, y0) to (x1, y1) under the flock's boundary.

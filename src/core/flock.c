@@ -1091,8 +1091,8 @@ unsigned mur_flock_rules_used_(const mur_params *p) { return rules_used(p); }
 void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
 {
     memset(out, 0, sizeof *out);
-    if (i < 0 || i >= f->n)
-        return;
+    if (i < 0 || i >= f->n || f->p.dimensions == 3)
+        return;   /* the rules are vectors of the plane: a 3D flock's are not given */
     /* Between ticks the positions and the grid are stale: brute force over
      * the state arrays (padded like the others). Index order is the order
      * of the step's brute force, and the neighbour sets are the grid's, so

@@ -223,6 +223,9 @@ int mur_parse_experiment_pair(ctx *c, pair *p, void *arg)
             return rc;
         return mur_parse_integer(c, p->v, "ticks", 1, MUR_MAX_RUN_TICKS, &s->ticks);
     }
+    if (!strcmp(p->key, "twin") && s->params.dimensions == 3)
+        return mur_parse_fail_at(c, p->v, "twins are moved and compared in the plane: 'twin' is "
+                                          "not yet available in a 3D world (dimensions: 3)");
     if (!strcmp(p->key, "twin"))
         return twin_map(c, p->v, &s->twin);
     if (!strcmp(p->key, "measure"))
