@@ -113,9 +113,16 @@ TEST(bad_figures_name_their_line)
     /* a file without the columns, or with a bad row: the file's line */
     write_file(scratch_path("cols.csv"), "tick,order\n0,1\n");
     write_file(scratch_path("row.csv"), "tick,order,noise\n0,1,0\n1,x,1\n");
-    const char *refs[2][2] = {{"cols.csv", "cols.csv:1: error: a series CSV with a 'noise' column"},
-                              {"row.csv", "row.csv:3: error: a value that is not a number"}};
-    for (int i = 0; i < 2; i++) {
+    write_file(scratch_path("last.csv"), "tick,order,noise\n0,1,0\n1,x,1");   /* no newline at the end */
+    FILE *nul = fopen(scratch_path("nul.csv"), "wb");
+    REQUIRE(nul, "nul.csv");
+    fwrite("tick,order,noise\n0,1\0 2,0\n", 1, 27, nul);   /* a NUL inside a field of line 2 */
+    fclose(nul);
+    const char *refs[4][2] = {{"cols.csv", "cols.csv:1: error: a series CSV with a 'noise' column"},
+                              {"row.csv", "row.csv:3: error: a value that is not a number"},
+                              {"last.csv", "last.csv:3: error: a value that is not a number"},
+                              {"nul.csv", "nul.csv:2: error: a field holds a NUL byte"}};
+    for (int i = 0; i < 4; i++) {
         snprintf(t, sizeof t, "%s    - figure: {x: noise, y: order, reference: %s}\n" RAMP, head, refs[i][0]);
         const char *scene = scratch_path("bad.yaml");
         write_file(scene, t);

@@ -6,6 +6,7 @@
  * names the line of anything wrong. Lines are fed to the parser one at a
  * time, so the line a row ends on is known when the row is. */
 #include "recording.h"
+#include "csv_line.h"
 #include "murmur/alloc.h"
 
 #include <csv.h>
@@ -275,20 +276,6 @@ static void on_row(int term, void *ctx)
 
 static void *csv_realloc(void *p, size_t n) { return mur_realloc(p, n); }
 
-/* The next line of fp into buf (MAX_LINE bytes): its length, its newline
- * included; 0 at the end; -1 when it is longer than MAX_LINE. */
-static long read_line(FILE *fp, char *buf)
-{
-    long n = 0;
-    int ch;
-    while (n < MAX_LINE && (ch = getc_unlocked(fp)) != EOF) {   /* one reader: no lock a byte */
-        buf[n++] = (char)ch;
-        if (ch == '\n')
-            return n;
-    }
-    return n < MAX_LINE ? n : -1;
-}
-
 static int parse(reader *rd, FILE *fp)
 {
     struct csv_parser parser;
@@ -302,7 +289,7 @@ static int parse(reader *rd, FILE *fp)
     long len;
     char lim[24];
     snprintf(lim, sizeof lim, "%d", MAX_LINE);
-    while (!rd->rc && (len = read_line(fp, line)) != 0) {
+    while (!rd->rc && (len = mur_csv_read_line(fp, line, MAX_LINE)) != 0) {
         rd->line++;
         if (len < 0 || (rd->row_bytes += (size_t)len) > MAX_LINE) {
             fail(rd, len < 0 ? "a line longer than %s bytes%s: not a recording's row"

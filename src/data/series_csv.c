@@ -2,6 +2,7 @@
  * fields; this file finds the two columns and names the line of anything
  * wrong. */
 #include "series_csv.h"
+#include "csv_line.h"
 #include "murmur/alloc.h"
 
 #include <csv.h>
@@ -47,6 +48,8 @@ static void on_field(void *data, size_t len, void *ctx)
     int k = rd->field++;
     if (rd->rc)
         return;
+    if (memchr(s, '\0', len))   /* a C string would end there: what is read is not what the file says */
+        return fail(rd, "a field holds a NUL byte: a series is text");
     if (!rd->header) {
         char name[CELL + 1], med[CELL + 8];
         keep(name, s, len);
@@ -150,21 +153,20 @@ int mur_series_csv_read(const char *path, const char *shown, const char *xcol, c
         return mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", shown);
     }
     char buf[8192];
-    while (!rd.rc && fgets(buf, sizeof buf, fp)) {
-        size_t len = strlen(buf);
-        if (len && buf[len - 1] == '\n')
-            rd.line++;
-        else if (!feof(fp))
-            fail(&rd, "a line longer than 8191 bytes: not a series row");
-        if (!rd.rc && csv_parse(&parser, buf, len, on_field, on_row, &rd) != len && !rd.rc)
+    long len;
+    while (!rd.rc && (len = mur_csv_read_line(fp, buf, sizeof buf)) != 0) {
+        rd.line++;
+        if (len < 0) {
+            fail(&rd, "a line longer than 8192 bytes: not a series row");
+            break;
+        }
+        if (csv_parse(&parser, buf, (size_t)len, on_field, on_row, &rd) != (size_t)len && !rd.rc)
             rd.rc = mur_error_set(err, MUR_EINPUT, "%s:%ld: error: malformed CSV", shown, rd.line);
     }
     if (!rd.rc && ferror(fp))
         rd.rc = mur_error_set(err, MUR_EINPUT, "%s: error: cannot read it: %s", shown, strerror(errno));
-    if (!rd.rc) {
-        rd.line++;
-        csv_fini(&parser, on_field, on_row, &rd);
-    }
+    if (!rd.rc)
+        csv_fini(&parser, on_field, on_row, &rd);   /* a last row without its newline */
     csv_free(&parser);
     fclose(fp);
     if (!rd.rc && !rd.header)
