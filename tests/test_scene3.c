@@ -75,7 +75,19 @@ TEST(bad_3d_scenes_are_refused_at_their_line)
     expect_refusal("model: wrkspc\nworld: {dimensions: 3, density: 4, depth: 5}\n", "t.yaml:2:43",
                    "not both");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nflock:\n  start: {disc: {center: [1, 1], radius: 5}}\n",
-                   "t.yaml:4:10", "uniform in its box");
+                   "t.yaml:4:17", "region of the plane");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nflock:\n  start: tracks.csv\n", "t.yaml:4:10",
+                   "saved state");
+    expect_refusal("model: wrkspc\nflock:\n  start: {ball: {center: [1, 1, 1], radius: 5}}\n", "t.yaml:3:17",
+                   "3D world");
+    expect_refusal("model: wrkspc\nflock:\n  start: {box: {x: 0, y: 0, z: 0, width: 5, height: 5}}\n",
+                   "t.yaml:3:32", "3D world");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, depth: 100}\nflock:\n  start: {box: {x: 0, y: 0, width: 5, height: 5}}\n",
+                   "t.yaml:4:16", "z, width, height and depth");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, depth: 100}\nflock:\n  start: {slab: {bottom: 50, top: 40}}\n",
+                   "t.yaml:4:35", "above its bottom");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, depth: 100}\nflock:\n  start: {ball: {center: [50, 50, 95], radius: 10}}\n",
+                   "t.yaml:4:17", "outside the world");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nflock:\n  replay: tracks.csv\n", "t.yaml:4:11",
                    "3D world");
     expect_refusal("model: wrkspc\npredators:\n  - {x: \"1\", y: \"2\", z: \"3\"}\n", "t.yaml:3:25",

@@ -469,3 +469,43 @@ TEST(density_in_3d_is_boids_per_unit_volume)
     CHECK(fabs(p.width - 5) < 1e-12 && fabs(p.height - 5) < 1e-12 && fabs(p.depth - 5) < 1e-12,
           "a cube of side cbrt(1000 / 8) = 5, got %g x %g x %g", p.width, p.height, p.depth);
 }
+
+TEST(a_3d_start_places_its_groups_in_a_ball_a_box_and_a_slab)
+{
+    mur_params p = space("wrkspc", MUR_BOUNDARY_WRAP);
+    p.count = 900;
+    mur_flock *f = make(&p, 8);
+    mur_start_group g[3] = {
+        {.count = 300, .region = MUR_REGION_BALL, .cx = 100, .cy = 120, .cz = 90, .radius = 30,
+         .heading_random = 1, .speed_min = -1},
+        {.count = 300, .region = MUR_REGION_BOX, .x = 10, .y = 20, .z = 5, .w = 50, .h = 40, .d = 30,
+         .heading = 90, .spread = 20, .speed_min = 1, .speed_max = 2},
+        {.count = 300, .region = MUR_REGION_SLAB, .z = 150, .d = 10, .heading_random = 1, .speed_min = -1},
+    };
+    mur_error err;
+    REQUIRE(!mur_flock_set_start(f, g, 3, &err), "%s", err.msg);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *z = mur_flock_z(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f), *vz = mur_flock_vz(f);
+    int bad[3] = {0, 0, 0}, climbing = 0;
+    double zmin = 1e9, zmax = -1e9;
+    for (int i = 0; i < 300; i++)
+        bad[0] += hypot(hypot(x[i] - 100, y[i] - 120), z[i] - 90) > 30;
+    for (int i = 300; i < 600; i++) {
+        bad[1] += !(x[i] >= 10 && x[i] <= 60 && y[i] >= 20 && y[i] <= 60 && z[i] >= 5 && z[i] <= 35);
+        double a = atan2(vy[i], vx[i]) * 180 / 3.14159265358979323846, s = hypot(hypot(vx[i], vy[i]), vz[i]);
+        bad[1] += !(fabs(a - 90) <= 10 + 1e-9 && vz[i] == 0 && s >= 1 - 1e-12 && s <= 2 + 1e-12);
+    }
+    for (int i = 600; i < 900; i++) {
+        bad[2] += !(z[i] >= 150 && z[i] <= 160);
+        zmin = fmin(zmin, z[i]);
+        zmax = fmax(zmax, z[i]);
+        climbing += vz[i] > 0;
+    }
+    CHECK(!bad[0] && !bad[1] && !bad[2], "outside their regions: ball %d, box %d, slab %d", bad[0], bad[1],
+          bad[2]);
+    CHECK(zmax - zmin > 9, "the slab is filled: z from %g to %g", zmin, zmax);
+    CHECK(climbing > 100 && climbing < 200, "random headings on the sphere: %d of 300 climb", climbing);
+    mur_start_group disc = {.count = 900, .region = MUR_REGION_DISC, .radius = 5};
+    CHECK(mur_flock_set_start(f, &disc, 1, &err) == MUR_EINPUT && strstr(err.msg, "2D"), "a disc in 3D");
+    mur_flock_destroy(f);
+}

@@ -124,7 +124,11 @@ typedef struct mur_rules {
 } mur_rules;
 
 /// Where a group of the starting flock is placed (docs/scenes.md `flock.start`).
-typedef enum { MUR_REGION_UNIFORM, MUR_REGION_DISC, MUR_REGION_BOX, MUR_REGION_RING } mur_region;
+/// disc and ring are regions of the plane; ball and slab of a 3D world; box
+/// and uniform of either (a box in 3D has a z and a depth too).
+typedef enum {
+    MUR_REGION_UNIFORM, MUR_REGION_DISC, MUR_REGION_BOX, MUR_REGION_RING, MUR_REGION_BALL, MUR_REGION_SLAB
+} mur_region;
 
 /// Most groups of a starting flock.
 #define MUR_MAX_GROUPS 32
@@ -139,6 +143,9 @@ typedef struct mur_start_group {
     int heading_random;          ///< 1: each boid a uniform random heading
     double heading, spread;      ///< else degrees (0 = +x, 90 = +y), each boid within +- spread / 2
     double speed_min, speed_max; ///< speed drawn uniformly; speed_min < 0: the flock's init_speed
+    /* 3D: a ball's centre height (with cx, cy and radius), a box's lowest z
+     * and depth (with x, y, w, h), a slab's lowest z and thickness */
+    double cz, z, d;
 } mur_start_group;
 
 typedef struct mur_flock mur_flock;

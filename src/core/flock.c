@@ -258,9 +258,15 @@ static void fold_into_world(mur_flock *f);
 
 /* Boid i of group g drawn from the stream: position in the group's region,
  * then heading, then speed, in that order. */
+static void draw_placed3(mur_flock *f, int i, const mur_start_group *g);
+
 static void draw_placed(mur_flock *f, int i, const mur_start_group *g)
 {
     const mur_params *p = &f->p;
+    if (p->dimensions == 3) {
+        draw_placed3(f, i, g);
+        return;
+    }
     double u = mur_rng_uniform(&f->rng), v = mur_rng_uniform(&f->rng), x, y;
     switch (g->region) {
     case MUR_REGION_DISC:
@@ -290,6 +296,53 @@ static void draw_placed(mur_flock *f, int i, const mur_start_group *g)
     double s = lo + (hi - lo) * mur_rng_uniform(&f->rng);
     f->vx[i] = s * cos(a);
     f->vy[i] = s * sin(a);
+}
+
+/* A 3D boid of group g: position (three draws) in its region, heading
+ * (random: uniform on the sphere, two draws; else level, at the heading's
+ * azimuth within +- spread / 2, one draw), then speed. */
+static void draw_placed3(mur_flock *f, int i, const mur_start_group *g)
+{
+    const mur_params *p = &f->p;
+    double u = mur_rng_uniform(&f->rng), v = mur_rng_uniform(&f->rng), w = mur_rng_uniform(&f->rng);
+    switch (g->region) {
+    case MUR_REGION_BALL: {   /* uniform by volume */
+        double r = g->radius * cbrt(u), c = 2 * v - 1, s = sqrt(fmax(0, 1 - c * c)), a = 2 * MUR_PI * w;
+        f->x[i] = g->cx + r * s * cos(a);
+        f->y[i] = g->cy + r * s * sin(a);
+        f->z[i] = g->cz + r * c;
+        break;
+    }
+    case MUR_REGION_BOX:
+        f->x[i] = g->x + u * g->w;
+        f->y[i] = g->y + v * g->h;
+        f->z[i] = g->z + w * g->d;
+        break;
+    case MUR_REGION_SLAB:
+        f->x[i] = u * p->width;
+        f->y[i] = v * p->height;
+        f->z[i] = g->z + w * g->d;
+        break;
+    default:
+        f->x[i] = u * p->width;
+        f->y[i] = v * p->height;
+        f->z[i] = w * p->depth;
+    }
+    double lo = g->speed_min >= 0 ? g->speed_min : p->init_speed_min;
+    double hi = g->speed_min >= 0 ? g->speed_max : p->init_speed_max;
+    double h[3];
+    if (g->heading_random) {
+        double c = 2 * mur_rng_uniform(&f->rng) - 1, s = sqrt(fmax(0, 1 - c * c));
+        double a = 2 * MUR_PI * mur_rng_uniform(&f->rng);
+        h[0] = s * cos(a), h[1] = s * sin(a), h[2] = c;
+    } else {
+        double a = (g->heading + (mur_rng_uniform(&f->rng) - 0.5) * g->spread) * MUR_PI / 180;
+        h[0] = cos(a), h[1] = sin(a), h[2] = 0;
+    }
+    double sp = lo + (hi - lo) * mur_rng_uniform(&f->rng);
+    f->vx[i] = sp * h[0];
+    f->vy[i] = sp * h[1];
+    f->vz[i] = sp * h[2];
 }
 
 /* Boid i as the flock's start has it: its group's, or uniform past the groups. */
@@ -591,9 +644,13 @@ int mur_flock_set_start(mur_flock *f, const mur_start_group *g, int n, mur_error
 {
     if (n < 0 || n > MUR_MAX_GROUPS)
         return mur_error_set(err, MUR_EINPUT, "%d groups (at most %d)", n, MUR_MAX_GROUPS);
-    if (n && f->p.dimensions == 3)
-        return mur_error_set(err, MUR_EINPUT,
-                             "flock.start's regions are 2D: a 3D world starts uniform in its box");
+    for (int k = 0; k < n; k++) {
+        int three = g[k].region == MUR_REGION_BALL || g[k].region == MUR_REGION_SLAB;
+        int plane = g[k].region == MUR_REGION_DISC || g[k].region == MUR_REGION_RING;
+        if ((f->p.dimensions == 3 && plane) || (f->p.dimensions != 3 && three))
+            return mur_error_set(err, MUR_EINPUT, "group %d: a %s region in a %dD world", k,
+                                 three ? "3D" : "2D", f->p.dimensions == 3 ? 3 : 2);
+    }
     long total = 0;
     for (int k = 0; k < n; k++)
         total += g[k].count;

@@ -60,6 +60,9 @@ int mur_parse_number(ctx *c, const yaml_node_t *n, const char *key, double lo, d
  * names it in the message ("a point [x, y]"). */
 int mur_parse_number_pair(ctx *c, yaml_node_t *n, const char *key, const char *shape, double lo, double hi,
                           double out[2]);
+/* The same for a list of exactly `count` numbers ([x, y, z]: count 3). */
+int mur_parse_numbers(ctx *c, yaml_node_t *n, const char *key, const char *shape, int count, double lo,
+                      double hi, double *out);
 int mur_parse_integer(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
                    int *out);
 int mur_parse_time_value(ctx *c, const yaml_node_t *n, const char *key, double lo, double hi,
@@ -99,6 +102,8 @@ int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_
 extern const char *const mur_parse_disc_keys[];
 extern const char *const mur_parse_ring_keys[];
 extern const char *const mur_parse_box_keys[];
+extern const char *const mur_parse_ball_keys[];
+extern const char *const mur_parse_slab_keys[];
 extern const char *const mur_parse_shape_keys[];
 extern const char *const mur_parse_groups_key[];
 extern const char *const mur_parse_group_keys[];

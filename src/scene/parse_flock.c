@@ -245,14 +245,17 @@ int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_
 
 /* ---- the starting flock's shape: flock.start -------------------------------- */
 
-static const char *const region_names[] = {"uniform", "disc", "box", "ring", NULL};
+static const char *const region_names[] = {"uniform", "disc", "box", "ring", "ball", "slab", NULL};
 const char *const mur_parse_disc_keys[] = {"center", "radius", NULL};
 const char *const mur_parse_ring_keys[] = {"center", "radius", "width", NULL};
-const char *const mur_parse_box_keys[] = {"x", "y", "width", "height", NULL};
-const char *const mur_parse_shape_keys[] = {"uniform", "disc", "box", "ring", "heading", "spread", "speed", NULL};
+const char *const mur_parse_box_keys[] = {"x", "y", "width", "height", "z", "depth", NULL};
+const char *const mur_parse_ball_keys[] = {"center", "radius", NULL};
+const char *const mur_parse_slab_keys[] = {"bottom", "top", NULL};
+const char *const mur_parse_shape_keys[] = {"uniform", "disc", "box", "ring", "ball", "slab",
+                                            "heading", "spread", "speed", NULL};
 const char *const mur_parse_groups_key[] = {"groups", NULL};
-const char *const mur_parse_group_keys[] = {"count", "uniform", "disc", "box", "ring", "heading", "spread",
-                                         "speed", "color", NULL};
+const char *const mur_parse_group_keys[] = {"count", "uniform", "disc", "box", "ring", "ball", "slab",
+                                            "heading", "spread", "speed", "color", NULL};
 
 /* [x, y] in the world. */
 static int point(ctx *c, yaml_node_t *n, const char *key, double *x, double *y)
@@ -276,13 +279,58 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
     for (int k = 0; region_names[k]; k++)
         if ((v = mur_parse_lookup(c, map, region_names[k]))) {
             if (seen)
-                return mur_parse_fail_at(c, v, "a group has one region (uniform, disc, box or ring)");
+                return mur_parse_fail_at(c, v, "a group has one region (uniform, disc, box, ring, "
+                                               "ball or slab)");
             seen = v;
             kind = k;
         }
     g->region = kind < 0 ? MUR_REGION_UNIFORM : (mur_region)kind;
     v = seen;
     double big = 2 * MUR_MAX_WORLD;
+    int three = p->dimensions == 3;
+    if (three && (kind == MUR_REGION_DISC || kind == MUR_REGION_RING))
+        return mur_parse_fail_at(c, v, "a %s is a region of the plane: a 3D world takes a ball, a box "
+                                       "(with z and depth) or a slab", region_names[kind]);
+    if ((kind == MUR_REGION_BALL || kind == MUR_REGION_SLAB) &&
+        ((rc = mur_parse_each_pair(c, v, region_names[kind],
+                                   kind == MUR_REGION_BALL ? mur_parse_ball_keys : mur_parse_slab_keys, NULL,
+                                   NULL))))
+        return rc;
+    if (!three && (kind == MUR_REGION_BALL || kind == MUR_REGION_SLAB))
+        return mur_parse_fail_at(c, v, "a %s is a region of a 3D world (world.dimensions: 3)",
+                                 region_names[kind]);
+    if (kind == MUR_REGION_BALL) {
+        yaml_node_t *cn, *rn;
+        double at[3];
+        if (!(cn = mur_parse_lookup(c, v, "center")) || !(rn = mur_parse_lookup(c, v, "radius")))
+            return mur_parse_fail_at(c, v, "a ball needs a center [x, y, z] and a radius");
+        if ((rc = mur_parse_numbers(c, cn, "center", "a point [x, y, z]", 3, -MUR_MAX_WORLD, MUR_MAX_WORLD, at)) ||
+            (rc = mur_parse_number(c, rn, "radius", 1e-9, big, &g->radius)))
+            return rc;
+        g->cx = at[0], g->cy = at[1], g->cz = at[2];
+        double r = g->radius;
+        if (p->boundary != MUR_BOUNDARY_OPEN &&
+            (g->cx - r < 0 || g->cy - r < 0 || g->cz - r < 0 || g->cx + r > p->width ||
+             g->cy + r > p->height || g->cz + r > p->depth))
+            return mur_parse_fail_at(c, v, "the ball reaches outside the world (0 to %g, 0 to %g, 0 to %g)",
+                                     p->width, p->height, p->depth);
+        return 0;
+    }
+    if (kind == MUR_REGION_SLAB) {
+        yaml_node_t *bn, *tn;
+        double top;
+        if (!(bn = mur_parse_lookup(c, v, "bottom")) || !(tn = mur_parse_lookup(c, v, "top")))
+            return mur_parse_fail_at(c, v, "a slab needs a bottom and a top (heights, z)");
+        if ((rc = mur_parse_number(c, bn, "bottom", -big, big, &g->z)) ||
+            (rc = mur_parse_number(c, tn, "top", -big, big, &top)))
+            return rc;
+        if (!(top > g->z))
+            return mur_parse_fail_at(c, tn, "a slab's top must be above its bottom");
+        g->d = top - g->z;
+        if (p->boundary != MUR_BOUNDARY_OPEN && (g->z < 0 || top > p->depth))
+            return mur_parse_fail_at(c, v, "the slab reaches outside the world (z from 0 to %g)", p->depth);
+        return 0;
+    }
     if (kind == MUR_REGION_DISC || kind == MUR_REGION_RING) {
         yaml_node_t *cn, *rn, *wn;
         if ((rc = mur_parse_each_pair(c, v, region_names[kind], kind == MUR_REGION_DISC ? mur_parse_disc_keys : mur_parse_ring_keys,
@@ -303,17 +351,29 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
     } else if (kind == MUR_REGION_BOX) {
         if ((rc = mur_parse_each_pair(c, v, "box", mur_parse_box_keys, NULL, NULL)))
             return rc;
-        yaml_node_t *n[4];
-        double *out[4] = {&g->x, &g->y, &g->w, &g->h};
-        for (int k = 0; k < 4; k++) {
-            if (!(n[k] = mur_parse_lookup(c, v, mur_parse_box_keys[k])))
-                return mur_parse_fail_at(c, v, "a box needs x, y, width and height");
-            if ((rc = mur_parse_number(c, n[k], mur_parse_box_keys[k], k < 2 ? -big : 1e-9, big, out[k])))
+        yaml_node_t *n[6];
+        double *out[6] = {&g->x, &g->y, &g->w, &g->h, &g->z, &g->d};
+        for (int k = 0; k < 6; k++) {
+            n[k] = mur_parse_lookup(c, v, mur_parse_box_keys[k]);
+            if (k >= 4 && n[k] && !three)
+                return mur_parse_fail_at(c, n[k], "a box's '%s' is the third axis: it needs a 3D world",
+                                         mur_parse_box_keys[k]);
+            if (k >= 4 && !three)
+                continue;
+            if (!n[k])
+                return mur_parse_fail_at(c, v, three ? "a box in a 3D world needs x, y, z, width, height "
+                                                       "and depth"
+                                                     : "a box needs x, y, width and height");
+            int size = k == 2 || k == 3 || k == 5;
+            if ((rc = mur_parse_number(c, n[k], mur_parse_box_keys[k], size ? 1e-9 : -big, big, out[k])))
                 return rc;
         }
         if (p->boundary != MUR_BOUNDARY_OPEN &&
-            (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height))
-            return mur_parse_fail_at(c, v, "the box reaches outside the world (0 to %g, 0 to %g)", p->width, p->height);
+            (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height ||
+             (three && (g->z < 0 || g->z + g->d > p->depth))))
+            return mur_parse_fail_at(c, v, three ? "the box reaches outside the world (0 to %g, 0 to %g, 0 to %g)"
+                                                 : "the box reaches outside the world (0 to %g, 0 to %g)",
+                                     p->width, p->height, p->depth);
     } else if (v && !(v->type == YAML_SCALAR_NODE && !*mur_parse_scalar(v)) &&
                !(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.start == v->data.mapping.pairs.top))
         return mur_parse_fail_at(c, v, "'uniform' takes nothing ({} or an empty value)");
@@ -415,9 +475,11 @@ static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock)
 {
     if (v->type == YAML_SCALAR_NODE && !strcmp(mur_parse_scalar(v), "uniform"))
         return 0;
-    if (c->s->params.dimensions == 3)
-        return mur_parse_fail_at(c, v, "a 3D world (dimensions: 3) starts uniform in its box: "
-                                       "'start' takes 2D regions and 2D saved states");
+    int three = c->s->params.dimensions == 3;
+    if (three && (v->type != YAML_MAPPING_NODE || mur_parse_lookup(c, v, "file") ||
+                  mur_parse_lookup(c, v, "tick")))
+        return mur_parse_fail_at(c, v, "a saved state (frame,id,x,y) is 2D: a 3D world (dimensions: 3) "
+                                       "starts from a region (uniform, ball, box, slab) or groups");
     if (v->type != YAML_MAPPING_NODE)
         return mur_parse_recording(c, v, "start", -1, &c->s->start);
     int rc;

@@ -292,16 +292,24 @@ int mur_parse_text(ctx *c, const yaml_node_t *n, const char *key, size_t max, ch
     return 0;
 }
 
+int mur_parse_numbers(ctx *c, yaml_node_t *n, const char *key, const char *shape, int count, double lo,
+                      double hi, double *out)
+{
+    if (n->type != YAML_SEQUENCE_NODE || n->data.sequence.items.top - n->data.sequence.items.start != count)
+        return mur_parse_fail_at(c, n, "'%s' is %s", key, shape);
+    for (int k = 0; k < count; k++) {
+        yaml_node_t *a = mur_parse_node(c, n->data.sequence.items.start[k]);
+        if (!a)
+            return mur_parse_fail_at(c, n, "'%s' is %s", key, shape);
+        int rc = mur_parse_number(c, a, key, lo, hi, &out[k]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int mur_parse_number_pair(ctx *c, yaml_node_t *n, const char *key, const char *shape, double lo, double hi,
                           double out[2])
 {
-    yaml_node_t *a = NULL, *b = NULL;
-    if (n->type == YAML_SEQUENCE_NODE && n->data.sequence.items.top - n->data.sequence.items.start == 2) {
-        a = mur_parse_node(c, n->data.sequence.items.start[0]);
-        b = mur_parse_node(c, n->data.sequence.items.start[1]);
-    }
-    if (!a || !b)
-        return mur_parse_fail_at(c, n, "'%s' is %s", key, shape);
-    int rc = mur_parse_number(c, a, key, lo, hi, &out[0]);
-    return rc ? rc : mur_parse_number(c, b, key, lo, hi, &out[1]);
+    return mur_parse_numbers(c, n, key, shape, 2, lo, hi, out);
 }

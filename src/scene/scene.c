@@ -712,6 +712,8 @@ static const struct {
     {"flock.start.disc.", mur_parse_disc_keys},
     {"flock.start.ring.", mur_parse_ring_keys},
     {"flock.start.box.", mur_parse_box_keys},
+    {"flock.start.ball.", mur_parse_ball_keys},
+    {"flock.start.slab.", mur_parse_slab_keys},
     {"flock.gains.", mur_parse_rule_names},
     {"video.", mur_parse_video_keys},
     {"look.", mur_parse_look_keys},
