@@ -21,10 +21,11 @@
  *   10,000      0.40       0.32    0.05
  *  100,000      0.17       0.27    0.01
  * (an earlier run under heavier load: 0.40 / 0.42 / 0.06 and 0.12 / 0.13 /
- * 0.01). Topological misses its 1/3 target at 1e5: it goes by ~30
+ * 0.01). Topological then missed its 1/3 target at 1e5: it went by ~30
  * candidates a boid through a sorted insert, where the metric scan
- * filters ~15 with the vector unit. Couzin's reach r_a = 17 at its density
- * holds ~450 candidates a boid: its cost is its model's.
+ * filters ~15 with the vector unit (it meets it now: below). Couzin's
+ * reach r_a = 17 at its density holds ~450 candidates a boid: its cost
+ * is its model's.
  *
  * `--kinds topological` runs the metric and the named kinds only.
  * 2026-12-02, after the search read its boid's cell in grid order rather
@@ -36,7 +37,20 @@
  * as no faster here: a branch-free distance pass before the sorted
  * insert, and skipping block cells beyond the k-th best (3 x 3 block:
  * ~38 candidates and ~8 inserts a boid; the insert's shifting and the
- * final sqrt per neighbour lead the profile). */
+ * final sqrt per neighbour lead the profile).
+ * 2026-12-02, later (issue #28): the topological tick stores each boid's
+ * result by position (by id, two scattered stores a boid held up the
+ * stores after them), and the search takes candidates through the metric
+ * scan's vector filter into a pool cut to the best k. Old and new
+ * binaries interleaved, 4 runs each, load 6-10, median topological /
+ * metric at 100,000: this benchmark 0.27 -> 0.37 (runs 0.16-0.44 old,
+ * 0.28-0.43 new); CPU time in one process, metric and topological
+ * alternating, 0.25 -> 0.39 (topological 10.1 -> 15.6 ticks/s). At
+ * 10,000 the ratio's runs swing 0.29-0.50 either way (the metric's rate
+ * swings 118-340 ticks/s), while topological alone goes 119 -> 158
+ * ticks/s in CPU time (3 runs each). Tried and dropped as no
+ * faster: Reynolds' add inlined into the topological visit; cells 1.1,
+ * 1.2 and 1.7 times the median k-th distance (1.4 stays fastest). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -196,7 +196,10 @@ static void tick_init(tick_ctx *t, mur_flock *f)
     it->h = p->height;
 }
 
-/* Results of positions [begin, end), stored by boid id in f->acc. */
+/* Results of positions [begin, end), stored by position in f->acc (and
+ * each k-th distance in f->hint, whose value for the position has been
+ * read): stores in order, where by id each would miss the cache and hold
+ * up the stores after it. */
 static void desire_chunk(void *ctx, int begin, int end)
 {
     tick_ctx *t = ctx;
@@ -221,11 +224,11 @@ static void desire_chunk(void *ctx, int begin, int end)
         memset(&s, 0, sizeof s);
         double far = t->nb->each(&it, t->in->add, &s);
         if (t->reach_of)
-            t->reach_of[it.i] = far;
+            f->hint[k] = far;
         double out[2];
         t->in->finish(&it, &s, out);
-        f->acc[2 * it.i] = out[0];
-        f->acc[2 * it.i + 1] = out[1];
+        f->acc[2 * k] = out[0];
+        f->acc[2 * k + 1] = out[1];
     }
 }
 
@@ -233,22 +236,49 @@ typedef struct {
     mur_flock *f;
     mur_move move;
     int accel;
+    const int *slot;   /* results by position (boid i's at slot[i]), or NULL: by id */
+    double *reach_of;  /* and the k-th distances (in f->hint) to reach_of by id, or NULL */
 } move_ctx;
 
+/* By position, the results are gathered a block at a time in a loop of
+ * loads alone, so the cache misses of scattered reads overlap (one a boid
+ * between two moves would wait for each). */
 static void move_chunk(void *ctx, int begin, int end)
 {
+    enum { BLOCK = 256 };
     move_ctx *m = ctx;
-    for (int i = begin; i < end; i++)
-        m->move(m->f, i, m->f->acc[2 * i], m->f->acc[2 * i + 1], m->accel);
+    const double *acc = m->f->acc, *hint = m->f->hint;
+    if (!m->slot) {
+        for (int i = begin; i < end; i++) {
+            if (m->reach_of)
+                m->reach_of[i] = hint[i];
+            m->move(m->f, i, acc[2 * i], acc[2 * i + 1], m->accel);
+        }
+        return;
+    }
+    double ax[BLOCK], ay[BLOCK];
+    for (int i0 = begin; i0 < end; i0 += BLOCK) {
+        int n = end - i0 < BLOCK ? end - i0 : BLOCK;
+        const int *slot = m->slot + i0;
+        for (int t = 0; t < n; t++) {
+            ax[t] = acc[2 * slot[t]];
+            ay[t] = acc[2 * slot[t] + 1];
+        }
+        if (m->reach_of)
+            for (int t = 0; t < n; t++)
+                m->reach_of[i0 + t] = hint[slot[t]];
+        for (int t = 0; t < n; t++)
+            m->move(m->f, i0 + t, ax[t], ay[t], m->accel);
+    }
 }
 
-static void move_all(mur_flock *f, int accel)
+static void move_all(mur_flock *f, int accel, const int *slot, double *reach_of)
 {
-    move_ctx m = {f, chosen_row("motion", &f->p)->move, accel};
+    move_ctx m = {f, chosen_row("motion", &f->p)->move, accel, slot, reach_of};
     mur_pool_run(f->pool, move_chunk, &m, f->n);
 }
 
-void mur_family_move(mur_flock *f) { move_all(f, 1); }
+void mur_family_move(mur_flock *f) { move_all(f, 1, NULL, NULL); }
 
 /* The last tick's k-th distances of boids [begin, end), to their
  * positions of this tick, so the search reads its hint in order. */
@@ -266,7 +296,8 @@ static int by_value(const void *a, const void *b)
 }
 
 /* The next tick's topological cell: the median k-th distance of a sample
- * of boids (every n / 511-th), so that a boid of a typical crowd is
+ * of boids (every n / 511-th position: f->hint holds this tick's by
+ * position), so that a boid of a typical crowd is
  * settled by its own cell and the ring around it; 0 (a first guess from the
  * mean density) when there is none. */
 static void next_cell(mur_flock *f)
@@ -274,9 +305,9 @@ static void next_cell(mur_flock *f)
     enum { SAMPLE = 511 };
     double v[SAMPLE];
     int m = 0, step = f->n / SAMPLE + 1;
-    for (int i = 0; i < f->n && m < SAMPLE; i += step)
-        if (f->reach_of[i] > 0 && isfinite(f->reach_of[i]))
-            v[m++] = f->reach_of[i];
+    for (int k = 0; k < f->n && m < SAMPLE; k += step)
+        if (f->hint[k] > 0 && isfinite(f->hint[k]))
+            v[m++] = f->hint[k];
     if (m == 0) {
         f->topo_cell = 0;
         return;
@@ -316,7 +347,8 @@ int mur_family_step(mur_flock *f)
         f->grid_ok = 0;
         return MUR_EINTR;   /* nothing has moved yet */
     }
-    move_all(f, t.in->accel);
+    /* results by position: position k is boid k without a grid */
+    move_all(f, t.in->accel, f->grid_ok ? f->grid.slot : NULL, t.reach_of);
     f->grid_ok = 0;
     f->tick++;
     return MUR_OK;

@@ -12,14 +12,19 @@
  * best found is closer than anything outside the searched square can be:
  * the cells are 1.4 times the last tick's median k-th distance, so the
  * first ring (a 3 x 3 block, ~3k candidates) usually settles it, however
- * crowded the flock. The best k are kept sorted in a small array
- * (insertion: a candidate farther than the k-th costs one comparison),
- * then visited in boid index order, so the sums do not depend on the grid. The field of view filters after choosing (a boid behind is
- * chosen but ignored: `seen` 0). */
+ * crowded the flock. Candidates pass the metric scan's vector filter
+ * (filter.h) against the last tick's k-th distance, grown by what a tick
+ * can change it (the hint; ~1.3k pass), into a pool that is cut to the
+ * best k (ties to the lower index) when it fills or when the k-th best
+ * decides whether the search is settled. The k are visited in boid index
+ * order, so the sums do not depend on the grid. The field of view filters
+ * after choosing (a boid behind is chosen but ignored: `seen` 0). */
 #include "kinds.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Whether the offset (dx, dy) at distance d is inside the boid's view:
  * the test flock.c's scan makes. */
@@ -87,67 +92,173 @@ double mur_nb_metric_cell(const mur_flock *f, double reach)
 
 /* ---- topological ---------------------------------------------------------- */
 
-/* A candidate: squared distance and boid id decide; position to read it. */
-typedef struct {
-    double d2;
-    int id, k;
-} cand;
+/* Candidates held at most: the k best so far and room for several blocks
+ * of the filter's output. */
+enum { POOL = MUR_MAX_K + 4 * MUR_FILTER_BLOCK };
 
+/* The candidates taken so far, a superset of the k nearest of those seen:
+ * squared distance and boid id decide (the id a double: exact, and
+ * compared as d2 is); then the offset (the filter's, kept for the sums),
+ * and the position to read the boid. The filter takes those no farther
+ * (squared) than the hint, then than the k-th best once the pool has been
+ * cut to its k best. */
 typedef struct {
-    cand best[MUR_MAX_K];
-    int m, want;      /* held, and k */
-    double limit;     /* a hint: candidates farther (squared) are not taken */
+    double d2[POOL], id[POOL], dx[POOL], dy[POOL];
+    int k[POOL];
+    int n, want, top;   /* held; k; cut before n could pass top */
+    int cut;            /* the pool is its k best (all, if fewer) */
+    double kth;         /* once cut with k held: the k-th best's d2 */
+    double limit;       /* the hint: candidates farther (squared) are not taken */
+    mur_filter_in in;   /* the filter's input */
 } chosen;
 
-static int before(double d2, int id, const cand *c) { return d2 < c->d2 || (d2 == c->d2 && id < c->id); }
-
-/* Candidate j (d2 its squared distance) into the best k, if it belongs. */
-static inline void insert(const mur_it *it, chosen *ch, int j, double d2)
+/* The least double above x >= 0 (x itself if infinite): nextafter(x,
+ * INFINITY) without the call. */
+static inline double next_up(double x)
 {
-    const mur_flock *f = it->f;
-    int id = f->grid_ok ? f->grid.order[j] : j, m = ch->m;
-    if (m == ch->want && m > 0 && !before(d2, id, &ch->best[m - 1]))
+    if (!(x < INFINITY))
+        return x;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    b++;
+    memcpy(&x, &b, sizeof b);
+    return x;
+}
+
+/* The filter takes d2 <= keep (no double lies between keep and the next
+ * one up) and d2 < tcap. */
+static void set_keep(const mur_it *it, chosen *ch, double keep)
+{
+    double up = next_up(keep);
+    ch->in.far2 = up < it->tcap ? up : it->tcap;
+}
+
+/* Above this many, ranks come from a sort rather than from comparing every
+ * pair. */
+enum { RANKED = 48 };
+
+typedef struct {
+    double p, q;
+    int a;
+} keyed;
+
+static int by_key(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->p != b->p)
+        return a->p < b->p ? -1 : 1;
+    return (a->q > b->q) - (a->q < b->q);
+}
+
+/* rank_of()'s sort, for many. */
+static __attribute__((noinline)) void rank_sorted(const double *p, const double *q, int n,
+                                                  int *rank)
+{
+    keyed t[POOL];
+    for (int a = 0; a < n; a++)
+        t[a] = (keyed){p[a], q[a], a};
+    qsort(t, (size_t)n, sizeof t[0], by_key);
+    for (int r = 0; r < n; r++)
+        rank[t[r].a] = r;
+}
+
+/* rank[a], a < n: how many b come before a by (p, q), lexicographically;
+ * the pairs all differ (q holds ids). Without a branch for a few. */
+static void rank_of(const double *p, const double *q, int n, int *rank)
+{
+    if (n > RANKED) {
+        rank_sorted(p, q, n, rank);
         return;
-    int t = m < ch->want ? m : m - 1;   /* the slot freed (or the new end) */
-    while (t > 0 && before(d2, id, &ch->best[t - 1])) {
-        ch->best[t] = ch->best[t - 1];
-        t--;
     }
-    ch->best[t] = (cand){d2, id, j};
-    if (m < ch->want)
-        ch->m = m + 1;
+    for (int a = 0; a < n; a++) {
+        double pa = p[a], qa = q[a];
+        long r = 0;
+        for (int b = 0; b < n; b++)
+            r += (p[b] < pa) | ((p[b] == pa) & (q[b] < qa));
+        rank[a] = (int)r;
+    }
 }
 
-/* Positions [lo, hi) as candidates; `wrap`: take the nearest image. Most
- * are farther than the k-th best so far, which one comparison settles
- * without the boid's id. */
-static inline void consider_span(const mur_it *it, chosen *ch, int lo, int hi, int wrap)
+/* Entry a moved to slot t of the pool. */
+static inline void move_entry(chosen *ch, int t, int a)
 {
-    const double *kx = it->f->kx, *ky = it->f->ky, xi = it->xi, yi = it->yi;
-    const double w = it->w, h = it->h, tcap = it->tcap;
-    /* want >= 1 (k is at least 1); m > 0 says so to the optimiser */
-    double worst = ch->m == ch->want && ch->m > 0 ? ch->best[ch->m - 1].d2 : ch->limit;
-    for (int j = lo; j < hi; j++) {
-        double dx = kx[j] - xi, dy = ky[j] - yi;
-        if (wrap) {
-            dx = mur_near_image(dx, w);
-            dy = mur_near_image(dy, h);
+    ch->d2[t] = ch->d2[a];
+    ch->id[t] = ch->id[a];
+    ch->dx[t] = ch->dx[a];
+    ch->dy[t] = ch->dy[a];
+    ch->k[t] = ch->k[a];
+}
+
+/* The pool's last entry by (distance, id), without a branch. */
+static int worst(const chosen *ch)
+{
+    int w = 0;
+    double dw = ch->d2[0], iw = ch->id[0];
+    for (int a = 1; a < ch->n; a++) {
+        int later = (ch->d2[a] > dw) | ((ch->d2[a] == dw) & (ch->id[a] > iw));
+        w = later ? a : w;
+        dw = later ? ch->d2[a] : dw;
+        iw = later ? ch->id[a] : iw;
+    }
+    return w;
+}
+
+/* Cuts the pool to its k best (in no order); the k-th best then bounds
+ * what is taken. A pool a few past k (under the hint, most) drops its
+ * worst one at a time, a pass each; a larger one is ranked. */
+static void cut(const mur_it *it, chosen *ch)
+{
+    if (ch->cut)
+        return;
+    ch->cut = 1;
+    int n = ch->n, want = ch->want;
+    if (n < want)
+        return;
+    if (n - want <= 4) {
+        while (ch->n > want) {
+            int w = worst(ch);
+            move_entry(ch, w, --ch->n);
         }
-        double d2 = dx * dx + dy * dy;
-        if (d2 > worst || j == it->k || d2 == 0 || !(d2 < tcap))
-            continue;
-        insert(it, ch, j, d2);
-        if (ch->m == ch->want)
-            worst = ch->best[ch->m - 1].d2;
+    } else {
+        int rank[POOL], m = 0;
+        rank_of(ch->d2, ch->id, n, rank);
+        for (int a = 0; a < n; a++) {   /* in place: m <= a */
+            move_entry(ch, m, a);
+            m += rank[a] < want;
+        }
+        ch->n = m;
     }
+    ch->kth = ch->d2[worst(ch)];
+    set_keep(it, ch, ch->kth);
 }
 
-static void consider_run(const mur_it *it, chosen *ch, int lo, int hi)
+/* Positions [lo, hi) as candidates through the filter; `wrap`: take the
+ * nearest image. */
+static void take(const mur_it *it, chosen *ch, int lo, int hi, int wrap)
 {
-    if (it->wrap)
-        consider_span(it, ch, lo, hi, 1);
-    else
-        consider_span(it, ch, lo, hi, 0);
+    enum { B = MUR_FILTER_BLOCK, N = MUR_FILTER_BLOCK + MUR_FILTER_PAD };
+    const mur_flock *f = it->f;
+    const int *order = f->grid_ok ? f->grid.order : NULL;
+    double dx[N], dy[N], d2[N];
+    int keep[N];
+    ch->in.wrapx = ch->in.wrapy = wrap;
+    for (int j0 = lo; j0 < hi; j0 += B) {
+        int j1 = hi - j0 > B ? j0 + B : hi;
+        if (ch->n + (j1 - j0) > ch->top)
+            cut(it, ch);
+        int m = f->filter(&ch->in, f->kx, f->ky, j0, j1, it->k, dx, dy, d2, keep);
+        int n = ch->n;
+        for (int t = 0; t < m; t++) {
+            int o = keep[t], j = j0 + o;
+            ch->d2[n + t] = d2[o];
+            ch->id[n + t] = order ? order[j] : j;
+            ch->dx[n + t] = dx[o];
+            ch->dy[n + t] = dy[o];
+            ch->k[n + t] = j;
+        }
+        ch->n = n + m;
+        ch->cut &= m == 0;
+    }
 }
 
 /* Cells of ring r around (cx, cy) (Chebyshev distance r): the rows cy - r
@@ -167,7 +278,7 @@ static void ring(const mur_it *it, chosen *ch, int cx, int cy, int r)
             if (xx < 0 || xx >= g->gx)
                 continue;
             int cell = yy * g->gx + xx;
-            consider_run(it, ch, g->start[cell], g->start[cell + 1]);
+            take(it, ch, g->start[cell], g->start[cell + 1], it->wrap);
         }
     }
 }
@@ -178,27 +289,42 @@ static void ring(const mur_it *it, chosen *ch, int cx, int cy, int r)
 static double outside(const mur_it *it, int cx, int cy, int r)
 {
     const mur_grid *g = &it->f->grid;
-    double x = it->xi - g->ox, y = it->yi - g->oy, b = INFINITY;
+    double x = it->xi - g->ox, y = it->yi - g->oy, b = INFINITY, v;
+    /* b = fmin(b, v) inline: v NaN (a NaN position) leaves b, as fmin does */
     if (g->wrap || cx - r > 0)
-        b = fmin(b, x - (cx - r) * g->cw);
+        b = (v = x - (cx - r) * g->cw) < b ? v : b;
     if (g->wrap || cx + r < g->gx - 1)
-        b = fmin(b, (cx + r + 1) * g->cw - x);
+        b = (v = (cx + r + 1) * g->cw - x) < b ? v : b;
     if (g->wrap || cy - r > 0)
-        b = fmin(b, y - (cy - r) * g->ch);
+        b = (v = y - (cy - r) * g->ch) < b ? v : b;
     if (g->wrap || cy + r < g->gy - 1)
-        b = fmin(b, (cy + r + 1) * g->ch - y);
-    return b - 1e-9 * fmax(g->cw, g->ch);
+        b = (v = (cy + r + 1) * g->ch - y) < b ? v : b;
+    return b - 1e-9 * (g->cw > g->ch ? g->cw : g->ch);
 }
 
 /* Whether nothing at b or farther can change the choice: every cell is
- * seen (b infinite), or nothing unseen is nearer than the k-th best, or
- * within the cap. */
-static int settled(const mur_it *it, const chosen *ch, double b)
+ * seen (b infinite), or nothing unseen is within the hint or the cap, or
+ * nearer than the k-th best (the pool cut to know it). */
+static int settled(const mur_it *it, chosen *ch, double b)
 {
     if (b == INFINITY)
         return 1;
-    return b > 0 && ((ch->m == ch->want && ch->best[ch->m - 1].d2 < b * b) || b * b >= it->tcap ||
-                     b * b > ch->limit);
+    if (!(b > 0))
+        return 0;
+    if (b * b >= it->tcap || b * b > ch->limit)
+        return 1;
+    if (ch->n < ch->want)
+        return 0;
+    cut(it, ch);
+    return ch->kth < b * b;
+}
+
+/* The pool emptied for a search. */
+static void restart(const mur_it *it, chosen *ch)
+{
+    ch->n = 0;
+    ch->cut = 0;
+    set_keep(it, ch, ch->limit);
 }
 
 /* The k nearest, from the grid's rings, or from every boid when rings
@@ -207,9 +333,9 @@ static void search(const mur_it *it, chosen *ch)
 {
     const mur_flock *f = it->f;
     const mur_grid *g = &f->grid;
-    ch->m = 0;
+    restart(it, ch);
     if (!f->grid_ok) {
-        consider_run(it, ch, 0, f->n);
+        take(it, ch, 0, f->n, it->wrap);
         return;
     }
     int c = it->cell, cx = c % g->gx, cy = c / g->gx, r0 = 0;   /* in order: cell_of (by id) missed the cache */
@@ -217,13 +343,9 @@ static void search(const mur_it *it, chosen *ch)
         /* Inside the grid (most boids): rings 0 and 1 are the 3 x 3 block,
          * three runs of adjacent cells, and its offsets are under 2 cells,
          * at most half the world: the nearest image changes nothing. */
-        const int *row = g->start + (size_t)cy * g->gx;
-        consider_span(it, ch, row[cx], row[cx + 1], 0);   /* its own cell first: the nearest */
-        consider_span(it, ch, row[cx - 1], row[cx], 0);
-        consider_span(it, ch, row[cx + 1], row[cx + 2], 0);
-        for (int y = cy - 1; y <= cy + 1; y += 2) {
-            row = g->start + (size_t)y * g->gx;
-            consider_span(it, ch, row[cx - 1], row[cx + 2], 0);
+        for (int y = cy - 1; y <= cy + 1; y++) {
+            const int *row = g->start + (size_t)y * g->gx;
+            take(it, ch, row[cx - 1], row[cx + 2], 0);
         }
         if (settled(it, ch, outside(it, cx, cy, 1)))
             return;
@@ -231,8 +353,8 @@ static void search(const mur_it *it, chosen *ch)
     }
     for (int r = r0;; r++) {
         if (g->wrap && (2 * r + 1 > g->gx || 2 * r + 1 > g->gy)) {
-            ch->m = 0;
-            consider_run(it, ch, 0, f->n);
+            restart(it, ch);
+            take(it, ch, 0, f->n, it->wrap);
             return;
         }
         ring(it, ch, cx, cy, r);
@@ -256,41 +378,44 @@ static void search_hinted(const mur_it *it, chosen *ch)
         ch->limit = r * r;
     }
     search(it, ch);
-    if (ch->m < ch->want && ch->limit < INFINITY) {
+    if (ch->n < ch->want && ch->limit < INFINITY) {
         ch->limit = INFINITY;
         search(it, ch);
     }
-}
-
-static int by_id(const void *a, const void *b)
-{
-    int x = ((const cand *)a)->id, y = ((const cand *)b)->id;
-    return (x > y) - (x < y);
 }
 
 double mur_nb_topological(const mur_it *it, mur_it_add add, sums *acc)
 {
     chosen ch;
     ch.want = it->p->topological_k;
+    /* cut before a block could overflow; a pool of a few k costs little to cut */
+    int top = 4 * ch.want > 2 * MUR_FILTER_BLOCK ? 4 * ch.want : 2 * MUR_FILTER_BLOCK;
+    ch.top = top < POOL ? top : POOL;
+    ch.in = (mur_filter_in){it->xi, it->yi, it->w, it->h, 0, 0, 0};
     search_hinted(it, &ch);
-    if (ch.m <= 16) {
-        for (int a = 1; a < ch.m; a++)
-            for (int b = a; b > 0 && ch.best[b].id < ch.best[b - 1].id; b--) {
-                cand t = ch.best[b];
-                ch.best[b] = ch.best[b - 1];
-                ch.best[b - 1] = t;
-            }
+    cut(it, &ch);
+    /* the k best in id order, so that the sums do not depend on the grid */
+    int m = ch.n, ord[MUR_MAX_K];
+    if (m <= RANKED) {
+        for (int a = 0; a < m; a++) {
+            int r = 0;
+            for (int b = 0; b < m; b++)
+                r += ch.id[b] < ch.id[a];
+            ord[r] = a;
+        }
     } else {
-        qsort(ch.best, (size_t)ch.m, sizeof ch.best[0], by_id);
+        int rank[MUR_MAX_K];
+        rank_of(ch.id, ch.id, m, rank);
+        for (int a = 0; a < m; a++)
+            ord[rank[a]] = a;
     }
     double far = 0;
-    for (int t = 0; t < ch.m; t++) {
-        double dx, dy;
-        offset_to(it, ch.best[t].k, &dx, &dy);
-        double d = sqrt(ch.best[t].d2);
-        mur_nb e = {ch.best[t].k, dx, dy, d, in_view(it, dx, dy, d)};
+    for (int t = 0; t < m; t++) {
+        int a = ord[t];
+        double dx = ch.dx[a], dy = ch.dy[a], d = sqrt(ch.d2[a]);
+        mur_nb e = {ch.k[a], dx, dy, d, in_view(it, dx, dy, d)};
         add(it, acc, &e);
-        far = fmax(far, d);
+        far = d > far ? d : far;
     }
     return far;
 }
