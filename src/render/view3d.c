@@ -302,14 +302,12 @@ static void picture_heading(const mur_view3d *v, const double p[3], const double
     }
 }
 
-int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
-                    const double *y, const double *z, const double *vx, const double *vy, const double *vz,
-                    const uint32_t *ids, double t)
+/* The birds of mur_view3d_draw and mur_view3d_birds: the id of bird i is
+ * uids[i], else iids[i], else i. */
+static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                 const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                 const uint32_t *uids, const int *iids, double t, float *tau)
 {
-    cairo_surface_t *img = cairo_get_target(cr);
-    cairo_surface_flush(img);
-    mur_view3d_sky(v, &st->sky, cairo_image_surface_get_data(img), cairo_image_surface_get_stride(img));
-    cairo_surface_mark_dirty(img);
     uint32_t *idx = mur_malloc((n ? n : 1) * sizeof *idx);
     if (!idx)
         return -1;
@@ -328,13 +326,42 @@ int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st
         double len = fmax(st->len_world * s, st->min_px);
         if (px < -len || py < -len || px > v->w + len || py > v->h + len)
             continue;
+        if (tau) {   /* absorption: a disc of the bird's half length */
+            mur_absorb_add(tau, v->w, v->h, px, py, 0.5 * len, st->opacity);
+            continue;
+        }
         double a = mur_view3d_haze(d, st->visibility), rgb[3];
         for (int k = 0; k < 3; k++)
             rgb[k] = bird[k] + (haze[k] - bird[k]) * a;
+        if (st->points) {
+            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+            cairo_arc(cr, px, py, fmax(0.25 * len, 0.6), 0, 2 * M_PI);
+            cairo_fill(cr);
+            continue;
+        }
         picture_heading(v, p, u, px, py, &hx, &hy);
-        double wing = mur_wing_angle(t, st->wing_freq, 0.9, ids ? ids[i] : i);
+        uint32_t id = uids ? uids[i] : iids ? (uint32_t)iids[i] : i;
+        double wing = mur_wing_angle(t, st->wing_freq, 0.9, id);
         mur_view3d_bird(cr, px, py, hx, hy, len, wing, rgb);
     }
     mur_free(idx);
     return 0;
+}
+
+int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                    const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                    const uint32_t *ids, double t)
+{
+    cairo_surface_t *img = cairo_get_target(cr);
+    cairo_surface_flush(img);
+    mur_view3d_sky(v, &st->sky, cairo_image_surface_get_data(img), cairo_image_surface_get_stride(img));
+    cairo_surface_mark_dirty(img);
+    return birds(cr, v, st, n, x, y, z, vx, vy, vz, ids, NULL, t, NULL);
+}
+
+int mur_view3d_birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                     const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                     const int *ids, double t, float *tau)
+{
+    return birds(cr, v, st, n, x, y, z, vx, vy, vz, NULL, ids, t, tau);
 }
