@@ -1405,7 +1405,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
     if (rc)
         return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails or the density of %d boids", n);
-    if (outline)
+    if (outline && !mur_flock_z(f))   /* a 3D panel is all picture: no world's edge to draw */
         outline_panel(r, cr, &pc, u);
     mur_overlays_panel(&pc);
     return MUR_OK;
