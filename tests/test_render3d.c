@@ -389,3 +389,68 @@ TEST(keys_of_3d_in_a_2d_world_are_refused)
               bad[k].yaml, err);
     }
 }
+
+/* The timeline's camera.position, camera.target and camera.fov ramps:
+ * the camera half way is half way (linear), and the default camera is the
+ * one docs/scenes.md gives. */
+TEST(camera_ramps_and_the_default_camera)
+{
+    mur_scene *s = scene_of("world: {dimensions: 3, width: 400, height: 300, depth: 100}\n"
+                            "timeline:\n"
+                            "  - at: 2s\n"
+                            "    ramp: {camera.position: [0, -100, 50], camera.target: [100, 100, 100], camera.fov: 30}\n"
+                            "    over: 2s\n"
+                            "    ease: linear\n");
+    REQUIRE(s, "scene");
+    mur_camera c = {0};
+    mur_scene_camera_at(s, 0, &c);
+    CHECK(c.view3d && c.position[0] == 200 && c.position[1] == -180 && c.position[2] == 15, "default position "
+          "[%g, %g, %g]", c.position[0], c.position[1], c.position[2]);
+    CHECK(c.target[0] == 200 && c.target[1] == 150 && c.target[2] == 50 && c.fov == 50 && c.up[2] == 1,
+          "default target [%g, %g, %g], fov %g", c.target[0], c.target[1], c.target[2], c.fov);
+    mur_scene_camera_at(s, 3, &c);
+    CHECK(fabs(c.position[0] - 100) < 1e-9 && fabs(c.position[1] + 140) < 1e-9 && fabs(c.position[2] - 32.5) < 1e-9,
+          "half way: [%g, %g, %g]", c.position[0], c.position[1], c.position[2]);
+    CHECK(fabs(c.target[0] - 150) < 1e-9 && fabs(c.fov - 40) < 1e-9, "target x %g, fov %g", c.target[0], c.fov);
+    mur_scene_camera_at(s, 9, &c);
+    CHECK(c.position[0] == 0 && c.target[2] == 100 && c.fov == 30, "at the end");
+    mur_scene_destroy(s);
+}
+
+/* Small multiples of a 3D world: each panel its own sky (blue at its top)
+ * under its label; and `murmur check` says where the camera stands. */
+TEST(panels_of_a_3d_world_and_check)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s", scratch_path("panels3d.yaml"));
+    write_file(path, "world: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
+                     "flock: {count: 100}\n"
+                     "video: {width: 600, height: 300, duration: 1s}\n"
+                     "experiment:\n"
+                     "  conditions:\n"
+                     "    calm: {}\n"
+                     "    noisy: {noise: 0.5}\n"
+                     "layout: {panels: conditions}\n");
+    char args[512], err[4096];
+    const char *png = scratch_path("panels3d.png");
+    snprintf(args, sizeof args, "still %s -o %s --at 0.5s -q", path, png);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "still: %s", err);
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    REQUIRE(cairo_surface_status(s) == CAIRO_STATUS_SUCCESS, "read");
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    int st = cairo_image_surface_get_stride(s);
+    for (int k = 0; k < 2; k++) {   /* a little under each panel's label strip, a quarter across it */
+        uint32_t c = ((const uint32_t *)(d + (size_t)40 * (size_t)st))[150 + 300 * k];
+        CHECK((c & 0xff) > (c >> 16 & 0xff) + 10, "panel %d: a blue sky at its top (%06x)", k, c & 0xffffff);
+    }
+    cairo_surface_destroy(s);
+    char out[4096];
+    snprintf(args, sizeof args, "%s check %s 2>&1", MURMUR_EXE, path);
+    FILE *p = popen(args, "r");
+    REQUIRE(p, "popen");
+    size_t got = fread(out, 1, sizeof out - 1, p);
+    out[got] = 0;
+    CHECK(pclose(p) == 0, "check exits 0");
+    CHECK(strstr(out, "camera: (default) perspective from [240, -192, 30] at [240, 160, 100], up [0, 0, 1], fov 50"),
+          "check's camera line: %s", out);
+}
