@@ -191,6 +191,10 @@ static double tree_height(const mur_sky *s, int x)
 void mur_view3d_sky(const mur_view3d *v, const mur_sky *s, unsigned char *data, int stride)
 {
     double hr = mur_view3d_horizon_row(v);
+    if (!(hr > -2.0 * v->h))   /* far outside the frame (or not a number): as good as there */
+        hr = -2.0 * v->h;
+    if (hr > 3.0 * v->h)
+        hr = 3.0 * v->h;
     for (int y = 0; y < v->h; y++) {
         uint32_t *row = (uint32_t *)(data + (size_t)y * (size_t)stride);
         uint32_t c;
@@ -323,7 +327,11 @@ static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, s
         uint32_t i = idx[j];
         double p[3] = {x[i], y[i], z[i]}, u[3] = {vx[i], vy[i], vz[i]}, px = 0, py = 0, d = 0, s = 0, hx = 0, hy = 0;
         mur_view3d_project(v, p, &px, &py, &d, &s);
-        double len = fmax(st->len_world * s, st->min_px);
+        /* a bird larger than the frame covers it anyway: no larger (a hostile
+         * camera's scale cannot make a disc of 1e12 pixels to walk) */
+        double len = fmin(fmax(st->len_world * s, st->min_px), 4.0 * fmax(v->w, v->h));
+        if (!isfinite(px) || !isfinite(py) || !(len > 0))
+            continue;
         if (px < -len || py < -len || px > v->w + len || py > v->h + len)
             continue;
         if (tau) {   /* absorption: a disc of the bird's half length */
