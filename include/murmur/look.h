@@ -22,10 +22,12 @@ extern "C" {
 /// The version of mur_look this header describes: a look's `version`
 /// field, which mur_renderer_create checks (MUR_VERSION_OK). Version 2
 /// added the image and figure overlays, which moved MUR_LOOK_PREDATORS and
-/// grew mur_overlay: a version-1 look cannot be read as one.
-#define MUR_LOOK_VERSION 2
+/// grew mur_overlay: a version-1 look cannot be read as one. Version 3
+/// added a 3D world's sky and birds at the end (a version-2 look is
+/// shorter than the renderer reads).
+#define MUR_LOOK_VERSION 3
 /// The oldest version this header's renderer reads.
-#define MUR_LOOK_OLDEST 2
+#define MUR_LOOK_OLDEST 3
 
 /// Largest frame width and height a renderer draws (and a scene may ask for).
 #define MUR_LOOK_MAX_PIXELS 8192
@@ -107,7 +109,19 @@ typedef struct mur_camera {
     mur_follow follow;
     int follow_index;
     double smooth;
+    /* a 3D world's camera (docs/scenes.md `camera.position`); view3d 0: the
+     * renderer's default 3D camera (from the ground, looking up at the box) */
+    int view3d;                  ///< 1: the fields below are the camera's
+    int orthographic;            ///< 0: perspective (fov), 1: orthographic (height)
+    double position[3];          ///< world units, z up
+    double target[3];            ///< what it looks at (drawn at the frame's centre)
+    double up[3];                ///< the picture's up (default 0, 0, 1)
+    double fov;                  ///< vertical field of view, degrees, in (0, 180)
+    double height;               ///< orthographic: world units the frame's height shows
 } mur_camera;
+
+/// How a 3D world's birds are drawn (docs/scenes.md `look.birds`).
+typedef enum { MUR_BIRDS_SILHOUETTE, MUR_BIRDS_POINTS } mur_birds;
 
 /// A colour, straight (not premultiplied) components in [0, 1].
 typedef struct mur_rgba {
@@ -217,6 +231,16 @@ typedef struct mur_look {
                                  ///< drawn as density (0: always `shape`)
     double metric_radius;        ///< radius readouts, plots and cluster colours measure with (0: the cohesion radius)
     double correlation_bin, correlation_range; ///< C(r)'s bins and cut-off for correlation_length (0: the defaults)
+    /* a 3D world (docs/scenes.md "Three dimensions"): the sky behind the
+     * birds and how they are drawn; unused in 2D. All zero: black sky,
+     * silhouettes of boid_size and boid_color, no haze, wings still */
+    mur_rgba sky_zenith, sky_horizon; ///< the sky's colour at the frame's top and at the horizon
+    mur_rgba sky_ground, sky_trees;   ///< below the horizon, and the tree line's
+    double tree_height;          ///< the tree line's height, a fraction of the frame's height (0: none)
+    mur_birds birds;             ///< silhouettes with wingbeats, or points
+    double wingbeat;             ///< wingbeats per second (0: wings held still)
+    double visibility;           ///< world units: birds fade toward the horizon's colour as
+                                 ///< 1 - exp(-distance / visibility) (0: no haze)
 } mur_look;
 
 #ifdef __cplusplus

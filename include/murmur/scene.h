@@ -59,7 +59,13 @@ typedef struct mur_change {
 
 /// Camera values the timeline sets and ramps (`camera.zoom`, `camera.x`, `camera.y`), and
 /// what it follows (`camera.follow`: set only).
-typedef enum { MUR_CAMERA_ZOOM, MUR_CAMERA_X, MUR_CAMERA_Y, MUR_CAMERA_FOLLOW } mur_camera_key;
+/// A 3D world's camera adds its position, target (each three values), field of view
+/// and orthographic height (`camera.position`, `camera.target`, `camera.fov`, `camera.height`).
+typedef enum { MUR_CAMERA_ZOOM, MUR_CAMERA_X, MUR_CAMERA_Y, MUR_CAMERA_FOLLOW, MUR_CAMERA_PX, MUR_CAMERA_PY,
+               MUR_CAMERA_PZ, MUR_CAMERA_TX, MUR_CAMERA_TY, MUR_CAMERA_TZ, MUR_CAMERA_FOV,
+               MUR_CAMERA_HEIGHT } mur_camera_key;
+/// How many mur_camera_key values there are.
+#define MUR_CAMERA_KEYS (MUR_CAMERA_HEIGHT + 1)
 
 /// One `camera.*` change of a `set` or `ramp` (camera.center is two: x and y).
 typedef struct mur_camera_change {
@@ -79,6 +85,11 @@ typedef struct mur_scene_camera {
     double smooth;               ///< seconds to settle on a moved target (default MUR_CAMERA_SMOOTH)
     int fixed_boids;             ///< `boid_size: fixed`: boids and trails keep their zoom-1 size
     int smooth_given;            ///< `smooth` was given (else each kind of target has its default)
+    /* a 3D world's (docs/scenes.md `camera.position`): filled with the defaults when absent */
+    int view3d;                  ///< 1: a 3D world's camera (the fields below hold)
+    int orthographic;            ///< `mode: orthographic`
+    double position[3], look_at[3], up[3]; ///< `position`, `target`, `up` at time 0
+    double fov, height;          ///< `fov` (degrees), `height` (orthographic, world units)
 } mur_scene_camera;
 
 /// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`):
@@ -263,6 +274,7 @@ typedef struct mur_scene {
     char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
     mur_sequence *sequence;      ///< a sequence file (docs/scenes.md, "Sequences"): its entries, which the
                                  ///< scene's video plays one after another; NULL for a scene
+    int boid_color_given;        ///< look.boid.color was written (a 3D world's birds default to dark ink)
 } mur_scene;
 
 /// Index of the scene's experiment condition called name (`--condition`),

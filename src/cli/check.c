@@ -131,10 +131,10 @@ static void print_look_what(const mur_cue *q, const char *sep)
 }
 
 /* What a camera follows, in words. */
-static void follow_name(char *out, size_t size, mur_follow follow, int target)
+static void follow_name(char *out, size_t size, mur_follow follow, int target, int view3d)
 {
     if (follow == MUR_FOLLOW_FLOCK)
-        snprintf(out, size, "the flock (its largest cluster)");
+        snprintf(out, size, view3d ? "the flock (its centre)" : "the flock (its largest cluster)");
     else
         snprintf(out, size, "%s %d", follow == MUR_FOLLOW_BOID ? "boid" : "predator", target);
 }
@@ -165,14 +165,16 @@ static void print_what(const mur_scene *s, const mur_cue *q)
         printf("%sevent %s", sep, mur_event_name(q->event));
         sep = "; ";
     }
-    static const char *const cam[] = {"zoom", "x", "y", "follow"};
+    static const char *const cam[MUR_CAMERA_KEYS] = {"zoom", "x", "y", "follow", "position.x", "position.y",
+                                                      "position.z", "target.x", "target.y", "target.z",
+                                                      "fov", "height"};
     for (int pass = 0; pass < 2; pass++)   /* camera sets, then ramps */
         for (int k = 0; k < q->ncamera; k++) {
             if (q->camera[k].ramp != pass)
                 continue;
             char v[40];
             if (q->camera[k].key == MUR_CAMERA_FOLLOW)
-                follow_name(v, sizeof v, q->camera[k].follow, (int)q->camera[k].value);
+                follow_name(v, sizeof v, q->camera[k].follow, (int)q->camera[k].value, s->camera.view3d);
             else
                 mur_number_format(v, sizeof v, q->camera[k].value);
             printf("%s%s camera.%s %s%s", sep, pass ? "ramp" : "set", cam[q->camera[k].key],
@@ -194,6 +196,24 @@ static void print_what(const mur_scene *s, const mur_cue *q)
 static void print_camera(const mur_scene *s)
 {
     const mur_scene_camera *c = &s->camera;
+    if (c->view3d) {   /* a 3D world's, given or its default */
+        char v[9][40];
+        for (int k = 0; k < 3; k++) {
+            mur_number_format(v[k], sizeof v[k], c->position[k]);
+            mur_number_format(v[3 + k], sizeof v[3 + k], c->look_at[k]);
+            mur_number_format(v[6 + k], sizeof v[6 + k], c->up[k]);
+        }
+        char lens[40], sm[40];
+        mur_number_format(lens, sizeof lens, c->orthographic ? c->height : c->fov);
+        mur_number_format(sm, sizeof sm, c->smooth);
+        printf("camera: %s%s from [%s, %s, %s] at %s[%s, %s, %s], up [%s, %s, %s], %s %s%s%s%s%s\n",
+               c->given ? "" : "(default) ", c->orthographic ? "orthographic" : "perspective", v[0], v[1], v[2],
+               c->follow == MUR_FOLLOW_FLOCK ? "the flock's centre, from " : "", v[3], v[4], v[5], v[6], v[7],
+               v[8], c->orthographic ? "height" : "fov", lens, c->orthographic ? "" : " degrees",
+               c->follow == MUR_FOLLOW_FLOCK ? ", smooth " : "", c->follow == MUR_FOLLOW_FLOCK ? sm : "",
+               c->follow == MUR_FOLLOW_FLOCK ? "s" : "");
+        return;
+    }
     if (!c->given)
         return;
     char a[40], b[40], z[40];
@@ -205,7 +225,7 @@ static void print_camera(const mur_scene *s)
         return;
     }
     mur_number_format(a, sizeof a, c->smooth);
-    follow_name(b, sizeof b, c->follow, c->target);
+    follow_name(b, sizeof b, c->follow, c->target, 0);
     printf("camera: follows %s, zoom %s, smooth %ss\n", b, z, a);
 }
 

@@ -27,6 +27,7 @@
  * trails and rings left out (they are the neighbouring images' own), so
  * the view crosses a seam with nothing cut, doubled or shifted. */
 #include "internal.h"
+#include "view3d.h"
 #include "murmur/alloc.h"
 
 #include <math.h>
@@ -152,8 +153,124 @@ static double wrap_into(double v, double size)
     return v < 0 ? v + size : v;
 }
 
+/* A 3D flock's centre and mean velocity (per tick): each bird at its
+ * image nearest bird 0 in a wrapping world. 0, or -1 with no birds. */
+static int centre3d(const mur_flock *f, double c[3], double v[3])
+{
+    int n = mur_flock_count(f);
+    if (n < 1)
+        return -1;
+    const mur_params *p = mur_flock_params(f);
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *z = mur_flock_z(f);
+    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f), *vz = mur_flock_vz(f);
+    double size[3] = {p->width, p->height, p->depth}, o[3] = {x[0], y[0], z[0]}, s[3] = {0}, sv[3] = {0};
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    for (int i = 0; i < n; i++) {
+        double q[3] = {x[i], y[i], z[i]}, u[3] = {vx[i], vy[i], vz[i]};
+        for (int k = 0; k < 3; k++) {
+            double d = q[k] - o[k];
+            if (wrap && size[k] > 0)
+                d -= size[k] * floor(d / size[k] + 0.5);
+            s[k] += d;
+            sv[k] += u[k];
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        c[k] = o[k] + s[k] / n;
+        v[k] = sv[k] / n;
+    }
+    return 0;
+}
+
+/* A 3D camera following the flock: the same spring as in 2D, on the
+ * three coordinates of the flock's centre, with no wrapping of its own (a
+ * camera is not in the world's box). */
+static void observe3d(mur_renderer *r, int panel, const mur_flock *f, long tick, const follow_now *w)
+{
+    const mur_look *lk = r->look;
+    mur_cam_state *cs = &r->panels[panel].cam;
+    double c[3], v[3];
+    int have = w->kind == MUR_FOLLOW_FLOCK && centre3d(f, c, v) == 0;
+    if (!cs->init || tick != cs->tick + 1) {
+        cs->init = have;
+        cs->tick = tick;
+        if (have) {
+            cs->px = c[0], cs->py = c[1], cs->pz = c[2];
+            cs->vx = v[0], cs->vy = v[1], cs->vz = v[2];
+        }
+        return;
+    }
+    cs->tick = tick;
+    if (!have) {
+        cs->vx = cs->vy = cs->vz = 0;
+        return;
+    }
+    double p[3] = {cs->px, cs->py, cs->pz}, pv[3] = {cs->vx, cs->vy, cs->vz};
+    double wt = w->smooth > 0 ? 4 / (w->smooth * lk->tps) : 0;
+    for (int k = 0; k < 3; k++) {
+        double e = p[k] - (c[k] - v[k]), ev = pv[k] - v[k];
+        /* the target jumped by more than the box under wrap: start on it */
+        if (wt > 0 && wt < 50) {
+            double kk = exp(-wt), a = ev + wt * e;
+            e = (e + a) * kk;
+            ev = (ev - wt * a) * kk;
+        } else {
+            e = ev = 0;
+        }
+        p[k] = c[k] + e;
+        pv[k] = v[k] + ev;
+    }
+    cs->px = p[0], cs->py = p[1], cs->pz = p[2];
+    cs->vx = pv[0], cs->vy = pv[1], cs->vz = pv[2];
+}
+
+void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view3d *out)
+{
+    const mur_look *lk = r->look;
+    const mur_params *p = mur_flock_params(f);
+    mur_camera cam = {0};
+    if (lk->camera_at)
+        lk->camera_at(lk->ctx, t, &cam);
+    out->mode = MUR_VIEW_PERSPECTIVE;
+    if (cam.view3d) {
+        out->mode = cam.orthographic ? MUR_VIEW_ORTHOGRAPHIC : MUR_VIEW_PERSPECTIVE;
+        memcpy(out->pos, cam.position, sizeof out->pos);
+        memcpy(out->target, cam.target, sizeof out->target);
+        memcpy(out->up, cam.up, sizeof out->up);
+        out->fov = cam.fov;
+        out->height = cam.height;
+    } else {   /* docs/scenes.md "Three dimensions": the default camera */
+        double pos[3] = {p->width / 2, -0.6 * p->height, 0.15 * p->depth};
+        double at[3] = {p->width / 2, p->height / 2, p->depth / 2}, up[3] = {0, 0, 1};
+        memcpy(out->pos, pos, sizeof pos);
+        memcpy(out->target, at, sizeof at);
+        memcpy(out->up, up, sizeof up);
+        out->fov = 50;
+        out->height = 1.2 * fmax(p->depth, p->height);
+    }
+    follow_now w = follow_at(lk, t);
+    if (w.kind == MUR_FOLLOW_FLOCK) {
+        const mur_cam_state *cs = &r->panels[panel].cam;
+        double c[3], v[3];
+        if (cs->init) {
+            out->target[0] = cs->px;
+            out->target[1] = cs->py;
+            out->target[2] = cs->pz;
+        } else if (centre3d(f, c, v) == 0) {   /* before the first tick */
+            memcpy(out->target, c, sizeof c);
+        }
+    }
+}
+
 void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
+    if (mur_flock_z(f)) {
+        const mur_look *lk = r->look;
+        follow_now w = follow_at(lk, tick / lk->tps);
+        if (w.kind != MUR_FOLLOW_NONE)
+            observe3d(r, panel, f, tick, &w);
+        return;
+    }
     const mur_look *lk = r->look;
     if (!lk->camera_at)
         return;

@@ -1387,7 +1387,9 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
 
     mur_view view;
     int rc;
-    if (mur_camera_view(r, index, f, t, &view)) {
+    if (mur_flock_z(f)) {   /* a 3D world, through its camera (frame3d.c) */
+        rc = mur_frame3d_draw(r, cr, &pc, x, y, w, h);
+    } else if (mur_camera_view(r, index, f, t, &view)) {
         rc = mur_camera_draw(r, cr, &pc, &view, x, y, w, h, start, nb);
     } else {
         cairo_save(cr);
@@ -1403,7 +1405,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
         return mur_error_set(err, MUR_EINTR, "stopped while drawing %d boids", n);
     if (rc)
         return mur_error_set(err, MUR_ERUN, "out of memory drawing the trails or the density of %d boids", n);
-    if (outline)
+    if (outline && !mur_flock_z(f))   /* a 3D panel is all picture: no world's edge to draw */
         outline_panel(r, cr, &pc, u);
     mur_overlays_panel(&pc);
     return MUR_OK;

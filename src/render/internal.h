@@ -134,6 +134,7 @@ typedef struct mur_cam_state {
     long tick;               /* the last one */
     double px, py;           /* centre, world units (under wrap: kept inside the world) */
     double vx, vy;           /* its velocity, units per tick */
+    double pz, vz;           /* a 3D world's: the target's height and its velocity */
     int *count;              /* scratch: boids per cluster label (following the flock) */
     size_t cap;
 } mur_cam_state;
@@ -366,6 +367,15 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
 
 /* camera.c */
 void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tick);
+/* A 3D world's camera at t for panel `panel` (view3d.h; the frame's size
+ * and near are the caller's): the look's camera, or the default one (from
+ * the ground before the box, looking up at its centre), its target the
+ * smoothed centre of the flock when it follows it. */
+struct mur_view3d;
+void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t, struct mur_view3d *out);
+/* frame3d.c: a 3D world's panel (the sky, its birds far to near, the
+ * panel overlays) in the rectangle (x, y, w, h): 0, MUR_EINTR or -1. */
+int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h);
 void mur_camera_free(mur_cam_state *c);
 /* The view of panel pc->index at pc->t: 1 when it is not the whole world
  * (then draw through mur_camera_draw), 0 for the identity camera. */

@@ -191,6 +191,10 @@ static double tree_height(const mur_sky *s, int x)
 void mur_view3d_sky(const mur_view3d *v, const mur_sky *s, unsigned char *data, int stride)
 {
     double hr = mur_view3d_horizon_row(v);
+    if (!(hr > -2.0 * v->h))   /* far outside the frame (or not a number): as good as there */
+        hr = -2.0 * v->h;
+    if (hr > 3.0 * v->h)
+        hr = 3.0 * v->h;
     for (int y = 0; y < v->h; y++) {
         uint32_t *row = (uint32_t *)(data + (size_t)y * (size_t)stride);
         uint32_t c;
@@ -302,14 +306,12 @@ static void picture_heading(const mur_view3d *v, const double p[3], const double
     }
 }
 
-int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
-                    const double *y, const double *z, const double *vx, const double *vy, const double *vz,
-                    const uint32_t *ids, double t)
+/* The birds of mur_view3d_draw and mur_view3d_birds: the id of bird i is
+ * uids[i], else iids[i], else i. */
+static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                 const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                 const uint32_t *uids, const int *iids, double t, float *tau)
 {
-    cairo_surface_t *img = cairo_get_target(cr);
-    cairo_surface_flush(img);
-    mur_view3d_sky(v, &st->sky, cairo_image_surface_get_data(img), cairo_image_surface_get_stride(img));
-    cairo_surface_mark_dirty(img);
     uint32_t *idx = mur_malloc((n ? n : 1) * sizeof *idx);
     if (!idx)
         return -1;
@@ -325,16 +327,49 @@ int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st
         uint32_t i = idx[j];
         double p[3] = {x[i], y[i], z[i]}, u[3] = {vx[i], vy[i], vz[i]}, px = 0, py = 0, d = 0, s = 0, hx = 0, hy = 0;
         mur_view3d_project(v, p, &px, &py, &d, &s);
-        double len = fmax(st->len_world * s, st->min_px);
+        /* a bird larger than the frame covers it anyway: no larger (a hostile
+         * camera's scale cannot make a disc of 1e12 pixels to walk) */
+        double len = fmin(fmax(st->len_world * s, st->min_px), 4.0 * fmax(v->w, v->h));
+        if (!isfinite(px) || !isfinite(py) || !(len > 0))
+            continue;
         if (px < -len || py < -len || px > v->w + len || py > v->h + len)
             continue;
+        if (tau) {   /* absorption: a disc of the bird's half length */
+            mur_absorb_add(tau, v->w, v->h, px, py, 0.5 * len, st->opacity);
+            continue;
+        }
         double a = mur_view3d_haze(d, st->visibility), rgb[3];
         for (int k = 0; k < 3; k++)
             rgb[k] = bird[k] + (haze[k] - bird[k]) * a;
+        if (st->points) {
+            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+            cairo_arc(cr, px, py, fmax(0.25 * len, 0.6), 0, 2 * M_PI);
+            cairo_fill(cr);
+            continue;
+        }
         picture_heading(v, p, u, px, py, &hx, &hy);
-        double wing = mur_wing_angle(t, st->wing_freq, 0.9, ids ? ids[i] : i);
+        uint32_t id = uids ? uids[i] : iids ? (uint32_t)iids[i] : i;
+        double wing = mur_wing_angle(t, st->wing_freq, 0.9, id);
         mur_view3d_bird(cr, px, py, hx, hy, len, wing, rgb);
     }
     mur_free(idx);
     return 0;
+}
+
+int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                    const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                    const uint32_t *ids, double t)
+{
+    cairo_surface_t *img = cairo_get_target(cr);
+    cairo_surface_flush(img);
+    mur_view3d_sky(v, &st->sky, cairo_image_surface_get_data(img), cairo_image_surface_get_stride(img));
+    cairo_surface_mark_dirty(img);
+    return birds(cr, v, st, n, x, y, z, vx, vy, vz, ids, NULL, t, NULL);
+}
+
+int mur_view3d_birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                     const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                     const int *ids, double t, float *tau)
+{
+    return birds(cr, v, st, n, x, y, z, vx, vy, vz, NULL, ids, t, tau);
 }

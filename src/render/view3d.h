@@ -104,9 +104,21 @@ typedef struct mur_view3d_style {
     double min_px;           /* no bird smaller than this many pixels */
     double visibility;       /* world units; <= 0: no haze */
     double wing_freq;        /* Hz */
+    int points;              /* 1: a dot a quarter of the bird's length across, no wings */
+    double opacity;          /* absorption (mur_view3d_birds with tau): each bird's, in (0, 1) */
 } mur_view3d_style;
 int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
                     const double *y, const double *z, const double *vx, const double *vy, const double *vz,
                     const uint32_t *ids, double t);
+
+/* The birds of mur_view3d_draw alone, onto cr whatever its surface (a
+ * vector still's too), its user space the frame's pixels: far to near,
+ * silhouettes or points (st->points), hazed; ids from mur_flock_ids (NULL:
+ * index). With tau (w x h floats, zeroed) they are not drawn but absorb
+ * there instead (mur_absorb_add, a disc of half the bird's length). 0, or
+ * -1 when memory is short. */
+int mur_view3d_birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                     const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                     const int *ids, double t, float *tau);
 
 #endif

@@ -13,8 +13,8 @@
 #include "murmur/scene.h"
 #include "ease.h"
 
-/* Value k of the camera (MUR_CAMERA_*) in v[3]. */
-static void put(double v[3], const mur_camera_change *ch, double u)
+/* Value k of the camera (MUR_CAMERA_*) in v[MUR_CAMERA_KEYS]. */
+static void put(double v[MUR_CAMERA_KEYS], const mur_camera_change *ch, double u)
 {
     double from = v[ch->key], to = ch->value;
     if (!ch->ramp || u >= 1)
@@ -28,7 +28,8 @@ static void put(double v[3], const mur_camera_change *ch, double u)
 void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
 {
     const mur_scene_camera *sc = &s->camera;
-    double v[3] = {sc->zoom, sc->x, sc->y};
+    double v[MUR_CAMERA_KEYS] = {sc->zoom, sc->x, sc->y, 0, sc->position[0], sc->position[1], sc->position[2],
+                                 sc->look_at[0], sc->look_at[1], sc->look_at[2], sc->fov, sc->height};
     mur_follow follow = sc->follow;
     int target = sc->target;
     for (int i = 0; i < s->ncues && s->cues[i].at <= t; i++) {
@@ -54,6 +55,17 @@ void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
     out->follows = 1;
     out->follow = follow;
     out->follow_index = target;
+    if (sc->view3d) {
+        out->view3d = 1;
+        out->orthographic = sc->orthographic;
+        for (int k = 0; k < 3; k++) {
+            out->position[k] = v[MUR_CAMERA_PX + k];
+            out->target[k] = v[MUR_CAMERA_TX + k];
+            out->up[k] = sc->up[k];
+        }
+        out->fov = v[MUR_CAMERA_FOV];
+        out->height = v[MUR_CAMERA_HEIGHT];
+    }
     out->smooth = sc->smooth_given             ? sc->smooth
                   : follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK
                                                : MUR_CAMERA_SMOOTH;

@@ -23,6 +23,7 @@ typedef struct {
     yaml_node_t *flock_node; /* the flock section, while it is read */
     yaml_node_t *follow;  /* camera.follow, checked once predators are known */
     yaml_node_t *baseline; /* experiment.baseline, resolved once the conditions are read */
+    yaml_node_t *camera;  /* the camera section (a 3D camera is checked once it is all read) */
 } ctx;
 typedef struct {
     const char *key;
@@ -122,6 +123,7 @@ extern const char *const mur_parse_plot_keys[];
 extern const char *const mur_parse_watch_keys[];
 extern const char *const mur_parse_boid_keys[];
 extern const char *const mur_parse_trail_keys[];
+extern const char *const mur_parse_sky_keys[];
 int mur_parse_look_pair(ctx *c, pair *p, void *arg);
 extern const char *const mur_parse_look_keys[];
 

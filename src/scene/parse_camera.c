@@ -8,12 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mur_parse_camera_keys[] = {"center", "zoom", "follow", "smooth", "boid_size", NULL};
+const char *const mur_parse_camera_keys[] = {"center", "zoom", "follow", "smooth", "boid_size", "mode",
+                                             "position", "target", "up", "fov", "height", NULL};
 const char *const mur_parse_follow_keys[] = {"boid", "predator", NULL};
 
 /* what a timeline's set and ramp may change besides the flock's settings */
 static const char *const camera_set_keys[] = {"camera.zoom", "camera.center", "camera.x", "camera.y",
-                                              "camera.follow", NULL};
+                                              "camera.follow", "camera.position", "camera.target",
+                                              "camera.fov", "camera.height", NULL};
+/* the keys of a 2D camera and of a 3D one (docs/scenes.md `camera`) */
+static const char *const keys_2d[] = {"center", "zoom", "boid_size", "camera.zoom", "camera.center",
+                                      "camera.x", "camera.y", NULL};
+static const char *const keys_3d[] = {"mode", "position", "target", "up", "fov", "height", "camera.position",
+                                      "camera.target", "camera.fov", "camera.height", NULL};
 #define CAMERA_FAR 1e6     /* world units a camera's centre may lie from the origin */
 #define ZOOM_MIN 0.1
 #define ZOOM_MAX 100
@@ -32,6 +39,57 @@ static int camera_point(ctx *c, yaml_node_t *n, const char *key, double xy[2])
             (rc = mur_parse_number(c, item, key, -CAMERA_FAR, CAMERA_FAR, &xy[k])))
             return rc;
     }
+    return 0;
+}
+
+/* [x, y, z] in world units into xyz. */
+static int camera_vector(ctx *c, yaml_node_t *n, const char *key, double xyz[3])
+{
+    int rc = mur_parse_need_type(c, n, YAML_SEQUENCE_NODE, key);
+    if (rc)
+        return rc;
+    if (n->data.sequence.items.top - n->data.sequence.items.start != 3)
+        return mur_parse_fail_at(c, n, "'%s' is a 3D point [x, y, z] in world units (z up)", key);
+    for (int k = 0; k < 3; k++) {
+        yaml_node_t *item = mur_parse_node(c, n->data.sequence.items.start[k]);
+        if ((rc = mur_parse_need_type(c, item, YAML_SCALAR_NODE, key)) ||
+            (rc = mur_parse_number(c, item, key, -CAMERA_FAR, CAMERA_FAR, &xyz[k])))
+            return rc;
+    }
+    return 0;
+}
+
+static int listed(const char *const *names, const char *key)
+{
+    for (int k = 0; names[k]; k++)
+        if (!strcmp(names[k], key))
+            return 1;
+    return 0;
+}
+
+/* A key that only one kind of world's camera has, in the other kind. */
+static int wrong_world(ctx *c, pair *p)
+{
+    int three = c->s->params.dimensions == 3;
+    if (three && listed(keys_2d, p->key))
+        return mur_parse_fail_at(c, p->k, "'%s' belongs to a 2D world's camera: a 3D world's camera has "
+                                 "position, target, up, fov (or mode: orthographic and height) and "
+                                 "follow: flock", p->key);
+    if (!three && listed(keys_3d, p->key))
+        return mur_parse_fail_at(c, p->k, "'%s' belongs to a 3D world's camera, and this world is 2D "
+                                 "(world: {dimensions: 3} makes it 3D)", p->key);
+    return 0;
+}
+
+/* A field of view, degrees, strictly inside (0, 180). */
+static int camera_fov(ctx *c, yaml_node_t *n, const char *key, double *out)
+{
+    int rc = mur_parse_need_type(c, n, YAML_SCALAR_NODE, key);
+    if (rc || (rc = mur_parse_number(c, n, key, -1e9, 1e9, out)))
+        return rc;
+    if (!(*out > 0 && *out < 180))
+        return mur_parse_fail_at(c, n, "'%s' = %g degrees: a field of view lies strictly between 0 and 180",
+                                 key, *out);
     return 0;
 }
 
@@ -54,6 +112,24 @@ static int camera_pair(ctx *c, pair *p, void *arg)
 {
     mur_scene_camera *cam = arg;
     int rc;
+    if ((rc = wrong_world(c, p)))
+        return rc;
+    if (!strcmp(p->key, "mode")) {
+        static const char *const modes[] = {"perspective", "orthographic", NULL};
+        return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ? rc
+               : mur_parse_choice(c, p->v, "mode", modes, &cam->orthographic);
+    }
+    if (!strcmp(p->key, "position"))
+        return camera_vector(c, p->v, "position", cam->position);
+    if (!strcmp(p->key, "target"))
+        return camera_vector(c, p->v, "target", cam->look_at);
+    if (!strcmp(p->key, "up"))
+        return camera_vector(c, p->v, "up", cam->up);
+    if (!strcmp(p->key, "fov"))
+        return camera_fov(c, p->v, "fov", &cam->fov);
+    if (!strcmp(p->key, "height"))
+        return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ? rc
+               : mur_parse_number(c, p->v, "height", 1e-6, CAMERA_FAR, &cam->height);
     if (!strcmp(p->key, "center")) {
         double xy[2];
         if ((rc = camera_point(c, p->v, "center", xy)))
@@ -80,6 +156,8 @@ static int camera_pair(ctx *c, pair *p, void *arg)
         cam->follow = MUR_FOLLOW_FLOCK;
         return 0;
     }
+    if (c->s->params.dimensions == 3)
+        return mur_parse_fail_at(c, p->v, "a 3D world's camera follows the flock only: 'follow: flock'");
     if (p->v->type == YAML_MAPPING_NODE && p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start != 1)
         return mur_parse_fail_at(c, p->v, "'follow' is flock, {boid: N} or {predator: K}");
     return mur_parse_each_pair(c, p->v, "follow", mur_parse_follow_keys, follow_pair, cam);
@@ -88,6 +166,7 @@ static int camera_pair(ctx *c, pair *p, void *arg)
 int mur_parse_camera_section(ctx *c, yaml_node_t *map)
 {
     c->s->camera.given = 1;
+    c->camera = map;
     return mur_parse_each_pair(c, map, "camera", mur_parse_camera_keys, camera_pair, &c->s->camera);
 }
 
@@ -104,11 +183,13 @@ int mur_parse_camera_change(ctx *c, pair *p, changes *ch)
                        p->key);
     if (which < 0)
         return mur_parse_unknown(c, p->k, "camera setting", p->key, camera_set_keys);
+    if ((rc = wrong_world(c, p)))
+        return rc;
     if (!ch->cue)
         return mur_parse_fail_at(c, p->k, "'%s' belongs in a timeline entry's set or ramp (the scene's "
                                 "camera: section gives its start)", p->key);
     mur_cue *q = ch->cue;
-    mur_camera_change add[2];
+    mur_camera_change add[3];
     int nadd = 1;
     if (which == 4) {   /* follow: what the camera settles on from now */
         if (ch->ramp)
@@ -122,6 +203,24 @@ int mur_parse_camera_change(ctx *c, pair *p, changes *ch)
         if (rc)
             return rc;
         add[0] = (mur_camera_change){MUR_CAMERA_FOLLOW, 0, to.target, to.follow};
+    } else if (which == 5 || which == 6) {   /* position or target: x, y and z */
+        double xyz[3];
+        if ((rc = camera_vector(c, p->v, p->key, xyz)))
+            return rc;
+        mur_camera_key k0 = which == 5 ? MUR_CAMERA_PX : MUR_CAMERA_TX;
+        for (int k = 0; k < 3; k++)
+            add[k] = (mur_camera_change){.key = (mur_camera_key)(k0 + k), .ramp = ch->ramp, .value = xyz[k]};
+        nadd = 3;
+    } else if (which == 7 || which == 8) {   /* fov, height */
+        double v;
+        if (which == 7)
+            rc = camera_fov(c, p->v, p->key, &v);
+        else if (!(rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
+            rc = mur_parse_number(c, p->v, p->key, 1e-6, CAMERA_FAR, &v);
+        if (rc)
+            return rc;
+        add[0] = (mur_camera_change){.key = which == 7 ? MUR_CAMERA_FOV : MUR_CAMERA_HEIGHT, .ramp = ch->ramp,
+                                     .value = v};
     } else if (which == 1) {   /* center: x and y */
         double xy[2];
         if ((rc = camera_point(c, p->v, p->key, xy)))
@@ -148,12 +247,92 @@ int mur_parse_camera_change(ctx *c, pair *p, changes *ch)
     return 0;
 }
 
+/* What is wrong with a 3D camera (NULL: nothing): the checks the renderer's
+ * view makes (render/view3d.c), made here so that the scene's line is named. */
+static const char *view_bad(const mur_camera *v)
+{
+    if (!v->orthographic && !(v->fov > 0 && v->fov < 180))
+        return "the field of view must lie strictly between 0 and 180 degrees";
+    if (v->orthographic && !(v->height > 0))
+        return "an orthographic camera needs a height above 0";
+    if (v->follows && v->follow == MUR_FOLLOW_FLOCK)
+        return NULL;   /* its target is the flock's, known only as it flies */
+    double f[3], r[3];
+    for (int k = 0; k < 3; k++)
+        f[k] = v->target[k] - v->position[k];
+    double lf = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    double lu = sqrt(v->up[0] * v->up[0] + v->up[1] * v->up[1] + v->up[2] * v->up[2]);
+    if (!(lf > 0) || !isfinite(lf))
+        return "the camera's target equals its position";
+    r[0] = f[1] * v->up[2] - f[2] * v->up[1];
+    r[1] = f[2] * v->up[0] - f[0] * v->up[2];
+    r[2] = f[0] * v->up[1] - f[1] * v->up[0];
+    if (!(lu > 0) || sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) <= 1e-9 * lf * lu)
+        return "the camera's up is parallel to its view (the line from position to target)";
+    return NULL;
+}
+
+/* A 3D world's camera: the defaults (docs/scenes.md "Three dimensions":
+ * from the ground before the box, looking up at its centre), then the
+ * camera checked at time 0 and along every timeline entry that moves it,
+ * the entry named when it goes wrong there. A ramp is checked at its start,
+ * its end and 32 points between (a ramp that passes the camera through its
+ * target between them is not caught; the renderer then draws sky alone). */
+static int camera3d_finish(ctx *c)
+{
+    mur_scene *s = c->s;
+    mur_scene_camera *cam = &s->camera;
+    double W = s->params.width, H = s->params.height, D = s->params.depth;
+    cam->view3d = 1;
+    if (isnan(cam->position[0]))
+        cam->position[0] = W / 2, cam->position[1] = -0.6 * H, cam->position[2] = 0.15 * D;
+    if (isnan(cam->look_at[0]))
+        cam->look_at[0] = W / 2, cam->look_at[1] = H / 2, cam->look_at[2] = D / 2;
+    if (isnan(cam->up[0]))
+        cam->up[0] = 0, cam->up[1] = 0, cam->up[2] = 1;
+    if (isnan(cam->fov))
+        cam->fov = 50;
+    if (isnan(cam->height))
+        cam->height = 1.2 * fmax(D, H);
+    if (isnan(cam->smooth))
+        cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
+    mur_camera v;
+    mur_scene_camera_at(s, 0, &v);
+    const char *why = view_bad(&v);
+    if (why) {
+        yaml_node_t *at = NULL;
+        const char *keys[] = {strstr(why, "up ") ? "up" : "target", "target", "position", "fov", "height"};
+        for (int k = 0; k < 5 && c->camera && !at; k++)
+            at = mur_parse_lookup(c, c->camera, keys[k]);
+        if (!at)
+            at = c->camera;
+        if (at)
+            return mur_parse_fail_at(c, at, "%s", why);
+        return mur_error_set(c->err, MUR_EINPUT, "%s:1:1: error: the default 3D camera: %s", c->name, why);
+    }
+    for (int i = 0; i < s->ncues; i++) {
+        const mur_cue *q = &s->cues[i];
+        if (!q->ncamera)
+            continue;
+        int steps = q->over > 0 ? 33 : 0;
+        for (int k = 0; k <= steps; k++) {
+            mur_scene_camera_at(s, q->at + (steps ? q->over * k / steps : 0), &v);
+            if ((why = view_bad(&v)))
+                return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: at %gs %s", c->name, q->line, q->col,
+                                     q->at + (steps ? q->over * k / steps : 0), why);
+        }
+    }
+    return 0;
+}
+
 /* Once every key is read: the predator followed exists, and an unset
  * centre is the world's. */
 int mur_parse_camera_finish(ctx *c)
 {
     mur_scene *s = c->s;
     mur_scene_camera *cam = &s->camera;
+    if (s->params.dimensions == 3)
+        return camera3d_finish(c);
     if (cam->follow == MUR_FOLLOW_PREDATOR && cam->target >= s->npredators)
         return mur_parse_fail_at(c, c->follow, "the camera follows predator %d, but the scene has %d%s",
                        cam->target, s->npredators, s->npredators ? " (numbered from 0)" : "");

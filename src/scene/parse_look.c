@@ -28,6 +28,10 @@ static int boid_pair(ctx *c, pair *p, void *arg)
         return mur_parse_number(c, p->v, "size", 0.1, 1000, &s->look.boid_size);
     /* color: a fixed "#rrggbb" or a mode name */
     const char *v = mur_parse_scalar(p->v);
+    s->boid_color_given = 1;
+    if (v[0] != '#' && s->params.dimensions == 3)
+        return mur_parse_fail_at(c, p->v, "a 3D world's birds are one colour, \"#rrggbb\" (the ink of their "
+                                 "silhouettes), not '%s'", v);
     if (v[0] == '#') {
         s->look.color_mode = MUR_COLOR_FIXED;
         return mur_parse_colour(c, p->v, "color", &s->look.boid_color);
@@ -44,8 +48,13 @@ static int trails_pair(ctx *c, pair *p, void *arg)
     int rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key);
     if (rc)
         return rc;
-    if (!strcmp(p->key, "length"))
-        return mur_parse_integer(c, p->v, "length", 0, 1000, &s->look.trail_length);
+    if (!strcmp(p->key, "length")) {
+        if ((rc = mur_parse_integer(c, p->v, "length", 0, 1000, &s->look.trail_length)))
+            return rc;
+        if (s->look.trail_length > 0 && s->params.dimensions == 3)
+            return mur_parse_fail_at(c, p->v, "a 3D world draws no trails yet (look.trails.length must be 0)");
+        return 0;
+    }
     static const char *const yesno[] = {"false", "true", NULL};
     if (!strcmp(p->key, "warm"))
         return mur_parse_choice(c, p->v, "warm", yesno, &s->look.trail_warm);
@@ -182,6 +191,51 @@ static int overlay(ctx *c, yaml_node_t *n, mur_overlay *o)
 }
 
 const char *const mur_parse_boid_keys[] = {"shape", "size", "color", NULL};
+const char *const mur_parse_sky_keys[] = {"zenith", "horizon", "ground", "trees", "tree_height", NULL};
+
+static int sky_pair(ctx *c, pair *p, void *arg)
+{
+    mur_look *lk = arg;
+    int rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "tree_height"))
+        return mur_parse_number(c, p->v, "tree_height", 0, 0.5, &lk->tree_height);
+    mur_rgba *to = !strcmp(p->key, "zenith")    ? &lk->sky_zenith
+                   : !strcmp(p->key, "horizon") ? &lk->sky_horizon
+                   : !strcmp(p->key, "ground")  ? &lk->sky_ground
+                                                : &lk->sky_trees;
+    if ((rc = mur_parse_colour(c, p->v, p->key, to)))
+        return rc;
+    if (to->a < 1)
+        return mur_parse_fail_at(c, p->v, "the sky's colours are opaque (\"#rrggbb\")");
+    return 0;
+}
+
+/* look.sky, look.birds, look.wingbeat, look.visibility: a 3D world's. */
+static int look3d_pair(ctx *c, pair *p, mur_scene *s)
+{
+    int rc = !strcmp(p->key, "sky") ? mur_parse_each_pair(c, p->v, "sky", mur_parse_sky_keys, sky_pair, &s->look) : 0;
+    if (!rc && s->params.dimensions != 3)   /* after the sky's keys, so that a misspelt one is named */
+        return mur_parse_fail_at(c, p->k, "'look.%s' is a 3D world's (world: {dimensions: 3}); this world is 2D",
+                                 p->key);
+    if (rc || !strcmp(p->key, "sky"))
+        return rc;
+    int k;
+    rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key);
+    if (rc)
+        return rc;
+    if (!strcmp(p->key, "birds")) {
+        static const char *const kinds[] = {"silhouette", "points", NULL};
+        if ((rc = mur_parse_choice(c, p->v, "birds", kinds, &k)))
+            return rc;
+        s->look.birds = (mur_birds)k;
+        return 0;
+    }
+    if (!strcmp(p->key, "wingbeat"))
+        return mur_parse_number(c, p->v, "wingbeat", 0, 30, &s->look.wingbeat);
+    return mur_parse_number(c, p->v, "visibility", 0, 1e9, &s->look.visibility);
+}
 const char *const mur_parse_trail_keys[] = {"length", "fade", "warm", NULL};
 
 int mur_parse_look_pair(ctx *c, pair *p, void *arg)
@@ -204,6 +258,9 @@ int mur_parse_look_pair(ctx *c, pair *p, void *arg)
         return mur_parse_each_pair(c, p->v, "boid", mur_parse_boid_keys, boid_pair, s);
     if (!strcmp(p->key, "trails"))
         return mur_parse_each_pair(c, p->v, "trails", mur_parse_trail_keys, trails_pair, s);
+    if (!strcmp(p->key, "sky") || !strcmp(p->key, "birds") || !strcmp(p->key, "wingbeat") ||
+        !strcmp(p->key, "visibility"))
+        return look3d_pair(c, p, s);
     /* overlays */
     if ((rc = mur_parse_need_type(c, p->v, YAML_SEQUENCE_NODE, p->key)))
         return rc;
@@ -226,4 +283,5 @@ int mur_parse_look_pair(ctx *c, pair *p, void *arg)
     return 0;
 }
 
-const char *const mur_parse_look_keys[] = {"background", "boid", "trails", "overlays", NULL};
+const char *const mur_parse_look_keys[] = {"background", "boid", "trails", "overlays", "sky", "birds",
+                                           "wingbeat", "visibility", NULL};

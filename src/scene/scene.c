@@ -114,7 +114,17 @@ static int defaults(ctx *c, const char *name)
     s->look.color_mode = MUR_COLOR_FIXED;
     s->look.boid_color = (mur_rgba){0x7c / 255.0, 0xf2 / 255.0, 0x9c / 255.0, 1};
     s->look.trail_fade = 1;
-    s->camera = (mur_scene_camera){.x = NAN, .y = NAN, .zoom = 1, .smooth = NAN};
+    /* a 3D world's evening sky (docs/scenes.md "Three dimensions"); unused in 2D */
+    s->look.sky_zenith = (mur_rgba){0x1d / 255.0, 0x2b / 255.0, 0x53 / 255.0, 1};
+    s->look.sky_horizon = (mur_rgba){0xf0 / 255.0, 0xa8 / 255.0, 0x6a / 255.0, 1};
+    s->look.sky_ground = (mur_rgba){0x1a / 255.0, 0x17 / 255.0, 0x1c / 255.0, 1};
+    s->look.sky_trees = (mur_rgba){0x0c / 255.0, 0x0c / 255.0, 0x10 / 255.0, 1};
+    s->look.tree_height = 0.05;
+    s->look.birds = MUR_BIRDS_SILHOUETTE;
+    s->look.wingbeat = 4;
+    s->camera = (mur_scene_camera){.x = NAN, .y = NAN, .zoom = 1, .smooth = NAN, .position = {NAN, NAN, NAN},
+                                   .look_at = {NAN, NAN, NAN}, .up = {NAN, NAN, NAN}, .fov = NAN,
+                                   .height = NAN};
     s->runs = 25;
     s->ticks = 900;
     s->measure.every = 1;
@@ -539,6 +549,8 @@ static int fill_look(ctx *c)
     mur_look *lk = &s->look;
     lk->version = MUR_LOOK_VERSION;
     lk->name = s->path;
+    if (s->params.dimensions == 3 && !s->boid_color_given)   /* dark birds against the sky */
+        lk->boid_color = (mur_rgba){0x14 / 255.0, 0x13 / 255.0, 0x18 / 255.0, 1};
     lk->title = s->title;
     lk->tps = s->tps;
     lk->panels = s->panels ? s->nconditions : 1;
@@ -558,7 +570,7 @@ static int fill_look(ctx *c)
     lk->predators_at = s->npredators ? look_predators : NULL;
     lk->group_colors = s->group_colors;
     lk->ngroups = s->ngroups;
-    if (s->camera.given) {
+    if (s->camera.given || s->camera.view3d) {   /* a 3D world always has its camera */
         lk->follow = s->camera.follow;
         lk->follow_index = s->camera.target;
         lk->follow_smooth = s->camera.smooth;
@@ -597,7 +609,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
-    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL, NULL};
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL, NULL, NULL};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
@@ -719,6 +731,7 @@ static const struct {
     {"look.", mur_parse_look_keys},
     {"look.boid.", mur_parse_boid_keys},
     {"look.trails.", mur_parse_trail_keys},
+    {"look.sky.", mur_parse_sky_keys},
     {"look.overlays[].", mur_overlay_names},
     {"look.overlays[].plot.", mur_parse_plot_keys},
     {"look.overlays[].watch.", mur_parse_watch_keys},
