@@ -463,17 +463,7 @@ void mur_flock_scatter(mur_flock *f)
     f->grid_ok = 0;
 }
 
-/* Coordinate x taken into [0, w) on a torus of size w; x itself when it is
- * already there. */
-static double fold(double x, double w)
-{
-    if (x >= 0 && x < w)
-        return x;
-    x = fmod(x, w);
-    if (x < 0)
-        x += w;
-    return x >= 0 && x < w ? x : 0;  /* -tiny + w rounding to w, or NaN */
-}
+static double fold(double x, double w) { return mur_fold_(x, w); }
 
 /* Under wrap every position is kept in [0, W) x [0, H): the grid files a
  * boid by its coordinates and the nearest-image rule corrects an offset by

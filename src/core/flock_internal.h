@@ -5,6 +5,7 @@
 #ifndef MURMUR_FLOCK_INTERNAL_H
 #define MURMUR_FLOCK_INTERNAL_H
 
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -120,6 +121,18 @@ void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double
 
 /* Whether the stop flag is up (and the tick abandoned). */
 int mur_flock_stop_seen_(mur_flock *f);
+
+/* Coordinate x taken into [0, w) on a torus of size w; x itself when it is
+ * already there. */
+static inline double mur_fold_(double x, double w)
+{
+    if (x >= 0 && x < w)
+        return x;
+    x = fmod(x, w);
+    if (x < 0)
+        x += w;
+    return x >= 0 && x < w ? x : 0;   /* -tiny + w rounding to w, or NaN */
+}
 
 /* A 3D flock's tick (family3.c): every kind of the family in a box. */
 int mur_family_step3(mur_flock *f);

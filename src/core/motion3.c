@@ -14,17 +14,6 @@
 
 #include <math.h>
 
-/* Coordinate x folded into [0, w) on a torus. */
-static double fold3(double x, double w)
-{
-    if (x >= 0 && x < w)
-        return x;
-    x = fmod(x, w);
-    if (x < 0)
-        x += w;
-    return x >= 0 && x < w ? x : 0;   /* -tiny + w rounding to w, or NaN */
-}
-
 /* Boid i to r with velocity v, then the boundary along each axis. */
 static void place3(mur_flock *f, int i, double r[3], double v[3])
 {
@@ -34,7 +23,7 @@ static void place3(mur_flock *f, int i, double r[3], double v[3])
         double w = size[c];
         switch (p->boundary) {
         case MUR_BOUNDARY_WRAP:
-            r[c] = fold3(r[c], w);
+            r[c] = mur_fold_(r[c], w);
             break;
         case MUR_BOUNDARY_REFLECT:
             if (r[c] < 0) {
