@@ -205,3 +205,113 @@ TEST(a_3d_h5md_trace_read_with_h5py_has_dimension_3_and_the_flocks_values)
     CHECK(bad == 0, "h5py's values: %ld differ", bad);
     free(ref);
 }
+
+/* ---- saved states --------------------------------------------------------- */
+
+/* A CSV trace's rows keyed by (tick, id): the six numbers' text, for
+ * comparing two traces row by row. */
+typedef struct {
+    long tick, id;
+    char values[400];
+} row;
+
+static row *read_rows(const char *path, long *n)
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024];
+    row *out = NULL;
+    long cap = 0;
+    *n = 0;
+    if (!fp || !fgets(line, sizeof line, fp)) {
+        if (fp)
+            fclose(fp);
+        return NULL;
+    }
+    while (fgets(line, sizeof line, fp)) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            out = realloc(out, (size_t)cap * sizeof *out);
+        }
+        char *p = strchr(line, ',');                  /* after run */
+        p = p ? strchr(p + 1, ',') : NULL;            /* after condition */
+        row *r = &out[*n];
+        char *end;
+        r->tick = strtol(p + 1, &end, 10);
+        end = strchr(end + 1, ',');                   /* after time */
+        r->id = strtol(end + 1, &end, 10);
+        snprintf(r->values, sizeof r->values, "%s", end + 1);
+        (*n)++;
+    }
+    fclose(fp);
+    return out;
+}
+
+TEST(a_3d_saved_state_starts_a_3d_world_that_goes_on_exactly_as_the_run_did)
+{
+    const char *scene = scene_file(), *state = scratch_path("state3.h5"), *whole = scratch_path("whole3.csv"),
+               *on = scratch_path("on3.csv"), *next = scratch_path("next3.yaml");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "trace %s --at 15t -o %s -q", scene, state);
+    int st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "--at: exit %d: %s", st, err);
+    snprintf(args, sizeof args, "trace %s -o %s -q", scene, whole);
+    REQUIRE((st = murmur(args, err, sizeof err)) == 0, "exit %d: %s", st, err);
+    /* the same scene started from the state at tick 15 (the timeline's
+     * change at 0.4 s is 12 ticks in, before it: left out) */
+    write_file(next, "seed: 5\n"
+                     "model: wrkspc\n"
+                     "world: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
+                     "flock: {count: 300, alignment: 0.2, start: state3.h5}\n"
+                     "video: {width: 160, height: 120, fps: 10, ticks_per_second: 30, duration: 0.4s}\n");
+    snprintf(args, sizeof args, "trace %s -o %s -q", next, on);
+    REQUIRE((st = murmur(args, err, sizeof err)) == 0, "from the state: exit %d: %s", st, err);
+    long na, nb;
+    row *a = read_rows(whole, &na), *b = read_rows(on, &nb);
+    REQUIRE(a && b && nb > 0, "rows %ld %ld", na, nb);
+    long compared = 0, bad = 0;
+    for (long k = 0; k < nb; k++) {
+        long t = b[k].tick + 15;
+        if (t > 30)
+            continue;
+        long j = t * 300 + b[k].id;   /* whole: every tick of 300 boids in order */
+        REQUIRE(j < na && a[j].tick == t && a[j].id == b[k].id, "row %ld of the whole trace", j);
+        compared++;
+        bad += strcmp(a[j].values, b[k].values) != 0;
+    }
+    CHECK(bad == 0 && compared >= 300 * 10, "%ld of %ld rows differ from the run that saved the state", bad,
+          compared);
+    free(a);
+    free(b);
+}
+
+TEST(a_2d_state_in_a_3d_world_and_a_3d_state_in_the_plane_are_exit_2_naming_the_line)
+{
+    const char *scene = scene_file(), *state3 = scratch_path("s3.h5"), *flat = scratch_path("flat.yaml"),
+               *state2 = scratch_path("s2.h5");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "trace %s --at 3t -o %s -q", scene, state3);
+    int st = murmur(args, err, sizeof err);
+    REQUIRE(st == 0, "exit %d: %s", st, err);
+    write_file(flat, "model: wrkspc\nworld: {width: 480, height: 320}\nflock: {count: 300}\n");
+    snprintf(args, sizeof args, "trace %s --at 3t -o %s -q", flat, state2);
+    REQUIRE((st = murmur(args, err, sizeof err)) == 0, "exit %d: %s", st, err);
+    static const struct {
+        const char *yaml, *where, *says;
+    } cases[] = {
+        {"model: wrkspc\nworld: {width: 480, height: 320}\nflock: {count: 300, start: s3.h5}\n", ":3:", "traced in a 3D world"},
+        {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\nflock: {count: 300, start: s2.h5}\n",
+         ":3:", "traced in a 2D world"},
+        {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
+         "flock:\n  count: 300\n  start: {file: s2.h5, tick: 3}\n", ":5:", "cannot start a 3D world"},
+        {"model: wrkspc\nworld: {width: 480, height: 320}\nflock: {replay: s3.h5}\n", ":3:", "cannot replay in a 2D world"},
+        {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 100}\nflock: {count: 300, start: s3.h5}\n",
+         "s3.h5: error: particles/flock/box/edges", "this scene's is 100 deep"},   /* as a width that differs: the file's error */
+        {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
+         "flock:\n  count: 300\n  start: {disc: {center: [100, 100], radius: 20}}\n", ":5:", "regions and groups are 2D"},
+        {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\nflock: {replay: s3.h5}\n", ":3:",
+         "cannot play in a 3D world"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK(check_refuses("dims.yaml", cases[i].yaml, cases[i].where, cases[i].says, err, sizeof err), "case %zu: %s",
+              i, err);
+}
