@@ -26,7 +26,7 @@ typedef struct {
     int n[3];
     double o[3], side[3], step;   /* step: the smallest side */
     int wrap;
-    int *start, *order, *cell_of;
+    int *start, *order, *cell_of, *slot;   /* slot: each boid's place, order[slot[i]] == i */
     size_t cells_cap, cap;
 } box_grid;
 
@@ -45,6 +45,7 @@ void mur_metrics3_free_(struct mur_metrics3 *s)
     mur_free(s->g.start);
     mur_free(s->g.order);
     mur_free(s->g.cell_of);
+    mur_free(s->g.slot);
     double *a[] = {s->best, s->sum, s->px, s->py, s->pz, s->ux, s->uy, s->uz};
     for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
         mur_free(a[k]);
@@ -136,8 +137,9 @@ static int build(box_grid *g, const double *x, const double *y, const double *z,
     if (grow(&g->start, &g->cells_cap, ncell + 1))
         return -1;
     if ((size_t)n + 1 > g->cap) {
-        size_t c1 = g->cap, c2 = g->cap;
-        if (grow(&g->order, &c1, (size_t)n + 1) || grow(&g->cell_of, &c2, (size_t)n + 1))
+        size_t c1 = g->cap, c2 = g->cap, c3 = g->cap;
+        if (grow(&g->order, &c1, (size_t)n + 1) || grow(&g->cell_of, &c2, (size_t)n + 1) ||
+            grow(&g->slot, &c3, (size_t)n + 1))
             return -1;
         g->cap = (size_t)n + 1;
     }
@@ -153,12 +155,27 @@ static int build(box_grid *g, const double *x, const double *y, const double *z,
     }
     for (size_t c = 0; c < ncell; c++)
         g->start[c + 1] += g->start[c];
-    for (int i = 0; i < n; i++)   /* counting sort, stable */
-        g->order[g->start[g->cell_of[i]]++] = i;
+    for (int i = 0; i < n; i++) {   /* counting sort, stable */
+        int k = g->start[g->cell_of[i]]++;
+        g->order[k] = i;
+        g->slot[i] = k;
+    }
     for (size_t c = ncell; c > 0; c--)
         g->start[c] = g->start[c - 1];
     g->start[0] = 0;
     return 0;
+}
+
+/* The boids' positions by place in the grid's order into s->px, py, pz. */
+static void by_place(struct mur_metrics3 *s, const mur_flock *f, int n)
+{
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *z = mur_flock_z(f);
+    for (int k = 0; k < n; k++) {
+        int i = s->g.order[k];
+        s->px[k] = x[i];
+        s->py[k] = y[i];
+        s->pz[k] = z[i];
+    }
 }
 
 /* The distinct boxes of the 3 x 3 x 3 block around box c into out (at most
@@ -184,11 +201,12 @@ static int block(const box_grid *g, int c, int out[27])
     return k;
 }
 
-/* The squared distance between boids i and j (nearest image under wrap). */
-static inline double dist2(const double *x, const double *y, const double *z, int i, int j, int wrap,
-                           const double size[3])
+/* The squared distance between the boids at places k and l of the grid's
+ * order (positions copied by place: a box's boids are together in memory),
+ * nearest image under wrap. */
+static inline double dist2(const struct mur_metrics3 *s, int k, int l, int wrap, const double size[3])
 {
-    double d[3] = {x[j] - x[i], y[j] - y[i], z[j] - z[i]};
+    double d[3] = {s->px[l] - s->px[k], s->py[l] - s->py[k], s->pz[l] - s->pz[k]};
     if (wrap)
         for (int c = 0; c < 3; c++)
             d[c] = mur_near_image(d[c], size[c]);
@@ -205,9 +223,10 @@ static void world_size(const mur_params *p, double size[3])
 /* The distance from boid i to its nearest other boid: shells of boxes
  * around i's, stopping once the best is within the next shell's inner
  * distance, or every box has been looked at (n >= 2). */
-static double nearest_of(const box_grid *g, const mur_flock *f, int i, double best2)
+static double nearest_of(const struct mur_metrics3 *s, const mur_flock *f, int i, double best2)
 {
-    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *z = mur_flock_z(f);
+    const box_grid *g = &s->g;
+    int place = g->slot[i];
     double size[3];
     world_size(mur_flock_params(f), size);
     int c = g->cell_of[i], at[3] = {c % g->n[0], c / g->n[0] % g->n[1], c / g->n[0] / g->n[1]};
@@ -240,11 +259,10 @@ static double nearest_of(const box_grid *g, const mur_flock *f, int i, double be
                     for (int a = 0; a < 3; a++)
                         b[a] = ((b[a] % g->n[a]) + g->n[a]) % g->n[a];
                     int cell = (b[2] * g->n[1] + b[1]) * g->n[0] + b[0];
-                    for (int k = g->start[cell]; k < g->start[cell + 1]; k++) {
-                        int j = g->order[k];
-                        if (j == i)
+                    for (int l = g->start[cell]; l < g->start[cell + 1]; l++) {
+                        if (l == place)
                             continue;
-                        double d2 = dist2(x, y, z, i, j, g->wrap, size);
+                        double d2 = dist2(s, place, l, g->wrap, size);
                         best2 = d2 < best2 ? d2 : best2;
                     }
                 }
@@ -263,7 +281,6 @@ static double nearest_of(const box_grid *g, const mur_flock *f, int i, double be
 static int link(mur_metrics_ctx *m, struct mur_metrics3 *s, const mur_flock *f, int n, double R, long *pairs)
 {
     const box_grid *g = &s->g;
-    const double *x = mur_flock_x(f), *y = mur_flock_y(f), *z = mur_flock_z(f);
     double size[3];
     world_size(mur_flock_params(f), size);
     double T = mur_sqrt_bound(R);
@@ -274,21 +291,25 @@ static int link(mur_metrics_ctx *m, struct mur_metrics3 *s, const mur_flock *f, 
         s->best[i] = INFINITY;
     }
     long total = 0;
-    for (int i = 0; i < n; i++) {
-        if (i % 4096 == 4095 && m->stop && *m->stop)
+    /* by place: a box's boids, then the next box's, share their block */
+    int cells[27], nc = 0, at = -1;
+    for (int k = 0; k < n; k++) {
+        if (k % 4096 == 4095 && m->stop && *m->stop)
             return MUR_EINTR;
-        int cells[27], nc = block(g, g->cell_of[i], cells);
+        int i = g->order[k];
+        if (g->cell_of[i] != at)
+            nc = block(g, at = g->cell_of[i], cells);
         double best = INFINITY;
         int ci = 0;
         for (int e = 0; e < nc; e++)
-            for (int k = g->start[cells[e]]; k < g->start[cells[e] + 1]; k++) {
-                int j = g->order[k];
-                if (j == i)
+            for (int l = g->start[cells[e]]; l < g->start[cells[e] + 1]; l++) {
+                if (l == k)
                     continue;
-                double d2 = dist2(x, y, z, i, j, g->wrap, size);
+                double d2 = dist2(s, k, l, g->wrap, size);
                 best = d2 < best ? d2 : best;
                 if (d2 < T) {
                     ci++;
+                    int j = g->order[l];
                     if (j > i)
                         join_min(parent, i, j);
                 }
@@ -405,13 +426,17 @@ int mur_metrics3_neighbour_(mur_metrics_ctx *m, const mur_flock *f, unsigned wan
         build(&s->g, mur_flock_x(f), mur_flock_y(f), mur_flock_z(f), n, size, p->boundary == MUR_BOUNDARY_WRAP,
               R * (1 + 1e-9)))
         return MUR_ERUN;
+    by_place(s, f, n);
     if (!(want & LINKED)) {
-        double sum = 0;
-        for (int i = 0; n >= 2 && i < n; i++) {
-            if (i % 4096 == 4095 && m->stop && *m->stop)
+        /* searched by place (neighbouring boxes stay in the cache), summed by boid */
+        double sum = 0, *near = s->ux;
+        for (int k = 0; n >= 2 && k < n; k++) {
+            if (k % 4096 == 4095 && m->stop && *m->stop)
                 return MUR_EINTR;
-            sum += nearest_of(&s->g, f, i, INFINITY);
+            near[s->g.order[k]] = nearest_of(s, f, s->g.order[k], INFINITY);
         }
+        for (int i = 0; n >= 2 && i < n; i++)
+            sum += near[i];
         out->nearest = n >= 2 ? sum / n : 0;
         out->neighbours = out->largest = out->milling = NAN;
         out->clusters = -1;
@@ -427,7 +452,7 @@ int mur_metrics3_neighbour_(mur_metrics_ctx *m, const mur_flock *f, unsigned wan
         double sum = 0;
         for (int i = 0; n >= 2 && i < n; i++) {
             double b = s->best[i];
-            sum += b <= s->g.step * s->g.step ? sqrt(b) : nearest_of(&s->g, f, i, b);
+            sum += b <= s->g.step * s->g.step ? sqrt(b) : nearest_of(s, f, i, b);
         }
         out->nearest = n >= 2 ? sum / n : 0;
     } else {
@@ -677,10 +702,11 @@ int mur_metrics3_per_boid_(mur_metrics_ctx *m, const mur_flock *f, int k, double
     if (!s || build(&s->g, mur_flock_x(f), mur_flock_y(f), mur_flock_z(f), n, size,
                     p->boundary == MUR_BOUNDARY_WRAP, mur_metrics_radius_(m, p) * (1 + 1e-9)))
         return MUR_ERUN;
+    by_place(s, f, n);
     for (int i = 0; i < n; i++) {
         if (i % 4096 == 4095 && m->stop && *m->stop)
             return MUR_EINTR;
-        out[i] = n >= 2 ? nearest_of(&s->g, f, i, INFINITY) : 0;
+        out[i] = n >= 2 ? nearest_of(s, f, i, INFINITY) : 0;
     }
     return MUR_OK;
 }
