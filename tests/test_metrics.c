@@ -404,12 +404,15 @@ TEST(each_boids_neighbours_and_cluster_match_brute_force_on_narrow_grids)
 
 TEST(metric_names_and_values_agree)
 {
-    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6, 0.7, 8, 9};
+    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6, 0.7, 8, 9, 10, 11, 12};
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         CHECK(mur_metric_find(mur_metric_name(k)) == k, "name %s not found at %d",
               mur_metric_name(k), k);
     CHECK(mur_metrics_value(&m, mur_metric_find("clusters")) == 4, "clusters value");
     CHECK(mur_metrics_value(&m, mur_metric_find("milling")) == 0.6, "milling value");
+    CHECK(mur_metrics_value(&m, mur_metric_find("thickness")) == 10 && mur_metrics_value(&m, mur_metric_find("width")) == 11 &&
+              mur_metrics_value(&m, mur_metric_find("length")) == 12,
+          "the extents' values");
     CHECK(mur_metric_find("nope") == -1, "unknown name found");
 }
 

@@ -53,7 +53,7 @@ TEST(a_csv_trace_is_its_frames_run_after_run)
     m.condition = "a,\"b\"";
     const double x[2] = {1.5, -0.0}, y[2] = {2, 0.1}, vx[2] = {-1, 3}, vy[2] = {0, 1e-300};
     const int ids[2] = {4, 9};
-    mur_trace_frame f = {3, 0.1, 2, x, y, vx, vy, NULL, NULL, 0, {0}};
+    mur_trace_frame f = {3, 0.1, 2, x, y, vx, vy, NULL, NULL, 0, {0}, NULL, NULL};
     CHECK(mur_trace_writer_open(&w, path, path, &m, &err) == MUR_OK, "%s", err.msg);
     CHECK(w && mur_trace_writer_frame(w, &f, &err) == MUR_OK, "%s", err.msg);
     m.condition = "c";
@@ -97,7 +97,7 @@ TEST(an_h5_trace_puts_each_id_in_its_row_and_its_observables_beside)
     mur_trace_meta m = meta(MUR_TRACE_H5);
     const double x[2] = {1, 2}, y[2] = {3, 4}, v[2] = {0, 0}, obs[2] = {0.25, 2};
     const int ids[2] = {2, 0};
-    mur_trace_frame f = {0, 0, 2, x, y, v, v, ids, obs, 5, {1, 2, 3, 4}};
+    mur_trace_frame f = {0, 0, 2, x, y, v, v, ids, obs, 5, {1, 2, 3, 4}, NULL, NULL};
     CHECK(mur_trace_writer_open(&w, path, path, &m, &err) == MUR_OK, "%s", err.msg);
     CHECK(w && mur_trace_writer_frame(w, &f, &err) == MUR_OK, "%s", err.msg);
     f.tick = 3;
@@ -132,7 +132,7 @@ TEST(what_is_not_a_trace_is_refused)
     m = meta(MUR_TRACE_H5);
     const double x[1] = {0};
     const int ids[1] = {3};   /* rows 0..2 */
-    mur_trace_frame f = {0, 0, 1, x, x, x, x, ids, x, 0, {0}};
+    mur_trace_frame f = {0, 0, 1, x, x, x, x, ids, x, 0, {0}, NULL, NULL};
     CHECK(mur_trace_writer_open(&w, path, path, &m, &err) == MUR_OK, "%s", err.msg);
     CHECK(w && mur_trace_writer_frame(w, &f, &err) == MUR_EINPUT && strstr(err.msg, "id 3"), "id 3 of 3 rows: %s",
           err.msg);

@@ -22,10 +22,16 @@ typedef struct mur_metrics {
     double rotation;    ///< the group's angular momentum (Couzin 2002) about its centre, [0, 1]
     double correlation_length; ///< first zero of C(r) (Cavagna 2010), world units; NaN: none within the range
     double elongation;  ///< sqrt of the positions' covariance's largest / smallest eigenvalue, >= 1
+    /* The principal extents, smallest to largest (docs/model.md): sqrt(12 lambda) for each
+     * eigenvalue lambda of the positions' covariance, the sides of the uniform box with the
+     * same second moments; in a 2D world thickness is 0 and width, length are the plane's. */
+    double thickness;   ///< along the smallest principal axis, world units (0 in 2D)
+    double width;       ///< along the middle principal axis (2D: the smaller), world units
+    double length;      ///< along the largest principal axis, world units
 } mur_metrics;
 
 /// Number of metrics: the fields of mur_metrics, in order.
-#define MUR_METRIC_COUNT 9
+#define MUR_METRIC_COUNT 12
 
 /// Indices of the metrics, in that order: bit k of a `want` mask
 /// (mur_metrics_compute_some) asks for metric k.
@@ -38,7 +44,10 @@ enum {
     MUR_METRIC_MILLING,
     MUR_METRIC_ROTATION,
     MUR_METRIC_CORRELATION_LENGTH,
-    MUR_METRIC_ELONGATION
+    MUR_METRIC_ELONGATION,
+    MUR_METRIC_THICKNESS,
+    MUR_METRIC_WIDTH,
+    MUR_METRIC_LENGTH
 };
 
 /// What every reader of a metric needs to know about it, from one table:
@@ -161,6 +170,13 @@ MUR_API const int *mur_metrics_neighbour_counts(const mur_metrics_ctx *m);
 
 /// Order parameter alone (cheap): |sum unit(v_i)| / N, 0 for an empty flock.
 MUR_API double mur_metrics_order(int n, const double *vx, const double *vy);
+
+/// The same in 3D: unit(v_i) with its z component (vz NULL: the plane's).
+MUR_API double mur_metrics_order3(int n, const double *vx, const double *vy, const double *vz);
+
+/// The order of a flock in its own world: mur_metrics_order in 2D,
+/// mur_metrics_order3 with the flock's vz in 3D (what `order` reports).
+MUR_API double mur_metrics_order_of(const mur_flock *f);
 
 #ifdef __cplusplus
 }

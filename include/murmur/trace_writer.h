@@ -35,6 +35,9 @@ extern "C" {
 /// A CSV trace's first line.
 #define MUR_TRACE_CSV_HEADER "run,condition,tick,time,id,x,y,vx,vy\n"
 
+/// A CSV trace's first line in a 3D world (mur_trace_meta.dimension 3): z and vz too.
+#define MUR_TRACE_CSV_HEADER3 "run,condition,tick,time,id,x,y,z,vx,vy,vz\n"
+
 /// The most observables a trace's metadata names.
 #define MUR_TRACE_MAX_OBSERVABLES 32
 
@@ -59,11 +62,12 @@ typedef struct mur_trace_meta {
     const char *condition;       ///< the condition's name ("scene": the scene's own settings)
     int run;                     ///< the run's index, -1: the scene's seed
     uint64_t seed;               ///< the run's seed
+    int dimension;               ///< of the world: 2, or 3 (a CSV's z and vz columns; an .h5's [N][3]);
+                                 ///< a CSV takes anything but 3 as 2
     /* .h5 only from here on */
-    int dimension;               ///< of the box: 2 (the only one written today)
     double edges[3];             ///< the box's edge lengths, dimension of them
     int periodic;                ///< the box wraps (H5MD boundary "periodic", else "none")
-    int rows;                    ///< boids (or ids) a frame's [N][2] holds: the most there can be
+    int rows;                    ///< boids (or ids) a frame's [N][dimension] holds: the most there can be
     int float32;                 ///< positions and velocities as float32, not float64
     const char *const *observables; ///< names of the values of every frame's observables
     int nobservables;            ///< 0 to MUR_TRACE_MAX_OBSERVABLES
@@ -86,6 +90,7 @@ typedef struct mur_trace_frame {
     const double *observables;   ///< nobservables values (NULL when there are none)
     uint64_t flock_tick;         ///< the flock's tick counter (mur_flock_tick)
     uint64_t stream[4];          ///< the flock's stream (mur_flock_stream)
+    const double *z, *vz;        ///< a 3D world's third axis (dimension 3; NULL in 2D)
 } mur_trace_frame;
 
 typedef struct mur_trace_writer mur_trace_writer;

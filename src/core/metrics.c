@@ -15,6 +15,7 @@
 #include "filter.h"
 #include "flock_internal.h"
 #include "grid.h"
+#include "metrics_internal.h"
 
 
 static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
@@ -37,6 +38,12 @@ static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
      "first zero of the velocity fluctuations' correlation C(r) (Cavagna 2010)", 1},
     {"elongation", "elongation (aspect ratio)", "", 2, 0,
      "sqrt of the largest over the smallest eigenvalue of the positions' covariance: 1 when round", 1},
+    {"thickness", "thickness (smallest extent)", "world units", 1, 0,
+     "sqrt(12 lambda_min) of the positions' covariance: the group's extent along its thinnest axis (0 in 2D)", 1},
+    {"width", "width (middle extent)", "world units", 1, 0,
+     "sqrt(12 lambda_mid) of the positions' covariance (2D: the smaller of two)", 1},
+    {"length", "length (largest extent)", "world units", 1, 0,
+     "sqrt(12 lambda_max) of the positions' covariance: the group's extent along its longest axis", 1},
 };
 
 unsigned mur_metrics_default_mask(void)
@@ -67,6 +74,9 @@ double mur_metrics_value(const mur_metrics *m, int k)
     case 6: return m->rotation;
     case 7: return m->correlation_length;
     case 8: return m->elongation;
+    case 9: return m->thickness;
+    case 10: return m->width;
+    case 11: return m->length;
     default: return NAN;
     }
 }
@@ -79,19 +89,7 @@ int mur_metric_find(const char *name)
     return -1;
 }
 
-struct mur_metrics_ctx {
-    mur_grid grid;
-    size_t cap;
-    int *parent, *size;
-    double *sum;   /* per root: sum of cos/sin of x and y angles (4 each) */
-    int *cluster_of, *neighbour_count;   /* per boid, for drawing (colour modes) */
-    volatile sig_atomic_t *stop;   /* polled every POLL_BOIDS boids; NULL: never */
-    double radius;   /* the measuring radius; 0: the flock's cohesion radius */
-    double corr_bin, corr_range;   /* C(r)'s bins and cut-off; 0: the defaults */
-    size_t corr_cap;   /* boids the C(r) scratch holds */
-    double *cx, *cy, *ux, *uy;   /* C(r): positions by place in the grid, fluctuations likewise */
-    double *corr_sum, *corr_pairs;   /* C(r): per bin */
-};
+
 
 /* Boids between two looks at the stop flag: milliseconds of work. */
 #define POLL_BOIDS 4096
@@ -100,13 +98,6 @@ void mur_metrics_ctx_set_stop(mur_metrics_ctx *m, volatile sig_atomic_t *stop) {
 
 void mur_metrics_ctx_set_radius(mur_metrics_ctx *m, double radius) { m->radius = radius > 0 ? radius : 0; }
 
-/* The radius neighbours and clusters are measured with: the scene's
- * measure.radius, so that a knockout of cohesion or a replay is measured
- * with one fixed radius, else the flock's cohesion radius. */
-static double radius_of(const mur_metrics_ctx *m, const mur_params *p)
-{
-    return m->radius > 0 ? m->radius : p->cohesion_radius;
-}
 
 /* Whether to stop before boid i (looked at every POLL_BOIDS boids). */
 static int stop_at(const mur_metrics_ctx *m, int i)
@@ -121,6 +112,7 @@ void mur_metrics_ctx_destroy(mur_metrics_ctx *m)
     if (!m)
         return;
     mur_grid_free(&m->grid);
+    mur_metrics3_free_(m->m3);
     mur_free(m->parent);
     mur_free(m->size);
     mur_free(m->sum);
@@ -135,7 +127,7 @@ void mur_metrics_ctx_destroy(mur_metrics_ctx *m)
     mur_free(m);
 }
 
-static int reserve(mur_metrics_ctx *m, size_t n)
+int mur_metrics_reserve_(mur_metrics_ctx *m, size_t n)
 {
     if (n <= m->cap)
         return 0;
@@ -158,27 +150,6 @@ static int reserve(mur_metrics_ctx *m, size_t n)
     return 0;
 }
 
-static int find(int *parent, int i)
-{
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]];  /* path halving */
-        i = parent[i];
-    }
-    return i;
-}
-
-/* Joins the sets of a and b under the smaller root: a set's root is its
- * smallest member, whatever order its pairs were joined in. */
-static void join_min(int *parent, int a, int b)
-{
-    a = find(parent, a);
-    b = find(parent, b);
-    if (a < b)
-        parent[b] = a;
-    else if (b < a)
-        parent[a] = b;
-}
-
 double mur_metrics_order(int n, const double *vx, const double *vy)
 {
     if (n <= 0)
@@ -192,6 +163,29 @@ double mur_metrics_order(int n, const double *vx, const double *vy)
         }
     }
     return sqrt(sx * sx + sy * sy) / n;
+}
+
+double mur_metrics_order3(int n, const double *vx, const double *vy, const double *vz)
+{
+    if (!vz)
+        return mur_metrics_order(n, vx, vy);
+    if (n <= 0)
+        return 0;
+    double sx = 0, sy = 0, sz = 0;
+    for (int i = 0; i < n; i++) {
+        double l = sqrt(vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
+        if (l > 0) {
+            sx += vx[i] / l;
+            sy += vy[i] / l;
+            sz += vz[i] / l;
+        }
+    }
+    return sqrt(sx * sx + sy * sy + sz * sz) / n;
+}
+
+double mur_metrics_order_of(const mur_flock *f)
+{
+    return mur_metrics_order3(mur_flock_count(f), mur_flock_vx(f), mur_flock_vy(f), mur_flock_z(f) ? mur_flock_vz(f) : NULL);
 }
 
 /* The offset from a0 to a1 along one axis of size w, nearest image under
@@ -336,7 +330,7 @@ static int link_neighbours(mur_metrics_ctx *m, const mur_flock *f, int n, long *
     const mur_grid *g = &m->grid;
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    double R = radius_of(m, p);
+    double R = mur_metrics_radius_(m, p);
     /* scratch, by place in the grid's order: positions and best squared
      * distances (m->sum: 4 n doubles; near, when given, is its first n) */
     double *sx = m->sum + (size_t)n, *sy = sx + n, *best = sy + n;
@@ -528,6 +522,8 @@ static int neighbour_metrics(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         MILLING = 1u << MUR_METRIC_MILLING,
         LINKED = (1u << MUR_METRIC_NEIGHBOURS) | (1u << MUR_METRIC_CLUSTERS) | (1u << MUR_METRIC_LARGEST) | MILLING
     };
+    if (mur_flock_dimensions(f) == 3)
+        return mur_metrics3_neighbour_(m, f, want, out);
     memset(out, 0, sizeof *out);
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f);
@@ -540,8 +536,8 @@ static int neighbour_metrics(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         out->clusters = -1;
         return MUR_OK;
     }
-    double R = radius_of(m, p);
-    if (reserve(m, (size_t)n) || build_grid(m, f, R * (1 + 1e-9)))
+    double R = mur_metrics_radius_(m, p);
+    if (mur_metrics_reserve_(m, (size_t)n) || build_grid(m, f, R * (1 + 1e-9)))
         return MUR_ERUN;
     /* nearest and the links in one pass when both are wanted */
     int fused = (want & NEAREST) && (want & LINKED) && n >= 2;
@@ -645,6 +641,36 @@ static double elongation_of(const mur_flock *f, int n, double cx, double cy)
     return small > 0 ? sqrt(big / small) : INFINITY;
 }
 
+/* thickness, width, length in the plane: 0, and sqrt(12 lambda) of the
+ * 2 x 2 covariance's smaller and larger eigenvalues (as elongation_of
+ * finds them, divided by n). */
+static void extents_of(const mur_flock *f, int n, double cx, double cy, mur_metrics *out)
+{
+    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
+    double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        double dx, dy;
+        mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
+        mx += dx;
+        my += dy;
+    }
+    mx /= n;
+    my /= n;
+    for (int i = 0; i < n; i++) {
+        double dx, dy;
+        mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
+        dx -= mx;
+        dy -= my;
+        sxx += dx * dx;
+        syy += dy * dy;
+        sxy += dx * dy;
+    }
+    double half = 0.5 * (sxx + syy), d = hypot(0.5 * (sxx - syy), sxy);
+    out->thickness = 0;
+    out->width = sqrt(12 * fmax(0, half - d) / n);
+    out->length = sqrt(12 * fmax(0, half + d) / n);
+}
+
 void mur_metrics_ctx_set_correlation(mur_metrics_ctx *m, double bin, double range)
 {
     m->corr_bin = bin > 0 && isfinite(bin) ? bin : 0;
@@ -654,7 +680,7 @@ void mur_metrics_ctx_set_correlation(mur_metrics_ctx *m, double bin, double rang
 /* The C(r) bins the ctx's settings give for flock f. */
 static void correlation_bins(const mur_metrics_ctx *m, const mur_flock *f, double *bin, int *nbins)
 {
-    double R = radius_of(m, mur_flock_params(f));
+    double R = mur_metrics_radius_(m, mur_flock_params(f));
     double w = m->corr_bin > 0 ? m->corr_bin : R / 4, range = m->corr_range > 0 ? m->corr_range : 10 * R;
     double k = ceil(range / w - 1e-9);
     *bin = w;
@@ -731,6 +757,8 @@ static int correlation_pairs(mur_metrics_ctx *m, int wrap, double W, double H, d
 int mur_metrics_correlation(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
                             double *pairs)
 {
+    if (mur_flock_dimensions(f) == 3)
+        return mur_metrics3_correlation_(m, f, bin, nbins, c, pairs);
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f), wrap = p->boundary == MUR_BOUNDARY_WRAP;
     nbins = nbins < 1 ? 1 : nbins > MUR_CORRELATION_BINS ? MUR_CORRELATION_BINS : nbins;
@@ -816,15 +844,29 @@ double mur_correlation_zero(const double *c, int nbins, double bin)
 /* The field's measures in want into out (n >= 1); the others NaN. */
 static int field_measures(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
 {
+    enum { EXTENTS = 1u << MUR_METRIC_THICKNESS | 1u << MUR_METRIC_WIDTH | 1u << MUR_METRIC_LENGTH };
     int n = mur_flock_count(f);
     out->rotation = out->correlation_length = out->elongation = NAN;
-    if (want & (1u << MUR_METRIC_ROTATION | 1u << MUR_METRIC_ELONGATION)) {
+    out->thickness = out->width = out->length = NAN;
+    if (mur_flock_dimensions(f) == 3) {
+        mur_metrics3_shape_(f, want, out);
+    } else if (want & (1u << MUR_METRIC_ROTATION | 1u << MUR_METRIC_ELONGATION | EXTENTS)) {
         double cx, cy;
         group_centre(f, n, &cx, &cy);
         if (want & 1u << MUR_METRIC_ROTATION)
             out->rotation = rotation_of(f, n, cx, cy);
         if (want & 1u << MUR_METRIC_ELONGATION)
             out->elongation = elongation_of(f, n, cx, cy);
+        if (want & EXTENTS) {
+            mur_metrics e;
+            extents_of(f, n, cx, cy, &e);
+            if (want & 1u << MUR_METRIC_THICKNESS)
+                out->thickness = e.thickness;
+            if (want & 1u << MUR_METRIC_WIDTH)
+                out->width = e.width;
+            if (want & 1u << MUR_METRIC_LENGTH)
+                out->length = e.length;
+        }
     }
     if (!(want & 1u << MUR_METRIC_CORRELATION_LENGTH))
         return MUR_OK;
@@ -845,6 +887,7 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
     if (mur_flock_count(f) <= 0) {   /* nothing to turn, to stretch or to correlate */
         out->rotation = 0;
         out->elongation = 1;
+        out->thickness = out->width = out->length = 0;
         out->correlation_length = NAN;
         return MUR_OK;
     }
@@ -876,6 +919,8 @@ int mur_boid_quantity_find(const char *name)
 
 int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, double *out)
 {
+    if (mur_flock_dimensions(f) == 3)
+        return mur_metrics3_per_boid_(m, f, k, out);
     int n = mur_flock_count(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     if (k == 2 || n <= 0) {
@@ -891,7 +936,7 @@ int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, double *
         return rc;
     }
     const mur_params *p = mur_flock_params(f);
-    if (reserve(m, (size_t)n) || build_grid(m, f, radius_of(m, p) * (1 + 1e-9)))
+    if (mur_metrics_reserve_(m, (size_t)n) || build_grid(m, f, mur_metrics_radius_(m, p) * (1 + 1e-9)))
         return MUR_ERUN;
     for (int i = 0; i < n; i++) {
         if (stop_at(m, i))

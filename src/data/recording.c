@@ -52,6 +52,8 @@ void mur_recording_destroy(mur_recording *r)
     mur_free(r->y);
     mur_free(r->vx);
     mur_free(r->vy);
+    mur_free(r->z);
+    mur_free(r->vz);
     mur_free(r);
 }
 
@@ -79,8 +81,9 @@ int mur_rec_grow(rec_builder *b, long rows)
     while (cap <= rows)
         cap *= 2;
     mur_recording *r = b->r;
-    void **arrays[] = {(void **)&r->x, (void **)&r->y, (void **)&r->vx, (void **)&r->vy};
-    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) {
+    void **arrays[] = {(void **)&r->x, (void **)&r->y, (void **)&r->vx, (void **)&r->vy,
+                       (void **)&r->z, (void **)&r->vz};
+    for (size_t k = 0; k < (b->three ? 6u : 4u); k++) {
         void *q = mur_realloc(*arrays[k], (size_t)cap * sizeof(double));
         if (!q)
             return -1;

@@ -33,6 +33,8 @@ typedef struct mur_recording {
     long *first;              /* [nframes + 1]: frame k is rows first[k] .. first[k + 1] - 1 */
     int *id;                  /* rows: ascending within a frame */
     double *x, *y, *vx, *vy;
+    int dimension;            /* 3: a 3D world's trace (z and vz below); else 2 (0: 2 too) */
+    double *z, *vz;           /* rows, in 3D only (NULL in 2D) */
     int max_n;                /* the most boids of any frame */
     /* A saved state from `murmur trace` (HDF5 with parameters/state): */
     int has_state;
@@ -68,6 +70,7 @@ typedef struct rec_builder {
     mur_recording *r;
     long rows, cap;
     long fcap;
+    int three;                /* rows have z and vz (set before the first mur_rec_grow past 0) */
 } rec_builder;
 int mur_rec_begin(rec_builder *b, const char *shown, mur_error *err);
 /* Room for one more row; 0 or -1 (out of memory). */

@@ -22,6 +22,7 @@
 typedef struct {
     hid_t file, pos, vel, step;
     hsize_t T, N;
+    hsize_t D;          /* a row's values: 2, or 3 (a 3D world's trace) */
     const char *shown;
     mur_error *err;
 } h5in;
@@ -107,8 +108,10 @@ static hid_t open_dataset(h5in *h, const char *path, int rank, hsize_t n1, hsize
         return -1;
     }
     *T = dims[0];
-    if (rank == 3)
+    if (rank == 3) {
         h->N = dims[1];
+        h->D = dims[2];
+    }
     return d;
 }
 
@@ -172,8 +175,12 @@ static int h5_open(h5in *h, const char *path)
     if (!found)
         return bad(h, "particles/flock/position", "missing: not a trace (H5MD from `murmur trace`)");
     hsize_t T, Ts, Tv;
-    if ((h->pos = open_dataset(h, "particles/flock/position/value", 3, 0, 2, &T)) < 0 ||
-        (h->step = open_dataset(h, "particles/flock/position/step", 1, 0, 0, &Ts)) < 0)
+    /* [T][N][2], or [T][N][3] from a 3D world */
+    if ((h->pos = open_dataset(h, "particles/flock/position/value", 3, 0, 0, &T)) < 0)
+        return MUR_EINPUT;
+    if (h->D != 2 && h->D != 3)
+        return bad(h, "particles/flock/position/value", "not a dataset of rank 3 [T][N][2] (or [T][N][3] in 3D)");
+    if ((h->step = open_dataset(h, "particles/flock/position/step", 1, 0, 0, &Ts)) < 0)
         return MUR_EINPUT;
     if (Ts != T)
         return bad(h, "particles/flock/position/step", "not as long as position/value");
@@ -183,7 +190,8 @@ static int h5_open(h5in *h, const char *path)
     if ((found = exists(h, "particles/flock/velocity/value")) < 0)
         return MUR_EINPUT;
     if (found) {
-        if ((h->vel = open_dataset(h, "particles/flock/velocity/value", 3, h->N, 2, &Tv)) < 0)
+        hsize_t D = h->D;
+        if ((h->vel = open_dataset(h, "particles/flock/velocity/value", 3, h->N, D, &Tv)) < 0)
             return MUR_EINPUT;
         if (Tv != T)
             return bad(h, "particles/flock/velocity/value", "not as long as position/value");
@@ -198,14 +206,21 @@ static int same_world(h5in *h, const mur_params *p)
     if (found <= 0)
         return found < 0 ? MUR_EINPUT : MUR_OK;
     hsize_t T;
-    double e[2];
+    double e[3];
     hid_t d = open_dataset(h, "particles/flock/box/edges", 1, 0, 0, &T);
     if (d < 0)
         return MUR_EINPUT;
-    int ok = T == 2 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, e) >= 0;
+    int ok = T == h->D && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, e) >= 0;
     H5Dclose(d);
     if (!ok)
-        return bad(h, "particles/flock/box/edges", "not two numbers");
+        return bad(h, "particles/flock/box/edges", h->D == 3 ? "not three numbers" : "not two numbers");
+    /* a world of other dimensions is the loader's to refuse, at the scene's line */
+    if (T == 3 && p->dimensions == 3 && e[2] != p->depth && e[0] == p->width && e[1] == p->height) {
+        char what[160];
+        snprintf(what, sizeof what, "recorded in a world %g deep; this scene's is %g deep (set world.depth to match)",
+                 e[2], p->depth);
+        return bad(h, "particles/flock/box/edges", what);
+    }
     if (e[0] != p->width || e[1] != p->height) {
         char what[160];
         snprintf(what, sizeof what, "recorded in a %g x %g world; this scene's is %g x %g "
@@ -216,12 +231,13 @@ static int same_world(h5in *h, const mur_params *p)
 }
 
 /* Frame t (row t) into the builder: the boids whose position is a number,
- * ids their rows. xy and v are scratch of N x 2 doubles. */
+ * ids their rows. xy and v are scratch of N x D doubles. */
 static int read_frame(h5in *h, rec_builder *b, hsize_t t, double *xy, double *v, const mur_params *p)
 {
     int64_t step;   /* an empty flock's [T][0][2] has no values to read */
-    if ((h->N && read_row(h->pos, t, h->N, 2, H5T_NATIVE_DOUBLE, xy)) ||
-        (h->N && h->vel >= 0 && read_row(h->vel, t, h->N, 2, H5T_NATIVE_DOUBLE, v)) ||
+    hsize_t D = h->D;
+    if ((h->N && read_row(h->pos, t, h->N, D, H5T_NATIVE_DOUBLE, xy)) ||
+        (h->N && h->vel >= 0 && read_row(h->vel, t, h->N, D, H5T_NATIVE_DOUBLE, v)) ||
         read_row(h->step, t, 0, 0, H5T_NATIVE_INT64, &step))
         return bad(h, "particles/flock/position", "cannot be read");
     long prev = b->r->nframes ? b->r->tick[b->r->nframes - 1] : -1;
@@ -235,11 +251,12 @@ static int read_frame(h5in *h, rec_builder *b, hsize_t t, double *xy, double *v,
         return mur_error_set(h->err, MUR_ERUN, "out of memory reading '%s'", h->shown);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
     for (hsize_t i = 0; i < h->N; i++) {
-        double x = xy[2 * i], y = xy[2 * i + 1];
+        double x = xy[D * i], y = xy[D * i + 1], z = D == 3 ? xy[D * i + 2] : 0;
         if (isnan(x) && isnan(y))
             continue;   /* absent then */
-        double vx = h->vel >= 0 ? v[2 * i] : 0, vy = h->vel >= 0 ? v[2 * i + 1] : 0;
-        if (!isfinite(x) || !isfinite(y) || !isfinite(vx) || !isfinite(vy)) {
+        double vx = h->vel >= 0 ? v[D * i] : 0, vy = h->vel >= 0 ? v[D * i + 1] : 0;
+        double vz = D == 3 && h->vel >= 0 ? v[D * i + 2] : 0;
+        if (!isfinite(x) || !isfinite(y) || !isfinite(vx) || !isfinite(vy) || !isfinite(z) || !isfinite(vz)) {
             snprintf(what, sizeof what, "boid %llu at step %lld is not finite", (unsigned long long)i,
                      (long long)step);
             return bad(h, "particles/flock/position", what);
@@ -250,7 +267,18 @@ static int read_frame(h5in *h, rec_builder *b, hsize_t t, double *xy, double *v,
                      (unsigned long long)i, (long long)step, p->width, p->height);
             return bad(h, "particles/flock/position/value", what);
         }
+        /* z within the depth when the scene's world has one (else the loader refuses the file) */
+        double depth = p->dimensions == 3 ? p->depth : 0;
+        if (D == 3 && p->dimensions == 3 && (wrap ? z < 0 || z > depth : z < -depth || z > 2 * depth)) {
+            snprintf(what, sizeof what, "boid %llu at step %lld lies outside the world's depth (%g)",
+                     (unsigned long long)i, (long long)step, depth);
+            return bad(h, "particles/flock/position/value", what);
+        }
         long r = b->rows++;
+        if (D == 3) {
+            b->r->z[r] = z;
+            b->r->vz[r] = vz;
+        }
         b->r->id[r] = (int)i;
         b->r->x[r] = x;
         b->r->y[r] = y;
@@ -380,9 +408,15 @@ int mur_recording_read_h5_here(mur_recording **out, const char *path, const char
         rc = bad(&h, "particles/flock/position/value", what);
     }
     if (!rc && !(rc = mur_rec_begin(&b, shown, err))) {
-        xy = mur_malloc((size_t)(h.N ? h.N : 1) * 2 * sizeof *xy);
-        v = mur_malloc((size_t)(h.N ? h.N : 1) * 2 * sizeof *v);
-        if (!xy || !v)
+        b.three = h.D == 3;
+        b.r->dimension = (int)h.D;
+        /* mur_rec_begin grew the 2D rows; a 3D trace's z and vz grow with them from here */
+        if (b.three && (!(b.r->z = mur_malloc((size_t)b.cap * sizeof(double))) ||
+                        !(b.r->vz = mur_malloc((size_t)b.cap * sizeof(double)))))
+            rc = mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", shown);
+        xy = mur_malloc((size_t)(h.N ? h.N : 1) * 3 * sizeof *xy);
+        v = mur_malloc((size_t)(h.N ? h.N : 1) * 3 * sizeof *v);
+        if (!rc && (!xy || !v))
             rc = mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", shown);
     }
     hsize_t row = 0;

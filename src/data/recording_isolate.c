@@ -43,6 +43,7 @@ typedef struct {
     int32_t has_recording;
     long nframes, rows;
     int32_t max_n, has_state;
+    int32_t dimension, pad;
     uint64_t flock_tick, stream[4], seed;
     char msg[sizeof ((mur_error *)0)->msg];
 } answer_head;
@@ -83,19 +84,22 @@ typedef struct {
     size_t size;
 } field;
 
-static size_t fields_of(mur_recording *r, long nframes, long rows, field f[8], size_t n[8])
+static size_t fields_of(mur_recording *r, long nframes, long rows, field f[9], size_t n[9])
 {
     field all[] = {{(void **)&r->tick, sizeof(long)}, {(void **)&r->first, sizeof(long)},
                    {(void **)&r->id, sizeof(int)},    {(void **)&r->x, sizeof(double)},
                    {(void **)&r->y, sizeof(double)},  {(void **)&r->vx, sizeof(double)},
-                   {(void **)&r->vy, sizeof(double)}};
+                   {(void **)&r->vy, sizeof(double)}, {(void **)&r->z, sizeof(double)},
+                   {(void **)&r->vz, sizeof(double)}};
     size_t count[] = {(size_t)nframes, (size_t)nframes + 1, (size_t)rows, (size_t)rows,
-                      (size_t)rows,    (size_t)rows,        (size_t)rows};
-    for (size_t k = 0; k < 7; k++) {
-        f[k] = all[k];
-        n[k] = count[k];
+                      (size_t)rows,    (size_t)rows,        (size_t)rows, (size_t)rows,
+                      (size_t)rows};
+    size_t k = r->dimension == 3 ? 9 : 7;   /* a 3D world's z and vz too */
+    for (size_t i = 0; i < k; i++) {
+        f[i] = all[i];
+        n[i] = count[i];
     }
-    return 7;
+    return k;
 }
 
 /* In the child: read, answer, end. */
@@ -129,14 +133,15 @@ static void child(int fd, const char *path, const char *shown, long tick, int al
         h.rows = r->first[r->nframes];
         h.max_n = r->max_n;
         h.has_state = r->has_state;
+        h.dimension = r->dimension;
         h.flock_tick = r->flock_tick;
         memcpy(h.stream, r->stream, sizeof h.stream);
         h.seed = r->seed;
     }
     int ok = write_all(fd, &h, sizeof h) == 0;
     if (ok && h.has_recording) {
-        field f[8];
-        size_t n[8], k = fields_of(r, h.nframes, h.rows, f, n);
+        field f[9];
+        size_t n[9], k = fields_of(r, h.nframes, h.rows, f, n);
         for (size_t i = 0; ok && i < k; i++)
             ok = write_all(fd, *f[i].at, n[i] * f[i].size) == 0;
     }
@@ -156,15 +161,17 @@ static int receive(int fd, const char *shown, mur_recording **out, int *rc, mur_
     h.msg[sizeof h.msg - 1] = '\0';
     mur_recording *r = NULL;
     if (h.has_recording) {
-        if (h.nframes < 0 || h.rows < 0 || h.nframes > MUR_REPLAY_MAX_ROWS || h.rows > MUR_REPLAY_MAX_ROWS)
+        if (h.nframes < 0 || h.rows < 0 || h.nframes > MUR_REPLAY_MAX_ROWS || h.rows > MUR_REPLAY_MAX_ROWS ||
+            (h.dimension != 0 && h.dimension != 2 && h.dimension != 3))
             return -1;
         if (!(r = mur_calloc(1, sizeof *r)) || !(r->path = mur_strdup(shown))) {
             mur_recording_destroy(r);
             *rc = mur_error_set(err, MUR_ERUN, "out of memory reading '%s'", shown);
             return 0;
         }
-        field f[8];
-        size_t n[8], k = fields_of(r, h.nframes, h.rows, f, n);
+        r->dimension = h.dimension;
+        field f[9];
+        size_t n[9], k = fields_of(r, h.nframes, h.rows, f, n);
         for (size_t i = 0; i < k; i++)
             if (!(*f[i].at = mur_malloc(n[i] ? n[i] * f[i].size : 1)) || read_all(fd, *f[i].at, n[i] * f[i].size)) {
                 int short_read = *f[i].at != NULL;

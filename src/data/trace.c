@@ -53,6 +53,7 @@ struct mur_trace_writer {
     char *path;               /* the final name, for messages */
     char *condition;          /* the CSV's condition column, as one field */
     int run;
+    int dimension;            /* 3: the CSV's z and vz columns */
 };
 
 /* A condition name as one CSV field (quoted when it holds , " or a newline). */
@@ -77,8 +78,31 @@ static char *csv_field(const char *text)
     return out;
 }
 
+/* A 3D world's frame: x, y, z, vx, vy, vz. */
+static int csv_frame3(mur_trace_writer *w, const mur_trace_frame *f, mur_error *err)
+{
+    FILE *fp = w->csv;
+    if (f->n > 0 && (!f->z || !f->vz))
+        return mur_error_set(err, MUR_EINPUT, "'%s': a 3D trace's frame without z", w->path);
+    char prefix[64], t[MUR_FORMAT_SIZE], v[6][MUR_FORMAT_SIZE];
+    mur_format_double(t, sizeof t, f->time);
+    snprintf(prefix, sizeof prefix, "%ld,%s,", f->tick, t);
+    for (int i = 0; i < f->n; i++) {
+        const double *a[6] = {f->x, f->y, f->z, f->vx, f->vy, f->vz};
+        for (int k = 0; k < 6; k++)
+            mur_format_double(v[k], sizeof v[k], a[k][i]);
+        fprintf(fp, "%d,%s,%s%d,%s,%s,%s,%s,%s,%s\n", w->run, w->condition, prefix, f->ids ? f->ids[i] : i, v[0],
+                v[1], v[2], v[3], v[4], v[5]);
+    }
+    if (ferror(fp))
+        return mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", w->path, strerror(errno));
+    return MUR_OK;
+}
+
 static int csv_frame(mur_trace_writer *w, const mur_trace_frame *f, mur_error *err)
 {
+    if (w->dimension == 3)
+        return csv_frame3(w, f, err);
     FILE *fp = w->csv;
     char prefix[64], t[MUR_FORMAT_SIZE], v[4][MUR_FORMAT_SIZE];
     mur_format_double(t, sizeof t, f->time);
@@ -109,7 +133,7 @@ static int check_meta(const mur_trace_meta *m, mur_error *err)
     if (!m->condition)
         return mur_error_set(err, MUR_EINPUT, "a trace's run needs a condition's name");
     if (m->format == MUR_TRACE_H5 &&
-        (m->dimension != 2 || m->rows < 0 || m->nobservables < 0 ||
+        ((m->dimension != 2 && m->dimension != 3) || m->rows < 0 || m->nobservables < 0 ||
          m->nobservables > MUR_TRACE_MAX_OBSERVABLES || (m->nobservables && !m->observables)))
         return mur_error_set(err, MUR_EINPUT,
                              "an .h5 trace of dimension %d, %d rows and %d observables: not one this murmur writes",
@@ -144,12 +168,13 @@ int mur_trace_writer_open(mur_trace_writer **out, const char *tmp, const char *f
         return mur_error_set(err, MUR_ERUN, "out of memory");
     }
     w->format = m->format;
+    w->dimension = m->dimension == 3 ? 3 : 2;
     if (m->format == MUR_TRACE_H5) {
         rc = trace_h5_open(&w->h5, tmp, final, m, err);
     } else if (!(rc = mur_trace_writer_run(w, m, err))) {
         if (!(w->csv = fopen(tmp, "w")))
             rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", final, strerror(errno));
-        else if (fputs(MUR_TRACE_CSV_HEADER, w->csv) == EOF)
+        else if (fputs(w->dimension == 3 ? MUR_TRACE_CSV_HEADER3 : MUR_TRACE_CSV_HEADER, w->csv) == EOF)
             rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", final, strerror(errno));
     }
     if (rc) {

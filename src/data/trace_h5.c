@@ -29,12 +29,13 @@ struct trace_h5 {
     hid_t file;
     const char *path;              /* the final name, for messages */
     int n, float32;                /* n: the most boids the flock has at any tick */
+    int dim;                       /* 2 or 3: a row's values ([N][dim]) */
     long t;                        /* ticks written */
     series pos, vel;
     hid_t state, flock_tick, stream; /* parameters/state: what a continuation needs */
     series obs[MUR_TRACE_MAX_OBSERVABLES];
     int nobs;
-    void *buf;                     /* one tick's [N][2] values */
+    void *buf;                     /* one tick's [N][dim] values */
 };
 
 static int h5_fail(const trace_h5 *h, mur_error *err)
@@ -193,10 +194,10 @@ static int write_parameters(hid_t file, const mur_trace_meta *m)
  * chunk cannot be 0 boids wide, nor wider than a fixed dimension, so the
  * [T][0][2] of an empty flock has chunks of one boid (never written) and an
  * unlimited N. */
-static hid_t growing(hid_t loc, const char *name, hid_t type, int inner, hsize_t n, hsize_t along)
+static hid_t growing(hid_t loc, const char *name, hid_t type, int inner, hsize_t n, hsize_t along, hsize_t dim)
 {
-    hsize_t dims[3] = {0, n, 2}, maxd[3] = {H5S_UNLIMITED, n ? n : H5S_UNLIMITED, 2},
-            chunk[3] = {along, n ? n : 1, 2};
+    hsize_t dims[3] = {0, n, dim}, maxd[3] = {H5S_UNLIMITED, n ? n : H5S_UNLIMITED, dim},
+            chunk[3] = {along, n ? n : 1, dim};
     int rank = 1 + inner;
     hid_t sp = H5Screate_simple(rank, dims, maxd), pl = untimed();
     hid_t d = -1;
@@ -211,16 +212,16 @@ static hid_t growing(hid_t loc, const char *name, hid_t type, int inner, hsize_t
 }
 
 /* Group path under loc with step, time and value; value is [T] (an
- * observable, n < 0) or [T][n][2] of type (particles, n >= 0). */
-static int series_create(series *se, hid_t loc, const char *path, hid_t type, long n)
+ * observable, n < 0) or [T][n][dim] of type (particles, n >= 0). */
+static int series_create(series *se, hid_t loc, const char *path, hid_t type, long n, int dim)
 {
     se->group = H5Gcreate2(loc, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (se->group < 0)
         return -1;
-    se->step = growing(se->group, "step", H5T_STD_I64LE, 0, 0, 1024);
-    se->time = growing(se->group, "time", H5T_IEEE_F64LE, 0, 0, 1024);
-    se->value = n >= 0 ? growing(se->group, "value", type, 2, (hsize_t)n, 1)
-                       : growing(se->group, "value", type, 0, 0, 1024);
+    se->step = growing(se->group, "step", H5T_STD_I64LE, 0, 0, 1024, 2);
+    se->time = growing(se->group, "time", H5T_IEEE_F64LE, 0, 0, 1024, 2);
+    se->value = n >= 0 ? growing(se->group, "value", type, 2, (hsize_t)n, 1, (hsize_t)dim)
+                       : growing(se->group, "value", type, 0, 0, 1024, 2);
     if (se->time >= 0 && attr_string(se->time, "unit", "s"))
         return -1;
     return se->step >= 0 && se->time >= 0 && se->value >= 0 ? 0 : -1;
@@ -239,14 +240,14 @@ static int series_close(series *se)
     return ok ? 0 : -1;
 }
 
-/* Append row t of a dataset of rank 1 (n < 0) or 3 ([T][n][2]) from memory
- * of mt. A row of no boids has no values: the extent grows, nothing is
- * written. */
-static int append(hid_t d, long t, hid_t mt, const void *v, long n)
+/* Append row t of a dataset of rank 1 (n < 0) or 3 ([T][n][dim]) from
+ * memory of mt. A row of no boids has no values: the extent grows, nothing
+ * is written. */
+static int append(hid_t d, long t, hid_t mt, const void *v, long n, int dim)
 {
     int rank = n >= 0 ? 3 : 1;
-    hsize_t size[3] = {(hsize_t)t + 1, n > 0 ? (hsize_t)n : 0, 2}, start[3] = {(hsize_t)t, 0, 0},
-            count[3] = {1, size[1], 2};
+    hsize_t size[3] = {(hsize_t)t + 1, n > 0 ? (hsize_t)n : 0, (hsize_t)dim}, start[3] = {(hsize_t)t, 0, 0},
+            count[3] = {1, size[1], (hsize_t)dim};
     if (H5Dset_extent(d, size) < 0)
         return -1;
     if (n == 0)
@@ -263,11 +264,11 @@ static int append(hid_t d, long t, hid_t mt, const void *v, long n)
 }
 
 static int series_append(series *se, long t, long tick, double time, hid_t mt, const void *v,
-                         long n)
+                         long n, int dim)
 {
     int64_t step = tick;
-    return append(se->step, t, H5T_NATIVE_INT64, &step, -1) ||
-                   append(se->time, t, H5T_NATIVE_DOUBLE, &time, -1) || append(se->value, t, mt, v, n)
+    return append(se->step, t, H5T_NATIVE_INT64, &step, -1, 2) ||
+                   append(se->time, t, H5T_NATIVE_DOUBLE, &time, -1, 2) || append(se->value, t, mt, v, n, dim)
                ? -1
                : 0;
 }
@@ -286,7 +287,7 @@ static int state_create(trace_h5 *h)
     h->state = H5Gcreate2(h->file, "parameters/state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     if (h->state < 0 || attr_numbers(h->state, "format", H5T_STD_I32LE, H5T_NATIVE_INT, &format, 0))
         return -1;
-    h->flock_tick = growing(h->state, "flock_tick", H5T_STD_U64LE, 0, 0, 1024);
+    h->flock_tick = growing(h->state, "flock_tick", H5T_STD_U64LE, 0, 0, 1024, 2);
     hid_t sp = H5Screate_simple(2, dims, maxd), pl = untimed();
     if (sp >= 0 && pl >= 0 && H5Pset_chunk(pl, 2, chunk) >= 0 && H5Pset_deflate(pl, 1) >= 0)
         h->stream = H5Dcreate2(h->state, "stream", H5T_STD_U64LE, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
@@ -301,7 +302,7 @@ static int state_append(trace_h5 *h, const mur_trace_frame *f)
 {
     uint64_t tick = f->flock_tick;
     const uint64_t *stream = f->stream;
-    if (append(h->flock_tick, h->t, H5T_NATIVE_UINT64, &tick, -1))
+    if (append(h->flock_tick, h->t, H5T_NATIVE_UINT64, &tick, -1, 2))
         return -1;
     hsize_t size[2] = {(hsize_t)h->t + 1, 4}, start[2] = {(hsize_t)h->t, 0}, count[2] = {1, 4};
     if (H5Dset_extent(h->stream, size) < 0)
@@ -344,10 +345,10 @@ static int create_layout(trace_h5 *h, const mur_trace_meta *m)
     hid_t obs = H5Gcreate2(h->file, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Pclose(lcpl);
     int ok = flock >= 0 && obs >= 0 && !write_box(flock, m) &&
-             !series_create(&h->pos, flock, "position", type, h->n) &&
-             !series_create(&h->vel, flock, "velocity", type, h->n);
+             !series_create(&h->pos, flock, "position", type, h->n, h->dim) &&
+             !series_create(&h->vel, flock, "velocity", type, h->n, h->dim);
     for (int k = 0; ok && k < h->nobs; k++)
-        ok = !series_create(&h->obs[k], obs, m->observables[k], H5T_IEEE_F64LE, -1);
+        ok = !series_create(&h->obs[k], obs, m->observables[k], H5T_IEEE_F64LE, -1, 2);
     ok = ok && !state_create(h);
     ok = !close_group(flock, ok);
     return close_group(obs, ok);
@@ -369,9 +370,10 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     h->path = final;
     h->n = m->rows;
     h->float32 = m->float32;
+    h->dim = m->dimension == 3 ? 3 : 2;
     h->nobs = m->nobservables;
     h->file = -1;
-    h->buf = mur_malloc((size_t)(h->n ? h->n : 1) * 2 * sizeof(double));
+    h->buf = mur_malloc((size_t)(h->n ? h->n : 1) * (size_t)h->dim * sizeof(double));
     if (!h->buf) {
         trace_h5_close(h, NULL);
         return mur_error_set(err, MUR_ERUN, "out of memory for a trace of %d boids", h->n);
@@ -392,6 +394,30 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     }
     *out = h;
     return MUR_OK;
+}
+
+/* x, y and z of one tick's n boids interleaved as [N][3] (a 3D world),
+ * as interleave does in 2D. */
+static const void *interleave3(trace_h5 *h, int n, const double *x, const double *y, const double *z,
+                               const int *ids)
+{
+    const double *a[3] = {x, y, z};
+    for (int c = 0; c < 3; c++) {
+        if (h->float32) {
+            float *b = h->buf;
+            for (int i = 0; i < h->n; i++)
+                b[3 * i + c] = i < n && !ids ? (float)a[c][i] : NAN;
+            for (int i = 0; ids && i < n; i++)
+                b[3 * ids[i] + c] = (float)a[c][i];
+        } else {
+            double *b = h->buf;
+            for (int i = 0; i < h->n; i++)
+                b[3 * i + c] = i < n && !ids ? a[c][i] : NAN;
+            for (int i = 0; ids && i < n; i++)
+                b[3 * ids[i] + c] = a[c][i];
+        }
+    }
+    return h->buf;
 }
 
 /* x and y of one tick's n boids interleaved as [N][2], in the file's
@@ -436,13 +462,19 @@ int trace_h5_frame(trace_h5 *h, const mur_trace_frame *f, mur_error *err)
         if (f->ids[i] < 0 || f->ids[i] >= h->n)
             return mur_error_set(err, MUR_EINPUT, "'%s': id %d has no row in a trace of %d rows", h->path,
                                  f->ids[i], h->n);
+    if (h->dim == 3 && now > 0 && (!f->z || !f->vz))
+        return mur_error_set(err, MUR_EINPUT, "'%s': a 3D trace's frame without z", h->path);
     errno = 0;
-    if (series_append(&h->pos, h->t, f->tick, f->time, mt, interleave(h, now, f->x, f->y, f->ids), n) ||
-        series_append(&h->vel, h->t, f->tick, f->time, mt, interleave(h, now, f->vx, f->vy, f->ids), n) ||
-        state_append(h, f))
+    int d = h->dim;
+    if (d == 3 ? series_append(&h->pos, h->t, f->tick, f->time, mt, interleave3(h, now, f->x, f->y, f->z, f->ids), n, 3) ||
+                     series_append(&h->vel, h->t, f->tick, f->time, mt, interleave3(h, now, f->vx, f->vy, f->vz, f->ids), n, 3)
+               : series_append(&h->pos, h->t, f->tick, f->time, mt, interleave(h, now, f->x, f->y, f->ids), n, 2) ||
+                     series_append(&h->vel, h->t, f->tick, f->time, mt, interleave(h, now, f->vx, f->vy, f->ids), n, 2))
+        return h5_fail(h, err);
+    if (state_append(h, f))
         return h5_fail(h, err);
     for (int k = 0; k < h->nobs; k++)
-        if (series_append(&h->obs[k], h->t, f->tick, f->time, H5T_NATIVE_DOUBLE, &f->observables[k], -1))
+        if (series_append(&h->obs[k], h->t, f->tick, f->time, H5T_NATIVE_DOUBLE, &f->observables[k], -1, 2))
             return h5_fail(h, err);
     h->t++;
     return MUR_OK;

@@ -70,8 +70,7 @@ static int measure(const mur_experiment *e, mur_metrics_ctx *mc, const mur_flock
 static void twin_record(const mur_twin *t, const mur_flock *f, mur_twin_record *out)
 {
     mur_twin_measure(t, f, &out->divergence);
-    out->twin_order = mur_metrics_order(mur_flock_count(t->flock), mur_flock_vx(t->flock),
-                                        mur_flock_vy(t->flock));
+    out->twin_order = mur_metrics_order_of(t->flock);
 }
 
 /* A twin run's result, from its RMS divergence series. */

@@ -234,10 +234,18 @@ int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_
             rc = mur_recording_replay(out, path, path, &c->s->params, &e);
         else
             rc = mur_recording_start(out, path, path, tick, &c->s->params, &e);
-        if (rc)
+        int want = c->s->params.dimensions == 3 ? 3 : 2, got = !rc && (*out)->dimension == 3 ? 3 : 2;
+        if (rc) {
             mur_error_set(c->err, rc, "%s", e.msg);
-        else if (mur_sha256_file(path, (*out)->sha256))   /* the bytes just read, for the provenance */
+        } else if (got != want) {   /* a 2D state in a 3D world, or a 3D one in the plane */
+            rc = mur_parse_fail_at(c, n, "'%s' was traced in a %dD world (positions [T][N][%d]): it cannot %s "
+                                   "a %dD world%s", path, got, got, strcmp(key, "replay") ? "start" : "replay in",
+                                   want, want == 3 ? " (dimensions: 3)" : "");
+            mur_recording_destroy(*out);
+            *out = NULL;
+        } else if (mur_sha256_file(path, (*out)->sha256)) {   /* the bytes just read, for the provenance */
             rc = mur_parse_fail_at(c, n, "'%s' cannot be read again to hash it", path);
+        }
     }
     mur_free(path);
     return rc;
@@ -475,11 +483,6 @@ static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock)
 {
     if (v->type == YAML_SCALAR_NODE && !strcmp(mur_parse_scalar(v), "uniform"))
         return 0;
-    int three = c->s->params.dimensions == 3;
-    if (three && (v->type != YAML_MAPPING_NODE || mur_parse_lookup(c, v, "file") ||
-                  mur_parse_lookup(c, v, "tick")))
-        return mur_parse_fail_at(c, v, "a saved state (frame,id,x,y) is 2D: a 3D world (dimensions: 3) "
-                                       "starts from a region (uniform, ball, box, slab) or groups");
     if (v->type != YAML_MAPPING_NODE)
         return mur_parse_recording(c, v, "start", -1, &c->s->start);
     int rc;

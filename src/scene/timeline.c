@@ -345,7 +345,8 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     if (s->start) {  /* the saved state, its tick counter and stream: the saved run goes on */
         const mur_recording *r = s->start;
         int n = (int)r->first[1];
-        int rc = mur_flock_set_state(f, n, r->x, r->y, r->vx, r->vy, err);
+        int rc = r->dimension == 3 ? mur_flock_set_state3(f, n, r->x, r->y, r->z, r->vx, r->vy, r->vz, err)
+                                   : mur_flock_set_state(f, n, r->x, r->y, r->vx, r->vy, err);
         if (rc)
             return rc;
         if (r->has_state) {

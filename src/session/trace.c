@@ -141,7 +141,8 @@ static int observe(const tracer *t, mur_metrics_ctx *mc, const mur_flock *f, lon
 static mur_trace_frame frame_of(const mur_flock *f, long tick, double time, const double *values)
 {
     mur_trace_frame fr = {tick, time, mur_flock_count(f), mur_flock_x(f), mur_flock_y(f),
-                          mur_flock_vx(f), mur_flock_vy(f), mur_flock_ids(f), values, mur_flock_tick(f), {0}};
+                          mur_flock_vx(f), mur_flock_vy(f), mur_flock_ids(f), values, mur_flock_tick(f), {0},
+                          mur_flock_z(f), mur_flock_vz(f)};
     mur_flock_stream(f, fr.stream);
     return fr;
 }
@@ -213,8 +214,9 @@ static int csv_provenance(const mur_scene *s, const mur_trace_opts *o, long last
 static mur_trace_meta meta_of(const tracer *t, const mur_params *base, const trace_run *r)
 {
     const mur_scene *s = t->s;
-    mur_trace_meta m = {MUR_TRACE_META_VERSION, t->format, r->condition, r->run, r->seed, 2,
-                        {base->width, base->height, 0}, base->boundary == MUR_BOUNDARY_WRAP,
+    int three = base->dimensions == 3;
+    mur_trace_meta m = {MUR_TRACE_META_VERSION, t->format, r->condition, r->run, r->seed, three ? 3 : 2,
+                        {base->width, base->height, three ? base->depth : 0}, base->boundary == MUR_BOUNDARY_WRAP,
                         (int)mur_scene_max_count(s, base), t->o->float32, t->names, t->nmetrics,
                         s->path, s->seed, s->tps, t->o->first, t->last, t->o->every, NULL};
     const mur_recording *rec = mur_scene_replay_of(s, r->index);
@@ -526,7 +528,8 @@ int mur_trace_merge(const mur_scene *s, const char *const *paths, int n, const c
     if (!rc)
         rc = mur_shard_set_open(&set, s, paths, n, in.runs, err);
     if (!rc && mur_trace_format_of(path) == MUR_TRACE_CSV) {
-        if (!(rc = write_bytes(path, MUR_TRACE_CSV_HEADER, (const mur_shard_file *const *)set,
+        if (!(rc = write_bytes(path, s->params.dimensions == 3 ? MUR_TRACE_CSV_HEADER3 : MUR_TRACE_CSV_HEADER,
+                               (const mur_shard_file *const *)set,
                                in.shards, in.runs, -1, err)))
             rc = csv_provenance(s, &o, last, err);
     }

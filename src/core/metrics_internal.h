@@ -1,0 +1,79 @@
+/* The metrics' scratch, shared by metrics.c (the plane) and metrics3.c
+ * (a 3D world, docs/model.md "Three dimensions"). Private to src/core. */
+#ifndef MURMUR_CORE_METRICS_INTERNAL_H
+#define MURMUR_CORE_METRICS_INTERNAL_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "grid.h"
+#include "murmur/metrics.h"
+
+struct mur_metrics3;
+
+struct mur_metrics_ctx {
+    mur_grid grid;
+    size_t cap;
+    int *parent, *size;
+    double *sum;   /* per root: sum of cos/sin of x and y angles (4 each) */
+    int *cluster_of, *neighbour_count;   /* per boid, for drawing (colour modes) */
+    volatile sig_atomic_t *stop;   /* polled every POLL_BOIDS boids; NULL: never */
+    double radius;   /* the measuring radius; 0: the flock's cohesion radius */
+    double corr_bin, corr_range;   /* C(r)'s bins and cut-off; 0: the defaults */
+    size_t corr_cap;   /* boids the C(r) scratch holds */
+    double *cx, *cy, *ux, *uy;   /* C(r): positions by place in the grid, fluctuations likewise */
+    double *corr_sum, *corr_pairs;   /* C(r): per bin */
+    struct mur_metrics3 *m3;   /* a 3D world's scratch (metrics3.c), made on first use */
+};
+
+/* The radius neighbours and clusters are measured with: the scene's
+ * measure.radius, so that a knockout of cohesion or a replay is measured
+ * with one fixed radius, else the flock's cohesion radius. */
+static inline double mur_metrics_radius_(const mur_metrics_ctx *m, const mur_params *p)
+{
+    return m->radius > 0 ? m->radius : p->cohesion_radius;
+}
+
+/* Grows the union-find and per-boid arrays to n boids (metrics.c): 0 or -1. */
+int mur_metrics_reserve_(mur_metrics_ctx *m, size_t n);
+
+static inline int find(int *parent, int i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];  /* path halving */
+        i = parent[i];
+    }
+    return i;
+}
+
+/* Joins the sets of a and b under the smaller root: a set's root is its
+ * smallest member, whatever order its pairs were joined in. */
+static inline void join_min(int *parent, int a, int b)
+{
+    a = find(parent, a);
+    b = find(parent, b);
+    if (a < b)
+        parent[b] = a;
+    else if (b < a)
+        parent[a] = b;
+}
+
+
+/* The 3D world's metrics (metrics3.c), each as its 2D namesake in
+ * metrics.c: the first list (order to milling) in want; the field's
+ * measures and the principal extents in want (n >= 1); C(r); a per-boid
+ * quantity. */
+int mur_metrics3_neighbour_(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out);
+void mur_metrics3_shape_(const mur_flock *f, unsigned want, mur_metrics *out);
+int mur_metrics3_correlation_(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
+                              double *pairs);
+int mur_metrics3_per_boid_(mur_metrics_ctx *m, const mur_flock *f, int k, double *out);
+
+/* Frees a 3D world's scratch; NULL is fine. */
+void mur_metrics3_free_(struct mur_metrics3 *s);
+
+/* The eigenvalues of the symmetric 3 x 3 matrix a (row-major), ascending
+ * into l (cyclic Jacobi rotations). */
+void mur_sym3_eigenvalues_(const double a[9], double l[3]);
+
+#endif
