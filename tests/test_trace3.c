@@ -307,7 +307,7 @@ TEST(a_2d_state_in_a_3d_world_and_a_3d_state_in_the_plane_are_exit_2_naming_the_
         {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 100}\nflock: {count: 300, start: s3.h5}\n",
          "s3.h5: error: particles/flock/box/edges", "this scene's is 100 deep"},   /* as a width that differs: the file's error */
         {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
-         "flock:\n  count: 300\n  start: {disc: {center: [100, 100], radius: 20}}\n", ":5:", "regions and groups are 2D"},
+         "flock:\n  count: 300\n  start: {disc: {center: [100, 100], radius: 20}}\n", ":5:", "region of the plane"},
         {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\nflock: {replay: s3.h5}\n", ":3:",
          "cannot play in a 3D world"},
     };
