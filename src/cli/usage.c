@@ -66,9 +66,9 @@ static const mur_usage_command commands[] = {
     {"trace", "SCENE", MUR_OPERAND_SCENE,
      "every boid's position and velocity per tick, as CSV or HDF5 (H5MD)",
      "Steps the scene's flock exactly as a render does and writes every boid's position and "
-     "velocity at each tick: .csv in long form (run,condition,tick,time,id,x,y,vx,vy, "
-     "each number as short as reads back to the same double) or .h5 in the H5MD layout (particles/flock/"
-     "position and velocity as value[T][N][2], the readout's metrics under observables/, the "
+     "velocity at each tick: .csv in long form (run,condition,tick,time,id,x,y,vx,vy; a 3D "
+     "world's with z and vz; each number as short as reads back to the same double) or .h5 in the "
+     "H5MD layout (particles/flock/position and velocity as value[T][N][2], [3] in 3D, the readout's metrics under observables/, the "
      "scene and seed under parameters/; see docs/data.md). By default the ticks a render draws, "
      "from the first frame's to the last frame's. --run K traces experiment run K (its derived "
      "seed), --runs R runs 0 to R-1 (one .csv; NAME-runK.h5 each). An .h5 also keeps at every "

@@ -536,7 +536,7 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
             continue;
         double v;
         if (o->metric == 0) {
-            v = mur_metrics_order(n, mur_flock_vx(f), mur_flock_vy(f));
+            v = mur_metrics_order_of(f);
         } else {
             if (!have && mur_metrics_compute_some(ps->mx, f, observed_metrics(lk), &m)) {
                 fail_observe(r, "metrics", n);

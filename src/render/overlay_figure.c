@@ -122,8 +122,7 @@ void mur_overlay_figure(mur_panel_ctx *pc, int k, const mur_overlay *o)
     mur_stack_place(pc->stacks, o->corner, bw, bh, &x, &y);
     mur_box(cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
     double xnow = mur_setting_get(o->setting, mur_flock_params(pc->f));
-    double ynow = o->metric == 0 ? mur_metrics_order(mur_flock_count(pc->f), mur_flock_vx(pc->f),
-                                                      mur_flock_vy(pc->f))
+    double ynow = o->metric == 0 ? mur_metrics_order_of(pc->f)
                                  : (pc->have_metrics ? mur_metrics_value(&pc->metrics, o->metric) : 0);
     area a = {.x0 = o->x_range[0], .x1 = o->x_range[1], .y0 = o->y_range[0], .y1 = o->y_range[1]};
     if (!(a.y1 > a.y0)) {   /* 0 to a ceiling of what is drawn */

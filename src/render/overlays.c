@@ -411,8 +411,7 @@ static void readout(mur_panel_ctx *pc, const mur_overlay *o)
     for (int k = 0; k < o->nmetrics; k++) {
         int m = o->metrics[k];
         double v = pc->have_metrics ? mur_metrics_value(&pc->metrics, m)
-                   : m == 0 ? mur_metrics_order(mur_flock_count(pc->f), mur_flock_vx(pc->f),
-                                                mur_flock_vy(pc->f))
+                   : m == 0 ? mur_metrics_order_of(pc->f)
                             : 0;
         format_metric(m, v, vals[k], sizeof vals[k]);
         mur_text_set(tx, mur_metric_name(m), fs, 0, 0);
@@ -556,8 +555,7 @@ static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
     mur_stack_place(pc->stacks, o->corner, bw, bh, &x, &y);
     mur_box(cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
     /* the current value closes the line even before the first sample */
-    double now = o->metric == 0 ? mur_metrics_order(mur_flock_count(pc->f), mur_flock_vx(pc->f),
-                                                     mur_flock_vy(pc->f))
+    double now = o->metric == 0 ? mur_metrics_order_of(pc->f)
                                 : (pc->have_metrics ? mur_metrics_value(&pc->metrics, o->metric) : 0);
     char title[96], val[32];
     snprintf(title, sizeof title, "%s, last %g s", mur_metric_name(o->metric), o->window);
