@@ -611,9 +611,10 @@ static double rotation_of(const mur_flock *f, int n, double cx, double cy)
     return fabs(sum) / n;
 }
 
-/* elongation: sqrt(l_max / l_min) of the covariance of the offsets from
- * the centre (nearest image); 1 for a point (or one boid), +inf for a line. */
-static double elongation_of(const mur_flock *f, int n, double cx, double cy)
+/* The 2 x 2 covariance sums of the offsets from the centre (nearest
+ * image), as its eigenvalues: half the trace and the distance of each
+ * from it (l = half +- d, times n). */
+static void covariance2(const mur_flock *f, int n, double cx, double cy, double *half, double *d)
 {
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
@@ -634,7 +635,16 @@ static double elongation_of(const mur_flock *f, int n, double cx, double cy)
         syy += dy * dy;
         sxy += dx * dy;
     }
-    double half = 0.5 * (sxx + syy), d = hypot(0.5 * (sxx - syy), sxy);
+    *half = 0.5 * (sxx + syy);
+    *d = hypot(0.5 * (sxx - syy), sxy);
+}
+
+/* elongation: sqrt(l_max / l_min) of the covariance of the offsets from
+ * the centre (nearest image); 1 for a point (or one boid), +inf for a line. */
+static double elongation_of(const mur_flock *f, int n, double cx, double cy)
+{
+    double half, d;
+    covariance2(f, n, cx, cy, &half, &d);
     double big = half + d, small = half - d;
     if (!(big > 0))
         return 1;
@@ -642,30 +652,11 @@ static double elongation_of(const mur_flock *f, int n, double cx, double cy)
 }
 
 /* thickness, width, length in the plane: 0, and sqrt(12 lambda) of the
- * 2 x 2 covariance's smaller and larger eigenvalues (as elongation_of
- * finds them, divided by n). */
+ * 2 x 2 covariance's smaller and larger eigenvalues (divided by n). */
 static void extents_of(const mur_flock *f, int n, double cx, double cy, mur_metrics *out)
 {
-    const double *x = mur_flock_x(f), *y = mur_flock_y(f);
-    double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
-    for (int i = 0; i < n; i++) {
-        double dx, dy;
-        mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
-        mx += dx;
-        my += dy;
-    }
-    mx /= n;
-    my /= n;
-    for (int i = 0; i < n; i++) {
-        double dx, dy;
-        mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
-        dx -= mx;
-        dy -= my;
-        sxx += dx * dx;
-        syy += dy * dy;
-        sxy += dx * dy;
-    }
-    double half = 0.5 * (sxx + syy), d = hypot(0.5 * (sxx - syy), sxy);
+    double half, d;
+    covariance2(f, n, cx, cy, &half, &d);
     out->thickness = 0;
     out->width = sqrt(12 * fmax(0, half - d) / n);
     out->length = sqrt(12 * fmax(0, half + d) / n);
