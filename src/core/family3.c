@@ -23,107 +23,23 @@
  * a far outlier in an open world cannot make the grid huge. */
 static size_t most_cells(int n) { return (size_t)n * 8 + 64; }
 
-/* The box the grid covers: the world's, or the boids' in an open world. */
-static void grid_box(const mur_flock *f, double o[3], double size[3])
+static void world_of(const mur_params *p, double world[3])
 {
-    const mur_params *p = &f->p;
-    if (p->boundary != MUR_BOUNDARY_OPEN) {
-        o[0] = o[1] = o[2] = 0;
-        size[0] = p->width;
-        size[1] = p->height;
-        size[2] = p->depth;
-        return;
-    }
-    const double *axis[3] = {f->x, f->y, f->z};
-    for (int c = 0; c < 3; c++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < f->n; i++)
-            if (isfinite(axis[c][i])) {
-                lo = fmin(lo, axis[c][i]);
-                hi = fmax(hi, axis[c][i]);
-            }
-        if (!(lo <= hi))
-            lo = 0, hi = 1;
-        o[c] = lo;
-        size[c] = fmax((hi - lo) * (1 + 1e-12), 1e-9);
-    }
+    world[0] = p->width;
+    world[1] = p->height;
+    world[2] = p->depth;
 }
 
-static int grow(int **p, size_t *cap, size_t want)
-{
-    if (want <= *cap)
-        return 0;
-    int *q = mur_realloc(*p, want * sizeof *q);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = want;
-    return 0;
-}
-
-/* The tick's grid of cubes at least `cell` wide; 0, or -1 without memory
- * (then the tick scans every boid: the same neighbours, slowly). */
+/* The tick's grid of boxes at least `cell` wide, over the world's box (the
+ * boids' in an open world); 0, or -1 without memory (then the tick scans
+ * every boid: the same neighbours, slowly). */
 static int build(mur_flock *f, double cell)
 {
-    mur_grid3 *g = &f->grid3;
-    double o[3], size[3];
-    grid_box(f, o, size);
-    g->wrap = f->p.boundary == MUR_BOUNDARY_WRAP;
-    if (!(cell > 0) || !isfinite(cell))
-        cell = fmax(size[0], fmax(size[1], size[2]));
-    for (;;) {
-        double cells = 1;
-        for (int c = 0; c < 3; c++) {
-            /* under wrap a whole number of cells tiles the axis, each at
-             * least `cell`; else enough of them to cover it */
-            double k = g->wrap ? floor(size[c] / cell) : ceil(size[c] / cell);
-            g->n[c] = (int)fmax(1, fmin(k, 1 << 20));
-            cells *= g->n[c];
-        }
-        if (cells <= (double)most_cells(f->n))
-            break;
-        cell *= 1.5;
-    }
-    for (int c = 0; c < 3; c++)
-        g->o[c] = o[c];
-    /* under wrap the cells tile the axis exactly: side = size / n >= cell */
-    double *side = g->side;
-    for (int c = 0; c < 3; c++)
-        side[c] = g->wrap ? size[c] / g->n[c] : cell;
-    g->cell = fmin(side[0], fmin(side[1], side[2]));
-    size_t ncell = (size_t)g->n[0] * (size_t)g->n[1] * (size_t)g->n[2];
-    if (grow(&g->start, &g->cells_cap, ncell + 1))
-        return -1;
-    if ((size_t)f->n + 1 > g->cap) {
-        size_t want = (size_t)f->n + 1, c1 = g->cap, c2 = g->cap, c3 = g->cap;
-        if (grow(&g->order, &c1, want) || grow(&g->slot, &c2, want) || grow(&g->cell_of, &c3, want))
-            return -1;   /* those grown keep their data; cap stays */
-        g->cap = want;
-    }
-    memset(g->start, 0, (ncell + 1) * sizeof *g->start);
-    const double *axis[3] = {f->x, f->y, f->z};
-    for (int c = 0; c < 3; c++)
-        g->inv[c] = 1 / side[c];
-    for (int i = 0; i < f->n; i++) {
-        const double r[3] = {axis[0][i], axis[1][i], axis[2][i]};
-        int at[3];
-        mur_grid3_cell_(g, r, at);
-        int cell_i = (at[2] * g->n[1] + at[1]) * g->n[0] + at[0];
-        g->cell_of[i] = cell_i;
-        g->start[cell_i + 1]++;
-    }
-    for (size_t c = 0; c < ncell; c++)
-        g->start[c + 1] += g->start[c];
-    /* counting sort, stable: a cell's boids by ascending id */
-    for (int i = 0; i < f->n; i++) {
-        int k = g->start[g->cell_of[i]]++;
-        g->order[k] = i;
-        g->slot[i] = k;
-    }
-    for (size_t c = ncell; c > 0; c--)
-        g->start[c] = g->start[c - 1];
-    g->start[0] = 0;
-    return 0;
+    double world[3];
+    world_of(&f->p, world);
+    return mur_grid3_build_(&f->grid3, f->x, f->y, f->z, f->n, world,
+                            f->p.boundary == MUR_BOUNDARY_OPEN, f->p.boundary == MUR_BOUNDARY_WRAP,
+                            cell, most_cells(f->n));
 }
 
 static void copy_chunk(void *ctx, int begin, int end)
@@ -191,8 +107,9 @@ static double cell_size(const mur_flock *f, const tick3 *t)
     const mur_params *p = &f->p;
     if (!t->tmpl.topological)
         return t->tmpl.treach > 0 ? sqrt(t->tmpl.treach) * (1 + 2e-9) : 0;
-    double o[3], size[3];
-    grid_box(f, o, size);
+    double o[3], size[3], world[3];
+    world_of(p, world);
+    mur_grid3_box_(f->x, f->y, f->z, f->n, world, p->boundary == MUR_BOUNDARY_OPEN, o, size);
     double vol = size[0] * size[1] * size[2];
     double per = f->n > 0 ? vol / f->n : vol;
     return 1.4 * cbrt(per * (p->topological_k + 1));

@@ -403,10 +403,7 @@ void mur_flock_destroy(mur_flock *f)
     mur_free(f->kz);
     mur_free(f->kvz);
     mur_free(f->accz);
-    mur_free(f->grid3.start);
-    mur_free(f->grid3.order);
-    mur_free(f->grid3.slot);
-    mur_free(f->grid3.cell_of);
+    mur_grid3_free_(&f->grid3);
     mur_free(f->reach_of);
     mur_free(f->hint);
     mur_free(f->ids);
@@ -1206,13 +1203,7 @@ static void integrate_k(mur_flock *f, int i, double ax, double ay, int kick)
     double vx = f->vx[i] + ax, vy = f->vy[i] + ay;
     double sp = sqrt(vx * vx + vy * vy);
     if (sp > 0) {
-        double target = sp;
-        if (p->speed_rule == MUR_SPEED_CONSTANT)
-            target = top;
-        else if (sp > top)
-            target = top;
-        else if (sp < p->min_speed)
-            target = p->min_speed;
+        double target = mur_speed_target_(p, sp, top);
         if (target != sp) {
             vx *= target / sp;
             vy *= target / sp;

@@ -35,6 +35,18 @@ typedef struct {
     int wrap;
 } mur_grid3;
 
+/* The box a grid covers: the world's [0, world) when !fit, else the
+ * boids' bounding box (finite positions). */
+void mur_grid3_box_(const double *x, const double *y, const double *z, int n, const double world[3],
+                    int fit, double o[3], double size[3]);
+
+/* Files n boids at (x, y, z) into boxes at least `cell` wide over that
+ * box (under wrap a whole number of them tiles each axis), at most `most`
+ * of them (the boxes grow until they fit); 0, or -1 without memory. */
+int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const double *z, int n,
+                     const double world[3], int fit, int wrap, double cell, size_t most);
+void mur_grid3_free_(mur_grid3 *g);
+
 /* The cell of point r along each axis (clamped into the grid): the one
  * rule the grid files boids by and the neighbour search finds them by. */
 static inline void mur_grid3_cell_(const mur_grid3 *g, const double r[3], int at[3])
@@ -132,6 +144,20 @@ static inline double mur_fold_(double x, double w)
     if (x < 0)
         x += w;
     return x >= 0 && x < w ? x : 0;   /* -tiny + w rounding to w, or NaN */
+}
+
+/* docs/model.md step 6's speed rule: the speed a velocity of speed sp > 0
+ * is set to (constant: top; clamp: within [min_speed, top]; top is
+ * max_speed, or more during a flee burst). */
+static inline double mur_speed_target_(const mur_params *p, double sp, double top)
+{
+    if (p->speed_rule == MUR_SPEED_CONSTANT)
+        return top;
+    if (sp > top)
+        return top;
+    if (sp < p->min_speed)
+        return p->min_speed;
+    return sp;
 }
 
 /* A 3D flock's tick (family3.c): every kind of the family in a box. */

@@ -17,18 +17,13 @@
 #include "murmur/alloc.h"
 
 #include "filter.h"
+#include "flock_internal.h"
 #include "metrics_internal.h"
 
-/* A grid of n[0] x n[1] x n[2] boxes of sides side[] from o; box
- * c = (cz n1 + cy) n0 + cx holds positions start[c] .. start[c + 1] - 1 of
- * order (ascending boid index). */
-typedef struct {
-    int n[3];
-    double o[3], side[3], step;   /* step: the smallest side */
-    int wrap;
-    int *start, *order, *cell_of, *slot;   /* slot: each boid's place, order[slot[i]] == i */
-    size_t cells_cap, cap;
-} box_grid;
+/* The grid of boxes is the 3D tick's (flock_internal.h's mur_grid3):
+ * box c holds positions start[c] .. start[c + 1] - 1 of order (ascending
+ * boid index); cell is the smallest side. */
+typedef mur_grid3 box_grid;
 
 struct mur_metrics3 {
     box_grid g;
@@ -42,10 +37,7 @@ void mur_metrics3_free_(struct mur_metrics3 *s)
 {
     if (!s)
         return;
-    mur_free(s->g.start);
-    mur_free(s->g.order);
-    mur_free(s->g.cell_of);
-    mur_free(s->g.slot);
+    mur_grid3_free_(&s->g);
     double *a[] = {s->best, s->sum, s->px, s->py, s->pz, s->ux, s->uy, s->uz};
     for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
         mur_free(a[k]);
@@ -75,95 +67,13 @@ static struct mur_metrics3 *scratch(mur_metrics_ctx *m, size_t n)
     return s;
 }
 
-static int grow(int **p, size_t *cap, size_t want)
-{
-    if (want <= *cap)
-        return 0;
-    int *q = mur_realloc(*p, want * sizeof *q);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = want;
-    return 0;
-}
-
-/* Files n boids at (x, y, z) into boxes at least `cell` wide: under wrap
- * a whole number of boxes tiles each axis of the world (size[]), else
- * boxes cover the boids' bounding box (finite positions). At most
- * 4 n + 64 boxes (the cell grows until they fit). 0, or -1 without memory. */
+/* Files n boids into boxes at least `cell` wide: under wrap a whole number
+ * of boxes tiles each axis of the world (size[]), else boxes cover the
+ * boids' bounding box. At most 4 n + 64 boxes. 0, or -1 without memory. */
 static int build(box_grid *g, const double *x, const double *y, const double *z, int n, const double size[3],
                  int wrap, double cell)
 {
-    const double *axis[3] = {x, y, z};
-    double o[3], ext[3];
-    for (int c = 0; c < 3; c++) {
-        if (wrap) {
-            o[c] = 0;
-            ext[c] = size[c];
-            continue;
-        }
-        double lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < n; i++)
-            if (isfinite(axis[c][i])) {
-                lo = fmin(lo, axis[c][i]);
-                hi = fmax(hi, axis[c][i]);
-            }
-        if (!(lo <= hi))
-            lo = 0, hi = 1;
-        o[c] = lo;
-        ext[c] = fmax((hi - lo) * (1 + 1e-12), 1e-9);
-    }
-    g->wrap = wrap;
-    if (!(cell > 0) || !isfinite(cell))
-        cell = fmax(ext[0], fmax(ext[1], ext[2]));
-    double most = (double)n * 4 + 64;
-    for (;;) {
-        double cells = 1;
-        for (int c = 0; c < 3; c++) {
-            double k = wrap ? floor(ext[c] / cell) : ceil(ext[c] / cell);
-            g->n[c] = (int)fmax(1, fmin(k, 1 << 20));
-            cells *= g->n[c];
-        }
-        if (cells <= most)
-            break;
-        cell *= 1.5;
-    }
-    for (int c = 0; c < 3; c++) {
-        g->o[c] = o[c];
-        g->side[c] = wrap ? ext[c] / g->n[c] : cell;
-    }
-    g->step = fmin(g->side[0], fmin(g->side[1], g->side[2]));
-    size_t ncell = (size_t)g->n[0] * (size_t)g->n[1] * (size_t)g->n[2];
-    if (grow(&g->start, &g->cells_cap, ncell + 1))
-        return -1;
-    if ((size_t)n + 1 > g->cap) {
-        size_t c1 = g->cap, c2 = g->cap, c3 = g->cap;
-        if (grow(&g->order, &c1, (size_t)n + 1) || grow(&g->cell_of, &c2, (size_t)n + 1) ||
-            grow(&g->slot, &c3, (size_t)n + 1))
-            return -1;
-        g->cap = (size_t)n + 1;
-    }
-    memset(g->start, 0, (ncell + 1) * sizeof *g->start);
-    for (int i = 0; i < n; i++) {
-        int at[3];
-        for (int c = 0; c < 3; c++) {
-            double u = (axis[c][i] - g->o[c]) / g->side[c];
-            at[c] = isfinite(u) ? (int)fmax(0, fmin(floor(u), g->n[c] - 1)) : 0;
-        }
-        g->cell_of[i] = (at[2] * g->n[1] + at[1]) * g->n[0] + at[0];
-        g->start[g->cell_of[i] + 1]++;
-    }
-    for (size_t c = 0; c < ncell; c++)
-        g->start[c + 1] += g->start[c];
-    for (int i = 0; i < n; i++) {   /* counting sort, stable */
-        int k = g->start[g->cell_of[i]]++;
-        g->order[k] = i;
-        g->slot[i] = k;
-    }
-    for (size_t c = ncell; c > 0; c--)
-        g->start[c] = g->start[c - 1];
-    g->start[0] = 0;
-    return 0;
+    return mur_grid3_build_(g, x, y, z, n, size, !wrap, wrap, cell, (size_t)n * 4 + 64);
 }
 
 /* The boids' positions by place in the grid's order into s->px, py, pz. */
@@ -267,7 +177,7 @@ static double nearest_of(const struct mur_metrics3 *s, const mur_flock *f, int i
                     }
                 }
         /* a box beyond this shell is r boxes or more from i's own */
-        double reach = r * g->step;
+        double reach = r * g->cell;
         if (best2 <= reach * reach)
             break;
     }
@@ -452,7 +362,7 @@ int mur_metrics3_neighbour_(mur_metrics_ctx *m, const mur_flock *f, unsigned wan
         double sum = 0;
         for (int i = 0; n >= 2 && i < n; i++) {
             double b = s->best[i];
-            sum += b <= s->g.step * s->g.step ? sqrt(b) : nearest_of(s, f, i, b);
+            sum += b <= s->g.cell * s->g.cell ? sqrt(b) : nearest_of(s, f, i, b);
         }
         out->nearest = n >= 2 ? sum / n : 0;
     } else {

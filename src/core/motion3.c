@@ -98,13 +98,7 @@ static void integrate3(mur_flock *f, int i, double a[3], int kick)
         v[c] += a[c];
     double sp = sqrt(mur_dot3_(v, v));
     if (sp > 0) {
-        double target = sp;
-        if (p->speed_rule == MUR_SPEED_CONSTANT)
-            target = top;
-        else if (sp > top)
-            target = top;
-        else if (sp < p->min_speed)
-            target = p->min_speed;
+        double target = mur_speed_target_(p, sp, top);
         if (target != sp)
             for (int c = 0; c < 3; c++)
                 v[c] *= target / sp;
