@@ -748,8 +748,6 @@ static int correlation_pairs(mur_metrics_ctx *m, int wrap, double W, double H, d
 int mur_metrics_correlation(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
                             double *pairs)
 {
-    if (mur_flock_dimensions(f) == 3)
-        return mur_metrics3_correlation_(m, f, bin, nbins, c, pairs);
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f), wrap = p->boundary == MUR_BOUNDARY_WRAP;
     nbins = nbins < 1 ? 1 : nbins > MUR_CORRELATION_BINS ? MUR_CORRELATION_BINS : nbins;
@@ -760,6 +758,8 @@ int mur_metrics_correlation(mur_metrics_ctx *m, const mur_flock *f, double bin, 
     }
     if (n < 2 || !(bin > 0))
         return MUR_OK;
+    if (mur_flock_dimensions(f) == 3)
+        return mur_metrics3_correlation_(m, f, bin, nbins, c, pairs);
     if (reserve_correlation(m, (size_t)n))
         return MUR_ERUN;
     const double *x = mur_flock_x(f), *y = mur_flock_y(f), *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);

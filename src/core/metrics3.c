@@ -500,16 +500,10 @@ void mur_metrics3_shape_(const mur_flock *f, unsigned want, mur_metrics *out)
 int mur_metrics3_correlation_(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
                               double *pairs)
 {
+    /* mur_metrics_correlation has clamped nbins, filled c and pairs with NaN
+     * and 0, and left when there is nothing to measure */
     const mur_params *p = mur_flock_params(f);
     int n = mur_flock_count(f), wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    nbins = nbins < 1 ? 1 : nbins > MUR_CORRELATION_BINS ? MUR_CORRELATION_BINS : nbins;
-    for (int k = 0; k < nbins; k++) {
-        c[k] = NAN;
-        if (pairs)
-            pairs[k] = 0;
-    }
-    if (n < 2 || !(bin > 0))
-        return MUR_OK;
     if (!m->corr_sum) {
         m->corr_sum = mur_malloc(MUR_CORRELATION_BINS * sizeof *m->corr_sum);
         m->corr_pairs = mur_malloc(MUR_CORRELATION_BINS * sizeof *m->corr_pairs);

@@ -65,6 +65,7 @@ static inline void join_min(int *parent, int a, int b)
  * quantity. */
 int mur_metrics3_neighbour_(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out);
 void mur_metrics3_shape_(const mur_flock *f, unsigned want, mur_metrics *out);
+/* (correlation: called by mur_metrics_correlation once it has checked n >= 2 and bin > 0, clamped nbins and cleared c and pairs) */
 int mur_metrics3_correlation_(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
                               double *pairs);
 int mur_metrics3_per_boid_(mur_metrics_ctx *m, const mur_flock *f, int k, double *out);
