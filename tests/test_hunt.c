@@ -146,6 +146,99 @@ TEST(a_flee_burst_outruns_max_speed_only_while_fleeing)
     }
 }
 
+#define HUNT_SCENE3                                                                             \
+    "seed: 2\nmodel: wrkspc\nworld: {dimensions: 3, width: 400, height: 300, depth: 200, boundary: wrap}\n" \
+    "flock: {count: 80}\nvideo: {width: 320, height: 214, fps: 30, duration: 20s, warmup: 30s}\n"
+
+/* Distance from the 3D hunter to its prey now (nearest image along x, y and z). */
+static double to_prey3(const mur_session *ss, mur_pursue what)
+{
+    const mur_flock *f = mur_session_flock(ss, 0);
+    const mur_predator *h = hunter(ss);
+    double at[3], to[3], d[3];
+    if (!h)
+        return NAN;
+    at[0] = h->x;
+    at[1] = h->y;
+    at[2] = h->z;
+    if (mur_flock_pursue_target3(f, what, at, to))
+        return NAN;
+    mur_params_offset3(mur_flock_params(f), at, to, d);
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+TEST(a_pursuing_predator_closes_on_its_target_in_3d)
+{
+    static const char *const names[] = {"nearest", "centre", "largest"};
+    for (int w = 0; w < 3; w++) {
+        char yaml[2048];
+        snprintf(yaml, sizeof yaml,
+                 HUNT_SCENE3 "predators:\n  - {mode: flee, pursue: %s, speed: 3, turn: 4, radius: 60, "
+                             "strength: 0.5, from: 1s, x: \"0\", y: \"0\", z: \"10\"}\n",
+                 names[w]);
+        mur_scene *s;
+        mur_session *ss = session_of(yaml, &s);
+        REQUIRE(ss, "%s: no session", names[w]);
+        mur_error err = {{0}};
+        REQUIRE(mur_session_run_to(ss, 62, &err) == 0, "%s", err.msg);
+        REQUIRE(hunter(ss), "%s: no hunter in the 3D flock at 1s", names[w]);
+        const mur_predator *h = hunter(ss);
+        double a[3] = {0, 0, 10}, b[3] = {h->x, h->y, h->z}, o[3];
+        mur_params_offset3(mur_flock_params(mur_session_flock(ss, 0)), a, b, o);
+        CHECK(sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) <= 2 * 3 + 1e-9,
+              "%s: the hunter is at (%g, %g, %g), not a step or two from its x, y, z (0, 0, 10)", names[w], h->x,
+              h->y, h->z);
+        double start = to_prey3(ss, (mur_pursue)(w + 1)), closest = start, lo = h->z, hi = h->z;
+        for (long t = 62; t < 62 + 600; t += 5) {
+            REQUIRE(mur_session_run_to(ss, t, &err) == 0, "%s", err.msg);
+            closest = fmin(closest, to_prey3(ss, (mur_pursue)(w + 1)));
+            lo = fmin(lo, hunter(ss)->z);
+            hi = fmax(hi, hunter(ss)->z);
+        }
+        CHECK(start > 60, "%s: the hunter started %.1f from its prey: the test cannot fail", names[w], start);
+        CHECK(closest < (w == 0 ? 10 : 30), "%s: %.1f from its prey at first, at best %.1f in 10 s", names[w], start,
+              closest);
+        CHECK(hi - lo > 20, "%s: the hunter kept to z in [%.1f, %.1f]: it does not climb or dive", names[w], lo, hi);
+        mur_session_destroy(ss);
+        mur_scene_destroy(s);
+    }
+}
+
+/* Where the 3D nearest-pursuing hunter is after `ticks`, on `threads` threads. */
+static void hunter3_after(long ticks, int threads, double out[3])
+{
+    const char *yaml = HUNT_SCENE3 "predators:\n  - {mode: flee, pursue: nearest, speed: 3, turn: 4, radius: 60, "
+                                   "strength: 0.5, from: 1s, x: \"0\", y: \"0\", z: \"10\"}\n";
+    mur_scene *s = NULL;
+    mur_error err = {{0}};
+    out[0] = out[1] = out[2] = NAN;
+    if (mur_scene_parse(&s, "hunt.yaml", yaml, strlen(yaml), &err))
+        return;
+    mur_session *ss = NULL;
+    mur_session_opts o = MUR_SESSION_OPTS_INIT;
+    o.threads = threads;
+    if (!mur_session_create(&ss, s, &o, &err) && !mur_session_run_to(ss, ticks, &err) && hunter(ss)) {
+        out[0] = hunter(ss)->x;
+        out[1] = hunter(ss)->y;
+        out[2] = hunter(ss)->z;
+    }
+    mur_session_destroy(ss);
+    mur_scene_destroy(s);
+}
+
+TEST(a_3d_hunt_is_the_same_every_run_and_on_any_thread_count)
+{
+    double a[3], b[3], c[3];
+    hunter3_after(400, 1, a);
+    hunter3_after(400, 1, b);
+    hunter3_after(400, 2, c);
+    REQUIRE(isfinite(a[0]), "no hunter after 400 ticks");
+    CHECK(!memcmp(a, b, sizeof a), "two runs: (%.17g, %.17g, %.17g) and (%.17g, %.17g, %.17g)", a[0], a[1], a[2],
+          b[0], b[1], b[2]);
+    CHECK(!memcmp(a, c, sizeof a), "1 and 2 threads: (%.17g, %.17g, %.17g) and (%.17g, %.17g, %.17g)", a[0], a[1],
+          a[2], c[0], c[1], c[2]);
+}
+
 TEST(bad_hunters_exit_2_naming_the_line)
 {
     char err[4096];

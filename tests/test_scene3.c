@@ -93,8 +93,6 @@ TEST(bad_3d_scenes_are_refused_at_their_line)
     expect_refusal("model: wrkspc\npredators:\n  - {x: \"1\", y: \"2\", z: \"3\"}\n", "t.yaml:3:25",
                    "3D world");
     expect_refusal("model: wrkspc\npredators:\n  - {path: [[0s, 1, 2, 3]]}\n", "t.yaml:3:13", "3D world");
-    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {x: \"1\", y: \"2\", pursue: nearest}\n",
-                   "t.yaml:4:", "pursue");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {path: [[0s, 1, 2, 3, 4]]}\n",
                    "t.yaml:4:13", "[time, x, y, z]");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {x: \"1\", y: \"2\", z: \"1/0\"}\n",

@@ -180,6 +180,12 @@ MUR_API const mur_predator *mur_flock_predators(const mur_flock *f, int *n);
 MUR_API int mur_flock_pursue_target(const mur_flock *f, mur_pursue what, double x, double y, double *tx,
                                     double *ty);
 
+/// The same for a 3D flock: where a predator at at (x, y, z) heads now,
+/// with distances, centres and clusters in 3D (nearest image along each
+/// axis that wraps), into to. 0, or -1 when the flock is empty or 2D (and
+/// MUR_ERUN when out of memory for the clusters).
+MUR_API int mur_flock_pursue_target3(const mur_flock *f, mur_pursue what, const double at[3], double to[3]);
+
 /// Replace the active predators/attractors (copied; at most MUR_MAX_PREDATORS).
 MUR_API void mur_flock_set_predators(mur_flock *f, const mur_predator *p, int n);
 

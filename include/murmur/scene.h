@@ -382,6 +382,9 @@ MUR_API void mur_driver_set_replay(mur_driver *d, const mur_recording *r);
 /// with it). Kept by mur_driver_start.
 MUR_API void mur_driver_set_predator_shift(mur_driver *d, double dx, double dy);
 
+/// The same in 3D: add shift (x, y, z) to every predator's position.
+MUR_API void mur_driver_set_predator_shift3(mur_driver *d, const double shift[3]);
+
 /// on = 1: also call on_tick for the warm-up's last look.trail_length ticks and its end
 /// (ticks <= 0) when the scene's look asks (trail_warm): a renderer's, for the first frame's
 /// trails. Kept by mur_driver_start.

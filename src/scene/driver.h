@@ -16,11 +16,12 @@ struct mur_driver {
     void (*on_tick)(void *ctx, const mur_flock *f, long tick); /* called after every tick (may be NULL) */
     void *on_tick_ctx;
     volatile sig_atomic_t *stop; /* polled before every tick, warm-up included (may be NULL) */
-    double predator_shift[2];    /* added to every predator's position (kept by start) */
+    double predator_shift[3];    /* added to every predator's position (kept by start; z: 3D) */
     long shown;                  /* a replay: the recording's frame the flock holds (-1: none yet) */
     const mur_recording *replay; /* the recording shown instead of the model: kept by start when set
                                   * before it (a condition's); NULL: the scene's */
-    double hunt[MUR_MAX_PREDATORS][4]; /* hunting predators (`pursue`): x, y, vx, vy, by script index */
+    double hunt[MUR_MAX_PREDATORS][6]; /* hunting predators (`pursue`): x, y, vx, vy (3D: and z, vz),
+                                        * by script index */
     unsigned char hunting[MUR_MAX_PREDATORS]; /* 1 once predator k has started hunting */
     int observe_warm;            /* kept by start: 1 also calls on_tick for the warm-up's last
                                   * look.trail_length ticks and its end (ticks <= 0), when the

@@ -245,10 +245,6 @@ int mur_parse_predators(ctx *c, yaml_node_t *seq)
         pr->burst = 1;
         if ((rc = mur_parse_each_pair(c, item, "predator", mur_parse_predator_keys, predator_pair, pr)))
             return rc;
-        if (pr->pursue && c->s->params.dimensions == 3)
-            return mur_parse_fail_at(c, mur_parse_lookup(c, item, "pursue"),
-                                     "'pursue' hunts in the plane: in a 3D world give the predator a "
-                                     "'path' of [time, x, y, z] keyframes or x, y, z expressions");
         if (pr->pursue && pr->path)   /* a hunter moves itself: x and y say where it starts */
             return mur_parse_fail_at(c, mur_parse_lookup(c, item, "pursue"),
                                      "a predator that follows a 'path' cannot pursue: give 'x' and 'y' "

@@ -255,9 +255,11 @@ static int step(mur_driver *d, mur_error *err)
         }
         mur_predator pred[MUR_MAX_PREDATORS];
         int np = warm ? 0 : mur_scene_predators_at(s, t, pred, MUR_MAX_PREDATORS);
-        for (int i = 0; i < np && (d->predator_shift[0] != 0 || d->predator_shift[1] != 0); i++) {
+        for (int i = 0; i < np && (d->predator_shift[0] != 0 || d->predator_shift[1] != 0 ||
+                                   d->predator_shift[2] != 0); i++) {
             pred[i].x += d->predator_shift[0];
             pred[i].y += d->predator_shift[1];
+            pred[i].z += d->predator_shift[2];   /* 0 in 2D */
         }
         if (!warm)
             np = mur_hunt_predators(d, t, pred, np);
@@ -310,6 +312,13 @@ void mur_driver_set_predator_shift(mur_driver *d, double dx, double dy)
 {
     d->predator_shift[0] = dx;
     d->predator_shift[1] = dy;
+    d->predator_shift[2] = 0;
+}
+
+void mur_driver_set_predator_shift3(mur_driver *d, const double shift[3])
+{
+    for (int a = 0; a < 3; a++)
+        d->predator_shift[a] = shift[a];
 }
 
 int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
@@ -319,13 +328,14 @@ int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_
     void *ctx = d->on_tick_ctx;
     volatile sig_atomic_t *stop = d->stop;
     const mur_recording *replay = d->replay ? d->replay : s->replay;
-    double shift[2] = {d->predator_shift[0], d->predator_shift[1]};
+    double shift[3] = {d->predator_shift[0], d->predator_shift[1], d->predator_shift[2]};
     int observe_warm = d->observe_warm;
     memset(d, 0, sizeof *d);
     d->observe_warm = observe_warm;
     d->replay = replay;
     d->predator_shift[0] = shift[0];
     d->predator_shift[1] = shift[1];
+    d->predator_shift[2] = shift[2];
     d->on_tick = on_tick;
     d->on_tick_ctx = ctx;
     d->stop = stop;
