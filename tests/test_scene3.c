@@ -88,8 +88,6 @@ TEST(bad_3d_scenes_are_refused_at_their_line)
                    "t.yaml:4:35", "above its bottom");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3, depth: 100}\nflock:\n  start: {ball: {center: [50, 50, 95], radius: 10}}\n",
                    "t.yaml:4:17", "outside the world");
-    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nflock:\n  replay: tracks.csv\n", "t.yaml:4:11",
-                   "3D world");
     expect_refusal("model: wrkspc\npredators:\n  - {x: \"1\", y: \"2\", z: \"3\"}\n", "t.yaml:3:25",
                    "3D world");
     expect_refusal("model: wrkspc\npredators:\n  - {path: [[0s, 1, 2, 3]]}\n", "t.yaml:3:13", "3D world");

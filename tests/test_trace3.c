@@ -308,8 +308,8 @@ TEST(a_2d_state_in_a_3d_world_and_a_3d_state_in_the_plane_are_exit_2_naming_the_
          "s3.h5: error: particles/flock/box/edges", "this scene's is 100 deep"},   /* as a width that differs: the file's error */
         {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
          "flock:\n  count: 300\n  start: {disc: {center: [100, 100], radius: 20}}\n", ":5:", "region of the plane"},
-        {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\nflock: {replay: s3.h5}\n", ":3:",
-         "cannot play in a 3D world"},
+        {"model: wrkspc\nworld: {dimensions: 3, width: 480, height: 320, depth: 200}\nflock: {replay: s2.h5}\n", ":3:",
+         "cannot replay in a 3D world"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CHECK(check_refuses("dims.yaml", cases[i].yaml, cases[i].where, cases[i].says, err, sizeof err), "case %zu: %s",

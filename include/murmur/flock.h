@@ -212,6 +212,11 @@ MUR_API int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const doubl
                                 const double *y, const double *vx, const double *vy,
                                 mur_error *err);
 
+/// The same with the third axis: a recorded frame of a 3D world (a 2D flock refuses it).
+MUR_API int mur_flock_set_frame3(mur_flock *f, int n, const int *ids, const double *x,
+                                 const double *y, const double *z, const double *vx,
+                                 const double *vy, const double *vz, mur_error *err);
+
 /// Ids of the boids of a recorded frame (ascending, length count), or NULL
 /// for the model's own boids, whose id is their index.
 MUR_API const int *mur_flock_ids(const mur_flock *f);

@@ -589,14 +589,30 @@ void mur_flock_displace(mur_flock *f, const double *dx, const double *dy)
     f->grid_ok = 0;
 }
 
+/* The ids of a frame just set (set_frame, set_frame3): copied. */
+static int keep_ids(mur_flock *f, int n, const int *ids, mur_error *err);
+
+int mur_flock_set_frame3(mur_flock *f, int n, const int *ids, const double *x, const double *y,
+                         const double *z, const double *vx, const double *vy, const double *vz,
+                         mur_error *err)
+{
+    uint64_t tick = f->tick;
+    int rc = mur_flock_set_state3(f, n, x, y, z, vx, vy, vz, err);
+    f->tick = tick;
+    return rc || !ids ? rc : keep_ids(f, n, ids, err);
+}
+
 int mur_flock_set_frame(mur_flock *f, int n, const int *ids, const double *x, const double *y,
                         const double *vx, const double *vy, mur_error *err)
 {
     uint64_t tick = f->tick;
     int rc = mur_flock_set_state(f, n, x, y, vx, vy, err);
     f->tick = tick;
-    if (rc || !ids)
-        return rc;
+    return rc || !ids ? rc : keep_ids(f, n, ids, err);
+}
+
+static int keep_ids(mur_flock *f, int n, const int *ids, mur_error *err)
+{
     if ((size_t)n > f->ids_cap || !f->ids) {
         int *q = mur_malloc((size_t)(n > 0 ? n : 1) * sizeof *q);
         if (!q)

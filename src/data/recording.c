@@ -140,7 +140,13 @@ static void velocity_of_frame(mur_recording *r, long k, const mur_params *p)
                     j++;
                 continue;
             }
-            if (isnan(r->vx[i])) {
+            if (isnan(r->vx[i]) && r->dimension == 3) {   /* the move in 3D, the nearest image along z too */
+                double from[3] = {r->x[j], r->y[j], r->z[j]}, to[3] = {r->x[i], r->y[i], r->z[i]}, d[3];
+                mur_params_offset3(p, from, to, d);
+                r->vx[i] = d[0] / dt;
+                r->vy[i] = d[1] / dt;
+                r->vz[i] = d[2] / dt;
+            } else if (isnan(r->vx[i])) {
                 double dx, dy;
                 mur_params_offset(p, r->x[j], r->y[j], r->x[i], r->y[i], &dx, &dy);
                 r->vx[i] = dx / dt;
@@ -151,8 +157,11 @@ static void velocity_of_frame(mur_recording *r, long k, const mur_params *p)
         }
     }
     for (long i = r->first[k]; i < r->first[k + 1]; i++)
-        if (isnan(r->vx[i]))
+        if (isnan(r->vx[i])) {
             r->vx[i] = r->vy[i] = 0;   /* seen once: no move to tell */
+            if (r->dimension == 3)
+                r->vz[i] = 0;
+        }
 }
 
 int mur_rec_finish(rec_builder *b, int has_velocity, const mur_params *p, mur_error *err)
@@ -162,7 +171,7 @@ int mur_rec_finish(rec_builder *b, int has_velocity, const mur_params *p, mur_er
     if (has_velocity)
         return MUR_OK;
     for (long i = 0; i < b->rows; i++)
-        r->vx[i] = r->vy[i] = NAN;
+        r->vx[i] = r->vy[i] = NAN;   /* vz follows vx (velocity_of_frame) */
     for (long k = 0; k < r->nframes; k++)
         velocity_of_frame(r, k, p);
     return MUR_OK;

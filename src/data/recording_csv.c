@@ -1,6 +1,9 @@
 /* Recorded flocks from CSV (docs/data.md "Recorded flocks in"): a header
  * naming the columns, then one row per boid per frame: `frame,id,x,y` and
- * optionally `vx,vy`, in any column order, other columns ignored. A
+ * optionally `vx,vy`, in any column order, other columns ignored. A 3D
+ * world's recording has a `z` column too (and `vz` with the velocities):
+ * one without z in a 3D world, or with z in a 2D one, is refused at its
+ * header line. A
  * trace's own CSV (`tick` for `frame`) reads back too, one run of it.
  * libcsv splits the fields (quotes, CRLF); this file gives them meaning and
  * names the line of anything wrong. Lines are fed to the parser one at a
@@ -16,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { COL_FRAME, COL_ID, COL_X, COL_Y, COL_VX, COL_VY, COL_RUN, NCOLS };
-static const char *const col_names[NCOLS] = {"frame", "id", "x", "y", "vx", "vy", "run"};
+enum { COL_FRAME, COL_ID, COL_X, COL_Y, COL_VX, COL_VY, COL_RUN, COL_Z, COL_VZ, NCOLS };
+static const char *const col_names[NCOLS] = {"frame", "id", "x", "y", "vx", "vy", "run", "z", "vz"};
 
 /* Longest cell kept (a number or a run): longer ones are not numbers. */
 #define CELL 64
@@ -31,7 +34,7 @@ static const char *const col_names[NCOLS] = {"frame", "id", "x", "y", "vx", "vy"
 typedef struct {
     int id;
     long line;
-    double x, y, vx, vy;
+    double x, y, vx, vy, z, vz;
 } row;
 
 typedef struct {
@@ -168,6 +171,10 @@ static void end_frame(reader *rd)
         b->r->y[b->rows] = w->y;
         b->r->vx[b->rows] = w->vx;
         b->r->vy[b->rows] = w->vy;
+        if (b->three) {
+            b->r->z[b->rows] = w->z;
+            b->r->vz[b->rows] = w->vz;
+        }
         b->rows++;
     }
     if (mur_rec_frame(b, rd->frame))
@@ -186,8 +193,9 @@ static int in_world(reader *rd, int c, double v, double size)
     if (!rd->rc)
         rd->rc = mur_error_set(rd->err, MUR_EINPUT,
                                "%s:%ld: error: %s = %s lies %soutside the world (0 to %g): set "
-                               "world.width and world.height to the recording's coordinates",
-                               rd->shown, rd->line, col_names[c], rd->cell[c], wrap ? "" : "far ", size);
+                               "%s to the recording's coordinates",
+                               rd->shown, rd->line, col_names[c], rd->cell[c], wrap ? "" : "far ", size,
+                               c == COL_Z ? "world.depth" : "world.width and world.height");
     return -1;
 }
 
@@ -201,6 +209,9 @@ static void data_row(reader *rd)
         in_world(rd, COL_X, w.x, rd->p->width) || in_world(rd, COL_Y, w.y, rd->p->height))
         return;
     if (rd->at[COL_VX] >= 0 && (cell_number(rd, COL_VX, &w.vx) || cell_number(rd, COL_VY, &w.vy)))
+        return;
+    if (rd->b.three && (cell_number(rd, COL_Z, &w.z) || in_world(rd, COL_Z, w.z, rd->p->depth) ||
+                        (rd->at[COL_VZ] >= 0 && cell_number(rd, COL_VZ, &w.vz))))
         return;
     w.id = (int)id;
     if (rd->at[COL_RUN] >= 0) {
@@ -249,8 +260,29 @@ static void header_done(reader *rd)
             return fail(rd, "no '%s' column: a replay has the columns frame, id, x, y%s",
                         col_names[need[k]], " and optionally vx, vy (a header line names them)");
     if ((rd->at[COL_VX] < 0) != (rd->at[COL_VY] < 0))
-        fail(rd, "'%s' without '%s': give both velocities or neither",
-             rd->at[COL_VX] < 0 ? "vy" : "vx", rd->at[COL_VX] < 0 ? "vx" : "vy");
+        return fail(rd, "'%s' without '%s': give both velocities or neither",
+                    rd->at[COL_VX] < 0 ? "vy" : "vx", rd->at[COL_VX] < 0 ? "vx" : "vy");
+    int three = rd->p->dimensions == 3;
+    if (three && rd->at[COL_Z] < 0)
+        return fail(rd, "no 'z' column: a replay in a 3D world (dimensions: 3) has the columns frame, id, "
+                        "x, y, z%s%s", " and optionally vx, vy, vz", "");
+    if (!three && rd->at[COL_Z] >= 0)
+        return fail(rd, "a 'z' column: a 3D recording cannot replay in a 2D world%s%s",
+                    " (set world.dimensions: 3, or drop the column)", "");
+    if (!three && rd->at[COL_VZ] >= 0)
+        return fail(rd, "a 'vz' column: a 3D recording's velocity cannot replay in a 2D world%s%s",
+                    " (set world.dimensions: 3, or drop the column)", "");
+    if (three && (rd->at[COL_VX] < 0) != (rd->at[COL_VZ] < 0))
+        return fail(rd, "'%s' without '%s': a 3D recording gives vx, vy and vz, or none",
+                    rd->at[COL_VZ] < 0 ? "vx" : "vz", rd->at[COL_VZ] < 0 ? "vz" : "vx");
+    if (three) {   /* mur_rec_begin grew the 2D rows; z and vz grow with them from here */
+        rec_builder *b = &rd->b;
+        b->three = 1;
+        b->r->dimension = 3;
+        if (!(b->r->z = mur_malloc((size_t)b->cap * sizeof(double))) ||
+            !(b->r->vz = mur_malloc((size_t)b->cap * sizeof(double))))
+            rd->rc = mur_error_set(rd->err, MUR_ERUN, "out of memory reading '%s'", rd->shown);
+    }
 }
 
 static void on_row(int term, void *ctx)

@@ -509,9 +509,6 @@ static int start_state(ctx *c, yaml_node_t *v, yaml_node_t *flock)
 /* The flock section: settings, and where the boids come from. */
 int mur_parse_flock_pair(ctx *c, pair *p, void *arg)
 {
-    if (!strcmp(p->key, "replay") && c->s->params.dimensions == 3)
-        return mur_parse_fail_at(c, p->v, "a replay draws 2D tracks (frame,id,x,y): it cannot "
-                                          "play in a 3D world (dimensions: 3)");
     if (!strcmp(p->key, "replay"))
         return mur_parse_recording(c, p->v, "replay", -1, &c->s->replay);
     if (!strcmp(p->key, "start")) {

@@ -223,6 +223,9 @@ static int show_recorded(mur_driver *d, mur_error *err)
     if (k == d->shown)
         return MUR_OK;
     d->shown = k;
+    if (r->dimension == 3)   /* a 3D world's tracks (the loader matched the world's dimensions) */
+        return mur_flock_set_frame3(d->flock, n, r->id + a, r->x + a, r->y + a, r->z + a, r->vx + a, r->vy + a,
+                                    r->vz + a, err);
     return mur_flock_set_frame(d->flock, n, r->id + a, r->x + a, r->y + a, r->vx + a, r->vy + a, err);
 }
 
