@@ -356,7 +356,6 @@ TEST(bad_3d_cameras_are_refused_at_their_line)
          "target equals its position"},
         {"timeline:\n  - at: 1s\n    set: {camera.fov: 200}\n", ":4:23:", "between 0 and 180"},
         {"timeline:\n  - at: 1s\n    ramp: {camera.target: [1, 2]}\n    over: 1s\n", ":4:27:", "[x, y, z]"},
-        {"look: {trails: {length: 5}}\n", ":2:25:", "no trails"},
         {"look: {boid: {color: heading}}\n", ":2:22:", "one colour"},
         {"look: {sky: {zenith: '#00000080'}}\n", ":2:22:", "opaque"},
         {"look: {birds: arrows}\n", ":2:15:", "arrows"},

@@ -102,6 +102,8 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
     cairo_clip(cr);
     cairo_set_source_surface(cr, sky, X, Y);
     cairo_paint(cr);
+    if (!rc && ok)   /* the trails, under the birds (trails3d.c) */
+        rc = mur_trails3d_draw(r, cr, &r->panels[pc->index].trails, mur_flock_params(f), &v, &st, X, Y);
     if (!rc && ok && !absorb && n > 0) {
         cairo_translate(cr, X, Y);
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);

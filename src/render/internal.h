@@ -94,6 +94,8 @@ typedef struct mur_trail_layer {
  * simulated, and half the bytes matter at 100,000 boids. */
 typedef struct mur_trails {
     float *x, *y;
+    float *z;                /* a 3D flock's heights (trails3d.c); NULL in 2D */
+    int three;               /* the flock recorded has z: set at its first record */
     unsigned char *bin;      /* colour bin */
     int *count;              /* boids recorded in each slot (the count may change) */
     float *reach;            /* per slot: the longest honest step then; longer = a jump */
@@ -309,6 +311,21 @@ int mur_trails_draw(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_param
  * stopped. */
 int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,
                        int dy, int dw, int dh);
+
+/* The ticks of one band of a fading trail of `length` ticks, band b's
+ * opacity at tick now, and a trail's opacity without fade (trails.c). */
+int mur_trail_band_ticks(int length);
+double mur_trail_band_alpha(const mur_look *lk, long b, int e, long now);
+double mur_trail_alpha(const mur_look *lk);
+
+/* trails3d.c: a 3D flock's trails (recorded with z by mur_trails_record)
+ * through camera v onto cr, whose device pixel (ox, oy) is the view's
+ * (0, 0), far to near, hazed as the birds of style st are: drawn before
+ * the birds. 0, or -1 when memory is short. */
+struct mur_view3d;
+struct mur_view3d_style;
+int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, const mur_params *p,
+                      const struct mur_view3d *v, const struct mur_view3d_style *st, int ox, int oy);
 
 /* frame.c: colours shared with overlays and trails */
 void mur_bin_colour(const mur_look *lk, int bin, double rgb[3]);

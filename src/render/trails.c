@@ -79,6 +79,8 @@ static int band_ticks(int length)
     return e < 1 ? 1 : e;
 }
 
+int mur_trail_band_ticks(int length) { return band_ticks(length); }
+
 static void layers_free(mur_trails *t)
 {
     for (int i = 0; i < t->nlayers; i++) {
@@ -96,6 +98,7 @@ void mur_trails_free(mur_trails *t)
 {
     mur_free(t->x);
     mur_free(t->y);
+    mur_free(t->z);
     mur_free(t->bin);
     mur_free(t->count);
     mur_free(t->reach);
@@ -113,23 +116,29 @@ static int grow(mur_trails *t, size_t cap)
 {
     size_t slots = (size_t)t->slots;
     float *x = mur_malloc(cap * slots * sizeof *x), *y = mur_malloc(cap * slots * sizeof *y);
+    float *z = t->three ? mur_malloc(cap * slots * sizeof *z) : NULL;   /* a 3D flock's heights */
     unsigned char *bin = mur_malloc(cap * slots);
-    if (!x || !y || !bin) {
+    if (!x || !y || !bin || (t->three && !z)) {
         mur_free(x);
         mur_free(y);
+        mur_free(z);
         mur_free(bin);
         return -1;
     }
     for (size_t s = 0; s < slots && t->cap; s++) {
         memcpy(x + s * cap, t->x + s * t->cap, t->cap * sizeof *x);
         memcpy(y + s * cap, t->y + s * t->cap, t->cap * sizeof *y);
+        if (z)
+            memcpy(z + s * cap, t->z + s * t->cap, t->cap * sizeof *z);
         memcpy(bin + s * cap, t->bin + s * t->cap, t->cap);
     }
     mur_free(t->x);
     mur_free(t->y);
+    mur_free(t->z);
     mur_free(t->bin);
     t->x = x;
     t->y = y;
+    t->z = z;
     t->bin = bin;
     t->cap = cap;
     return 0;
@@ -156,7 +165,7 @@ static int same_ids(const mur_trails *t, const int *ids, int n)
 static int remap(mur_trails *t, const int *ids, int n)
 {
     int *from = mur_malloc((size_t)(n > 0 ? n : 1) * sizeof *from);
-    float *tmp = mur_malloc((size_t)(n > 0 ? n : 1) * 2 * sizeof *tmp);
+    float *tmp = mur_malloc((size_t)(n > 0 ? n : 1) * 3 * sizeof *tmp);
     unsigned char *tb = mur_malloc((size_t)(n > 0 ? n : 1));
     if (!from || !tmp || !tb) {
         mur_free(from);
@@ -175,13 +184,16 @@ static int remap(mur_trails *t, const int *ids, int n)
         size_t o = (size_t)s * t->cap;
         for (int j = 0; j < n; j++) {
             int i = from[j] >= 0 && from[j] < t->count[s] ? from[j] : -1;
-            tmp[2 * j] = i >= 0 ? t->x[o + (size_t)i] : NAN;
-            tmp[2 * j + 1] = i >= 0 ? t->y[o + (size_t)i] : NAN;
+            tmp[3 * j] = i >= 0 ? t->x[o + (size_t)i] : NAN;
+            tmp[3 * j + 1] = i >= 0 ? t->y[o + (size_t)i] : NAN;
+            tmp[3 * j + 2] = i >= 0 && t->z ? t->z[o + (size_t)i] : NAN;
             tb[j] = i >= 0 ? t->bin[o + (size_t)i] : 0;
         }
         for (int j = 0; j < n; j++) {
-            t->x[o + (size_t)j] = tmp[2 * j];
-            t->y[o + (size_t)j] = tmp[2 * j + 1];
+            t->x[o + (size_t)j] = tmp[3 * j];
+            t->y[o + (size_t)j] = tmp[3 * j + 1];
+            if (t->z)
+                t->z[o + (size_t)j] = tmp[3 * j + 2];
             t->bin[o + (size_t)j] = tb[j];
         }
         t->count[s] = n;
@@ -249,9 +261,11 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
     }
     /* Arrays even for an empty flock: a slot's pointers below (and when
      * drawing) are offsets into them, which on NULL is undefined. */
+    if (!t->x)
+        t->three = mur_flock_z(f) != NULL;   /* a flock's dimensions are fixed for its life */
     if ((size_t)n > t->cap || !t->x) {
         size_t cap = (size_t)n + (size_t)n / 4 + 16;
-        if (cap * (size_t)t->slots * (2 * sizeof(float) + 1) > TRAIL_MAX_BYTES)
+        if (cap * (size_t)t->slots * ((t->three ? 3 : 2) * sizeof(float) + 1) > TRAIL_MAX_BYTES)
             return -2;
         if (grow(t, cap))
             return -1;
@@ -275,6 +289,10 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
         ty[i] = (float)y[i];
         tb[i] = (unsigned char)bins[i];
     }
+    const double *z = mur_flock_z(f);
+    if (t->z && z)
+        for (int i = 0; i < n; i++)
+            t->z[(size_t)h * t->cap + i] = (float)z[i];
     t->count[h] = n;
     t->reach[h] = reach_of(f);
     t->tick[h] = tick;
@@ -722,6 +740,9 @@ static double band_alpha(const mur_look *lk, long b, int e, long now)
     double mid = (double)b * e + (e - 1) / 2.0, left = 1 - (now - mid) / lk->trail_length;
     return TRAIL_ALPHA * lk->boid_color.a * fmin(fmax(left, 0), 1);
 }
+
+double mur_trail_band_alpha(const mur_look *lk, long b, int e, long now) { return band_alpha(lk, b, e, now); }
+double mur_trail_alpha(const mur_look *lk) { return TRAIL_ALPHA * lk->boid_color.a; }
 
 /* Ticks k0 .. k1 straight onto cr at opacity alpha: the way bands are
  * drawn where no layer is kept. (Not as a group laid with that opacity,

@@ -51,8 +51,6 @@ static int trails_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "length")) {
         if ((rc = mur_parse_integer(c, p->v, "length", 0, 1000, &s->look.trail_length)))
             return rc;
-        if (s->look.trail_length > 0 && s->params.dimensions == 3)
-            return mur_parse_fail_at(c, p->v, "a 3D world draws no trails yet (look.trails.length must be 0)");
         return 0;
     }
     static const char *const yesno[] = {"false", "true", NULL};
