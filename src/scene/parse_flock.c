@@ -15,11 +15,11 @@
 
 /* Names a `flock`, `set`, `ramp` or condition may use: the settings table
  * minus the world's keys, plus the composite keys. Filled into the caller's
- * array (64 entries): nothing global, so two threads may load at once. */
-const char **mur_parse_setting_names(const char *names[64])
+ * array (128 entries): nothing global, so two threads may load at once. */
+const char **mur_parse_setting_names(const char *names[128])
 {
     int k = 0;
-    for (int i = 0; i < mur_setting_count() && k < 58; i++) {
+    for (int i = 0; i < mur_setting_count() && k < 122; i++) {
         const char *nm = mur_setting_at(i)->name;
         int world = 0;
         for (int w = 0; mur_parse_world_keys[w]; w++)
@@ -154,7 +154,7 @@ int mur_parse_one_setting(ctx *c, pair *p, void *arg)
         return mur_parse_setting_value(c, p->v, hi, ch);
     }
     const mur_setting *s = NULL;
-    const char *names[64];
+    const char *names[128];
     for (const char **nm = mur_parse_setting_names(names); *nm && !s; nm++)
         if (!strcmp(*nm, p->key))
             s = mur_setting_find(p->key);
