@@ -243,6 +243,14 @@ int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_
                                    want, want == 3 ? " (dimensions: 3)" : "");
             mur_recording_destroy(*out);
             *out = NULL;
+        } else if (strcmp(key, "replay") && c->s->params.motion == MUR_MOTION_FLY) {
+            /* a trace holds positions and velocities, not the birds' body frames */
+            rc = mur_parse_fail_at(c, n, "'%s' is a saved state of positions and velocities; model: starling's "
+                                   "birds carry body frames (up vectors), search radii and reaction clocks "
+                                   "that it does not hold, so a starling flock cannot continue from it: "
+                                   "start from a shape (ball, box, slab)", path);
+            mur_recording_destroy(*out);
+            *out = NULL;
         } else if (mur_sha256_file(path, (*out)->sha256)) {   /* the bytes just read, for the provenance */
             rc = mur_parse_fail_at(c, n, "'%s' cannot be read again to hash it", path);
         }
