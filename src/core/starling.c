@@ -363,10 +363,14 @@ static void react(const mur_it3 *it)
             ns++;
         }
         double vj[3] = {f->kvx[j], f->kvy[j], f->kvz[j]}, fj[3], uj[3], wj[3];
-        body_frame(vj, st->up + 3 * id, fj, uj, wj);
+        if (p->bank_alignment != 0) {   /* w_j: j's body frame (it adds 0 x bank otherwise) */
+            body_frame(vj, st->up + 3 * id, fj, uj, wj);
+            bank += mur_dot3_(wj, u);
+        } else if (!(mur_unit3_(vj, fj) > 0)) {
+            fj[0] = 1, fj[1] = fj[2] = 0;
+        }
         for (int c = 0; c < 3; c++)
             ali[c] += fj[c];
-        bank += mur_dot3_(wj, u);
         na++;
         /* the rear blind angle: behind when the azimuth in the head frame
          * (forward, side) is past 180 - blind / 2 */
