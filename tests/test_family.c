@@ -564,7 +564,7 @@ TEST(a_kinds_key_under_another_kind_is_refused_in_the_timeline_and_conditions)
     expect_refusal("model: wrkspc\ntimeline:\n  - at: 1s\n    set: {orientation_width: 3}\n", "t.yaml:4:11",
                    "choose interaction: couzin");
     expect_refusal("model: wrkspc\ntimeline:\n  - at: 1s\n    over: 1s\n    ramp: {orientation_width: 3}\n",
-                   "t.yaml:5:12", "(interaction: reynolds | vicsek | couzin)");
+                   "t.yaml:5:12", "(interaction: reynolds | vicsek | couzin | starling)");
     expect_refusal("model: wrkspc\nexperiment:\n  conditions:\n    wide: {orientation_width: 3}\n",
                    "t.yaml:4:12", "choose interaction: couzin");
     expect_refusal("model: couzin\nexperiment:\n  conditions:\n    a: {interaction: vicsek, attraction_width: 3}\n",

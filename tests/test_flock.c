@@ -912,7 +912,9 @@ TEST(every_preset_keeps_its_speed_rule_for_2000_ticks)
             if (!all_finite(f))
                 nan_at = t;
             for (int i = 0; i < p.count; i++) {
-                double v = hypot(mur_flock_vx(f)[i], mur_flock_vy(f)[i]);
+                /* a 3D preset's speed has its z (starling) */
+                double vz = mur_flock_vz(f) ? mur_flock_vz(f)[i] : 0;
+                double v = sqrt(pow(mur_flock_vx(f)[i], 2) + pow(mur_flock_vy(f)[i], 2) + vz * vz);
                 if (v == 0)
                     continue;
                 int ok = p.speed_rule == MUR_SPEED_CONSTANT

@@ -26,9 +26,12 @@ typedef enum { MUR_UPDATE_SYNC, MUR_UPDATE_SEQUENTIAL } mur_update;
 
 /// The model family's three choices (docs/model.md "Model families"; the
 /// kinds' table is src/core/family.c, murmur/family.h).
-typedef enum { MUR_NEIGHBOURS_METRIC, MUR_NEIGHBOURS_TOPOLOGICAL } mur_neighbours;
-typedef enum { MUR_INTERACTION_REYNOLDS, MUR_INTERACTION_VICSEK, MUR_INTERACTION_COUZIN } mur_interaction;
-typedef enum { MUR_MOTION_STEER, MUR_MOTION_TURN, MUR_MOTION_SET } mur_motion;
+/// adaptive, starling and fly are model: starling's three parts (3D only, chosen together).
+typedef enum { MUR_NEIGHBOURS_METRIC, MUR_NEIGHBOURS_TOPOLOGICAL, MUR_NEIGHBOURS_ADAPTIVE } mur_neighbours;
+typedef enum {
+    MUR_INTERACTION_REYNOLDS, MUR_INTERACTION_VICSEK, MUR_INTERACTION_COUZIN, MUR_INTERACTION_STARLING
+} mur_interaction;
+typedef enum { MUR_MOTION_STEER, MUR_MOTION_TURN, MUR_MOTION_SET, MUR_MOTION_FLY } mur_motion;
 
 /// Hard limits checked before anything is allocated.
 /// pi, to double precision: the one definition every module uses.
@@ -89,6 +92,36 @@ typedef struct mur_params {
      * width x height x depth whose third axis z is up. */
     int dimensions;               ///< 2 (the plane) or 3; fixed for a flock's life
     double depth;                 ///< 3D: the world's extent along z, world units (> 0; unused in 2D)
+    /* model: starling (docs/model.md "starling", after StarDisplay): metres,
+     * seconds, kilograms and newtons; 0 in every other preset. */
+    double topological_range;     ///< adaptive: n_topo, the neighbours the search radius seeks
+    double neighbour_lerp;        ///< adaptive: how far R moves toward its new value a reaction
+    double max_radius;            ///< adaptive: the search radius's top, m
+    double reaction_time;         ///< starling: mean seconds between reactions
+    double reaction_spread;       ///< starling: each interval within +- this fraction of it
+    double hard_core;             ///< starling: the smootherstep's inner edge, m
+    int separation_neighbours;    ///< starling: most neighbours separation takes (nearest first)
+    double separation_weight;     ///< starling: forward and side, head frame
+    double separation_up;         ///< starling: up, head frame
+    double alignment_weight;
+    double bank_alignment;        ///< starling: weight of the neighbours' bank
+    double cohesion_weight;       ///< starling: forward and side, head frame
+    double cohesion_up;           ///< starling: up, head frame
+    double cohesion_blind_angle;  ///< starling: full rear blind angle for cohesion, degrees
+    double random_weight;         ///< starling: random force, N a second since the last reaction
+    double roost_x, roost_y;      ///< starling: the roost's centre, m
+    double roost_radius;          ///< starling: the roost disc's radius, m
+    double roost_weight;          ///< starling: N a metre outside the disc
+    double reflect_angle;         ///< starling: degrees; turned back when heading out by less
+    double altitude;              ///< starling: the preferred height, m
+    double altitude_weight;       ///< starling: N a metre from it (at most 10 m counted)
+    double body_mass;             ///< fly: kg
+    double cruise_speed;          ///< fly: m/s
+    double speed_control;         ///< fly: 1/s
+    double drag_lift;             ///< fly: Cd / Cl
+    double max_lift;              ///< fly: N
+    double roll_rate;             ///< fly: banking gain, rad/(N s)
+    double pitch_rate;            ///< fly: pitching gain, rad/(N s)
 } mur_params;
 
 /// The world size a parameter set means: with density > 0, width = height =
@@ -296,6 +329,15 @@ MUR_API int mur_flock_dimensions(const mur_flock *f);
 /// never reads them and a 3D one (render's view3d) asks for them.
 MUR_API const double *mur_flock_z(const mur_flock *f);
 MUR_API const double *mur_flock_vz(const mur_flock *f);
+/// model: starling's body frames (motion: fly): bird i's unit up vector at
+/// 3i, 3i + 1, 3i + 2 (normal to its velocity; level flight has it along
+/// +z, a bird banking to turn tilts it toward the turn); NULL for any other
+/// motion. Read-only, valid until the next call that changes the flock.
+MUR_API const double *mur_flock_up(const mur_flock *f);
+/// neighbours: adaptive's search radius of each bird (m) and the neighbours
+/// it interacted with at its last reaction; NULL for any other neighbours.
+MUR_API const double *mur_flock_search_radius(const mur_flock *f);
+MUR_API const int *mur_flock_interacting(const mur_flock *f);
 
 /// Rule vectors of boid i at the current state, computed by the same code the
 /// step uses (the source of truth for the one-boid view). A 3D flock's are

@@ -44,6 +44,12 @@ static const row rows[] = {
       "Ballerini et al. 2008, PNAS 105:1232"},
      mur_nb_topological, mur_nb_topological_cell, NULL, NULL, NULL, 0, NULL,
      mur_nb3_topological, NULL, NULL, NULL},
+    {{"neighbours", "adaptive", MUR_NEIGHBOURS_ADAPTIVE, {NULL}, {0},
+      "those within a search radius of each bird's own, which grows or shrinks at each reaction "
+      "toward topological_range neighbours (model: starling; 3D only)",
+      "Hildenbrandt et al. 2010, Behav. Ecol. 21:1349"},
+     NULL, NULL, NULL, NULL, NULL, 0, NULL,
+     mur_nb3_adaptive, NULL, NULL, NULL},
     {{"interaction", "reynolds", MUR_INTERACTION_REYNOLDS, {NULL}, {0},
       "separation, alignment and cohesion combined into an acceleration", "Reynolds 1987"},
      NULL, NULL, mur_it_reynolds_add, mur_it_reynolds_finish, mur_it_reynolds_reach, 1, NULL,
@@ -61,6 +67,12 @@ static const row rows[] = {
       "Couzin et al. 2002, J. theor. Biol. 218:1"},
      NULL, NULL, mur_it_couzin_add, mur_it_couzin_finish, mur_it_couzin_reach, 0, NULL,
      NULL, mur_it3_couzin_add, mur_it3_couzin_finish, NULL},
+    {{"interaction", "starling", MUR_INTERACTION_STARLING, {NULL}, {0},
+      "StarDisplay's steering: separation, alignment and cohesion with circularity in the head "
+      "frame, a roost and a preferred height, held between reactions (model: starling; 3D only)",
+      "Hemelrijk and Hildenbrandt 2011, PLoS ONE 6:e22479"},
+     NULL, NULL, NULL, NULL, mur_it_starling_reach, 1, NULL,
+     NULL, NULL, mur_it3_starling_finish, NULL},
     {{"motion", "steer", MUR_MOTION_STEER, {NULL}, {0},
       "v += a, then the speed rule", "Reynolds 1987"},
      NULL, NULL, NULL, NULL, NULL, 0, mur_move_steer, NULL, NULL, NULL, mur_move3_steer},
@@ -73,6 +85,11 @@ static const row rows[] = {
       "the position moves with the tick's velocity, then the heading becomes the desired one",
       "Vicsek et al. 1995"},
      NULL, NULL, NULL, NULL, NULL, 0, mur_move_set, NULL, NULL, NULL, mur_move3_set},
+    {{"motion", "fly", MUR_MOTION_FLY, {NULL}, {0},
+      "lift, drag and gravity on a body of mass body_mass, velocity Verlet over dt seconds; a bird "
+      "rolls to turn (model: starling; 3D only)",
+      "Hildenbrandt et al. 2010, Behav. Ecol. 21:1349"},
+     NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, mur_move3_fly},
 };
 
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
@@ -129,8 +146,41 @@ int mur_kind_chosen(const char *kind, const mur_params *p)
     return 0;
 }
 
+/* model: starling's three parts and their settings (docs/model.md "starling"). */
+static int starling_validate(const mur_params *p, mur_error *err)
+{
+    int parts = (p->neighbours == MUR_NEIGHBOURS_ADAPTIVE) + (p->interaction == MUR_INTERACTION_STARLING) +
+                (p->motion == MUR_MOTION_FLY);
+    if (parts == 0)
+        return MUR_OK;
+    if (parts != 3)
+        return mur_error_set(err, MUR_EINPUT,
+                             "neighbours: adaptive, interaction: starling and motion: fly go together "
+                             "(model: starling)");
+    if (p->dimensions != 3)
+        return mur_error_set(err, MUR_EINPUT,
+                             "model: starling flies in three dimensions: it needs world: {dimensions: 3}");
+    struct {
+        const char *name;
+        double v;
+    } pos[] = {{"topological_range", p->topological_range}, {"max_radius", p->max_radius},
+               {"body_mass", p->body_mass},           {"cruise_speed", p->cruise_speed},
+               {"dt", p->dt},                         {"reaction_time", p->reaction_time},
+               {"max_speed", p->max_speed}};
+    for (size_t k = 0; k < sizeof pos / sizeof pos[0]; k++)
+        if (!(pos[k].v > 0))
+            return mur_error_set(err, MUR_EINPUT, "%s = %g must be above 0 (model: starling)", pos[k].name,
+                                 pos[k].v);
+    if (!(p->reaction_spread < 1))
+        return mur_error_set(err, MUR_EINPUT, "reaction_spread = %g must be below 1", p->reaction_spread);
+    return MUR_OK;
+}
+
 int mur_family_validate(const mur_params *p, mur_error *err)
 {
+    int rc = starling_validate(p, err);
+    if (rc)
+        return rc;
     const char *it = chosen_row("interaction", p)->kind.name;
     if (p->interaction != MUR_INTERACTION_REYNOLDS && !(p->noise <= 2 * MUR_PI))
         return mur_error_set(err, MUR_EINPUT,

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "murmur/alloc.h"
+#include "starling.h"
 
 /* Most cells a grid holds: eight a boid (and a floor for small flocks), so
  * a far outlier in an open world cannot make the grid huge. */
@@ -105,6 +106,8 @@ static void move_chunk(void *ctx, int begin, int end)
 static double cell_size(const mur_flock *f, const tick3 *t)
 {
     const mur_params *p = &f->p;
+    if (p->neighbours == MUR_NEIGHBOURS_ADAPTIVE)
+        return mur_starling_cell_(f);
     if (!t->tmpl.topological)
         return t->tmpl.treach > 0 ? sqrt(t->tmpl.treach) * (1 + 2e-9) : 0;
     double o[3], size[3], world[3];

@@ -31,6 +31,7 @@
 #include "murmur/rng.h"
 #include "../util/pool.h"
 #include "flock_internal.h"
+#include "starling.h"
 #include "family.h"
 
 
@@ -381,6 +382,10 @@ int mur_flock_create(mur_flock **out, const mur_params *p, uint64_t seed, mur_er
         return mur_error_set(err, MUR_ERUN, "out of memory for %d boids", p->count);
     }
     mur_flock_reset(f);
+    if (f->p.motion == MUR_MOTION_FLY && !f->star) {
+        mur_flock_destroy(f);
+        return mur_error_set(err, MUR_ERUN, "out of memory for %d birds' body frames", p->count);
+    }
     *out = f;
     return MUR_OK;
 }
@@ -404,6 +409,7 @@ void mur_flock_destroy(mur_flock *f)
     mur_free(f->kvz);
     mur_free(f->accz);
     mur_grid3_free_(&f->grid3);
+    mur_starling_free_(f);
     mur_free(f->reach_of);
     mur_free(f->hint);
     mur_free(f->ids);
@@ -433,6 +439,7 @@ void mur_flock_reset(mur_flock *f)
         fold_into_world(f);   /* a region across a wrapping edge */
     f->tick = 0;
     f->grid_ok = 0;
+    mur_starling_sync_(f, 0);   /* starlings: level flight (no memory: the step refuses) */
 }
 
 void mur_flock_scatter(mur_flock *f)
@@ -504,6 +511,7 @@ int mur_flock_set_params(mur_flock *f, const mur_params *p, mur_error *err)
     f->n = p->count;
     fold_into_world(f);
     f->grid_ok = 0;
+    mur_starling_sync_(f, f->star ? old : 0);   /* new birds level (a new fly flock: all) */
     return MUR_OK;
 }
 
@@ -544,6 +552,7 @@ static void state_loaded(mur_flock *f, int n)
     f->tick = 0;
     f->grid_ok = 0;
     drop_ids(f);
+    mur_starling_sync_(f, 0);
 }
 
 int mur_flock_set_state3(mur_flock *f, int n, const double *x, const double *y, const double *z,
@@ -736,6 +745,15 @@ const double *mur_flock_vy(const mur_flock *f) { return f->vy; }
 int mur_flock_dimensions(const mur_flock *f) { return f->p.dimensions == 3 ? 3 : 2; }
 const double *mur_flock_z(const mur_flock *f) { return f->p.dimensions == 3 ? f->z : NULL; }
 const double *mur_flock_vz(const mur_flock *f) { return f->p.dimensions == 3 ? f->vz : NULL; }
+const double *mur_flock_up(const mur_flock *f) { return f->star ? f->star->up : NULL; }
+const double *mur_flock_search_radius(const mur_flock *f)
+{
+    return f->star && f->p.neighbours == MUR_NEIGHBOURS_ADAPTIVE ? f->star->radius : NULL;
+}
+const int *mur_flock_interacting(const mur_flock *f)
+{
+    return f->star && f->p.neighbours == MUR_NEIGHBOURS_ADAPTIVE ? f->star->interacting : NULL;
+}
 
 /* ---- the rules ---------------------------------------------------------- */
 
@@ -1645,8 +1663,11 @@ int mur_flock_step(mur_flock *f)
     atomic_store_explicit(&f->stopped, 0, memory_order_relaxed);
     if (stop_seen(f))
         return MUR_EINTR;
-    if (p->dimensions == 3)
+    if (p->dimensions == 3) {
+        if (p->motion == MUR_MOTION_FLY && !f->star && mur_starling_sync_(f, 0))
+            return MUR_ERUN;   /* no memory for the birds' body frames */
         return mur_family_step3(f);
+    }
     if (p->neighbours != MUR_NEIGHBOURS_METRIC || p->interaction != MUR_INTERACTION_REYNOLDS)
         return mur_family_step(f);
     /* Sequential ticks read boids that already moved this tick, up to

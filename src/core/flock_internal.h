@@ -96,6 +96,7 @@ struct mur_flock {
     double *z, *vz, *kz, *kvz, *accz;
     mur_grid3 grid3;           /* 3D: this tick's cells */
     int grid3_ok;
+    struct mur_starling *star; /* motion: fly only (starling.h), else NULL */
 };
 
 /* Sums over one boid's neighbours (docs/model.md step 1-2); the model

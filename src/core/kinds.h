@@ -136,6 +136,14 @@ void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel);
 void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel);
 void mur_move3_set(mur_flock *f, int i, const double o[3], int accel);
 
+/* starling.c: model: starling's three kinds (the search and the
+ * interaction are one pass: the adaptive neighbours react, the starling
+ * interaction hands on the steering force) */
+void mur_nb3_adaptive(const mur_it3 *it, mur_it3_add add, sums3 *acc);
+void mur_it3_starling_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
+double mur_it_starling_reach(const mur_params *p);
+void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel);
+
 /* Small vector helpers of the 3D kinds (vec3.h has the public ones). */
 static inline double mur_dot3_(const double a[3], const double b[3])
 {

@@ -118,6 +118,38 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
      .interaction = MUR_INTERACTION_COUZIN, .orientation_width = 2,               \
      .attraction_width = 14, .motion = MUR_MOTION_TURN}
 
+/* model: starling, StarDisplay's (docs/model.md "starling"): metres and
+ * seconds, a tick of dt = 0.005 s (StarDisplay's integration step), so
+ * max_speed 20 m/s is 0.1 m a tick and min_speed 0.1 m/s is 0.0005. The
+ * published values are config_plos.ini's (Hemelrijk and Hildenbrandt
+ * 2011); chosen here: the world (a 300 m square over the roost, 200 m
+ * deep, open), count 2000, the altitude 100 m (StarDisplay's Lua
+ * starling), max_lift 1 N and bank_alignment 0 (its Lua starling),
+ * separation_neighbours 7, speed_control 1/s (accelerationOneOverTau),
+ * hard_core 0.2 m (minRadius) as the smootherstep's inner edge. */
+#define STARLING                                                                   \
+    {.count = 2000, .width = 300, .height = 300, .boundary = MUR_BOUNDARY_OPEN,    \
+     .margin = 0, .separation = 0, .alignment = 0, .cohesion = 0,                 \
+     .separation_radius = 4, .alignment_radius = 4, .cohesion_radius = 4,         \
+     .separation_falloff = 0, .separation_softening = 0,                          \
+     .alignment_mode = MUR_ALIGN_HEADING, .combine = MUR_COMBINE_NORMALIZE,       \
+     .gain_separation = 1, .gain_alignment = 1, .gain_cohesion = 1,               \
+     .max_force = 0, .max_speed = 0.1, .min_speed = 0.0005,                       \
+     .speed_rule = MUR_SPEED_CLAMP, .noise = 0, .fov = 360,                       \
+     .update = MUR_UPDATE_SYNC, .init_speed_min = 0.05, .init_speed_max = 0.05,   \
+     MUR_FAMILY_DEFAULTS, .dt = 0.005, .dimensions = 3, .depth = 200,             \
+     .neighbours = MUR_NEIGHBOURS_ADAPTIVE, .interaction = MUR_INTERACTION_STARLING, \
+     .motion = MUR_MOTION_FLY, .topological_range = 6.5, .neighbour_lerp = 0.1,   \
+     .max_radius = 50, .reaction_time = 0.05, .reaction_spread = 0.25,            \
+     .hard_core = 0.2, .separation_neighbours = 7, .separation_weight = 1,        \
+     .separation_up = 1, .alignment_weight = 0.5, .bank_alignment = 0,            \
+     .cohesion_weight = 1, .cohesion_up = 1, .cohesion_blind_angle = 45,          \
+     .random_weight = 0.01, .roost_x = 150, .roost_y = 150, .roost_radius = 150,  \
+     .roost_weight = 0.2, .reflect_angle = 120, .altitude = 100,                  \
+     .altitude_weight = 0.01, .body_mass = 0.08, .cruise_speed = 10,              \
+     .speed_control = 1, .drag_lift = 0.303, .max_lift = 1, .roll_rate = 10,      \
+     .pitch_rate = 0}
+
 /* Designated initialisers may repeat a member; the last one wins (C17 6.7.9p19),
  * which is exactly "like engine, but". GCC warns with -Woverride-init, which
  * -Wextra enables, so it is silenced for this table only. */
@@ -153,6 +185,8 @@ static const mur_preset presets[] = {
     {"topological", "wrkspc's rules on each boid's 7 nearest (Ballerini et al. 2008)",
      WRKSPC_WITH(.neighbours = MUR_NEIGHBOURS_TOPOLOGICAL), {0, 0, 80, 0.5, 0, 0, 0, 0},
      NULL, NULL},
+    {"starling", "StarDisplay's starlings (Hemelrijk and Hildenbrandt 2011): banking flight over a roost, 3D",
+     STARLING, {0, 0, 20, 0.0005, 0, 1.5, 0, 0}, NULL, NULL},
 };
 #pragma GCC diagnostic pop
 
@@ -172,9 +206,9 @@ const mur_preset *mur_preset_find(const char *name)
 }
 
 static const char *const boundary_names[] = {"wrap", "reflect", "avoid", "open", NULL};
-static const char *const neighbours_names[] = {"metric", "topological", NULL};
-static const char *const interaction_names[] = {"reynolds", "vicsek", "couzin", NULL};
-static const char *const motion_names[] = {"steer", "turn", "set", NULL};
+static const char *const neighbours_names[] = {"metric", "topological", "adaptive", NULL};
+static const char *const interaction_names[] = {"reynolds", "vicsek", "couzin", "starling", NULL};
+static const char *const motion_names[] = {"steer", "turn", "set", "fly", NULL};
 static const char *const align_names[] = {"heading", "relative", NULL};
 static const char *const combine_names[] = {"normalize", "steer", NULL};
 static const char *const speed_names[] = {"clamp", "constant", NULL};
@@ -212,7 +246,7 @@ static const mur_setting settings[] = {
     KREAL("gain_cohesion", gain_cohesion, 0, 100, "normalize: fixed gain of cohesion", "reynolds"),
     KREAL("max_force", max_force, 0, 1e3, "clamp on acceleration, units/tick^2 (0 = none)", "steer"),
     REAL("max_speed", max_speed, 0, 1e4, "units/tick"),
-    KREAL("min_speed", min_speed, 0, 1e4, "units/tick (clamp rule)", "steer"),
+    KREAL("min_speed", min_speed, 0, 1e4, "units/tick (clamp rule; fly: its least speed)", "steer"),
     KENUM("speed_rule", speed_rule, speed_names, "clamp | constant", "steer"),
     REAL("noise", noise, 0, MUR_NOISE_MAX, "random acceleration, fraction of max_speed per tick"),
     REAL("fov", fov, 0, 360, "field of view, degrees (360 = no blind spot)"),
@@ -220,17 +254,47 @@ static const mur_setting settings[] = {
     REAL("init_speed_min", init_speed_min, 0, 1e4, "initial speed, lower bound, units/tick"),
     REAL("init_speed_max", init_speed_max, 0, 1e4, "initial speed, upper bound, units/tick"),
     REAL("density", density, 0, 1e6, "boids per unit area: a square world of side sqrt(count / density) (0: width x height)"),
-    ENUM("neighbours", neighbours, neighbours_names, "metric (a radius per rule) | topological (the k nearest)"),
+    ENUM("neighbours", neighbours, neighbours_names, "metric (a radius per rule) | topological (the k nearest) | adaptive (starling)"),
     KINT("topological_k", topological_k, 1, MUR_MAX_BOIDS, "topological: k nearest, below count", "topological"),
     KREAL("topological_radius", topological_radius, 0, MUR_MAX_WORLD, "topological: only those closer, world units (> 0)", "topological"),
-    ENUM("interaction", interaction, interaction_names, "reynolds | vicsek | couzin"),
+    ENUM("interaction", interaction, interaction_names, "reynolds | vicsek | couzin | starling"),
     KREAL("orientation_width", orientation_width, 0, 1e6, "couzin: r_o - r_r, world units", "couzin"),
     KREAL("attraction_width", attraction_width, 0, 1e6, "couzin: r_a - r_o, world units", "couzin"),
-    ENUM("motion", motion, motion_names, "steer | turn | set"),
+    ENUM("motion", motion, motion_names, "steer | turn | set | fly"),
     KREAL("turn_rate", turn_rate, 0, 1e6, "turn: most the heading turns, degrees a second (> 0)", "turn"),
-    KREAL("dt", dt, 0, 1e3, "turn: seconds a tick (> 0)", "turn"),
+    KREAL("dt", dt, 0, 1e3, "turn, fly: seconds a tick (> 0)", "turn"),
     INT("dimensions", dimensions, 2, 3, "2 (the plane) or 3 (a box; z is up)"),
     REAL("depth", depth, 0, MUR_MAX_WORLD, "3D: world depth along z (up), world units (>= 1)"),
+    /* model: starling (docs/model.md "starling"): SI units */
+    KREAL("topological_range", topological_range, 0, MUR_MAX_K, "adaptive: n_topo, the neighbours R seeks (> 0)", "adaptive"),
+    KREAL("neighbour_lerp", neighbour_lerp, 0, 1, "adaptive: R's step toward its new value a reaction", "adaptive"),
+    KREAL("max_radius", max_radius, 0, 1e4, "adaptive: the search radius's top, m (> 0)", "adaptive"),
+    KREAL("reaction_time", reaction_time, 0, 100, "starling: mean seconds between reactions (> 0)", "starling"),
+    KREAL("reaction_spread", reaction_spread, 0, 1, "starling: each interval within +- this fraction (< 1)", "starling"),
+    KREAL("hard_core", hard_core, 0, 1e3, "starling: the smootherstep's inner edge, m", "starling"),
+    KINT("separation_neighbours", separation_neighbours, 0, MUR_MAX_K, "starling: most neighbours separation takes, nearest first", "starling"),
+    KREAL("separation_weight", separation_weight, 0, 1e3, "starling: separation, forward and side (head frame)", "starling"),
+    KREAL("separation_up", separation_up, 0, 1e3, "starling: separation's up factor (head frame)", "starling"),
+    KREAL("alignment_weight", alignment_weight, 0, 1e3, "starling: alignment, N", "starling"),
+    KREAL("bank_alignment", bank_alignment, 0, 1e3, "starling: toward the neighbours' bank, N", "starling"),
+    KREAL("cohesion_weight", cohesion_weight, 0, 1e3, "starling: cohesion, forward and side (head frame)", "starling"),
+    KREAL("cohesion_up", cohesion_up, 0, 1e3, "starling: cohesion's up factor (head frame)", "starling"),
+    KREAL("cohesion_blind_angle", cohesion_blind_angle, 0, 360, "starling: cohesion's rear blind angle, degrees", "starling"),
+    KREAL("random_weight", random_weight, 0, 1e3, "starling: random force, N a second since the last reaction", "starling"),
+    KREAL("roost_x", roost_x, -MUR_MAX_WORLD, MUR_MAX_WORLD, "starling: the roost's centre, x, m", "starling"),
+    KREAL("roost_y", roost_y, -MUR_MAX_WORLD, MUR_MAX_WORLD, "starling: the roost's centre, y, m", "starling"),
+    KREAL("roost_radius", roost_radius, 0, MUR_MAX_WORLD, "starling: the roost disc's radius, m", "starling"),
+    KREAL("roost_weight", roost_weight, 0, 1e3, "starling: N a metre outside the roost", "starling"),
+    KREAL("reflect_angle", reflect_angle, 0, 180, "starling: the roost turns a bird heading out by less, degrees", "starling"),
+    KREAL("altitude", altitude, -MUR_MAX_WORLD, MUR_MAX_WORLD, "starling: the preferred height, m", "starling"),
+    KREAL("altitude_weight", altitude_weight, 0, 1e3, "starling: N a metre from it (10 m at most)", "starling"),
+    KREAL("body_mass", body_mass, 0, 1e3, "fly: kg (> 0)", "fly"),
+    KREAL("cruise_speed", cruise_speed, 0, 1e4, "fly: m/s, where lift equals weight (> 0)", "fly"),
+    KREAL("speed_control", speed_control, 0, 1e3, "fly: 1/s, the pull toward cruise_speed", "fly"),
+    KREAL("drag_lift", drag_lift, 0, 100, "fly: Cd / Cl", "fly"),
+    KREAL("max_lift", max_lift, 0, 1e4, "fly: most lift, N", "fly"),
+    KREAL("roll_rate", roll_rate, 0, 1e4, "fly: banking, rad a second a newton", "fly"),
+    KREAL("pitch_rate", pitch_rate, 0, 1e4, "fly: pitching, rad a second a newton", "fly"),
 };
 
 int mur_setting_count(void) { return (int)(sizeof settings / sizeof settings[0]); }
@@ -283,6 +347,9 @@ const char *mur_setting_choice(const mur_setting *s, const mur_params *p)
 
 int mur_setting_active(const mur_setting *s, const mur_params *p)
 {
+    /* fly steps dt seconds a tick (turn's dt) and keeps min_speed (steer's) */
+    if (p->motion == MUR_MOTION_FLY && (s->offset == OFF(dt) || s->offset == OFF(min_speed)))
+        return 1;
     return !s->kind || mur_kind_chosen(s->kind, p);
 }
 

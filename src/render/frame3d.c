@@ -64,6 +64,7 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
         .wing_freq = lk->wingbeat,
         .points = lk->birds == MUR_BIRDS_POINTS,
         .opacity = lk->boid_color.a < 1 ? lk->boid_color.a : 0.5,
+        .up = mur_flock_up(f),   /* starlings bank (NULL: level birds) */
     };
     int absorb = lk->shape == MUR_SHAPE_DENSITY && !lk->shape_auto;
     cairo_surface_t *sky = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);

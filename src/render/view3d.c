@@ -253,6 +253,49 @@ void mur_view3d_bird(cairo_t *cr, double px, double py, double hx, double hy, do
     cairo_fill(cr);
 }
 
+void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
+                            double ux, double uy, double len, double wing, const double rgb[3])
+{
+    double l = hypot(hx, hy);
+    if (!(l > 0)) {
+        hx = 1;
+        hy = 0;
+        l = 1;
+    }
+    hx /= l;
+    hy /= l;
+    double nx = -hy, ny = hx;
+    double span = 0.75 * len * (0.35 + 0.65 * fabs(cos(wing))), lift = 0.45 * len * sin(wing);
+    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    cairo_move_to(cr, px + 0.5 * len * hx, py + 0.5 * len * hy);
+    cairo_line_to(cr, px + 0.12 * len * nx, py + 0.12 * len * ny);
+    cairo_line_to(cr, px - 0.5 * len * hx, py - 0.5 * len * hy);
+    cairo_line_to(cr, px - 0.12 * len * nx, py - 0.12 * len * ny);
+    cairo_close_path(cr);
+    for (int side = -1; side <= 1; side += 2) {
+        double tx = px + side * span * sx - 0.25 * len * hx + lift * ux;
+        double ty = py + side * span * sy - 0.25 * len * hy + lift * uy;
+        cairo_move_to(cr, px + 0.15 * len * hx, py + 0.15 * len * hy);
+        cairo_line_to(cr, tx, ty);
+        cairo_line_to(cr, px - 0.2 * len * hx, py - 0.2 * len * hy);
+        cairo_close_path(cr);
+    }
+    cairo_fill(cr);
+}
+
+/* The picture of the unit world direction e at p (pixel px, py, scale s
+ * pixels a world unit there): length 1 across the view, 0 along it. */
+static void picture_dir(const mur_view3d *v, const double p[3], const double e[3], double px, double py, double s,
+                        double *ex, double *ey)
+{
+    double q[3] = {p[0] + 1e-3 * e[0], p[1] + 1e-3 * e[1], p[2] + 1e-3 * e[2]}, qx, qy, d, t;
+    *ex = *ey = 0;
+    if (s > 0 && mur_view3d_project(v, q, &qx, &qy, &d, &t)) {
+        *ex = (qx - px) / (1e-3 * s);
+        *ey = (qy - py) / (1e-3 * s);
+    }
+}
+
 void mur_absorb_add(float *tau, int w, int h, double px, double py, double r, double opacity)
 {
     if (!(opacity > 0))
@@ -350,6 +393,20 @@ static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, s
         picture_heading(v, p, u, px, py, &hx, &hy);
         uint32_t id = uids ? uids[i] : iids ? (uint32_t)iids[i] : i;
         double wing = mur_wing_angle(t, st->wing_freq, 0.9, id);
+        if (st->up) {   /* a banked bird: its wings along its body's side, raised along its up */
+            const double *b = st->up + 3 * (size_t)i;
+            double f[3] = {u[0], u[1], u[2]}, fl = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+            if (fl > 0) {
+                for (int k = 0; k < 3; k++)
+                    f[k] /= fl;
+                double w[3] = {f[1] * b[2] - f[2] * b[1], f[2] * b[0] - f[0] * b[2], f[0] * b[1] - f[1] * b[0]};
+                double sx, sy, ux, uy;
+                picture_dir(v, p, w, px, py, s, &sx, &sy);
+                picture_dir(v, p, b, px, py, s, &ux, &uy);
+                mur_view3d_bird_banked(cr, px, py, hx, hy, sx, sy, ux, uy, len, wing, rgb);
+                continue;
+            }
+        }
         mur_view3d_bird(cr, px, py, hx, hy, len, wing, rgb);
     }
     mur_free(idx);

@@ -106,7 +106,15 @@ typedef struct mur_view3d_style {
     double wing_freq;        /* Hz */
     int points;              /* 1: a dot a quarter of the bird's length across, no wings */
     double opacity;          /* absorption (mur_view3d_birds with tau): each bird's, in (0, 1) */
+    const double *up;        /* each bird's body up (3 a bird; mur_flock_up), or NULL: level birds
+                              * (wings across the picture, tips raised up it) */
 } mur_view3d_style;
+/* A bird as mur_view3d_bird draws it, banked: its wings along (sx, sy),
+ * the picture of its body's side (length 1 across the view, shorter as it
+ * turns edge-on), the tips raised along (ux, uy), the picture of its up. */
+void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
+                            double ux, double uy, double len, double wing, const double rgb[3]);
+
 int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
                     const double *y, const double *z, const double *vx, const double *vy, const double *vz,
                     const uint32_t *ids, double t);

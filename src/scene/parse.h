@@ -86,7 +86,7 @@ int mur_parse_kinds_keys(ctx *c, yaml_node_t *map);
 int mur_parse_kinds_elsewhere(ctx *c, yaml_node_t *root);
 
 /* parse_flock.c */
-const char **mur_parse_setting_names(const char *names[64]);
+const char **mur_parse_setting_names(const char *names[128]);
 int mur_parse_add_change(ctx *c, changes *ch, const mur_setting *s, double v);
 int mur_parse_setting_value(ctx *c, const yaml_node_t *n, const mur_setting *s, changes *ch);
 extern const char *const mur_parse_rule_names[];

@@ -57,7 +57,7 @@ static int figure_pair(ctx *c, pair *p, void *arg)
         return 0;
     }
     if (!strcmp(p->key, "x")) {
-        const char *names[64];
+        const char *names[128];
         const mur_setting *st = mur_setting_find(mur_parse_scalar(p->v));
         if (!st)
             return mur_parse_unknown(c, p->v, "setting", mur_parse_scalar(p->v), mur_parse_setting_names(names));

@@ -15,11 +15,11 @@
 
 /* Names a `flock`, `set`, `ramp` or condition may use: the settings table
  * minus the world's keys, plus the composite keys. Filled into the caller's
- * array (64 entries): nothing global, so two threads may load at once. */
-const char **mur_parse_setting_names(const char *names[64])
+ * array (128 entries): nothing global, so two threads may load at once. */
+const char **mur_parse_setting_names(const char *names[128])
 {
     int k = 0;
-    for (int i = 0; i < mur_setting_count() && k < 58; i++) {
+    for (int i = 0; i < mur_setting_count() && k < 122; i++) {
         const char *nm = mur_setting_at(i)->name;
         int world = 0;
         for (int w = 0; mur_parse_world_keys[w]; w++)
@@ -154,7 +154,7 @@ int mur_parse_one_setting(ctx *c, pair *p, void *arg)
         return mur_parse_setting_value(c, p->v, hi, ch);
     }
     const mur_setting *s = NULL;
-    const char *names[64];
+    const char *names[128];
     for (const char **nm = mur_parse_setting_names(names); *nm && !s; nm++)
         if (!strcmp(*nm, p->key))
             s = mur_setting_find(p->key);
@@ -241,6 +241,14 @@ int mur_parse_recording(ctx *c, yaml_node_t *n, const char *key, long tick, mur_
             rc = mur_parse_fail_at(c, n, "'%s' was traced in a %dD world (positions [T][N][%d]): it cannot %s "
                                    "a %dD world%s", path, got, got, strcmp(key, "replay") ? "start" : "replay in",
                                    want, want == 3 ? " (dimensions: 3)" : "");
+            mur_recording_destroy(*out);
+            *out = NULL;
+        } else if (strcmp(key, "replay") && c->s->params.motion == MUR_MOTION_FLY) {
+            /* a trace holds positions and velocities, not the birds' body frames */
+            rc = mur_parse_fail_at(c, n, "'%s' is a saved state of positions and velocities; model: starling's "
+                                   "birds carry body frames (up vectors), search radii and reaction clocks "
+                                   "that it does not hold, so a starling flock cannot continue from it: "
+                                   "start from a shape (ball, box, slab)", path);
             mur_recording_destroy(*out);
             *out = NULL;
         } else if (mur_sha256_file(path, (*out)->sha256)) {   /* the bytes just read, for the provenance */

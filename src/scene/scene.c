@@ -752,7 +752,7 @@ static const struct {
 int mur_scene_key_at(int i, char *buf, size_t size)
 {
     for (size_t l = 0; i >= 0 && l < sizeof key_lists / sizeof key_lists[0]; l++) {
-        const char *names[64];
+        const char *names[128];
         const char *const *keys = key_lists[l].keys ? key_lists[l].keys : mur_parse_setting_names(names);
         for (int k = 0; keys[k]; k++)
             if (i-- == 0) {

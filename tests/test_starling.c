@@ -1,0 +1,576 @@
+/* model: starling (docs/model.md "starling"): the grid against a literal
+ * O(N^2) transcription of the documented equations written here, grid and
+ * brute force, level flight at the cruise speed, rolling to turn, the
+ * adaptive radius's count, the roost and the altitude over a long run,
+ * predators, thread counts, and the refusals. Core only. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "murmur/flock.h"
+#include "murmur/presets.h"
+#include "murmur/rng.h"
+
+#define PI 3.14159265358979323846
+
+static mur_params starling(void)
+{
+    const mur_preset *p = mur_preset_find("starling");
+    if (!p)
+        abort();
+    return p->params;
+}
+
+static mur_flock *make(const mur_params *p, uint64_t seed)
+{
+    mur_flock *f = NULL;
+    mur_error err;
+    if (mur_flock_create(&f, p, seed, &err)) {
+        fprintf(stderr, "create: %s\n", err.msg);
+        abort();
+    }
+    return f;
+}
+
+static void step(mur_flock *f, int ticks)
+{
+    for (int t = 0; t < ticks; t++)
+        if (mur_flock_step(f))
+            abort();
+}
+
+/* A flock of n birds in a ball of radius r around c, heading `deg` degrees
+ * (within +- spread / 2) level at speed m/s. */
+static void ball(mur_flock *f, int n, const double c[3], double r, double deg, double spread, double speed)
+{
+    const mur_params *p = mur_flock_params(f);
+    mur_start_group g;
+    memset(&g, 0, sizeof g);
+    g.count = n;
+    g.region = MUR_REGION_BALL;
+    g.cx = c[0], g.cy = c[1], g.cz = c[2], g.radius = r;
+    g.heading = deg, g.spread = spread;
+    g.speed_min = g.speed_max = speed * p->dt;
+    mur_error err;
+    if (mur_flock_set_start(f, &g, 1, &err)) {
+        fprintf(stderr, "start: %s\n", err.msg);
+        abort();
+    }
+}
+
+/* The largest difference of two flocks' states, up vectors and radii. */
+static double apart(const mur_flock *a, const mur_flock *b)
+{
+    double most = 0;
+    int n = mur_flock_count(a);
+    const double *ax[6] = {mur_flock_x(a), mur_flock_y(a), mur_flock_z(a), mur_flock_vx(a), mur_flock_vy(a),
+                           mur_flock_vz(a)};
+    const double *bx[6] = {mur_flock_x(b), mur_flock_y(b), mur_flock_z(b), mur_flock_vx(b), mur_flock_vy(b),
+                           mur_flock_vz(b)};
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i < n; i++)
+            most = fmax(most, fabs(ax[k][i] - bx[k][i]));
+    for (int i = 0; i < 3 * n; i++)
+        most = fmax(most, fabs(mur_flock_up(a)[i] - mur_flock_up(b)[i]));
+    for (int i = 0; i < n; i++)
+        most = fmax(most, fabs(mur_flock_search_radius(a)[i] - mur_flock_search_radius(b)[i]));
+    return most;
+}
+
+/* ---- the literal model ----------------------------------------------------------
+ * docs/model.md "starling", written out again over every pair: no grid,
+ * no shared code with src/core/starling.c. */
+
+typedef struct {
+    double r[3], v[3];     /* m and m a tick */
+    double up[3], acc[3], steer[3];
+    double R, clock, interval;
+    int nint;
+} bird;
+
+static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void cross(const double a[3], const double b[3], double o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+static void unit(double a[3])
+{
+    double l = sqrt(dot(a, a));
+    for (int c = 0; c < 3; c++)
+        a[c] /= l;
+}
+
+/* f = unit(v); w = unit(f x up); u = w x f */
+static void frame(const bird *b, double f[3], double u[3], double w[3])
+{
+    for (int c = 0; c < 3; c++)
+        f[c] = b->v[c];
+    unit(f);
+    cross(f, b->up, w);
+    unit(w);
+    cross(w, f, u);
+}
+
+/* head side hs = unit(f x z), head up hu = hs x f */
+static void head(const double f[3], double hs[3], double hu[3])
+{
+    hs[0] = f[1], hs[1] = -f[0], hs[2] = 0;
+    unit(hs);
+    cross(hs, f, hu);
+}
+
+static double smoother(double e0, double e1, double x)
+{
+    double t = (x - e0) / (e1 - e0);
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return t * t * t * (t * (t * 6 - 15) + 10);
+}
+
+static void literal_tick(const mur_params *p, bird *b, int n, uint64_t seed, uint64_t tick, const mur_predator *pr,
+                         int npred)
+{
+    const double dt = p->dt, m = p->body_mass, W = m * 9.81;
+    bird *next = malloc((size_t)n * sizeof *next);
+    memcpy(next, b, (size_t)n * sizeof *next);
+    for (int i = 0; i < n; i++) {
+        if (!(b[i].clock + dt >= b[i].interval))
+            continue;   /* not reacting: the steering of the last reaction */
+        bird *o = &next[i];
+        o->R = fmin(b[i].R + p->neighbour_lerp * (b[i].R * cbrt(p->topological_range / (b[i].nint + 1)) - b[i].R),
+                    p->max_radius);
+        /* every j within R, the 20 nearest, by distance then index */
+        int nb[20], m_ = 0;
+        double nd[20];
+        for (int j = 0; j < n; j++) {
+            double d[3];
+            for (int c = 0; c < 3; c++)
+                d[c] = b[j].r[c] - b[i].r[c];
+            double d2 = dot(d, d);
+            if (j == i || !(d2 > 0 && d2 <= o->R * o->R))
+                continue;
+            int t = m_ < 20 ? m_ : 19;
+            if (m_ == 20 && !(d2 < nd[19]))
+                continue;
+            while (t > 0 && d2 < nd[t - 1]) {
+                nd[t] = nd[t - 1], nb[t] = nb[t - 1];
+                t--;
+            }
+            nd[t] = d2, nb[t] = j;
+            if (m_ < 20)
+                m_++;
+        }
+        double f[3], u[3], w[3], hs[3], hu[3];
+        frame(&b[i], f, u, w);
+        head(f, hs, hu);
+        double cv[3] = {0, 0, 0}, dir[20][3], dist[20];
+        for (int a = 0; a < m_; a++) {
+            dist[a] = sqrt(nd[a]);
+            for (int c = 0; c < 3; c++) {
+                dir[a][c] = (b[nb[a]].r[c] - b[i].r[c]) / dist[a];
+                cv[c] += dir[a][c];
+            }
+        }
+        double circ = m_ ? sqrt(dot(cv, cv)) / m_ : 1;
+        double S[3] = {0, 0, 0}, A[3] = {0, 0, 0}, C[3] = {0, 0, 0}, bank = 0;
+        int ns = 0, na = 0, nc = 0;
+        for (int a = 0; a < m_; a++) {
+            double sstep = smoother(p->hard_core, p->separation_radius, dist[a]);
+            if (ns < p->separation_neighbours && dist[a] < p->separation_radius) {
+                for (int c = 0; c < 3; c++)
+                    S[c] += (1 - sstep) * dir[a][c];
+                ns++;
+            }
+            double fj[3], uj[3], wj[3];
+            frame(&b[nb[a]], fj, uj, wj);
+            for (int c = 0; c < 3; c++)
+                A[c] += fj[c];
+            bank += dot(wj, u);
+            na++;
+            double az = atan2(fabs(dot(dir[a], hs)), dot(dir[a], f));   /* azimuth in the head frame */
+            if (!(az > PI - p->cohesion_blind_angle * PI / 360)) {
+                for (int c = 0; c < 3; c++)
+                    C[c] += sstep * dir[a][c];
+                nc++;
+            }
+        }
+        int most = ns > na ? ns : na;
+        o->nint = most > nc ? most : nc;
+        double F[3];
+        double sh = 0, ch = 0;
+        for (int c = 0; c < 3; c++) {
+            S[c] = ns ? -S[c] / ns : 0;
+            A[c] = na ? A[c] / na - f[c] : 0;
+            C[c] = nc ? C[c] * circ * circ / nc : 0;
+        }
+        sh = dot(S, hu), ch = dot(C, hu);
+        if (na)
+            bank /= na;
+        for (int c = 0; c < 3; c++)
+            F[c] = p->separation_weight * (S[c] + (p->separation_up - 1) * sh * hu[c]) + p->alignment_weight * A[c] -
+                   p->bank_alignment * bank * w[c] + p->cohesion_weight * (C[c] + (p->cohesion_up - 1) * ch * hu[c]);
+        /* roost */
+        double n2[2] = {b[i].r[0] - p->roost_x, b[i].r[1] - p->roost_y}, dc = hypot(n2[0], n2[1]);
+        if (dc > p->roost_radius) {
+            n2[0] /= dc, n2[1] /= dc;
+            double o2 = 0.5 * (1 + (f[0] * n2[0] + f[1] * n2[1]) / hypot(f[0], f[1]));
+            if (o2 > cos(p->reflect_angle * PI / 180)) {
+                double side = -(n2[0] * hs[0] + n2[1] * hs[1]) > 0 ? 1 : -1;
+                for (int c = 0; c < 3; c++)
+                    F[c] += side * o2 * (dc - p->roost_radius) * p->roost_weight * hs[c];
+            }
+        }
+        double dz = fmin(fmax(p->altitude - b[i].r[2], -10), 10);
+        F[2] += p->altitude_weight * dz;
+        for (int k = 0; k < npred; k++) {
+            double d[3] = {b[i].r[0] - pr[k].x, b[i].r[1] - pr[k].y, b[i].r[2] - pr[k].z}, dd = sqrt(dot(d, d));
+            if (dd > 0 && dd < pr[k].radius)
+                for (int c = 0; c < 3; c++)
+                    F[c] += pr[k].strength * (1 - dd / pr[k].radius) / dd * d[c] * m / (dt * dt);
+        }
+        double speed = sqrt(dot(b[i].v, b[i].v)) / dt;
+        for (int c = 0; c < 3; c++)
+            F[c] += m * p->speed_control * (p->cruise_speed - speed) * f[c];
+        double u0 = mur_noise_u01(seed, tick, (uint64_t)i, 0), u1 = mur_noise_u01(seed, tick, (uint64_t)i, 1);
+        double z = 1 - 2 * u0, rr = sqrt(1 - z * z), e[3] = {rr * cos(2 * PI * u1), rr * sin(2 * PI * u1), z};
+        for (int c = 0; c < 3; c++)
+            o->steer[c] = F[c] + p->random_weight * (b[i].clock + dt) * e[c];
+    }
+    /* flight, every bird */
+    for (int i = 0; i < n; i++) {
+        bird *o = &next[i];
+        double v[3], f[3], u[3], w[3], hs[3], hu[3];
+        frame(&b[i], f, u, w);
+        head(f, hs, hu);
+        for (int c = 0; c < 3; c++)
+            v[c] = b[i].v[c] / dt;
+        double s = sqrt(dot(v, v)), L = W * s * s / (p->cruise_speed * p->cruise_speed);
+        double lift[3], Fa[3];
+        for (int c = 0; c < 3; c++) {
+            lift[c] = fmin(L, p->max_lift) * u[c];
+            Fa[c] = lift[c] + (p->drag_lift * W - p->drag_lift * L) * f[c] + o->steer[c];
+        }
+        Fa[2] -= W;
+        for (int c = 0; c < 3; c++) {
+            v[c] += b[i].acc[c] * dt / 2;
+            o->r[c] = b[i].r[c] + v[c] * dt;
+            o->acc[c] = Fa[c] / m;
+            v[c] += o->acc[c] * dt / 2;
+        }
+        s = sqrt(dot(v, v));
+        double sc = fmin(fmax(s, p->min_speed / dt), p->max_speed / dt), nf[3];
+        for (int c = 0; c < 3; c++)
+            nf[c] = v[c] / s;
+        double beta = p->roll_rate * (dot(o->steer, hs) - dot(lift, hs)) * dt;
+        double phi = p->pitch_rate * dot(o->steer, u) * dt;
+        for (int c = 0; c < 3; c++)
+            nf[c] += phi * u[c];
+        unit(nf);
+        double nu[3], nw[3];
+        for (int c = 0; c < 3; c++)
+            nu[c] = u[c] + beta * w[c];
+        cross(nf, nu, nw);
+        unit(nw);
+        cross(nw, nf, nu);
+        for (int c = 0; c < 3; c++) {
+            o->up[c] = nu[c];
+            o->v[c] = nf[c] * sc * dt;
+        }
+        o->clock = b[i].clock + dt;
+        if (o->clock >= b[i].interval) {
+            o->clock = 0;
+            o->interval = p->reaction_time * (1 + p->reaction_spread * (2 * mur_noise_u01(seed, tick, (uint64_t)i, 2) - 1));
+        }
+    }
+    memcpy(b, next, (size_t)n * sizeof *b);
+    free(next);
+}
+
+TEST(the_grid_is_the_literal_model_for_300_ticks)
+{
+    mur_params p = starling();
+    p.count = 80;
+    p.roost_radius = 4;   /* most birds outside: the roost's push is in play */
+    p.random_weight = 2;  /* a random force large enough to count */
+    p.bank_alignment = 0.3;
+    p.pitch_rate = 0.5;
+    p.separation_up = 0.75;
+    p.cohesion_up = 1.25;
+    mur_flock *f = make(&p, 11);
+    const double c[3] = {150, 150, 100};
+    ball(f, p.count, c, 9, 30, 90, 9);
+    mur_predator pr = {.x = 156, .y = 150, .z = 101, .radius = 6, .strength = 0.0002};
+    mur_flock_set_predators(f, &pr, 1);
+    int n = p.count;
+    bird *b = calloc((size_t)n, sizeof *b);
+    for (int i = 0; i < n; i++) {
+        double v[3] = {mur_flock_vx(f)[i], mur_flock_vy(f)[i], mur_flock_vz(f)[i]};
+        b[i].r[0] = mur_flock_x(f)[i], b[i].r[1] = mur_flock_y(f)[i], b[i].r[2] = mur_flock_z(f)[i];
+        for (int k = 0; k < 3; k++)
+            b[i].v[k] = v[k];
+        /* level: +z made normal to the heading */
+        double h[3] = {v[0], v[1], v[2]}, z[3] = {0, 0, 1};
+        unit(h);
+        for (int k = 0; k < 3; k++)
+            b[i].up[k] = z[k] - h[2] * h[k];
+        unit(b[i].up);
+        b[i].R = 5;
+        CHECK(fabs(mur_flock_up(f)[3 * i + 2] - b[i].up[2]) < 1e-12, "bird %d starts level", i);
+    }
+    double worst = 0;
+    int reacted = 0;
+    for (int t = 0; t < 300; t++) {
+        literal_tick(&p, b, n, 11, (uint64_t)t, &pr, 1);
+        step(f, 1);
+        for (int i = 0; i < n; i++) {
+            const double got[6] = {mur_flock_x(f)[i], mur_flock_y(f)[i], mur_flock_z(f)[i],
+                                   mur_flock_vx(f)[i], mur_flock_vy(f)[i], mur_flock_vz(f)[i]};
+            for (int k = 0; k < 3; k++) {
+                worst = fmax(worst, fabs(got[k] - b[i].r[k]));
+                worst = fmax(worst, fabs(got[3 + k] - b[i].v[k]));
+                worst = fmax(worst, fabs(mur_flock_up(f)[3 * i + k] - b[i].up[k]));
+            }
+            worst = fmax(worst, fabs(mur_flock_search_radius(f)[i] - b[i].R));
+            reacted += mur_flock_interacting(f)[i] != b[i].nint;
+        }
+    }
+    CHECK(worst < 1e-9, "the grid and the literal model differ by %g", worst);
+    CHECK(reacted == 0, "%d interacting counts differ", reacted);
+    int inside = 0;
+    for (int i = 0; i < n; i++)
+        inside += mur_flock_interacting(f)[i] > 0;
+    CHECK(inside > n / 2, "only %d birds had neighbours: the rules were hardly exercised", inside);
+    free(b);
+    mur_flock_destroy(f);
+}
+
+TEST(grid_and_brute_force_give_the_same_bits)
+{
+    mur_params p = starling();
+    p.count = 400;
+    mur_flock *g = make(&p, 3), *brute = make(&p, 3);
+    const double c[3] = {150, 150, 100};
+    ball(g, p.count, c, 20, 0, 60, 10);
+    ball(brute, p.count, c, 20, 0, 60, 10);
+    mur_flock_set_brute_force(brute, 1);
+    step(g, 200);
+    step(brute, 200);
+    CHECK(apart(g, brute) == 0, "grid and brute force differ by %g", apart(g, brute));
+    mur_flock_destroy(g);
+    mur_flock_destroy(brute);
+}
+
+/* One bird alone, from 7 m/s: the speed control and the lift bring it to
+ * level flight at the cruise speed. */
+TEST(a_lone_bird_settles_to_level_flight_at_the_cruise_speed)
+{
+    mur_params p = starling();
+    p.count = 1;
+    p.roost_radius = 1e5;   /* no roost's edge in reach */
+    p.random_weight = 0;
+    mur_flock *f = make(&p, 1);
+    double x[1] = {0}, y[1] = {0}, z[1] = {100}, vx[1] = {7 * p.dt}, vy[1] = {0}, vz[1] = {0};
+    mur_error err;
+    REQUIRE(!mur_flock_set_state3(f, 1, x, y, z, vx, vy, vz, &err), "%s", err.msg);
+    CHECK(mur_flock_up(f)[2] == 1, "level at the start: up z %g", mur_flock_up(f)[2]);
+    step(f, 6000);   /* 30 s */
+    double v[3] = {mur_flock_vx(f)[0] / p.dt, mur_flock_vy(f)[0] / p.dt, mur_flock_vz(f)[0] / p.dt};
+    double s = sqrt(dot(v, v));
+    CHECK(fabs(s - p.cruise_speed) < 0.05, "speed %g m/s, cruise %g", s, p.cruise_speed);
+    CHECK(fabs(v[2]) < 0.05, "climbing or sinking at %g m/s", v[2]);
+    CHECK(fabs(mur_flock_z(f)[0] - p.altitude) < 5, "at %g m, preferred %g", mur_flock_z(f)[0], p.altitude);
+    CHECK(mur_flock_up(f)[2] > 0.9999, "not level: up z %g", mur_flock_up(f)[2]);
+    CHECK(v[0] > 0.999 * s, "it turned: v (%g, %g, %g)", v[0], v[1], v[2]);
+    mur_flock_destroy(f);
+}
+
+/* A pull to its left (+y, an attractor there): the bird rolls to the left
+ * (its up tilts toward +y) and then turns left. */
+TEST(a_bird_pulled_sideways_rolls_toward_the_turn_and_turns)
+{
+    mur_params p = starling();
+    p.count = 1;
+    p.roost_radius = 1e5;
+    p.random_weight = 0;
+    mur_flock *f = make(&p, 1);
+    double x[1] = {0}, y[1] = {0}, z[1] = {100}, vx[1] = {10 * p.dt}, vy[1] = {0}, vz[1] = {0};
+    mur_error err;
+    REQUIRE(!mur_flock_set_state3(f, 1, x, y, z, vx, vy, vz, &err), "%s", err.msg);
+    mur_predator pr = {.x = 0, .y = 1000, .z = 100, .radius = 1e4, .strength = 2.5e-5, .attract = 1};
+    mur_flock_set_predators(f, &pr, 1);
+    step(f, 40);   /* 0.2 s: rolled, hardly turned yet */
+    double roll = mur_flock_up(f)[1];
+    CHECK(roll > 0.05, "up y %g: no roll toward the pull", roll);
+    CHECK(mur_flock_vy(f)[0] < 0.2 * 10 * p.dt, "turned before it rolled: vy %g", mur_flock_vy(f)[0]);
+    step(f, 160);   /* 1 s in all */
+    CHECK(mur_flock_vy(f)[0] > 0.1 * 10 * p.dt, "no turn toward the pull: vy %g m/s", mur_flock_vy(f)[0] / p.dt);
+    CHECK(mur_flock_up(f)[1] > 0.05, "the bank was lost: up y %g", mur_flock_up(f)[1]);
+    mur_flock_destroy(f);
+}
+
+/* The radius settles where R' = R: n + 1 = n_topo, so the birds interact
+ * with n_topo - 1 = 5.5 neighbours on average (StarDisplay's arithmetic). */
+TEST(the_adaptive_radius_settles_at_topological_range_neighbours)
+{
+    mur_params p = starling();
+    p.count = 1500;
+    mur_flock *f = make(&p, 5);
+    const double c[3] = {150, 150, 100};
+    ball(f, p.count, c, 25, 0, 20, 10);
+    step(f, 1200);   /* 6 s */
+    double sum = 0, rsum = 0;
+    int samples = 0;
+    for (int t = 0; t < 40; t++) {
+        step(f, 10);
+        for (int i = 0; i < p.count; i++) {
+            sum += mur_flock_interacting(f)[i];
+            rsum += mur_flock_search_radius(f)[i];
+        }
+        samples += p.count;
+    }
+    double mean = sum / samples, R = rsum / samples;
+    CHECK(fabs(mean - (p.topological_range - 1)) < 0.4, "%g neighbours on average, n_topo %g", mean,
+          p.topological_range);
+    CHECK(R > 1 && R < 5, "mean search radius %g m (it starts at 5)", R);
+    /* a larger range: more neighbours, a larger radius */
+    p.topological_range = 12.5;
+    mur_flock *g = make(&p, 5);
+    ball(g, p.count, c, 25, 0, 20, 10);
+    step(g, 1600);
+    double sum2 = 0;
+    for (int i = 0; i < p.count; i++)
+        sum2 += mur_flock_interacting(g)[i];
+    CHECK(fabs(sum2 / p.count - 11.5) < 1.5, "n_topo 12.5: %g neighbours", sum2 / p.count);
+    mur_flock_destroy(f);
+    mur_flock_destroy(g);
+}
+
+static void roost_stats(const mur_flock *f, double *far, double *inside, double *height)
+{
+    const mur_params *p = mur_flock_params(f);
+    int n = mur_flock_count(f);
+    *far = 0, *inside = 0, *height = 0;
+    for (int i = 0; i < n; i++) {
+        double d = hypot(mur_flock_x(f)[i] - p->roost_x, mur_flock_y(f)[i] - p->roost_y);
+        *far = fmax(*far, d);
+        *inside += d < p->roost_radius + 25;
+        *height += mur_flock_z(f)[i];
+    }
+    *inside /= n;
+    *height /= n;
+}
+
+/* 60 s: the flock turns back at the roost's edge again and again and keeps
+ * near its preferred height. */
+TEST(starlings_stay_over_the_roost_and_near_their_height_for_a_minute)
+{
+    mur_params p = starling();
+    p.count = 400;
+    mur_flock *f = make(&p, 9);
+    const double c[3] = {150, 150, 100};
+    ball(f, p.count, c, 20, 0, 30, 10);
+    double worst_far = 0, least_inside = 1, worst_height = 0;
+    for (int s = 0; s < 60; s++) {
+        step(f, 200);
+        double far, inside, height;
+        roost_stats(f, &far, &inside, &height);
+        worst_far = fmax(worst_far, far);
+        least_inside = fmin(least_inside, inside);
+        worst_height = fmax(worst_height, fabs(height - p.altitude));
+    }
+    CHECK(worst_far < 2 * p.roost_radius, "a bird went %g m from the roost's centre (radius %g)", worst_far,
+          p.roost_radius);
+    CHECK(least_inside > 0.8, "only %g of the birds within 25 m of the roost", least_inside);
+    CHECK(worst_height < 15, "the mean height strayed %g m from %g", worst_height, p.altitude);
+    mur_flock_destroy(f);
+}
+
+/* A falcon through the flock: the birds near it flee (the flock's spread
+ * grows at once) and the ones it passes bank away. */
+TEST(a_falcon_makes_the_flock_flee_and_bank)
+{
+    mur_params p = starling();
+    p.count = 600;
+    const double c[3] = {150, 150, 100};
+    mur_flock *calm = make(&p, 4), *hunted = make(&p, 4);
+    ball(calm, p.count, c, 15, 0, 20, 10);
+    ball(hunted, p.count, c, 15, 0, 20, 10);
+    step(calm, 400);
+    step(hunted, 400);
+    /* the falcon at the flock's centre */
+    double m[3] = {0, 0, 0};
+    for (int i = 0; i < p.count; i++) {
+        m[0] += mur_flock_x(hunted)[i] / p.count;
+        m[1] += mur_flock_y(hunted)[i] / p.count;
+        m[2] += mur_flock_z(hunted)[i] / p.count;
+    }
+    mur_predator pr = {.x = m[0], .y = m[1], .z = m[2], .radius = 20, .strength = 0.0005, .burst = 1.5};
+    mur_flock_set_predators(hunted, &pr, 1);
+    step(calm, 200);
+    step(hunted, 200);
+    /* each flock's spread about its own centre, and its mean bank */
+    double spread[2] = {0, 0}, tilt[2] = {0, 0};
+    const mur_flock *fl[2] = {calm, hunted};
+    for (int k = 0; k < 2; k++) {
+        double o[3] = {0, 0, 0};
+        for (int i = 0; i < p.count; i++) {
+            o[0] += mur_flock_x(fl[k])[i] / p.count;
+            o[1] += mur_flock_y(fl[k])[i] / p.count;
+            o[2] += mur_flock_z(fl[k])[i] / p.count;
+        }
+        for (int i = 0; i < p.count; i++) {
+            double d[3] = {mur_flock_x(fl[k])[i] - o[0], mur_flock_y(fl[k])[i] - o[1], mur_flock_z(fl[k])[i] - o[2]};
+            spread[k] += sqrt(dot(d, d)) / p.count;
+            tilt[k] += acos(fmin(1, mur_flock_up(fl[k])[3 * i + 2])) / p.count;
+        }
+    }
+    CHECK(spread[1] > 1.3 * spread[0], "spread %g m hunted, %g m calm: no flash expansion", spread[1], spread[0]);
+    CHECK(tilt[1] > 1.5 * tilt[0], "mean bank %g rad hunted, %g calm", tilt[1], tilt[0]);
+    mur_flock_destroy(calm);
+    mur_flock_destroy(hunted);
+}
+
+TEST(starlings_step_to_the_same_bits_on_1_2_3_and_8_threads)
+{
+    mur_params p = starling();
+    p.count = 3000;
+    const double c[3] = {150, 150, 100};
+    mur_flock *one = make(&p, 2);
+    ball(one, p.count, c, 30, 0, 40, 10);
+    step(one, 60);
+    const int threads[] = {2, 3, 8};
+    for (int t = 0; t < 3; t++) {
+        mur_flock *f = make(&p, 2);
+        ball(f, p.count, c, 30, 0, 40, 10);
+        mur_error err;
+        REQUIRE(!mur_flock_set_threads(f, threads[t], &err), "%s", err.msg);
+        step(f, 60);
+        CHECK(apart(one, f) == 0, "%d threads differ by %g", threads[t], apart(one, f));
+        mur_flock_destroy(f);
+    }
+    mur_flock_destroy(one);
+}
+
+TEST(starlings_are_refused_in_the_plane_and_in_part)
+{
+    mur_params p = starling();
+    mur_flock *f = NULL;
+    mur_error err;
+    p.dimensions = 2;
+    CHECK(mur_flock_create(&f, &p, 1, &err) == MUR_EINPUT && strstr(err.msg, "dimensions: 3"), "2D: %s", err.msg);
+    p = starling();
+    p.motion = MUR_MOTION_STEER;
+    CHECK(mur_flock_create(&f, &p, 1, &err) == MUR_EINPUT && strstr(err.msg, "go together"), "part: %s", err.msg);
+    p = starling();
+    p.body_mass = 0;
+    CHECK(mur_flock_create(&f, &p, 1, &err) == MUR_EINPUT && strstr(err.msg, "body_mass"), "mass: %s", err.msg);
+    /* another model's flock has no body frames */
+    mur_params q = mur_preset_find("wrkspc")->params;
+    q.dimensions = 3;
+    q.depth = 100;
+    f = make(&q, 1);
+    CHECK(!mur_flock_up(f) && !mur_flock_search_radius(f) && !mur_flock_interacting(f), "body frames for wrkspc");
+    mur_flock_destroy(f);
+}
