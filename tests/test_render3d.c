@@ -348,7 +348,7 @@ TEST(bad_3d_cameras_are_refused_at_their_line)
         {"camera: {up: 3}\n", ":2:14:", "up"},
         {"camera: {zoom: 2}\n", ":2:10:", "2D world's camera"},
         {"camera: {center: [1, 2]}\n", ":2:10:", "2D world's camera"},
-        {"camera: {follow: {boid: 0}}\n", ":2:18:", "follows the flock only"},
+        {"camera: {follow: {predator: 0}}\n", ":2:18:", "follows the flock or a boid"},
         {"camera: {mode: fisheye}\n", ":2:16:", "fisheye"},
         {"camera: {mode: orthographic, height: 0}\n", ":2:38:", "height"},
         {"timeline:\n  - at: 1s\n    set: {camera.zoom: 2}\n", ":4:11:", "2D world's camera"},

@@ -98,6 +98,13 @@ typedef struct mur_moment {
 /// What a camera follows (docs/scenes.md `camera.follow`).
 typedef enum { MUR_FOLLOW_NONE, MUR_FOLLOW_BOID, MUR_FOLLOW_FLOCK, MUR_FOLLOW_PREDATOR } mur_follow;
 
+/// A view a 3D world's frame may show (docs/scenes.md `camera.views`): through the
+/// camera, or an orthographic projection of the box from above (x-y), the front
+/// (x-z) or the side (y-z), labelled and scaled in world units as in a paper.
+typedef enum { MUR_VIEWS_PERSPECTIVE, MUR_VIEWS_TOP, MUR_VIEWS_FRONT, MUR_VIEWS_SIDE } mur_view_kind;
+/// How many views a frame shows at most.
+#define MUR_VIEWS_MAX 4
+
 /// The camera at one time: where it looks and how close.
 typedef struct mur_camera {
     double x, y;                 ///< centre of the view, world units (when not following)
@@ -118,6 +125,14 @@ typedef struct mur_camera {
     double up[3];                ///< the picture's up (default 0, 0, 1)
     double fov;                  ///< vertical field of view, degrees, in (0, 180)
     double height;               ///< orthographic: world units the frame's height shows
+    /* a 3D world's lens, seam and figure (docs/scenes.md "Depth of field", `camera.wrap`,
+     * `camera.views`); all 0: everything sharp, no images, the perspective view alone */
+    double aperture;             ///< depth of field: the lens's diameter, world units (0: all sharp)
+    double focus;                ///< depth in focus along the view, world units (0: the target's)
+    int focus_flock;             ///< 1: the flock's centre is in focus (focus unused)
+    int wrap_nearest;            ///< 1: a wrapping world's birds each drawn at their image nearest the target
+    int nviews;                  ///< views a frame shows side by side (0: the camera's alone)
+    int views[MUR_VIEWS_MAX];    ///< which, in order (mur_view_kind)
 } mur_camera;
 
 /// How a 3D world's birds are drawn (docs/scenes.md `look.birds`).

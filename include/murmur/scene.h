@@ -90,6 +90,12 @@ typedef struct mur_scene_camera {
     int orthographic;            ///< `mode: orthographic`
     double position[3], look_at[3], up[3]; ///< `position`, `target`, `up` at time 0
     double fov, height;          ///< `fov` (degrees), `height` (orthographic, world units)
+    double aperture;             ///< `aperture`: depth of field's lens diameter, world units (0: off)
+    double focus;                ///< `focus` in world units (NAN: the target's distance)
+    int focus_flock;             ///< `focus: flock`
+    int wrap_nearest;            ///< `wrap: nearest`
+    int nviews;                  ///< `views`: how many (0: the camera's view alone)
+    int views[MUR_VIEWS_MAX];    ///< mur_view_kind, in the order given
 } mur_scene_camera;
 
 /// Default seconds a following camera takes to settle (docs/scenes.md `camera.smooth`):

@@ -182,7 +182,19 @@ static int centre3d(const mur_flock *f, double c[3], double v[3])
     return 0;
 }
 
-/* A 3D camera following the flock: the same spring as in 2D, on the
+/* Boid `id`'s position and velocity (per tick) in a 3D flock (on a
+ * replay, the boid with that id): 0, or -1 when it is not there. */
+static int bird3d(const mur_flock *f, int id, double c[3], double v[3])
+{
+    int i = mur_flock_row(f, id);
+    if (i < 0)
+        return -1;
+    c[0] = mur_flock_x(f)[i], c[1] = mur_flock_y(f)[i], c[2] = mur_flock_z(f)[i];
+    v[0] = mur_flock_vx(f)[i], v[1] = mur_flock_vy(f)[i], v[2] = mur_flock_vz(f)[i];
+    return 0;
+}
+
+/* A 3D camera following the flock (or a boid): the same spring as in 2D, on the
  * three coordinates of the flock's centre, with no wrapping of its own (a
  * camera is not in the world's box). */
 static void observe3d(mur_renderer *r, int panel, const mur_flock *f, long tick, const follow_now *w)
@@ -190,7 +202,9 @@ static void observe3d(mur_renderer *r, int panel, const mur_flock *f, long tick,
     const mur_look *lk = r->look;
     mur_cam_state *cs = &r->panels[panel].cam;
     double c[3], v[3];
-    int have = w->kind == MUR_FOLLOW_FLOCK && centre3d(f, c, v) == 0;
+    int have = w->kind == MUR_FOLLOW_FLOCK ? centre3d(f, c, v) == 0
+               : w->kind == MUR_FOLLOW_BOID ? bird3d(f, w->index, c, v) == 0
+                                            : 0;
     if (!cs->init || tick != cs->tick + 1) {
         cs->init = have;
         cs->tick = tick;
@@ -207,6 +221,19 @@ static void observe3d(mur_renderer *r, int panel, const mur_flock *f, long tick,
     }
     double p[3] = {cs->px, cs->py, cs->pz}, pv[3] = {cs->vx, cs->vy, cs->vz};
     double wt = w->smooth > 0 ? 4 / (w->smooth * lk->tps) : 0;
+    mur_camera cam = {0};
+    if (lk->camera_at)
+        lk->camera_at(lk->ctx, tick / lk->tps, &cam);
+    const mur_params *pp = mur_flock_params(f);
+    if (cam.wrap_nearest && pp->boundary == MUR_BOUNDARY_WRAP) {
+        /* camera.wrap: nearest draws the world around the target: the
+         * target crossing the seam goes on across it, at the image nearest
+         * where the camera looks, rather than jumping back a box */
+        double size[3] = {pp->width, pp->height, pp->depth};
+        for (int k = 0; k < 3; k++)
+            if (size[k] > 0)
+                c[k] -= size[k] * floor((c[k] - p[k]) / size[k] + 0.5);
+    }
     for (int k = 0; k < 3; k++) {
         double e = p[k] - (c[k] - v[k]), ev = pv[k] - v[k];
         /* the target jumped by more than the box under wrap: start on it */
@@ -249,16 +276,45 @@ void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t,
         out->height = 1.2 * fmax(p->depth, p->height);
     }
     follow_now w = follow_at(lk, t);
-    if (w.kind == MUR_FOLLOW_FLOCK) {
+    if (w.kind == MUR_FOLLOW_FLOCK || w.kind == MUR_FOLLOW_BOID) {
         const mur_cam_state *cs = &r->panels[panel].cam;
-        double c[3], v[3];
+        double c[3], v[3], was[3];
+        memcpy(was, out->target, sizeof was);
         if (cs->init) {
             out->target[0] = cs->px;
             out->target[1] = cs->py;
             out->target[2] = cs->pz;
-        } else if (centre3d(f, c, v) == 0) {   /* before the first tick */
+        } else if (w.kind == MUR_FOLLOW_FLOCK ? centre3d(f, c, v) == 0
+                                              : bird3d(f, w.index, c, v) == 0) {   /* before the first tick */
             memcpy(out->target, c, sizeof c);
         }
+        /* a boid is followed as a tracking shot: the camera keeps its
+         * offset from the target, so the bird stays the same size */
+        if (w.kind == MUR_FOLLOW_BOID)
+            for (int k = 0; k < 3; k++)
+                out->pos[k] += out->target[k] - was[k];
+    }
+    if (!cam.view3d)
+        return;
+    /* the lens and the seam (docs/scenes.md "Depth of field", camera.wrap) */
+    if (cam.aperture > 0 && out->mode == MUR_VIEW_PERSPECTIVE) {
+        double c[3], v[3], q[3], l2 = 0, fq = 0;
+        const double *at = out->target;
+        if (cam.focus_flock && centre3d(f, c, v) == 0)
+            at = c;
+        for (int k = 0; k < 3; k++) {
+            q[k] = out->target[k] - out->pos[k];
+            l2 += q[k] * q[k];
+        }
+        for (int k = 0; k < 3; k++)   /* the depth of `at` along the view */
+            fq += (at[k] - out->pos[k]) * q[k];
+        out->aperture = cam.aperture;
+        out->focus = cam.focus > 0 && !cam.focus_flock ? cam.focus : l2 > 0 ? fq / sqrt(l2) : 0;
+    }
+    if (cam.wrap_nearest && p->boundary == MUR_BOUNDARY_WRAP) {
+        out->period[0] = p->width;
+        out->period[1] = p->height;
+        out->period[2] = p->depth;
     }
 }
 

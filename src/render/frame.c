@@ -264,7 +264,7 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
     }
     /* Pango and fontconfig only for looks with text: loading fonts is the
      * slowest part of a short still. */
-    int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at || lk->moment_at;
+    int text = lk->noverlays > 0 || r->npanels > 1 || lk->caption_at || lk->moment_at || mur_views3d_wanted(lk);
     if (mur_overlay_images_init(r)) {
         mur_renderer_destroy(r);
         return mur_error_set(err, MUR_ERUN, "cannot set up the image overlays (out of memory)");
@@ -1388,7 +1388,7 @@ static int draw_panel(mur_renderer *r, cairo_t *cr, int index, const mur_flock *
     mur_view view;
     int rc;
     if (mur_flock_z(f)) {   /* a 3D world, through its camera (frame3d.c) */
-        rc = mur_frame3d_draw(r, cr, &pc, x, y, w, h);
+        rc = mur_views3d_draw(r, cr, &pc, x, y, w, h);
     } else if (mur_camera_view(r, index, f, t, &view)) {
         rc = mur_camera_draw(r, cr, &pc, &view, x, y, w, h, start, nb);
     } else {

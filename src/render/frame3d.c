@@ -110,6 +110,11 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
         rc = mur_view3d_birds(cr, &v, &st, (size_t)n, px, py, pz, vx, vy, vz, ids, pc->t, NULL);
     }
+    if (!rc && ok && n > 0 && lk->noverlays) {   /* the one-boid view, over the birds (watch3d.c) */
+        cairo_identity_matrix(cr);
+        cairo_translate(cr, X, Y);
+        rc = mur_watch3d_draw(r, cr, pc, &v);
+    }
     cairo_restore(cr);
     cairo_surface_destroy(sky);
     if (!rc && mur_render_stopped(r))

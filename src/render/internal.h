@@ -393,6 +393,17 @@ void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t,
 /* frame3d.c: a 3D world's panel (the sky, its birds far to near, the
  * panel overlays) in the rectangle (x, y, w, h): 0, MUR_EINTR or -1. */
 int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h);
+/* views3d.c: the same, or with `camera.views` the views it lists side by
+ * side (the perspective one through mur_frame3d_draw, the orthographic
+ * projections with their axes): 0, MUR_EINTR or -1. */
+int mur_views3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h);
+/* watch3d.c: the watch overlays of a 3D panel through view v (cr's user
+ * space the view's pixels), after its birds: 0, or -1 when memory is
+ * short; and the watch's legend box. */
+int mur_watch3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const struct mur_view3d *v);
+void mur_watch3d_legend(mur_panel_ctx *pc, const mur_overlay *o);
+/* 1 when lk's camera shows views (and so draws their titles and numbers). */
+int mur_views3d_wanted(const mur_look *lk);
 void mur_camera_free(mur_cam_state *c);
 /* The view of panel pc->index at pc->t: 1 when it is not the whole world
  * (then draw through mur_camera_draw), 0 for the identity camera. */

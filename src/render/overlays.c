@@ -677,7 +677,12 @@ void mur_overlays_panel(mur_panel_ctx *pc)
         switch (o->kind) {
         case MUR_OVERLAY_READOUT: readout(pc, o); break;
         case MUR_OVERLAY_PLOT: plot(pc, k, o); break;
-        case MUR_OVERLAY_WATCH: watch_legend(pc, o); break;
+        case MUR_OVERLAY_WATCH:
+            if (mur_flock_z(pc->f))
+                mur_watch3d_legend(pc, o);   /* watch3d.c: its neighbours in 3D */
+            else
+                watch_legend(pc, o);
+            break;
         case MUR_OVERLAY_PARAMS: params_line(pc); break;
         case MUR_OVERLAY_STATE: state_label(pc); break;
         case MUR_OVERLAY_FIGURE: mur_overlay_figure(pc, k, o); break;

@@ -98,6 +98,22 @@ int mur_view3d_project(const mur_view3d *v, const double p[3], double *px, doubl
     return 1;
 }
 
+void mur_view3d_image(const mur_view3d *v, double p[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (v->period[k] > 0) {
+            double d = p[k] - v->target[k];
+            p[k] -= v->period[k] * floor(d / v->period[k] + 0.5);
+        }
+}
+
+double mur_view3d_blur(const mur_view3d *v, double d)
+{
+    if (!(v->aperture > 0) || v->mode != MUR_VIEW_PERSPECTIVE || !(d > 0) || !(v->focus > 0))
+        return 0;
+    return 0.5 * v->focal * v->aperture * fabs(1 / d - 1 / v->focus);
+}
+
 typedef struct {
     double d;
     uint32_t i;
@@ -120,6 +136,7 @@ size_t mur_view3d_order(const mur_view3d *v, size_t n, const double *x, const do
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         double p[3] = {x[i], y[i], z[i]}, px, py, d, s;
+        mur_view3d_image(v, p);
         if (mur_view3d_project(v, p, &px, &py, &d, &s))
             k[m++] = (depth_key){d, (uint32_t)i};
     }
@@ -225,6 +242,12 @@ double mur_wing_angle(double t, double freq, double amplitude, uint32_t id)
 void mur_view3d_bird(cairo_t *cr, double px, double py, double hx, double hy, double len, double wing,
                      const double rgb[3])
 {
+    mur_view3d_bird_alpha(cr, px, py, hx, hy, len, wing, rgb, 1);
+}
+
+void mur_view3d_bird_alpha(cairo_t *cr, double px, double py, double hx, double hy, double len, double wing,
+                           const double rgb[3], double alpha)
+{
     double l = hypot(hx, hy);
     if (!(l > 0)) {
         hx = 1;
@@ -235,7 +258,10 @@ void mur_view3d_bird(cairo_t *cr, double px, double py, double hx, double hy, do
     hy /= l;
     double nx = -hy, ny = hx;             /* across the body, in the picture */
     double span = 0.75 * len * (0.35 + 0.65 * fabs(cos(wing))), lift = 0.45 * len * sin(wing);
-    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    if (alpha < 1)
+        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
+    else
+        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
     /* the body, a spindle along the heading */
     cairo_move_to(cr, px + 0.5 * len * hx, py + 0.5 * len * hy);
     cairo_line_to(cr, px + 0.12 * len * nx, py + 0.12 * len * ny);
@@ -254,7 +280,7 @@ void mur_view3d_bird(cairo_t *cr, double px, double py, double hx, double hy, do
 }
 
 void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
-                            double ux, double uy, double len, double wing, const double rgb[3])
+                            double ux, double uy, double len, double wing, const double rgb[3], double alpha)
 {
     double l = hypot(hx, hy);
     if (!(l > 0)) {
@@ -266,7 +292,10 @@ void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double
     hy /= l;
     double nx = -hy, ny = hx;
     double span = 0.75 * len * (0.35 + 0.65 * fabs(cos(wing))), lift = 0.45 * len * sin(wing);
-    cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    if (alpha < 1)
+        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
+    else
+        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
     cairo_move_to(cr, px + 0.5 * len * hx, py + 0.5 * len * hy);
     cairo_line_to(cr, px + 0.12 * len * nx, py + 0.12 * len * ny);
     cairo_line_to(cr, px - 0.5 * len * hx, py - 0.5 * len * hy);
@@ -369,26 +398,45 @@ static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, s
     for (size_t j = 0; j < m; j++) {
         uint32_t i = idx[j];
         double p[3] = {x[i], y[i], z[i]}, u[3] = {vx[i], vy[i], vz[i]}, px = 0, py = 0, d = 0, s = 0, hx = 0, hy = 0;
+        mur_view3d_image(v, p);
         mur_view3d_project(v, p, &px, &py, &d, &s);
         /* a bird larger than the frame covers it anyway: no larger (a hostile
          * camera's scale cannot make a disc of 1e12 pixels to walk) */
         double len = fmin(fmax(st->len_world * s, st->min_px), 4.0 * fmax(v->w, v->h));
         if (!isfinite(px) || !isfinite(py) || !(len > 0))
             continue;
-        if (px < -len || py < -len || px > v->w + len || py > v->h + len)
+        /* Out of focus (depth of field): the bird grown by its circle of
+         * confusion b on every side and fainter by the ratio of the areas,
+         * so it lays the same ink spread wider; under 0.05 pixels it is
+         * drawn sharp, as without depth of field. */
+        double b = mur_view3d_blur(v, d), fade = 1;
+        if (b < 0.05)
+            b = 0;
+        if (px < -len - 2 * b || py < -len - 2 * b || px > v->w + len + 2 * b || py > v->h + len + 2 * b)
             continue;
         if (tau) {   /* absorption: a disc of the bird's half length */
-            mur_absorb_add(tau, v->w, v->h, px, py, 0.5 * len, st->opacity);
+            double r0 = 0.5 * len, r1 = r0 + b;
+            /* the same optical depth over the wider disc: -ln(1 - a') = -ln(1 - a) (r0 / r1)^2 */
+            double a = b > 0 ? 1 - pow(1 - fmin(st->opacity, 0.999999), r0 * r0 / (r1 * r1)) : st->opacity;
+            mur_absorb_add(tau, v->w, v->h, px, py, r1, a);
             continue;
         }
         double a = mur_view3d_haze(d, st->visibility), rgb[3];
         for (int k = 0; k < 3; k++)
             rgb[k] = bird[k] + (haze[k] - bird[k]) * a;
         if (st->points) {
-            cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-            cairo_arc(cr, px, py, fmax(0.25 * len, 0.6), 0, 2 * M_PI);
+            double r0 = fmax(0.25 * len, 0.6), r1 = r0 + b;
+            if (b > 0)
+                cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], r0 * r0 / (r1 * r1));
+            else
+                cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+            cairo_arc(cr, px, py, r1, 0, 2 * M_PI);
             cairo_fill(cr);
             continue;
+        }
+        if (b > 0) {
+            fade = len * len / ((len + 2 * b) * (len + 2 * b));
+            len += 2 * b;
         }
         picture_heading(v, p, u, px, py, &hx, &hy);
         uint32_t id = uids ? uids[i] : iids ? (uint32_t)iids[i] : i;
@@ -403,11 +451,11 @@ static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, s
                 double sx, sy, ux, uy;
                 picture_dir(v, p, w, px, py, s, &sx, &sy);
                 picture_dir(v, p, b, px, py, s, &ux, &uy);
-                mur_view3d_bird_banked(cr, px, py, hx, hy, sx, sy, ux, uy, len, wing, rgb);
+                mur_view3d_bird_banked(cr, px, py, hx, hy, sx, sy, ux, uy, len, wing, rgb, fade);
                 continue;
             }
         }
-        mur_view3d_bird(cr, px, py, hx, hy, len, wing, rgb);
+        mur_view3d_bird_alpha(cr, px, py, hx, hy, len, wing, rgb, fade);
     }
     mur_free(idx);
     return 0;

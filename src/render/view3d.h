@@ -29,7 +29,21 @@ typedef struct mur_view3d {
     /* derived by mur_view3d_init */
     double fwd[3], right[3], upv[3];
     double focal;            /* pixels per unit of x / depth (perspective) or per unit (orthographic) */
+    /* optional, all 0 by default (a frame then keeps its bytes) */
+    double aperture;         /* depth of field: the lens's diameter, world units (0: every bird sharp) */
+    double focus;            /* the depth in focus, world units (with aperture) */
+    double period[3];        /* a wrapping world's box: each point is taken at its image nearest the
+                              * target (mur_view3d_image); 0 along an axis: as it is */
 } mur_view3d;
+
+/* Point p moved to its periodic image nearest v->target along each axis
+ * whose v->period is above 0 (camera.wrap: nearest). */
+void mur_view3d_image(const mur_view3d *v, double p[3]);
+
+/* The radius, pixels, of the circle of confusion of a point at depth d
+ * (thin lens): focal x aperture x |1/d - 1/focus| / 2; 0 without depth of
+ * field, or for an orthographic view. */
+double mur_view3d_blur(const mur_view3d *v, double d);
 
 /* Checks v's camera and derives its axes: 0, or MUR_EINPUT with a message
  * in err (size n) when the target equals the position, up is parallel to
@@ -43,7 +57,8 @@ int mur_view3d_init(mur_view3d *v, char *err, size_t n);
 int mur_view3d_project(const mur_view3d *v, const double p[3], double *px, double *py, double *depth,
                        double *scale);
 
-/* The drawing order of n points (x, y, z): writes into idx the indices of
+/* The drawing order of n points (x, y, z), each at its image
+ * (mur_view3d_image): writes into idx the indices of
  * those in front of the camera, farthest first, equal depths by lower
  * index (deterministic), and returns how many (SIZE_MAX: memory short). */
 size_t mur_view3d_order(const mur_view3d *v, size_t n, const double *x, const double *y, const double *z,
@@ -80,6 +95,9 @@ double mur_wing_angle(double t, double freq, double amplitude, uint32_t id);
  * whose tips lift with its sine, in colour rgb (0..1). */
 void mur_view3d_bird(cairo_t *cr, double px, double py, double hx, double hy, double len, double wing,
                      const double rgb[3]);
+/* The same with an opacity (a bird out of focus: larger and fainter). */
+void mur_view3d_bird_alpha(cairo_t *cr, double px, double py, double hx, double hy, double len, double wing,
+                           const double rgb[3], double alpha);
 
 /* Density by absorption (Beer-Lambert). tau holds an optical depth per
  * pixel (w x h floats, zeroed by the caller); each bird adds a disc of
@@ -111,9 +129,9 @@ typedef struct mur_view3d_style {
 } mur_view3d_style;
 /* A bird as mur_view3d_bird draws it, banked: its wings along (sx, sy),
  * the picture of its body's side (length 1 across the view, shorter as it
- * turns edge-on), the tips raised along (ux, uy), the picture of its up. */
+ * turns edge-on), the tips raised along (ux, uy), the picture of its up; alpha as mur_view3d_bird_alpha's. */
 void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
-                            double ux, double uy, double len, double wing, const double rgb[3]);
+                            double ux, double uy, double len, double wing, const double rgb[3], double alpha);
 
 int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
                     const double *y, const double *z, const double *vx, const double *vy, const double *vz,

@@ -65,6 +65,12 @@ void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
         }
         out->fov = v[MUR_CAMERA_FOV];
         out->height = v[MUR_CAMERA_HEIGHT];
+        out->aperture = sc->aperture;
+        out->focus = isnan(sc->focus) ? 0 : sc->focus;
+        out->focus_flock = sc->focus_flock;
+        out->wrap_nearest = sc->wrap_nearest;
+        out->nviews = sc->nviews;
+        memcpy(out->views, sc->views, sizeof out->views);
     }
     out->smooth = sc->smooth_given             ? sc->smooth
                   : follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK

@@ -24,6 +24,7 @@ typedef struct {
     yaml_node_t *follow;  /* camera.follow, checked once predators are known */
     yaml_node_t *baseline; /* experiment.baseline, resolved once the conditions are read */
     yaml_node_t *camera;  /* the camera section (a 3D camera is checked once it is all read) */
+    yaml_node_t *focus, *aperture, *wrap; /* camera.focus, .aperture and .wrap (checked once the camera is read) */
 } ctx;
 typedef struct {
     const char *key;

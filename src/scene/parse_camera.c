@@ -9,7 +9,8 @@
 #include <string.h>
 
 const char *const mur_parse_camera_keys[] = {"center", "zoom", "follow", "smooth", "boid_size", "mode",
-                                             "position", "target", "up", "fov", "height", NULL};
+                                             "position", "target", "up", "fov", "height", "focus",
+                                             "aperture", "wrap", "views", NULL};
 const char *const mur_parse_follow_keys[] = {"boid", "predator", NULL};
 
 /* what a timeline's set and ramp may change besides the flock's settings */
@@ -19,7 +20,8 @@ static const char *const camera_set_keys[] = {"camera.zoom", "camera.center", "c
 /* the keys of a 2D camera and of a 3D one (docs/scenes.md `camera`) */
 static const char *const keys_2d[] = {"center", "zoom", "boid_size", "camera.zoom", "camera.center",
                                       "camera.x", "camera.y", NULL};
-static const char *const keys_3d[] = {"mode", "position", "target", "up", "fov", "height", "camera.position",
+static const char *const keys_3d[] = {"mode", "position", "target", "up", "fov", "height", "focus", "aperture",
+                                      "wrap", "views", "camera.position",
                                       "camera.target", "camera.fov", "camera.height", NULL};
 #define CAMERA_FAR 1e6     /* world units a camera's centre may lie from the origin */
 #define ZOOM_MIN 0.1
@@ -93,6 +95,55 @@ static int camera_fov(ctx *c, yaml_node_t *n, const char *key, double *out)
     return 0;
 }
 
+/* `views: [perspective, top, front, side]`: one to four views, each once. */
+static int camera_views(ctx *c, yaml_node_t *n, mur_scene_camera *cam)
+{
+    static const char *const names[] = {"perspective", "top", "front", "side", NULL};
+    int rc = mur_parse_need_type(c, n, YAML_SEQUENCE_NODE, "views");
+    if (rc)
+        return rc;
+    long len = n->data.sequence.items.top - n->data.sequence.items.start;
+    if (len < 1 || len > MUR_VIEWS_MAX)
+        return mur_parse_fail_at(c, n, "'views' lists one to %d views of perspective, top, front and side "
+                                 "(it has %ld)", MUR_VIEWS_MAX, len);
+    cam->nviews = 0;
+    for (long k = 0; k < len; k++) {
+        yaml_node_t *item = mur_parse_node(c, n->data.sequence.items.start[k]);
+        int v;
+        if ((rc = mur_parse_need_type(c, item, YAML_SCALAR_NODE, "views")) ||
+            (rc = mur_parse_choice(c, item, "views", names, &v)))
+            return rc;
+        for (int j = 0; j < cam->nviews; j++)
+            if (cam->views[j] == v)
+                return mur_parse_fail_at(c, item, "'views' lists '%s' twice", names[v]);
+        cam->views[cam->nviews++] = v;
+    }
+    return 0;
+}
+
+/* `focus`: a depth in world units, or `flock` (its centre's). */
+static int camera_focus(ctx *c, yaml_node_t *n, mur_scene_camera *cam)
+{
+    int rc = mur_parse_need_type(c, n, YAML_SCALAR_NODE, "focus");
+    if (rc)
+        return rc;
+    if (!strcmp((const char *)n->data.scalar.value, "flock")) {
+        cam->focus_flock = 1;
+        return 0;
+    }
+    char *end;
+    const char *v = (const char *)n->data.scalar.value;
+    strtod(v, &end);
+    if (end == v)
+        return mur_parse_fail_at(c, n, "'focus' is a distance in world units (above 0) or 'flock', not '%s'", v);
+    if ((rc = mur_parse_number(c, n, "focus", -CAMERA_FAR, CAMERA_FAR, &cam->focus)))
+        return rc;
+    if (!(cam->focus > 0))
+        return mur_parse_fail_at(c, n, "'focus' = %g: the distance in focus lies above 0 (world units, along "
+                                 "the view)", cam->focus);
+    return 0;
+}
+
 static int follow_pair(ctx *c, pair *p, void *arg)
 {
     mur_scene_camera *cam = arg;
@@ -130,6 +181,23 @@ static int camera_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(p->key, "height"))
         return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ? rc
                : mur_parse_number(c, p->v, "height", 1e-6, CAMERA_FAR, &cam->height);
+    if (!strcmp(p->key, "views"))
+        return camera_views(c, p->v, cam);
+    if (!strcmp(p->key, "focus")) {
+        c->focus = p->k;
+        return camera_focus(c, p->v, cam);
+    }
+    if (!strcmp(p->key, "aperture")) {
+        c->aperture = p->k;
+        return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ? rc
+               : mur_parse_number(c, p->v, "aperture", 0, CAMERA_FAR, &cam->aperture);
+    }
+    if (!strcmp(p->key, "wrap")) {
+        static const char *const wraps[] = {"none", "nearest", NULL};
+        c->wrap = p->k;
+        return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ? rc
+               : mur_parse_choice(c, p->v, "wrap", wraps, &cam->wrap_nearest);
+    }
     if (!strcmp(p->key, "center")) {
         double xy[2];
         if ((rc = camera_point(c, p->v, "center", xy)))
@@ -156,8 +224,9 @@ static int camera_pair(ctx *c, pair *p, void *arg)
         cam->follow = MUR_FOLLOW_FLOCK;
         return 0;
     }
-    if (c->s->params.dimensions == 3)
-        return mur_parse_fail_at(c, p->v, "a 3D world's camera follows the flock only: 'follow: flock'");
+    if (c->s->params.dimensions == 3 && p->v->type == YAML_MAPPING_NODE && !mur_parse_lookup(c, p->v, "boid"))
+        return mur_parse_fail_at(c, p->v, "a 3D world's camera follows the flock or a boid: 'follow: flock' or "
+                                 "'follow: {boid: N}'");
     if (p->v->type == YAML_MAPPING_NODE && p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start != 1)
         return mur_parse_fail_at(c, p->v, "'follow' is flock, {boid: N} or {predator: K}");
     return mur_parse_each_pair(c, p->v, "follow", mur_parse_follow_keys, follow_pair, cam);
@@ -257,6 +326,7 @@ static const char *view_bad(const mur_camera *v)
         return "an orthographic camera needs a height above 0";
     if (v->follows && v->follow == MUR_FOLLOW_FLOCK)
         return NULL;   /* its target is the flock's, known only as it flies */
+    /* following a boid, the camera keeps its offset from its target: checked as given */
     double f[3], r[3];
     for (int k = 0; k < 3; k++)
         f[k] = v->target[k] - v->position[k];
@@ -296,6 +366,17 @@ static int camera3d_finish(ctx *c)
         cam->height = 1.2 * fmax(D, H);
     if (isnan(cam->smooth))
         cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
+    if (c->focus && !c->aperture)
+        return mur_parse_fail_at(c, c->focus, "'focus' needs 'aperture' (the lens's diameter, world units): "
+                                 "without it every bird is sharp");
+    if (cam->aperture > 0 && cam->orthographic)
+        return mur_parse_fail_at(c, c->aperture, "depth of field ('aperture') is a perspective camera's: an "
+                                 "orthographic one has no distance to be out of focus from");
+    static const char *const bounds[] = {"wrap", "reflect", "avoid", "open"};
+    if (cam->wrap_nearest && s->params.boundary != MUR_BOUNDARY_WRAP)
+        return mur_parse_fail_at(c, c->wrap, "'wrap: nearest' draws a wrapping world's birds at their image "
+                                 "nearest the target, and this world's boundary is %s (world.boundary: wrap)",
+                                 bounds[s->params.boundary < 4 ? s->params.boundary : 3]);
     mur_camera v;
     mur_scene_camera_at(s, 0, &v);
     const char *why = view_bad(&v);
