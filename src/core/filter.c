@@ -210,3 +210,85 @@ mur_filter_fn mur_filter_pick(int *level)
 #endif
     return filter_portable;
 }
+
+/* ---- three dimensions (filter.h's mur_filter3_fn) ---------------------- */
+
+static int filter3_portable(const mur_filter3_in *in, const double *x, const double *y,
+                            const double *z, int j0, int j1, int skip, double *dx, double *dy,
+                            double *dz, double *d2, int *keep)
+{
+    const double xi = in->r[0], yi = in->r[1], zi = in->r[2], far2 = in->far2;
+    const double w = in->size[0], h = in->size[1], dp = in->size[2];
+    const int wrapx = in->wrap[0], wrapy = in->wrap[1], wrapz = in->wrap[2];
+    int m = 0;
+    for (int j = j0; j < j1; j++) {
+        int o = j - j0;
+        double ox = x[j] - xi, oy = y[j] - yi, oz = z[j] - zi;
+        if (wrapx)
+            ox = mur_near_image(ox, w);
+        if (wrapy)
+            oy = mur_near_image(oy, h);
+        if (wrapz)
+            oz = mur_near_image(oz, dp);
+        double s = ox * ox + oy * oy + oz * oz;
+        dx[o] = ox;
+        dy[o] = oy;
+        dz[o] = oz;
+        d2[o] = s;
+        keep[m] = o;
+        m += (s < far2) & (s != 0) & (j != skip);
+    }
+    return m;
+}
+
+#if FILTER_X86
+__attribute__((target("avx2"))) static int
+filter3_avx2(const mur_filter3_in *in, const double *x, const double *y, const double *z, int j0,
+             int j1, int skip, double *dx, double *dy, double *dz, double *d2, int *keep)
+{
+    const __m256d xi = _mm256_set1_pd(in->r[0]), yi = _mm256_set1_pd(in->r[1]),
+                  zi = _mm256_set1_pd(in->r[2]);
+    const __m256d w = _mm256_set1_pd(in->size[0]), h = _mm256_set1_pd(in->size[1]),
+                  dp = _mm256_set1_pd(in->size[2]);
+    const __m256d hw = _mm256_set1_pd(0.5 * in->size[0]), hh = _mm256_set1_pd(0.5 * in->size[1]),
+                  hd = _mm256_set1_pd(0.5 * in->size[2]);
+    const __m256d far2 = _mm256_set1_pd(in->far2), zero = _mm256_setzero_pd();
+    const int wrapx = in->wrap[0], wrapy = in->wrap[1], wrapz = in->wrap[2];
+    int m = 0;
+    for (int j = j0; j < j1; j += 4) {
+        int o = j - j0;
+        __m256d ox = _mm256_sub_pd(_mm256_loadu_pd(x + j), xi);
+        __m256d oy = _mm256_sub_pd(_mm256_loadu_pd(y + j), yi);
+        __m256d oz = _mm256_sub_pd(_mm256_loadu_pd(z + j), zi);
+        if (wrapx)
+            ox = near_image_avx2(ox, w, hw);
+        if (wrapy)
+            oy = near_image_avx2(oy, h, hh);
+        if (wrapz)
+            oz = near_image_avx2(oz, dp, hd);
+        __m256d s = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(ox, ox), _mm256_mul_pd(oy, oy)),
+                                  _mm256_mul_pd(oz, oz));
+        _mm256_storeu_pd(dx + o, ox);
+        _mm256_storeu_pd(dy + o, oy);
+        _mm256_storeu_pd(dz + o, oz);
+        _mm256_storeu_pd(d2 + o, s);
+        __m256d ok = _mm256_and_pd(_mm256_cmp_pd(s, far2, _CMP_LT_OQ),
+                                   _mm256_cmp_pd(s, zero, _CMP_NEQ_UQ));
+        unsigned bits = (unsigned)_mm256_movemask_pd(ok) & lanes_valid(j, j1, skip, 4);
+        __m128i lanes = _mm_loadu_si128((const __m128i *)compact4[bits]);
+        _mm_storeu_si128((__m128i *)(keep + m), _mm_add_epi32(lanes, _mm_set1_epi32(o)));
+        m += __builtin_popcount(bits);
+    }
+    return m;
+}
+#endif
+
+mur_filter3_fn mur_filter3_pick(int level)
+{
+#if FILTER_X86
+    if (level >= MUR_SIMD_AVX2 && mur_filter_best() >= MUR_SIMD_AVX2)
+        return filter3_avx2;
+#endif
+    (void)level;
+    return filter3_portable;
+}

@@ -74,4 +74,23 @@ mur_filter_fn mur_filter_pick(int *level);
 /// The best level this CPU runs.
 int mur_filter_best(void);
 
+/* The same filter in a box (the 3D tick's metric scan, neighbours3.c):
+ * candidates j0 .. j1 - 1 of x, y, z except `skip`, offsets d = r_j - r
+ * (nearest image on the axes asked), d2 = (dx dx + dy dy) + dz dz, kept
+ * when d2 < far2 and d2 != 0; each lane the scalar code's operations, so
+ * every implementation gives the same bytes. */
+typedef struct {
+    double r[3];          /* the boid */
+    double size[3];       /* world size, for the nearest image */
+    double far2;          /* keep d2 < far2 */
+    int wrap[3];          /* take the nearest image on that axis */
+} mur_filter3_in;
+
+typedef int (*mur_filter3_fn)(const mur_filter3_in *in, const double *x, const double *y,
+                              const double *z, int j0, int j1, int skip, double *dx, double *dy,
+                              double *dz, double *d2, int *keep);
+
+/// The 3D filter for a level (AVX2 and above: the AVX2 one; else portable C).
+mur_filter3_fn mur_filter3_pick(int level);
+
 #endif

@@ -17,37 +17,11 @@
 
 #include <math.h>
 
-enum { RULE_SEP = 1, RULE_ALI = 2, RULE_COH = 4 };
-
 /* ---- reynolds ------------------------------------------------------------- */
 
 void mur_it3_reynolds_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e)
 {
-    if (!e->seen)
-        return;
-    const mur_params *p = it->p;
-    const mur_flock *f = it->f;
-    /* metric neighbours count for a rule inside its own radius; the k set
-     * counts whole for alignment and cohesion, and inside R_sep for
-     * separation (docs/model.md, Neighbours) */
-    if ((it->used & RULE_SEP) && e->dist < p->separation_radius) {
-        double s = e->dist + p->separation_softening;
-        double wgt = p->separation_falloff == 0 ? s : p->separation_falloff == 1 ? s * s : s * s * s;
-        for (int c = 0; c < 3; c++)
-            acc->s[c] -= e->d[c] / wgt;
-        acc->ns++;
-    }
-    if ((it->used & RULE_ALI) && (it->topological || e->dist < p->alignment_radius)) {
-        acc->a[0] += f->kvx[e->k];
-        acc->a[1] += f->kvy[e->k];
-        acc->a[2] += f->kvz[e->k];
-        acc->na++;
-    }
-    if ((it->used & RULE_COH) && (it->topological || e->dist < p->cohesion_radius)) {
-        for (int c = 0; c < 3; c++)
-            acc->c[c] += e->d[c];
-        acc->nc++;
-    }
+    mur_it3_reynolds_add_(it, acc, e);
 }
 
 static void clamp3(double v[3], double max)

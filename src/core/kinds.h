@@ -101,6 +101,7 @@ typedef struct {
     double size[3];        /* width, height, depth */
     int i, k;              /* id and position */
     double r[3], v[3], vlen;
+    mur_filter3_fn filter3;   /* metric: the candidate filter (filter.h) */
 } mur_it3;
 
 typedef void (*mur_it3_add)(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
@@ -121,6 +122,26 @@ void mur_family_kinds3_(const mur_params *p, mur_kinds3 *out);
 
 /* neighbours3.c */
 void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc);
+
+/* A grid cell's metric candidates: the boids of its 3 x 3 x 3 block of
+ * cells, copied once for all the boids of the cell, in the order
+ * mur_nb3_metric visits them (so each boid's sums are the same bytes), each
+ * array readable MUR_FILTER_PAD past the last. */
+enum { MUR_BLOCK3_MAX = 1024 };
+typedef struct {
+    double x[MUR_BLOCK3_MAX + MUR_FILTER_PAD], y[MUR_BLOCK3_MAX + MUR_FILTER_PAD],
+        z[MUR_BLOCK3_MAX + MUR_FILTER_PAD];
+    int pos[MUR_BLOCK3_MAX + MUR_FILTER_PAD];   /* each one's position */
+    int n;          /* candidates, or -1: too many (each boid walks the rows) */
+    int first;      /* the index of the cell's first boid */
+    int wrap[3];    /* the nearest image needed along each axis */
+} mur_block3;
+/* Loads cell c's block (it: the tick's template; f->grid3_ok). */
+void mur_nb3_block_load(const mur_it3 *it, int c, mur_block3 *b);
+/* mur_nb3_metric for the boid of `it`, at position it->k of cell c, from
+ * b (loaded for c; b->n >= 0). */
+void mur_nb3_metric_block(const mur_it3 *it, int c, const mur_block3 *b, mur_it3_add add,
+                          sums3 *acc);
 void mur_nb3_topological(const mur_it3 *it, mur_it3_add add, sums3 *acc);
 
 /* interaction3.c */
@@ -130,6 +151,37 @@ void mur_it3_vicsek_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
 void mur_it3_vicsek_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
 void mur_it3_couzin_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
 void mur_it3_couzin_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
+
+/* reynolds' one neighbour into the sums (mur_it3_reynolds_add), inline for
+ * the metric scan's loop over its filtered candidates. */
+static inline void mur_it3_reynolds_add_(const mur_it3 *it, sums3 *acc, const mur_nb3 *e)
+{
+    if (!e->seen)
+        return;
+    const mur_params *p = it->p;
+    const mur_flock *f = it->f;
+    /* metric neighbours count for a rule inside its own radius; the k set
+     * counts whole for alignment and cohesion, and inside R_sep for
+     * separation (docs/model.md, Neighbours) */
+    if ((it->used & 1) && e->dist < p->separation_radius) {
+        double s = e->dist + p->separation_softening;
+        double wgt = p->separation_falloff == 0 ? s : p->separation_falloff == 1 ? s * s : s * s * s;
+        for (int c = 0; c < 3; c++)
+            acc->s[c] -= e->d[c] / wgt;
+        acc->ns++;
+    }
+    if ((it->used & 2) && (it->topological || e->dist < p->alignment_radius)) {
+        acc->a[0] += f->kvx[e->k];
+        acc->a[1] += f->kvy[e->k];
+        acc->a[2] += f->kvz[e->k];
+        acc->na++;
+    }
+    if ((it->used & 4) && (it->topological || e->dist < p->cohesion_radius)) {
+        for (int c = 0; c < 3; c++)
+            acc->c[c] += e->d[c];
+        acc->nc++;
+    }
+}
 
 /* motion3.c */
 void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel);

@@ -35,55 +35,41 @@ static void offset_to(const mur_it3 *it, int j, double d[3])
             d[c] = mur_near_image(d[c], it->size[c]);
 }
 
-/* Accepted candidates wait here (position, offset, squared distance) so
- * the distance loop runs on its own, without calls; the interaction sees
- * them in the order of the positions, as found. */
-enum { PENDING = 128 };
+/* A metric scan: the boid's filter input and where its neighbours go. */
 typedef struct {
-    int m;
-    int k[PENDING];
-    double d[PENDING][3], d2[PENDING];
-} pending;
+    const mur_it3 *it;
+    mur_filter3_in in;
+    mur_it3_add add;
+    sums3 *acc;
+} scan3;
 
-static void flush(const mur_it3 *it, pending *q, mur_it3_add add, sums3 *acc)
+/* Metric candidates at positions [lo, hi): through the filter (filter.h)
+ * in blocks, then each one kept, in the order of the positions, to the
+ * interaction; reynolds' add inline (most flocks), the others by call. */
+static void metric_run(scan3 *s, int lo, int hi)
 {
-    for (int a = 0; a < q->m; a++) {
-        mur_nb3 e;
-        e.k = q->k[a];
-        for (int c = 0; c < 3; c++)
-            e.d[c] = q->d[a][c];
-        e.dist = sqrt(q->d2[a]);
-        e.seen = in_view(it, e.d, e.dist);
-        add(it, acc, &e);
-    }
-    q->m = 0;
-}
-
-/* Metric candidates at positions [lo, hi). */
-static void metric_run(const mur_it3 *it, int lo, int hi, pending *q, mur_it3_add add, sums3 *acc)
-{
+    enum { B = MUR_FILTER_BLOCK, N = MUR_FILTER_BLOCK + MUR_FILTER_PAD };
+    const mur_it3 *it = s->it;
     const mur_flock *f = it->f;
-    const double *kx = f->kx, *ky = f->ky, *kz = f->kz;
-    const double rx = it->r[0], ry = it->r[1], rz = it->r[2], t = it->treach;
-    const double w = it->size[0], h = it->size[1], dp = it->size[2];
-    const int wrap = it->wrap, self = it->k;
-    for (int j = lo; j < hi; j++) {
-        double dx = kx[j] - rx, dy = ky[j] - ry, dz = kz[j] - rz;
-        if (wrap) {
-            dx = mur_near_image(dx, w);
-            dy = mur_near_image(dy, h);
-            dz = mur_near_image(dz, dp);
-        }
-        double d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 < t && d2 != 0 && j != self) {
-            int m = q->m;
-            q->k[m] = j;
-            q->d[m][0] = dx;
-            q->d[m][1] = dy;
-            q->d[m][2] = dz;
-            q->d2[m] = d2;
-            if (++q->m == PENDING)
-                flush(it, q, add, acc);
+    const int inline_add = s->add == mur_it3_reynolds_add;
+    double dx[N], dy[N], dz[N], d2[N];
+    int keep[N];
+    for (int j0 = lo; j0 < hi; j0 += B) {
+        int j1 = hi - j0 > B ? j0 + B : hi;
+        int m = it->filter3(&s->in, f->kx, f->ky, f->kz, j0, j1, it->k, dx, dy, dz, d2, keep);
+        for (int t = 0; t < m; t++) {
+            int o = keep[t];
+            mur_nb3 e;
+            e.k = j0 + o;
+            e.d[0] = dx[o];
+            e.d[1] = dy[o];
+            e.d[2] = dz[o];
+            e.dist = sqrt(d2[o]);
+            e.seen = in_view(it, e.d, e.dist);
+            if (inline_add)
+                mur_it3_reynolds_add_(it, s->acc, &e);
+            else
+                s->add(it, s->acc, &e);
         }
     }
 }
@@ -114,11 +100,11 @@ static inline int around(int c, int n) { return c < 0 ? c + n : c >= n ? c - n :
 void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
 {
     const mur_flock *f = it->f;
-    pending q;
-    q.m = 0;
+    scan3 s = {it, {{it->r[0], it->r[1], it->r[2]}, {it->size[0], it->size[1], it->size[2]},
+                    it->treach, {it->wrap, it->wrap, it->wrap}},
+               add, acc};
     if (!f->grid3_ok) {
-        metric_run(it, 0, f->n, &q, add, acc);
-        flush(it, &q, add, acc);
+        metric_run(&s, 0, f->n);
         return;
     }
     const mur_grid3 *g = &f->grid3;
@@ -127,8 +113,14 @@ void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
     const double reach = it->reach, r2 = reach * reach;
     const int nx = g->n[0], ny = g->n[1], nz = g->n[2], wrap = g->wrap;
     int whole[3];
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < 3; c++) {
         whole[c] = wrap && g->n[c] < 3;
+        /* Away from the seam the block holds offsets under 2 cells along
+         * the axis, and with 5 or more cells that is under half the world:
+         * the nearest image would change nothing (positions under wrap are
+         * kept inside the world), so the filter skips it. */
+        s.in.wrap[c] = it->wrap && (g->n[c] < 5 || h[c] < 1 || h[c] > g->n[c] - 2);
+    }
     const double inv_x = 1 / g->side[0], ox = g->o[0];
     const int zlo = whole[2] ? 0 : h[2] - 1, zhi = whole[2] ? nz - 1 : h[2] + 1;
     const int ylo = whole[1] ? 0 : h[1] - 1, yhi = whole[1] ? ny - 1 : h[1] + 1;
@@ -146,7 +138,7 @@ void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
                 continue;   /* the sphere misses this row */
             const int *row = g->start + (wz * ny + around(cy, ny)) * nx;
             if (whole[0]) {
-                metric_run(it, row[0], row[nx], &q, add, acc);
+                metric_run(&s, row[0], row[nx]);
                 continue;
             }
             double hx = sqrt(rest);
@@ -158,19 +150,126 @@ void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
                 x0 = x0 < 0 ? 0 : x0;
                 x1 = x1 >= nx ? nx - 1 : x1;
                 if (x0 <= x1)
-                    metric_run(it, row[x0], row[x1 + 1], &q, add, acc);
+                    metric_run(&s, row[x0], row[x1 + 1]);
             } else if (x0 < 0) {
-                metric_run(it, row[x0 + nx], row[nx], &q, add, acc);
-                metric_run(it, row[0], row[x1 + 1], &q, add, acc);
+                metric_run(&s, row[x0 + nx], row[nx]);
+                metric_run(&s, row[0], row[x1 + 1]);
             } else if (x1 >= nx) {
-                metric_run(it, row[x0], row[nx], &q, add, acc);
-                metric_run(it, row[0], row[x1 - nx + 1], &q, add, acc);
+                metric_run(&s, row[x0], row[nx]);
+                metric_run(&s, row[0], row[x1 - nx + 1]);
             } else {
-                metric_run(it, row[x0], row[x1 + 1], &q, add, acc);
+                metric_run(&s, row[x0], row[x1 + 1]);
             }
         }
     }
-    flush(it, &q, add, acc);
+}
+
+/* Appends positions [lo, hi) to the block; 0, or -1 when it is full. */
+static int block_add(const mur_flock *f, mur_block3 *b, int c, int lo, int hi)
+{
+    const mur_grid3 *g = &f->grid3;
+    int n = b->n;
+    if (hi - lo > MUR_BLOCK3_MAX - n)
+        return -1;
+    if (lo <= g->start[c] && g->start[c] < hi)
+        b->first = n + g->start[c] - lo;
+    for (int j = lo; j < hi; j++, n++) {
+        b->x[n] = f->kx[j];
+        b->y[n] = f->ky[j];
+        b->z[n] = f->kz[j];
+        b->pos[n] = j;
+    }
+    b->n = n;
+    return 0;
+}
+
+/* The cells are at least the reach wide: the 3 x 3 x 3 block around cell c
+ * holds its boids' neighbours; each row along x (fixed y and z cells) is
+ * one run of positions (two where a wrapping row goes round its end), in
+ * mur_nb3_metric's order, untrimmed (the filter drops what is too far). */
+void mur_nb3_block_load(const mur_it3 *it, int c, mur_block3 *b)
+{
+    const mur_flock *f = it->f;
+    const mur_grid3 *g = &f->grid3;
+    const int nx = g->n[0], ny = g->n[1], nz = g->n[2], wrap = g->wrap;
+    const int h[3] = {c % nx, c / nx % ny, c / nx / ny};
+    int whole[3];
+    for (int a = 0; a < 3; a++) {
+        whole[a] = wrap && g->n[a] < 3;
+        /* as mur_nb3_metric: no nearest image away from the seam */
+        b->wrap[a] = it->wrap && (g->n[a] < 5 || h[a] < 1 || h[a] > g->n[a] - 2);
+    }
+    b->n = 0;
+    b->first = 0;
+    const int zlo = whole[2] ? 0 : h[2] - 1, zhi = whole[2] ? nz - 1 : h[2] + 1;
+    const int ylo = whole[1] ? 0 : h[1] - 1, yhi = whole[1] ? ny - 1 : h[1] + 1;
+    int full = 0;
+    for (int cz = zlo; cz <= zhi && !full; cz++) {
+        if (!wrap && (cz < 0 || cz >= nz))
+            continue;
+        int wz = around(cz, nz);
+        for (int cy = ylo; cy <= yhi && !full; cy++) {
+            if (!wrap && (cy < 0 || cy >= ny))
+                continue;
+            const int *row = g->start + (wz * ny + around(cy, ny)) * nx;
+            int x0 = h[0] - 1, x1 = h[0] + 1;
+            if (whole[0]) {
+                full = block_add(f, b, c, row[0], row[nx]);
+            } else if (!wrap) {
+                x0 = x0 < 0 ? 0 : x0;
+                x1 = x1 >= nx ? nx - 1 : x1;
+                full = block_add(f, b, c, row[x0], row[x1 + 1]);
+            } else if (x0 < 0) {
+                full = block_add(f, b, c, row[x0 + nx], row[nx]) ||
+                       block_add(f, b, c, row[0], row[x1 + 1]);
+            } else if (x1 >= nx) {
+                full = block_add(f, b, c, row[x0], row[nx]) ||
+                       block_add(f, b, c, row[0], row[x1 - nx + 1]);
+            } else {
+                full = block_add(f, b, c, row[x0], row[x1 + 1]);
+            }
+        }
+    }
+    if (full) {
+        b->n = -1;
+        return;
+    }
+    for (int t = b->n; t < b->n + MUR_FILTER_PAD; t++) {
+        b->x[t] = b->y[t] = b->z[t] = 0;   /* read, and ignored, by the filter */
+        b->pos[t] = 0;
+    }
+}
+
+void mur_nb3_metric_block(const mur_it3 *it, int c, const mur_block3 *b, mur_it3_add add,
+                          sums3 *acc)
+{
+    enum { B = MUR_FILTER_BLOCK, N = MUR_FILTER_BLOCK + MUR_FILTER_PAD };
+    const mur_filter3_in in = {{it->r[0], it->r[1], it->r[2]},
+                               {it->size[0], it->size[1], it->size[2]},
+                               it->treach,
+                               {b->wrap[0], b->wrap[1], b->wrap[2]}};
+    const int inline_add = add == mur_it3_reynolds_add;
+    const int self = b->first + it->k - it->f->grid3.start[c];
+    double dx[N], dy[N], dz[N], d2[N];
+    int keep[N];
+    for (int j0 = 0; j0 < b->n; j0 += B) {
+        int j1 = b->n - j0 > B ? j0 + B : b->n;
+        int m = it->filter3(&in, b->x, b->y, b->z, j0, j1, self, dx, dy, dz, d2, keep);
+        for (int t = 0; t < m; t++) {
+            int o = keep[t];
+            mur_nb3 e;
+            e.k = b->pos[j0 + o];
+            e.d[0] = dx[o];
+            e.d[1] = dy[o];
+            e.d[2] = dz[o];
+            e.dist = sqrt(d2[o]);
+            e.seen = in_view(it, e.d, e.dist);
+            if (inline_add)
+                mur_it3_reynolds_add_(it, acc, &e);
+            else
+                add(it, acc, &e);
+        }
+    }
 }
 
 /* ---- topological ---------------------------------------------------------- */
