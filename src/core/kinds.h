@@ -187,6 +187,8 @@ static inline void mur_it3_reynolds_add_(const mur_it3 *it, sums3 *acc, const mu
 void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel);
 void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel);
 void mur_move3_set(mur_flock *f, int i, const double o[3], int accel);
+/* Boid i to r with velocity v, then the boundary along each axis (motion3.c). */
+void mur_place3_(mur_flock *f, int i, double r[3], double v[3]);
 
 /* starling.c: model: starling's three kinds (the search and the
  * interaction are one pass: the adaptive neighbours react, the starling

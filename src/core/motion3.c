@@ -15,7 +15,7 @@
 #include <math.h>
 
 /* Boid i to r with velocity v, then the boundary along each axis. */
-static void place3(mur_flock *f, int i, double r[3], double v[3])
+void mur_place3_(mur_flock *f, int i, double r[3], double v[3])
 {
     const mur_params *p = &f->p;
     const double size[3] = {p->width, p->height, p->depth};
@@ -105,7 +105,7 @@ static void integrate3(mur_flock *f, int i, double a[3], int kick)
     }
     for (int c = 0; c < 3; c++)
         r[c] += v[c];
-    place3(f, i, r, v);
+    mur_place3_(f, i, r, v);
 }
 
 /* The desired unit heading of boid i from the result o: unit(v + a) for an
@@ -163,7 +163,7 @@ void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel)
         v[c] = p->max_speed * h[c];
         r[c] += v[c];
     }
-    place3(f, i, r, v);
+    mur_place3_(f, i, r, v);
 }
 
 void mur_move3_set(mur_flock *f, int i, const double o[3], int accel)
@@ -176,5 +176,5 @@ void mur_move3_set(mur_flock *f, int i, const double o[3], int accel)
     if (d[0] != 0 || d[1] != 0 || d[2] != 0)
         for (int c = 0; c < 3; c++)
             v[c] = p->max_speed * d[c];
-    place3(f, i, r, v);
+    mur_place3_(f, i, r, v);
 }

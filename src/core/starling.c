@@ -474,41 +474,6 @@ double mur_it_starling_reach(const mur_params *p)
 
 /* ---- flight ------------------------------------------------------------------ */
 
-static void place(mur_flock *f, int i, double r[3], double v[3])
-{
-    const mur_params *p = &f->p;
-    const double size[3] = {p->width, p->height, p->depth};
-    for (int c = 0; c < 3; c++) {
-        double w = size[c];
-        switch (p->boundary) {
-        case MUR_BOUNDARY_WRAP:
-            r[c] = mur_fold_(r[c], w);
-            break;
-        case MUR_BOUNDARY_REFLECT:
-            if (r[c] < 0) {
-                r[c] = -r[c];
-                v[c] = -v[c];
-            } else if (r[c] > w) {
-                r[c] = 2 * w - r[c];
-                v[c] = -v[c];
-            }
-            r[c] = fmin(fmax(r[c], 0), w);
-            break;
-        case MUR_BOUNDARY_AVOID:
-            r[c] = fmin(fmax(r[c], 0), w);
-            break;
-        case MUR_BOUNDARY_OPEN:
-            break;
-        }
-    }
-    f->x[i] = r[0];
-    f->y[i] = r[1];
-    f->z[i] = r[2];
-    f->vx[i] = v[0];
-    f->vy[i] = v[1];
-    f->vz[i] = v[2];
-}
-
 void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel)
 {
     (void)accel;
@@ -582,7 +547,7 @@ void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel)
         st->up[3 * i + c] = nu[c];
         v[c] = nf[c] * s * dt;   /* back to world units a tick */
     }
-    place(f, i, r, v);
+    mur_place3_(f, i, r, v);
     /* the reaction clock */
     st->clock[i] += dt;
     if (st->clock[i] >= st->interval[i]) {
