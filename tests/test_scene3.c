@@ -68,6 +68,15 @@ TEST(a_predator_above_a_boid_pushes_it_down)
 
 TEST(bad_3d_scenes_are_refused_at_their_line)
 {
+    /* the 3D camera's newer keys: depth of field, views, wrap, follow */
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  focus: 50\n", "t.yaml:4:3", "needs 'aperture'");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  mode: orthographic\n  height: 50\n  aperture: 1\n", "t.yaml:6:3", "perspective camera");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  aperture: 1\n  focus: -2\n", "t.yaml:5:10", "lies above 0");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  views: [top, top]\n", "t.yaml:4:16", "'top' twice");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  views: [top, bottom]\n", "t.yaml:4:16", "perspective, top, front, side");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  follow: {predator: 0}\n", "t.yaml:4:11", "follow: {boid: N}");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100, boundary: open}\n"
+                   "camera:\n  wrap: nearest\n", "t.yaml:4:3", "boundary is open");
     expect_refusal("model: wrkspc\nworld: {dimensions: 4}\n", "t.yaml:2:21", "dimensions");
     expect_refusal("model: wrkspc\nworld: {depth: 100}\n", "t.yaml:2:16", "dimensions: 3");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3, depth: 0}\n", "t.yaml:2:31", "at least 1");
