@@ -453,3 +453,40 @@ TEST(panels_of_a_3d_world_and_check)
     CHECK(strstr(out, "camera: (default) perspective from [240, -192, 30] at [240, 160, 100], up [0, 0, 1], fov 50"),
           "check's camera line: %s", out);
 }
+
+/* Depth of field (camera.aperture; focus at the target's distance): a bird
+ * at the focus draws as it does without it; one far nearer the camera is
+ * spread over more pixels than the same bird drawn sharp. */
+TEST(depth_of_field_blurs_only_what_is_out_of_focus)
+{
+    const char *sharp =
+        "world: {dimensions: 3, width: 480, height: 320, depth: 200, boundary: reflect}\n"
+        "flock: {count: 1}\n"
+        "video: {width: 320, height: 180, duration: 1s}\n"
+        "camera: {position: [100, -200, 20], target: [200, 150, 120], fov: 40}\n"
+        "look:\n"
+        "  birds: points\n"
+        "  boid: {size: 8, color: '#000000'}\n" WHITE_SKY;
+    const char *blurred =
+        "world: {dimensions: 3, width: 480, height: 320, depth: 200, boundary: reflect}\n"
+        "flock: {count: 1}\n"
+        "video: {width: 320, height: 180, duration: 1s}\n"
+        "camera: {position: [100, -200, 20], target: [200, 150, 120], fov: 40, aperture: 4}\n"
+        "look:\n"
+        "  birds: points\n"
+        "  boid: {size: 8, color: '#000000'}\n" WHITE_SKY;
+    double at[3] = {200, 150, 120}, cx0, cy0, cx1, cy1;
+    int w = 0, h = 0;
+    int d0 = draw_one(sharp, at, &cx0, &cy0, &w, &h), d1 = draw_one(blurred, at, &cx1, &cy1, &w, &h);
+    REQUIRE(d0 > 0 && d1 > 0, "both drawn (%d, %d dark pixels)", d0, d1);
+    CHECK(d0 == d1 && cx0 == cx1 && cy0 == cy1, "in focus: %d pixels at (%.3f, %.3f) against %d at (%.3f, %.3f)",
+          d1, cx1, cy1, d0, cx0, cy0);
+    /* a third of the way from the camera to the target: far out of focus */
+    double near[3] = {100 + 100 / 3.0, -200 + 350 / 3.0, 20 + 100 / 3.0};
+    d0 = draw_one(sharp, near, &cx0, &cy0, &w, &h);
+    d1 = draw_one(blurred, near, &cx1, &cy1, &w, &h);
+    REQUIRE(d0 > 0 && d1 > 0, "both drawn near (%d, %d dark pixels)", d0, d1);
+    CHECK(d1 > d0 + 10, "out of focus it spreads: %d pixels against %d sharp", d1, d0);
+    CHECK(fabs(cx1 - cx0) < 0.5 && fabs(cy1 - cy0) < 0.5, "about the same place: (%.2f, %.2f) against (%.2f, %.2f)",
+          cx1, cy1, cx0, cy0);
+}
