@@ -490,3 +490,34 @@ TEST(depth_of_field_blurs_only_what_is_out_of_focus)
     CHECK(fabs(cx1 - cx0) < 0.5 && fabs(cy1 - cy0) < 0.5, "about the same place: (%.2f, %.2f) against (%.2f, %.2f)",
           cx1, cy1, cx0, cy0);
 }
+
+/* camera.views: the perspective view beside the top, front and side
+ * projections, each its own clipped panel in a vector still; without the
+ * key the still is the one view it was. */
+TEST(a_still_with_views_has_a_panel_for_each)
+{
+    const char *one = scratch_path("views0.yaml"), *four = scratch_path("views4.yaml");
+    write_file(one, "world: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
+                    "flock: {count: 50}\n"
+                    "video: {width: 640, height: 360, duration: 1s}\n");
+    write_file(four, "world: {dimensions: 3, width: 480, height: 320, depth: 200}\n"
+                     "flock: {count: 50}\n"
+                     "camera: {views: [perspective, top, front, side]}\n"
+                     "video: {width: 640, height: 360, duration: 1s}\n");
+    int clips[2] = {-1, -1};
+    const char *yamls[] = {one, four}, *outs[] = {"views0.svg", "views4.svg"};
+    for (int k = 0; k < 2; k++) {
+        char args[512], err[2048];
+        snprintf(args, sizeof args, "still %s -o %s --at 0.5s -q", yamls[k], scratch_path(outs[k]));
+        REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", outs[k], err);
+        size_t len = 0;
+        char *b = test_slurp(scratch_path(outs[k]), &len);
+        REQUIRE(b && len > 1000, "%s written (%zu bytes)", outs[k], len);
+        clips[k] = 0;
+        for (const char *q = b; (q = strstr(q, "<clipPath")); q++)
+            clips[k]++;
+        free(b);
+    }
+    CHECK(clips[0] == 0, "one view: no panels clipped (%d)", clips[0]);
+    CHECK(clips[1] >= 4, "four views: at least four clipped panels (%d)", clips[1]);
+}
