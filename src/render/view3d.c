@@ -248,35 +248,11 @@ void mur_view3d_bird(cairo_t *cr, double px, double py, double hx, double hy, do
 void mur_view3d_bird_alpha(cairo_t *cr, double px, double py, double hx, double hy, double len, double wing,
                            const double rgb[3], double alpha)
 {
+    /* level: the wings across the body in the picture, the tips raised up
+     * the picture (y grows down) */
     double l = hypot(hx, hy);
-    if (!(l > 0)) {
-        hx = 1;
-        hy = 0;
-        l = 1;
-    }
-    hx /= l;
-    hy /= l;
-    double nx = -hy, ny = hx;             /* across the body, in the picture */
-    double span = 0.75 * len * (0.35 + 0.65 * fabs(cos(wing))), lift = 0.45 * len * sin(wing);
-    if (alpha < 1)
-        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
-    else
-        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-    /* the body, a spindle along the heading */
-    cairo_move_to(cr, px + 0.5 * len * hx, py + 0.5 * len * hy);
-    cairo_line_to(cr, px + 0.12 * len * nx, py + 0.12 * len * ny);
-    cairo_line_to(cr, px - 0.5 * len * hx, py - 0.5 * len * hy);
-    cairo_line_to(cr, px - 0.12 * len * nx, py - 0.12 * len * ny);
-    cairo_close_path(cr);
-    /* two swept wings, their tips raised (the picture's up) by the beat */
-    for (int side = -1; side <= 1; side += 2) {
-        double tx = px + side * span * nx - 0.25 * len * hx, ty = py + side * span * ny - 0.25 * len * hy - lift;
-        cairo_move_to(cr, px + 0.15 * len * hx, py + 0.15 * len * hy);
-        cairo_line_to(cr, tx, ty);
-        cairo_line_to(cr, px - 0.2 * len * hx, py - 0.2 * len * hy);
-        cairo_close_path(cr);
-    }
-    cairo_fill(cr);
+    double nx = l > 0 ? -hy / l : 0, ny = l > 0 ? hx / l : 1;
+    mur_view3d_bird_banked(cr, px, py, hx, hy, nx, ny, 0, -1, len, wing, rgb, alpha);
 }
 
 void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
