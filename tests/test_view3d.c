@@ -12,6 +12,10 @@
 #include <string.h>
 
 #include "harness.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 #include "murmur/error.h"
 #include "render/view3d.h"
 
@@ -117,22 +121,81 @@ TEST(absorption_empty_sky_unchanged_one_layer_darkens_by_opacity)
     memset(tau, 0, sizeof tau);
     mur_absorb_apply(tau, W, H, (unsigned char *)img, W * 4, 0x101010);
     CHECK(memcmp(img, ref, sizeof img) == 0, "an empty sky is unchanged");
-    /* one layer of opacity 0.4 at pixel (10, 10), ink black */
-    mur_absorb_add(tau, W, H, 10.5, 10.5, 0.3, 0.4);
+    /* one layer of opacity 0.4, a disc of radius 1 around pixel (10, 10)'s
+     * centre (it and its four edge neighbours), ink black */
+    mur_absorb_add(tau, W, H, 10.5, 10.5, 1, 0.4);
     mur_absorb_apply(tau, W, H, (unsigned char *)img, W * 4, 0x000000);
     for (int k = 0; k < 3; k++) {
         double was = (ref[10 * W + 10] >> (16 - 8 * k)) & 0xff, now = (img[10 * W + 10] >> (16 - 8 * k)) & 0xff;
         CHECK(fabs(now - lrint(was * 0.6)) <= 0, "channel %d: %g -> %g, want %ld", k, was, now, lrint(was * 0.6));
     }
-    CHECK(img[10 * W + 11] == ref[10 * W + 11], "the pixel beside is untouched");
+    CHECK(img[10 * W + 11] != ref[10 * W + 11] && img[11 * W + 11] == ref[11 * W + 11] &&
+              img[10 * W + 12] == ref[10 * W + 12], "the disc's edge neighbours darken, the corners and beyond not");
     /* three layers: (1 - a)^3 */
     memcpy(img, ref, sizeof img);
     memset(tau, 0, sizeof tau);
     for (int j = 0; j < 3; j++)
-        mur_absorb_add(tau, W, H, 20.5, 5.5, 0.3, 0.4);
+        mur_absorb_add(tau, W, H, 20.5, 5.5, 1.5, 0.4);
     mur_absorb_apply(tau, W, H, (unsigned char *)img, W * 4, 0x000000);
     double was = (ref[5 * W + 20] >> 16) & 0xff, now = (img[5 * W + 20] >> 16) & 0xff;
     CHECK(fabs(now - was * 0.216) <= 0.5, "three layers pass 0.6^3: %g -> %g", was, now);
+}
+
+/* A bird under a pixel across lays its area's optical depth, -ln(1 - a)
+ * pi r^2, wherever it is within the pixel, over the four pixels around
+ * it, and its weight's centre is where it is: it neither vanishes nor
+ * grows to a whole pixel, and moves smoothly. */
+TEST(absorption_of_a_bird_under_a_pixel_keeps_its_area)
+{
+    enum { W = 16, H = 12 };
+    static float tau[W * H];
+    const double r = 0.3, a = 0.5, want = -log1p(-a) * M_PI * r * r;
+    const double at[][2] = {{5.5, 5.5}, {5.25, 5.75}, {6.0, 6.0}, {5.9, 5.1}};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+        memset(tau, 0, sizeof tau);
+        mur_absorb_add(tau, W, H, at[k][0], at[k][1], r, a);
+        double sum = 0, sx = 0, sy = 0;
+        int lit = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                if (tau[y * W + x] > 0) {
+                    lit++;
+                    sum += tau[y * W + x];
+                    sx += tau[y * W + x] * (x + 0.5);
+                    sy += tau[y * W + x] * (y + 0.5);
+                }
+        CHECK(fabs(sum - want) < 1e-6 && lit >= 1 && lit <= 4, "at (%g, %g): optical depth %g over %d pixels, want %g",
+              at[k][0], at[k][1], sum, lit, want);
+        CHECK(fabs(sx / sum - at[k][0]) < 1e-5 && fabs(sy / sum - at[k][1]) < 1e-5,
+              "at (%g, %g): its weight centred at (%g, %g)", at[k][0], at[k][1], sx / sum, sy / sum);
+    }
+}
+
+/* A bird's shadow as its body frame shows it to the camera: seen along its
+ * up (from below, wings spread) it lays five times the optical depth it
+ * lays seen edge-on (its up across the line of sight: 0.2 of it), and a
+ * bird without a body frame the whole of it. */
+TEST(absorption_follows_the_birds_up)
+{
+    mur_view3d v = camera(MUR_VIEW_PERSPECTIVE);
+    REQUIRE(mur_view3d_init(&v, NULL, 0) == 0, "init");
+    static float tau[320 * 180];
+    double x = 0, y = 0, z = 40, vx = 1, vy = 0, vz = 0;
+    double l[3] = {0, 100, 38}, ll = sqrt(l[1] * l[1] + l[2] * l[2]);
+    double face[3] = {0, l[1] / ll, l[2] / ll}, edge[3] = {0, -l[2] / ll, l[1] / ll};
+    const double *ups[3] = {face, edge, NULL};
+    double sums[3];
+    for (int k = 0; k < 3; k++) {
+        mur_view3d_style st = {.len_world = 4, .min_px = 1.5, .opacity = 0.5, .up = ups[k]};
+        memset(tau, 0, sizeof tau);
+        REQUIRE(mur_view3d_birds(NULL, &v, &st, 1, &x, &y, &z, &vx, &vy, &vz, NULL, 0, tau) == 0, "drawn");
+        sums[k] = 0;
+        for (size_t i = 0; i < sizeof tau / sizeof *tau; i++)
+            sums[k] += tau[i];
+    }
+    CHECK(sums[0] > 0 && fabs(sums[1] / sums[0] - 0.2) < 1e-3, "edge-on / face-on: %g (%g, %g)", sums[1] / sums[0],
+          sums[1], sums[0]);
+    CHECK(fabs(sums[2] - sums[0]) < 1e-3 * sums[0], "no body frame: as face-on (%g, %g)", sums[2], sums[0]);
 }
 
 TEST(sky_gradient_and_tree_line)

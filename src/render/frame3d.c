@@ -7,8 +7,9 @@
  * toward the horizon's colour by distance. With `look.boid.shape:
  * density` the birds are not drawn but absorb the sky (Beer-Lambert,
  * mur_absorb_*): each lays -ln(1 - opacity) of optical depth on a disc of
- * half its length, so a dense part of the flock seen through many birds
- * is dark and a thin one a veil.
+ * half its length (a starling: by how much wing it shows the camera), so
+ * a dense part of the flock seen through many birds is dark and a thin one
+ * a veil. The fleeing predators are drawn over the birds as falcons.
  *
  * All of it is drawn on one thread, in the same order whatever the
  * renderer's thread count, so the bytes of a frame do not depend on it;
@@ -35,6 +36,68 @@ static uint32_t rgb24(mur_rgba c)
 
 /* Seed of the tree line's profile (the same on every frame: the trees stand still). */
 #define TREE_SEED 0x74726565ull
+
+/* A falcon is this many birds long (a peregrine's span, about a metre, over
+ * a starling's 0.4 m), and beats its wings at this share of the birds' rate. */
+#define FALCON_SCALE 2.5
+#define FALCON_BEAT 0.5
+/* ...and is never drawn under this many pixels long: in sight at any distance. */
+#define FALCON_MIN_PX 8.0
+
+/* The fleeing predators, each drawn as a bird FALCON_SCALE times the size
+ * of the flock's (never under FALCON_MIN_PX) over the flock, heading along its
+ * path (a scripted one: its motion over the next millisecond) or toward the
+ * nearest bird (a hunter, which turns toward it), hazed as the birds. The
+ * attractors are places, not birds: not drawn. Gated and faded as the 2D
+ * markers are (timeline show/hide of `predators`). */
+static void falcons(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view3d *v,
+                    const mur_view3d_style *st)
+{
+    const mur_look *lk = r->look;
+    mur_predator pr[MUR_MAX_PREDATORS], later[MUR_MAX_PREDATORS];
+    int np = mur_render_predators(lk, pc->f, pc->t, pr);
+    if (!np || !mur_titles_overlay_begin(r, cr, MUR_LOOK_PREDATORS))
+        return;
+    int nl = lk->predators_at ? lk->predators_at(lk->ctx, pc->t + 1e-3, later, MUR_MAX_PREDATORS) : 0;
+    double ink[3] = {((st->bird >> 16) & 0xff) / 255.0, ((st->bird >> 8) & 0xff) / 255.0, (st->bird & 0xff) / 255.0};
+    double haze[3] = {((st->sky.horizon >> 16) & 0xff) / 255.0, ((st->sky.horizon >> 8) & 0xff) / 255.0,
+                      (st->sky.horizon & 0xff) / 255.0};
+    int ns = 0;   /* the scripted ones come first (mur_render_predators) */
+    while (ns < np && !pr[ns].hunting)
+        ns++;
+    if (nl != ns)   /* one starts or stops within the millisecond: no path to follow */
+        nl = 0;
+    for (int k = 0, scripted = 0; k < np; k++) {
+        int own = pr[k].hunting;
+        if (!own)
+            scripted++;
+        if (pr[k].attract)
+            continue;
+        double p[3] = {pr[k].x, pr[k].y, pr[k].z}, to[3] = {p[0] + 1, p[1], p[2]};
+        if (!own && scripted - 1 < nl)
+            to[0] = later[scripted - 1].x, to[1] = later[scripted - 1].y, to[2] = later[scripted - 1].z;
+        else
+            mur_flock_pursue_target3(pc->f, MUR_PURSUE_NEAREST, p, to);
+        double dir[3] = {to[0] - p[0], to[1] - p[1], to[2] - p[2]};
+        mur_view3d_image(v, p);
+        double px, py, d, s;
+        if (!mur_view3d_project(v, p, &px, &py, &d, &s))
+            continue;
+        double len = fmin(fmax(FALCON_SCALE * st->len_world * s, FALCON_MIN_PX), 4.0 * fmax(v->w, v->h));
+        if (!isfinite(px) || !isfinite(py) || px < -len || py < -len || px > v->w + len || py > v->h + len)
+            continue;
+        double q[3] = {p[0] + 1e-3 * dir[0], p[1] + 1e-3 * dir[1], p[2] + 1e-3 * dir[2]}, qx, qy, qd, qs;
+        double hx = 1, hy = 0;
+        if (mur_view3d_project(v, q, &qx, &qy, &qd, &qs) && (qx != px || qy != py))
+            hx = qx - px, hy = qy - py;
+        double a = mur_view3d_haze(d, st->visibility), rgb[3];
+        for (int c = 0; c < 3; c++)
+            rgb[c] = ink[c] + (haze[c] - ink[c]) * a;
+        double wing = mur_wing_angle(pc->t, FALCON_BEAT * st->wing_freq, 0.9, 0xfa1c0000u + (uint32_t)k);
+        mur_view3d_bird(cr, px, py, hx, hy, len, wing, rgb);
+    }
+    mur_titles_overlay_end(r, cr, MUR_LOOK_PREDATORS);
+}
 
 int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h)
 {
@@ -109,6 +172,12 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
         cairo_translate(cr, X, Y);
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
         rc = mur_view3d_birds(cr, &v, &st, (size_t)n, px, py, pz, vx, vy, vz, ids, pc->t, NULL);
+    }
+    if (!rc && ok) {   /* the falcons, over the birds */
+        cairo_identity_matrix(cr);
+        cairo_translate(cr, X, Y);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+        falcons(r, cr, pc, &v, &st);
     }
     if (!rc && ok && n > 0 && lk->noverlays) {   /* the one-boid view, over the birds (watch3d.c) */
         cairo_identity_matrix(cr);

@@ -303,11 +303,28 @@ static void picture_dir(const mur_view3d *v, const double p[3], const double e[3
 
 void mur_absorb_add(float *tau, int w, int h, double px, double py, double r, double opacity)
 {
-    if (!(opacity > 0))
+    if (!(opacity > 0) || !(r > 0))
         return;
-    float a = (float)-log1p(-(opacity < 1 ? opacity : 0.999999));
+    double a = -log1p(-(opacity < 1 ? opacity : 0.999999));
+    if (r < 1) {
+        /* under a pixel across: the disc's whole optical depth, a pi r^2,
+         * shared bilinearly among the four pixels nearest its centre, so a
+         * small bird darkens as much as its area says and moves smoothly */
+        double total = a * M_PI * r * r, gx = px - 0.5, gy = py - 0.5;
+        int x0 = (int)floor(gx), y0 = (int)floor(gy);
+        double fx = gx - x0, fy = gy - y0;
+        for (int j = 0; j < 2; j++)
+            for (int i = 0; i < 2; i++) {
+                int X = x0 + i, Y = y0 + j;
+                double wgt = (i ? fx : 1 - fx) * (j ? fy : 1 - fy);
+                if (X >= 0 && X < w && Y >= 0 && Y < h && wgt > 0)
+                    tau[(size_t)Y * (size_t)w + (size_t)X] += (float)(total * wgt);
+            }
+        return;
+    }
+    float af = (float)a;
     int cx = (int)floor(px), cy = (int)floor(py);
-    int rr = r > 0.5 ? (int)ceil(r) : 0;
+    int rr = (int)ceil(r);
     for (int y = cy - rr; y <= cy + rr; y++) {
         if (y < 0 || y >= h)
             continue;
@@ -315,8 +332,8 @@ void mur_absorb_add(float *tau, int w, int h, double px, double py, double r, do
             if (x < 0 || x >= w)
                 continue;
             double dx = x + 0.5 - px, dy = y + 0.5 - py;
-            if (rr == 0 || dx * dx + dy * dy <= r * r || (x == cx && y == cy))
-                tau[(size_t)y * (size_t)w + (size_t)x] += a;
+            if (dx * dx + dy * dy <= r * r || (x == cx && y == cy))
+                tau[(size_t)y * (size_t)w + (size_t)x] += af;
         }
     }
 }
@@ -354,12 +371,61 @@ static void picture_heading(const mur_view3d *v, const double p[3], const double
     }
 }
 
+/* The share of a bird's shadow a line of sight along unit l sees: its
+ * wings' underside face-on (l along its up u) all of it, edge-on
+ * MUR_ABSORB_EDGE of it (the body and the wings' edges); a level bird (no
+ * up) all of it. */
+#define MUR_ABSORB_EDGE 0.2
+
+/* Absorbing birds (mur_view3d_birds with tau): each lays its optical depth
+ * -ln(1 - opacity), times the share its body frame shows the camera and
+ * the air's 1 - haze in front of it, on a disc of half its length (no
+ * smaller bird: under a pixel its area's worth, mur_absorb_add). Optical
+ * depths add, so no order is needed: birds in index order. */
+static void absorbing(const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x, const double *y,
+                      const double *z, float *tau)
+{
+    double a0 = -log1p(-fmin(st->opacity, 0.999999));
+    for (size_t i = 0; i < n; i++) {
+        double p[3] = {x[i], y[i], z[i]}, px = 0, py = 0, d = 0, s = 0;
+        mur_view3d_image(v, p);
+        if (!mur_view3d_project(v, p, &px, &py, &d, &s))
+            continue;
+        double len = fmin(st->len_world * s, 4.0 * fmax(v->w, v->h));
+        if (!isfinite(px) || !isfinite(py) || !(len > 0))
+            continue;
+        double b = mur_view3d_blur(v, d);
+        if (b < 0.05)
+            b = 0;
+        double r0 = 0.5 * len, r1 = r0 + b;
+        if (px < -r1 - 1 || py < -r1 - 1 || px > v->w + r1 + 1 || py > v->h + r1 + 1)
+            continue;
+        double share = 1;
+        if (st->up) {
+            const double *u = st->up + 3 * i;
+            double l[3] = {p[0] - v->pos[0], p[1] - v->pos[1], p[2] - v->pos[2]};
+            if (v->mode == MUR_VIEW_ORTHOGRAPHIC)
+                l[0] = v->fwd[0], l[1] = v->fwd[1], l[2] = v->fwd[2];
+            double ll = sqrt(dot3(l, l));
+            if (ll > 0)
+                share = MUR_ABSORB_EDGE + (1 - MUR_ABSORB_EDGE) * fabs(dot3(u, l)) / ll;
+        }
+        /* out of focus: the same optical depth spread over the wider disc */
+        double tau_b = a0 * share * (1 - mur_view3d_haze(d, st->visibility)) * (r0 * r0) / (r1 * r1);
+        mur_absorb_add(tau, v->w, v->h, px, py, r1, -expm1(-tau_b));
+    }
+}
+
 /* The birds of mur_view3d_draw and mur_view3d_birds: the id of bird i is
  * uids[i], else iids[i], else i. */
 static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
                  const double *y, const double *z, const double *vx, const double *vy, const double *vz,
                  const uint32_t *uids, const int *iids, double t, float *tau)
 {
+    if (tau) {
+        absorbing(v, st, n, x, y, z, tau);
+        return 0;
+    }
     uint32_t *idx = mur_malloc((n ? n : 1) * sizeof *idx);
     if (!idx)
         return -1;
@@ -390,13 +456,6 @@ static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, s
             b = 0;
         if (px < -len - 2 * b || py < -len - 2 * b || px > v->w + len + 2 * b || py > v->h + len + 2 * b)
             continue;
-        if (tau) {   /* absorption: a disc of the bird's half length */
-            double r0 = 0.5 * len, r1 = r0 + b;
-            /* the same optical depth over the wider disc: -ln(1 - a') = -ln(1 - a) (r0 / r1)^2 */
-            double a = b > 0 ? 1 - pow(1 - fmin(st->opacity, 0.999999), r0 * r0 / (r1 * r1)) : st->opacity;
-            mur_absorb_add(tau, v->w, v->h, px, py, r1, a);
-            continue;
-        }
         double a = mur_view3d_haze(d, st->visibility), rgb[3];
         for (int k = 0; k < 3; k++)
             rgb[k] = bird[k] + (haze[k] - bird[k]) * a;

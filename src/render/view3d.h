@@ -102,7 +102,9 @@ void mur_view3d_bird_alpha(cairo_t *cr, double px, double py, double hx, double 
 /* Density by absorption (Beer-Lambert). tau holds an optical depth per
  * pixel (w x h floats, zeroed by the caller); each bird adds a disc of
  * -ln(1 - opacity) (radius r pixels, at least its centre pixel) to it, so
- * k layers along a line of sight pass (1 - opacity)^k of the sky. */
+ * k layers along a line of sight pass (1 - opacity)^k of the sky. Under a
+ * pixel across (r < 1) it adds the disc's area's worth, -ln(1 - opacity)
+ * pi r^2, shared bilinearly among the four pixels around (px, py). */
 void mur_absorb_add(float *tau, int w, int h, double px, double py, double r, double opacity);
 /* Lays the absorption on an ARGB32 image (premultiplied, opaque): each
  * channel c becomes ink + (c - ink) exp(-tau), rounded; an empty sky
@@ -141,7 +143,9 @@ int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st
  * vector still's too), its user space the frame's pixels: far to near,
  * silhouettes or points (st->points), hazed; ids from mur_flock_ids (NULL:
  * index). With tau (w x h floats, zeroed) they are not drawn but absorb
- * there instead (mur_absorb_add, a disc of half the bird's length). 0, or
+ * there instead (mur_absorb_add, a disc of half the bird's length; with a
+ * body frame st->up, 0.2 + 0.8 |up . l| of the optical depth, l the line of
+ * sight; hazed, exp(-d / visibility) of it), in index order. 0, or
  * -1 when memory is short. */
 int mur_view3d_birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
                      const double *y, const double *z, const double *vx, const double *vy, const double *vz,
