@@ -36,6 +36,12 @@
 # boids: about 7 and 3 pixels), density below (100,000: 0.96 pixels).
 # SHAPE=arrow names arrows at every count (1-pixel arrows at 100,000).
 #
+# SCENE=FILE times that scene instead (its own size, fps, duration and
+# quality, as `murmur check` reads them; COUNTS, DURATION, SHAPE and QUALITY
+# do not apply): `SCENE=scenes/murmuration3d.yaml bash bench/render_bench.sh`
+# is issue 29's target (at most 2x the encoder alone). Its warm-up is part
+# of the render's time, as it is of every render of it.
+#
 # Environment: DURATION (seconds of video, default 20), RUNS (default 3),
 # COUNTS (default "2000 10000 100000"), SHAPE (default: none named),
 # PRESET (default medium),
@@ -59,6 +65,15 @@ quality=${QUALITY:-18}
 fps=60
 width=1920
 height=1080
+scene_file=${SCENE:-}
+if [ -n "$scene_file" ]; then
+  # "video: 1920x1080, 30 fps, 200 ticks/s, 20s (600 frames, ...), ..., quality 20"
+  video=$("$murmur" check "$scene_file" | sed -n 's/^video: //p')
+  read -r width height fps frames quality < <(sed -E \
+    's/^([0-9]+)x([0-9]+), ([0-9]+) fps.*\(([0-9]+) frames.* quality ([0-9]+).*/\1 \2 \3 \4 \5/' <<<"$video")
+  [ -n "$quality" ] || { echo "cannot read the video line of murmur check $scene_file: $video" >&2; exit 1; }
+  counts=$(basename "$scene_file" .yaml)
+fi
 # The encoder's thread count is murmur's constant (src/output/sink.h).
 threads=$(sed -n 's/^#define MUR_OUT_THREADS \([0-9]*\).*/\1/p' src/output/sink.h)
 
@@ -81,6 +96,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? 
 frames_of() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$1"; }
 
 scene_for() {   # N -> scene path
+  [ -n "$scene_file" ] && { echo "$scene_file"; return; }
   local n=$1 scale
   scale=$(awk -v n="$n" 'BEGIN {printf "%.6f", sqrt(n / 160)}')
   local w h
@@ -118,7 +134,8 @@ echo "render_bench: ${width}x${height} ${fps} fps, ${duration} s, crf $quality, 
 declare -a rows
 for n in $counts; do
   scene=$(scene_for "$n")
-  echo "== $n boids: frames for the encoder-alone baseline (untimed)" >&2
+  what="$n boids"; [ -n "$scene_file" ] && what=$scene_file
+  echo "== $what: frames for the encoder-alone baseline (untimed)" >&2
   mkdir -p "$work/png"
   "$murmur" render "$scene" -o "$work/png/%05d.png" -q
   ffmpeg -v error -y -framerate $fps -i "$work/png/%05d.png" -f rawvideo -pix_fmt bgra "$work/raw.bgra"
@@ -128,6 +145,7 @@ for n in $counts; do
     -f rawvideo -pix_fmt yuv420p "$work/raw.yuv"
   rm -f "$work/raw.bgra"
   want=$((duration * fps))
+  [ -n "$scene_file" ] && want=$frames
   r_times=() e_times=() r_cpus=() e_cpus=() b_times=() b_cpus=() m_times=() m_cpus=()
   for i in $(seq "$runs"); do
     read -r r rc < <(timed "$murmur" render "$scene" -o "$work/render.mp4" -q --preset "$preset")

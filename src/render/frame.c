@@ -149,6 +149,8 @@ static void panel_free(mur_panel_state *ps, int nseries)
     mur_free(ps->series);
     mur_free(ps->cid);
     mur_metrics_ctx_destroy(ps->mx);
+    cairo_surface_destroy(ps->sky);
+    mur_free(ps->tau);
 }
 
 /* An image overlay's picture and place (mur_image): sizes, bytes, fractions. */

@@ -99,6 +99,28 @@ static void falcons(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
     mur_titles_overlay_end(r, cr, MUR_LOOK_PREDATORS);
 }
 
+/* The panel's sky image (W x H) and, for absorbing birds, its optical
+ * depths (zeroed), made anew only when the size changes: a 1080p frame's
+ * two fresh buffers cost more in page faults and zeroing than drawing
+ * 20,000 birds into them. */
+static int panel_buffers(mur_panel_state *ps, int W, int H, int absorb)
+{
+    if (!ps->sky || cairo_image_surface_get_width(ps->sky) != W || cairo_image_surface_get_height(ps->sky) != H) {
+        cairo_surface_destroy(ps->sky);
+        mur_free(ps->tau);
+        ps->tau = NULL;
+        ps->sky = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+        if (cairo_surface_status(ps->sky) != CAIRO_STATUS_SUCCESS) {
+            cairo_surface_destroy(ps->sky);
+            ps->sky = NULL;
+            return -1;
+        }
+    }
+    if (absorb && !ps->tau && !(ps->tau = mur_calloc((size_t)W * (size_t)H, sizeof *ps->tau)))
+        return -1;
+    return 0;
+}
+
 int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h)
 {
     const mur_look *lk = r->look;
@@ -130,11 +152,10 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
         .up = mur_flock_up(f),   /* starlings bank (NULL: level birds) */
     };
     int absorb = lk->shape == MUR_SHAPE_DENSITY && !lk->shape_auto;
-    cairo_surface_t *sky = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
-    if (cairo_surface_status(sky) != CAIRO_STATUS_SUCCESS) {
-        cairo_surface_destroy(sky);
+    mur_panel_state *ps = &r->panels[pc->index];
+    if (panel_buffers(ps, W, H, absorb))
         return -1;
-    }
+    cairo_surface_t *sky = ps->sky;
     char why[160];
     int ok = mur_view3d_init(&v, why, sizeof why) == 0;   /* an embedder's bad camera: sky alone */
     const double *px = mur_flock_x(f), *py = mur_flock_y(f), *pz = mur_flock_z(f);
@@ -152,12 +173,12 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
                 ((uint32_t *)(data + (size_t)j * (size_t)stride))[i] = 0xff000000u | st.sky.zenith;
     }
     if (ok && absorb && n > 0) {
-        float *tau = mur_calloc((size_t)W * (size_t)H, sizeof *tau);
-        if (!tau || mur_view3d_birds(cr, &v, &st, (size_t)n, px, py, pz, vx, vy, vz, ids, pc->t, tau))
+        float *tau = ps->tau;
+        if (mur_view3d_birds(cr, &v, &st, (size_t)n, px, py, pz, vx, vy, vz, ids, pc->t, tau))
             rc = -1;
         else
             mur_absorb_apply(tau, W, H, data, stride, st.bird);
-        mur_free(tau);
+        memset(tau, 0, (size_t)W * (size_t)H * sizeof *tau);   /* for the next frame */
     }
     cairo_surface_mark_dirty(sky);
     cairo_save(cr);
@@ -185,7 +206,6 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
         rc = mur_watch3d_draw(r, cr, pc, &v);
     }
     cairo_restore(cr);
-    cairo_surface_destroy(sky);
     if (!rc && mur_render_stopped(r))
         rc = MUR_EINTR;
     return rc;

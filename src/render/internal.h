@@ -151,6 +151,8 @@ typedef struct mur_panel_state {
     mur_metrics_ctx *mx;     /* scratch for observe and draw */
     const mur_flock *ghost;  /* a twin drawn in outline over the flock (borrowed; NULL: none) */
     double ghost_shift[2];   /* moved back by this before it is drawn */
+    cairo_surface_t *sky;    /* a 3D world's sky and birds, kept from frame to frame (frame3d.c) */
+    float *tau;              /* its absorbing birds' optical depth a pixel, all 0 between frames */
 } mur_panel_state;
 
 /* Text through Pango with a font map of its own, hinting off so that a
