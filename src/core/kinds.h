@@ -197,6 +197,9 @@ void mur_nb3_adaptive(const mur_it3 *it, mur_it3_add add, sums3 *acc);
 void mur_it3_starling_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
 double mur_it_starling_reach(const mur_params *p);
 void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel);
+/* mur_move3_fly for birds [begin, end), o from acc (x, y a bird) and accz:
+ * four at a time on a vector unit (AVX2 and up, f->simd), the same bits. */
+void mur_move3_fly_range(mur_flock *f, int begin, int end, const double *acc, const double *accz);
 
 /* Small vector helpers of the 3D kinds (vec3.h has the public ones). */
 static inline double mur_dot3_(const double a[3], const double b[3])

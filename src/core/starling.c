@@ -15,9 +15,10 @@
  *   and a random force added: the steering force, held until the next
  *   reaction. A bird reacts when its clock reaches its interval (drawn
  *   within +- spread of reaction_time at each reaction).
- * motion fly (mur_move3_fly): every tick, lift, drag and gravity, velocity
- *   Verlet over dt seconds, the speed clamp, then the bank: the body frame
- *   rolls by roll_rate (F . h_side - L . h_side) dt and is made orthonormal.
+ * motion fly (mur_move3_fly; four birds at a time on AVX2, fly4_avx2): every
+ *   tick, lift, drag and gravity, velocity Verlet over dt seconds, the speed
+ *   clamp, then the bank: the body frame rolls by roll_rate (F . h_side -
+ *   L . h_side) dt and is made orthonormal.
  *
  * The state's velocities are world units (metres) a tick, like every
  * murmur model's: fly works in m/s, v / dt. Each bird's result depends on
@@ -33,6 +34,13 @@
 #include "kinds.h"
 #include "murmur/alloc.h"
 #include "vec3.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FLY4 1   /* the flight four birds at a time (AVX2), below */
+#include <immintrin.h>
+#else
+#define FLY4 0
+#endif
 
 #define G 9.81             /* m/s^2 */
 #define START_RADIUS 5.0   /* m: StarDisplay's CBird starts searchRadius_ at 5 */
@@ -474,6 +482,37 @@ double mur_it_starling_reach(const mur_params *p)
 
 /* ---- flight ------------------------------------------------------------------ */
 
+/* The top speed of a bird at r, m/s: max_speed, or a fleeing predator's
+ * burst within its radius. */
+static double top_speed(const mur_flock *f, const double r[3])
+{
+    const mur_params *p = &f->p;
+    double top = p->max_speed / p->dt;
+    for (int k = 0; k < f->npred; k++) {
+        const mur_predator *pr = &f->pred[k];
+        if (pr->attract || !(pr->burst > 1))
+            continue;
+        double at[3] = {pr->x, pr->y, pr->z}, d[3];
+        mur_params_offset3(p, at, r, d);
+        if (mur_dot3_(d, d) < pr->radius * pr->radius)
+            top = fmax(top, p->max_speed * pr->burst / p->dt);
+    }
+    return top;
+}
+
+/* Bird i's reaction clock, a tick on: at its interval, 0 and a new one. */
+static void tick_clock(mur_flock *f, int i)
+{
+    const mur_params *p = &f->p;
+    mur_starling *st = f->star;
+    st->clock[i] += p->dt;
+    if (st->clock[i] >= st->interval[i]) {
+        double q = mur_noise_u01(f->seed, f->tick, (uint64_t)i, DRAW_INTERVAL);
+        st->clock[i] = 0;
+        st->interval[i] = p->reaction_time * (1 + p->reaction_spread * (2 * q - 1));
+    }
+}
+
 void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel)
 {
     (void)accel;
@@ -504,16 +543,7 @@ void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel)
         a[c] = Fa[c] / m;
         v[c] += a[c] * 0.5 * dt;
     }
-    double top = p->max_speed / dt;
-    for (int k = 0; k < f->npred; k++) {
-        const mur_predator *pr = &f->pred[k];
-        if (pr->attract || !(pr->burst > 1))
-            continue;
-        double at[3] = {pr->x, pr->y, pr->z}, d[3];
-        mur_params_offset3(p, at, r, d);
-        if (mur_dot3_(d, d) < pr->radius * pr->radius)
-            top = fmax(top, p->max_speed * pr->burst / dt);
-    }
+    double top = top_speed(f, r);
     speed = sqrt(mur_dot3_(v, v));
     double s = speed < p->min_speed / dt ? p->min_speed / dt : speed > top ? top : speed;
     double nf[3];
@@ -548,11 +578,167 @@ void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel)
         v[c] = nf[c] * s * dt;   /* back to world units a tick */
     }
     mur_place3_(f, i, r, v);
-    /* the reaction clock */
-    st->clock[i] += dt;
-    if (st->clock[i] >= st->interval[i]) {
-        double q = mur_noise_u01(f->seed, f->tick, (uint64_t)i, DRAW_INTERVAL);
-        st->clock[i] = 0;
-        st->interval[i] = p->reaction_time * (1 + p->reaction_spread * (2 * q - 1));
+    tick_clock(f, i);
+}
+
+/* ---- the flight of four birds at once --------------------------------------- */
+
+#if FLY4
+
+typedef double v4 __attribute__((vector_size(32)));
+
+#define AVX2 __attribute__((target("avx2")))
+
+static AVX2 inline v4 splat(double a) { return (v4){a, a, a, a}; }
+static AVX2 inline v4 vsqrt(v4 a) { return _mm256_sqrt_pd(a); }
+/* mask ? a : b, the mask a comparison's */
+static AVX2 inline v4 pick(v4 mask, v4 a, v4 b) { return _mm256_blendv_pd(b, a, mask); }
+static AVX2 inline v4 dot(const v4 a[3], const v4 b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static AVX2 inline void cross(const v4 a[3], const v4 b[3], v4 o[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+/* lanes where a > b (false where either is not a number, as C's >) */
+static AVX2 inline int all_above(v4 a, v4 b) { return _mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_GT_OQ)) == 15; }
+/* three components of four birds from an array of (x, y, z) */
+static AVX2 inline void load_aos(const double *q, v4 o[3])
+{
+    for (int c = 0; c < 3; c++)
+        o[c] = (v4){q[c], q[3 + c], q[6 + c], q[9 + c]};
+}
+static AVX2 inline void store_aos(double *q, const v4 o[3])
+{
+    for (int c = 0; c < 3; c++)
+        for (int l = 0; l < 4; l++)
+            q[3 * l + c] = o[c][l];
+}
+
+/* mur_move3_fly for birds i .. i + 3, o their steering forces (x, y, z
+ * each four wide), each lane the scalar code's operations in its order
+ * (no FMA: -ffp-contract=off; IEEE division and square root are exact in
+ * either unit), so the same bits. The flight's chain of square roots and
+ * divisions (a dozen a bird) is what a tick waits on; four birds wait
+ * together. Returns -1, having written nothing, when a lane takes one of
+ * the rare turns (a bird at rest, a vertical heading, a frame that
+ * folds): the caller flies those four one by one. */
+static AVX2 int fly4_avx2(mur_flock *f, int i, const v4 o[3])
+{
+    const mur_params *p = &f->p;
+    mur_starling *st = f->star;
+    const double dt = p->dt, m = p->body_mass, W = m * G;
+    v4 vt[3] = {_mm256_loadu_pd(f->vx + i), _mm256_loadu_pd(f->vy + i), _mm256_loadu_pd(f->vz + i)};
+    v4 r[3] = {_mm256_loadu_pd(f->x + i), _mm256_loadu_pd(f->y + i), _mm256_loadu_pd(f->z + i)};
+    v4 v[3], fw[3], u[3], w[3], hs[3], up[3], t[3];
+    for (int c = 0; c < 3; c++)
+        v[c] = vt[c] / dt;
+    v4 speed = vsqrt(dot(v, v));
+    /* body_frame: fw = unit(v), w = unit(fw x up), u = w x fw */
+    if (!all_above(speed, splat(0)))
+        return -1;
+    for (int c = 0; c < 3; c++)
+        fw[c] = v[c] / speed;
+    load_aos(st->up + 3 * i, up);
+    cross(fw, up, t);
+    v4 lt = vsqrt(dot(t, t));
+    if (!all_above(lt, splat(1e-12)))
+        return -1;
+    for (int c = 0; c < 3; c++)
+        w[c] = t[c] / lt;
+    cross(w, fw, u);
+    /* head_frame's side: hs = unit(fw x z) (its up is not used here) */
+    v4 s3[3] = {fw[1], -fw[0], splat(0)};
+    v4 ls = vsqrt(dot(s3, s3));
+    if (!all_above(ls, splat(1e-9)))
+        return -1;
+    for (int c = 0; c < 3; c++)
+        hs[c] = s3[c] / ls;
+    /* lift, drag and thrust, gravity */
+    v4 L = splat(W) * speed * speed / splat(p->cruise_speed * p->cruise_speed);
+    v4 Lc = _mm256_min_pd(L, splat(p->max_lift)), D = splat(p->drag_lift) * L;
+    v4 lift[3], Fa[3];
+    for (int c = 0; c < 3; c++) {
+        lift[c] = Lc * u[c];
+        Fa[c] = lift[c] + (splat(p->drag_lift * W) - D) * fw[c] + o[c];
+    }
+    Fa[2] -= W;
+    /* velocity Verlet */
+    v4 a[3];
+    load_aos(st->acc + 3 * i, a);
+    for (int c = 0; c < 3; c++) {
+        v[c] += a[c] * 0.5 * dt;
+        r[c] += v[c] * dt;
+        a[c] = Fa[c] / m;
+        v[c] += a[c] * 0.5 * dt;
+    }
+    v4 top;
+    for (int l = 0; l < 4; l++) {
+        double rl[3] = {r[0][l], r[1][l], r[2][l]};
+        top[l] = top_speed(f, rl);
+    }
+    speed = vsqrt(dot(v, v));
+    if (!all_above(speed, splat(0)))
+        return -1;
+    v4 lo = splat(p->min_speed / dt);
+    v4 s = pick(_mm256_cmp_pd(speed, lo, _CMP_LT_OQ), lo,
+                pick(_mm256_cmp_pd(speed, top, _CMP_GT_OQ), top, speed));
+    v4 nf[3];
+    for (int c = 0; c < 3; c++)
+        nf[c] = v[c] / speed;
+    /* the bank and pitch */
+    v4 beta = splat(p->roll_rate) * (dot(o, hs) - dot(lift, hs)) * dt;
+    v4 phi = splat(p->pitch_rate) * dot(o, u) * dt;
+    for (int c = 0; c < 3; c++)
+        t[c] = nf[c] + phi * u[c];
+    v4 ln = vsqrt(dot(t, t));
+    if (!all_above(ln, splat(0)))
+        return -1;
+    for (int c = 0; c < 3; c++)
+        nf[c] = t[c] / ln;
+    v4 nu[3], nw[3];
+    for (int c = 0; c < 3; c++)
+        nu[c] = u[c] + beta * w[c];
+    cross(nf, nu, t);
+    v4 lw = vsqrt(dot(t, t));
+    if (!all_above(lw, splat(1e-12)))
+        return -1;
+    for (int c = 0; c < 3; c++)
+        nw[c] = t[c] / lw;
+    cross(nw, nf, nu);
+    /* nothing was written above: from here on the four birds move */
+    store_aos(st->acc + 3 * i, a);
+    store_aos(st->up + 3 * i, nu);
+    for (int c = 0; c < 3; c++)
+        v[c] = nf[c] * s * dt;
+    for (int l = 0; l < 4; l++) {
+        double rl[3] = {r[0][l], r[1][l], r[2][l]}, vl[3] = {v[0][l], v[1][l], v[2][l]};
+        mur_place3_(f, i + l, rl, vl);
+        tick_clock(f, i + l);
+    }
+    return 0;
+}
+#endif
+
+void mur_move3_fly_range(mur_flock *f, int begin, int end, const double *acc, const double *accz)
+{
+    int i = begin;
+#if FLY4
+    if (f->simd >= MUR_SIMD_AVX2 && mur_filter_best() >= MUR_SIMD_AVX2)
+        for (; i + 4 <= end; i += 4) {
+            v4 o[3] = {{acc[2 * i], acc[2 * i + 2], acc[2 * i + 4], acc[2 * i + 6]},
+                       {acc[2 * i + 1], acc[2 * i + 3], acc[2 * i + 5], acc[2 * i + 7]},
+                       {accz[i], accz[i + 1], accz[i + 2], accz[i + 3]}};
+            if (fly4_avx2(f, i, o) == 0)
+                continue;
+            for (int l = 0; l < 4; l++) {
+                double ol[3] = {o[0][l], o[1][l], o[2][l]};
+                mur_move3_fly(f, i + l, ol, 0);
+            }
+        }
+#endif
+    for (; i < end; i++) {
+        double o[3] = {acc[2 * i], acc[2 * i + 1], accz[i]};
+        mur_move3_fly(f, i, o, 0);
     }
 }
