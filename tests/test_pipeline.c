@@ -210,17 +210,19 @@ static pid_t spawn(const char *const *args, const char *errpath)
     return pid;
 }
 
-/* Polls until path exists and has grown after it first appeared (a
- * container's header may reach the disk before any frame; growth after it
- * is frames), for at most 60 s; 0 when it did, -1 when murmur exited first
- * or time ran out. */
+/* Polls until path has grown past the first size it showed above empty,
+ * for at most 60 s; 0 when it did, -1 when murmur exited first or time ran
+ * out. The file is made empty, then the container's header reaches the disk
+ * before any frame (an MP4's 48 bytes at once): growth past that is frames.
+ * Taking the empty file's size as the first would count the header as
+ * frames whenever a poll fell between the two. */
 static int wait_for_growth(pid_t pid, const char *path)
 {
     struct timespec tick = {0, 5 * 1000 * 1000};
     long first = -1;
     for (int i = 0; i < 12000; i++) {
         long size = file_size(path);
-        if (first < 0 && size >= 0)
+        if (first < 0 && size > 0)
             first = size;
         if (first >= 0 && size > first)
             return 0;
