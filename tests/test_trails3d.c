@@ -183,3 +183,87 @@ TEST(a_3d_frame_with_trails_drawn_alone_is_that_frame_of_the_run)
     mur_session_destroy(b);
     mur_scene_destroy(s);
 }
+
+/* A bird crossing a wrapping world's seam under camera.wrap: nearest,
+ * drawn by a camera whose x is cam_x (target likewise): the frame after
+ * `ticks` ticks into *out (w x h pixels, 0xRRGGBB, the caller frees), its
+ * dark pixels into *ink. 0, or -1 when it could not draw. Positions and
+ * the speed are dyadic, so a camera a world's width over sees the same
+ * numbers, not ones a rounding apart. */
+static int draw_at_seam(double cam_x, int ticks, uint32_t **out, int *ink)
+{
+    char yaml[2048];
+    snprintf(yaml, sizeof yaml,
+             "model: wrkspc\nworld: {dimensions: 3, width: 256, height: 256, depth: 128, boundary: wrap}\n"
+             "flock: {count: 1, noise: 0}\n"
+             "video: {width: 320, height: 180}\n"
+             "camera: {position: [%g, -64, 64], target: [%g, 128, 64], fov: 40, wrap: nearest}\n"
+             "look:\n  boid: {size: 6, color: '#000000'}\n  birds: points\n"
+             "  sky: {zenith: '#ffffff', horizon: '#ffffff', ground: '#ffffff', trees: '#ffffff', "
+             "tree_height: 0}\n"
+             "  trails: {length: 40, fade: false}\n",
+             cam_x, cam_x);
+    mur_scene *s = scene_of(yaml);
+    if (!s)
+        return -1;
+    mur_error err = {{0}};
+    mur_renderer *r = NULL;
+    mur_flock *f = NULL;
+    double x = 24, y = 128, z = 64, vx = -1.5, vy = 0, vz = 0;
+    int rc = -1;
+    if (!mur_renderer_create(&r, mur_scene_look(s), s->width, s->height, &err) &&
+        !mur_flock_create(&f, &s->params, s->seed, &err) &&
+        !mur_flock_set_state3(f, 1, &x, &y, &z, &vx, &vy, &vz, &err)) {
+        mur_renderer_observe(r, 0, f, 0);
+        for (long k = 1; k <= ticks; k++) {
+            mur_flock_step(f);
+            mur_renderer_observe(r, 0, f, k);
+        }
+        const uint8_t *px;
+        int stride;
+        const mur_flock *fl = f;
+        uint32_t *img = malloc((size_t)s->width * (size_t)s->height * sizeof *img);
+        if (img && !mur_renderer_draw_image(r, &fl, 1, ticks / 60.0, &px, &stride, &err)) {
+            *ink = 0;
+            for (int j = 0; j < s->height; j++)
+                for (int i = 0; i < s->width; i++) {
+                    uint32_t c = ((const uint32_t *)(px + (size_t)j * (size_t)stride))[i] & 0xffffff;
+                    img[(size_t)j * (size_t)s->width + (size_t)i] = c;
+                    *ink += c != 0xffffff;
+                }
+            *out = img;
+            img = NULL;
+            rc = 0;
+        }
+        free(img);
+    }
+    if (err.msg[0])
+        fprintf(stderr, "  %s\n", err.msg);
+    mur_flock_destroy(f);
+    mur_renderer_destroy(r);
+    mur_scene_destroy(s);
+    return rc;
+}
+
+/* camera.wrap: nearest draws each bird at its image nearest the target,
+ * and its trail must start there too: a bird that crossed the seam at
+ * x = 0 (its stored x now near 256) has the same trail for a camera at
+ * x = 8, beside the seam, as for one a world's width over, at x = 264. */
+TEST(a_3d_trail_across_the_seam_starts_at_the_bird_as_drawn)
+{
+    uint32_t *a = NULL, *b = NULL;
+    int ink_a = 0, ink_b = 0;
+    REQUIRE(draw_at_seam(8, 30, &a, &ink_a) == 0, "camera at x = 8: not drawn");
+    if (draw_at_seam(8 + 256, 30, &b, &ink_b)) {
+        free(a);
+        REQUIRE(0, "camera at x = 264: not drawn");
+    }
+    int differ = 0;
+    for (size_t k = 0; k < (size_t)320 * 180; k++)
+        differ += a[k] != b[k];
+    /* the bird's dot is a few pixels; 40 ticks of trail are far more */
+    CHECK(ink_b > 60, "the camera a world's width over sees %d pixels of ink: no trail to compare", ink_b);
+    CHECK(differ == 0, "%d pixels differ between the two cameras (ink %d and %d)", differ, ink_a, ink_b);
+    free(a);
+    free(b);
+}

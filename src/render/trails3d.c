@@ -6,7 +6,8 @@
  * beside its x and y; the rules of a trail are its rules too: a segment
  * per tick, from the bird's place before the tick to its place after,
  * joined by nearest-image steps (mur_params_offset3) so that a trail
- * through a wrapping wall goes on past it, broken at a jump (a step longer
+ * through a wrapping wall goes on past it (starting from the bird's image
+ * that the camera draws, mur_view3d_image), broken at a jump (a step longer
  * than the speed limit allows) or where a tick is missing, cut into bands
  * of E ticks whose opacity falls with age (mur_trail_band_alpha) when the
  * trail fades, `length` ticks at one opacity when it does not.
@@ -89,6 +90,9 @@ int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, c
     for (int i = 0; i < n; i++) {
         int s = t->head, open = 0;   /* open: the piece being gathered (pc[nq]) */
         double at[3] = {t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i], t->z[(size_t)s * cap + i]};
+        /* from the bird as drawn (camera.wrap: nearest draws its image
+         * nearest the target); the nearest-image steps carry the rest */
+        mur_view3d_image(v, at);
         double ax = 0, ay = 0, ad = 0, as = 0;
         int a_ok = mur_view3d_project(v, at, &ax, &ay, &ad, &as);
         for (long k = now; k >= first; k--) {   /* the segment of tick k: from tick k - 1 to tick k */
