@@ -107,3 +107,31 @@ TEST(bad_3d_scenes_are_refused_at_their_line)
     expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nexperiment:\n  twin: {perturb: 1}\n", "t.yaml:4:9",
                    "3D world");
 }
+
+/* A camera ramp is checked at every frame's time and where it comes
+ * nearest a bad pose between two frames (30 fps: frames 1/30 s apart),
+ * and refused at its entry's line. */
+TEST(a_camera_ramp_through_a_bad_pose_between_frames_is_refused_at_its_line)
+{
+#define WORLD3 "model: wrkspc\nworld: {dimensions: 3, width: 200, height: 200, depth: 100}\nvideo: {fps: 30}\n"
+#define RAMP(from, to, target, ease)                                                                         \
+    WORLD3 "camera: {position: " from ", target: " target "}\ntimeline:\n  - at: 1s\n"                       \
+           "    ramp: {camera.position: " to "}\n    over: 1s\n    ease: " ease "\n"
+    /* the position passes the target at 1.5175s, between frames 45 and 46 */
+    expect_refusal(RAMP("[100, -100, 50]", "[100, 300, 50]", "[100, 107, 50]", "linear"), "t.yaml:6:5",
+                   "target equals its position");
+    expect_refusal(RAMP("[100, -100, 50]", "[100, 300, 50]", "[100, 107, 50]", "smooth"), "t.yaml:6:5",
+                   "target equals its position");
+    /* the view turns straight up (along up) at about 1.483s */
+    expect_refusal(RAMP("[100, 90, 0]", "[100, 110.7, 0]", "[100, 100, 50]", "linear"), "t.yaml:6:5",
+                   "parallel to its view");
+    /* a target a billionth of the world's size from the position is on it */
+    expect_refusal(WORLD3 "camera: {position: [100, 100, 50], target: [100.0000001, 100, 50]}\n", "t.yaml:4:44",
+                   "target equals its position");
+    /* passing a thousandth beside the target, across the view: a camera that turns round, not a bad one */
+    mur_scene *s = scene_of(RAMP("[100, -100, 50]", "[100, 300, 50]", "[100.001, 107, 50]", "linear"));
+    CHECK(s != NULL, "a ramp that passes beside the target is refused");
+    mur_scene_destroy(s);
+#undef RAMP
+#undef WORLD3
+}

@@ -316,9 +316,32 @@ int mur_parse_camera_change(ctx *c, pair *p, changes *ch)
     return 0;
 }
 
+/* A target nearer the position than this share of the world's largest
+ * side is the position: the view's direction is then rounding. */
+#define SAME_PLACE 1e-9
+/* up within this angle (radians, as its sine) of the view is parallel to it */
+#define PARALLEL 1e-9
+
+/* How far the camera is from a bad pose: |f x up| / |up|, f the view from
+ * the position to the target; 0 at the target on the position or up
+ * along the view. *view gets |f|. */
+static double pose_margin(const mur_camera *v, double *view)
+{
+    double f[3], r[3];
+    for (int k = 0; k < 3; k++)
+        f[k] = v->target[k] - v->position[k];
+    r[0] = f[1] * v->up[2] - f[2] * v->up[1];
+    r[1] = f[2] * v->up[0] - f[0] * v->up[2];
+    r[2] = f[0] * v->up[1] - f[1] * v->up[0];
+    double lu = sqrt(v->up[0] * v->up[0] + v->up[1] * v->up[1] + v->up[2] * v->up[2]);
+    *view = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    return lu > 0 ? sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) / lu : 0;
+}
+
 /* What is wrong with a 3D camera (NULL: nothing): the checks the renderer's
- * view makes (render/view3d.c), made here so that the scene's line is named. */
-static const char *view_bad(const mur_camera *v)
+ * view makes (render/view3d.c), made here so that the scene's line is named;
+ * scale: the world's largest side. */
+static const char *view_bad(const mur_camera *v, double scale)
 {
     if (!v->orthographic && !(v->fov > 0 && v->fov < 180))
         return "the field of view must lie strictly between 0 and 180 degrees";
@@ -327,32 +350,106 @@ static const char *view_bad(const mur_camera *v)
     if (v->follows && v->follow == MUR_FOLLOW_FLOCK)
         return NULL;   /* its target is the flock's, known only as it flies */
     /* following a boid, the camera keeps its offset from its target: checked as given */
-    double f[3], r[3];
-    for (int k = 0; k < 3; k++)
-        f[k] = v->target[k] - v->position[k];
-    double lf = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-    double lu = sqrt(v->up[0] * v->up[0] + v->up[1] * v->up[1] + v->up[2] * v->up[2]);
-    if (!(lf > 0) || !isfinite(lf))
+    double lf, m = pose_margin(v, &lf);
+    if (!(lf > SAME_PLACE * scale) || !isfinite(lf))
         return "the camera's target equals its position";
-    r[0] = f[1] * v->up[2] - f[2] * v->up[1];
-    r[1] = f[2] * v->up[0] - f[0] * v->up[2];
-    r[2] = f[0] * v->up[1] - f[1] * v->up[0];
-    if (!(lu > 0) || sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) <= 1e-9 * lf * lu)
+    if (!(m > PARALLEL * lf))
         return "the camera's up is parallel to its view (the line from position to target)";
     return NULL;
 }
 
+/* The camera's distance from a bad pose at time t (pose_margin), its
+ * view's length and where it looks from into *cam. */
+static double margin_at(const mur_scene *s, double t, mur_camera *cam, double *view)
+{
+    mur_scene_camera_at(s, t, cam);
+    return pose_margin(cam, view);
+}
+
+/* The time in [a, b] where the camera comes nearest a bad pose: a
+ * golden-section search on pose_margin, which is the length of a vector
+ * moving along a line when the ramp is linear (one minimum, the search's
+ * case), down to the last bits of t. */
+static double nearest_bad(const mur_scene *s, double a, double b)
+{
+    const double g = 0.6180339887498949;   /* 1 / the golden ratio */
+    mur_camera cam;
+    double view, c = b - g * (b - a), d = a + g * (b - a);
+    double mc = margin_at(s, c, &cam, &view), md = margin_at(s, d, &cam, &view);
+    for (int k = 0; k < 200 && c < d; k++) {
+        if (mc < md) {
+            b = d;
+            d = c;
+            md = mc;
+            c = b - g * (b - a);
+            mc = margin_at(s, c, &cam, &view);
+        } else {
+            a = c;
+            c = d;
+            mc = md;
+            d = a + g * (b - a);
+            md = margin_at(s, d, &cam, &view);
+        }
+    }
+    return mc < md ? c : d;
+}
+
+/* Timeline entry q's camera, at its time and, when it ramps, at every
+ * frame's time along the ramp and at the instant between two frames where
+ * the camera comes nearest a bad pose (a ramp may pass the position
+ * through the target, or the view along up, between frames: a still may
+ * be asked for any time). The search is skipped where the view cannot
+ * have come near one: its margin at both frames larger than twice the
+ * view's move between them (a flat stretch, or the far side of a turn). */
+static int camera_cue_check(ctx *c, const mur_cue *q, double scale)
+{
+    mur_scene *s = c->s;
+    mur_camera v, w;
+    double t0 = q->at, end = q->at + (q->over > 0 ? q->over : 0), view0, view1;
+    double m0 = margin_at(s, t0, &v, &view0), bad_t = t0;
+    const char *why = view_bad(&v, scale);
+    long k = (long)floor(t0 * s->fps) + 1;
+    while (!why && t0 < end) {
+        double t1 = fmin((double)k / s->fps, end);
+        k++;
+        if (!(t1 > t0))
+            continue;
+        double m1 = margin_at(s, t1, &w, &view1), move = 0;
+        bad_t = t1;
+        if (!(why = view_bad(&w, scale))) {
+            for (int j = 0; j < 3; j++) {
+                double df = (w.target[j] - w.position[j]) - (v.target[j] - v.position[j]);
+                move += df * df;
+            }
+            move = sqrt(move);
+            if (move > 0 && !(fmin(m0, m1) > 2 * move && fmin(view0, view1) > 2 * move)) {
+                mur_camera near;
+                bad_t = nearest_bad(s, t0, t1);
+                mur_scene_camera_at(s, bad_t, &near);
+                why = view_bad(&near, scale);
+            }
+        }
+        t0 = t1;
+        m0 = m1;
+        view0 = view1;
+        v = w;
+    }
+    if (why)
+        return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: at %.9gs %s", c->name, q->line, q->col,
+                             bad_t, why);
+    return 0;
+}
+
 /* A 3D world's camera: the defaults (docs/scenes.md "Three dimensions":
  * from the ground before the box, looking up at its centre), then the
- * camera checked at time 0 and along every timeline entry that moves it,
- * the entry named when it goes wrong there. A ramp is checked at its start,
- * its end and 32 points between (a ramp that passes the camera through its
- * target between them is not caught; the renderer then draws sky alone). */
+ * camera checked at time 0 and along every timeline entry that moves it
+ * (camera_cue_check), the entry named when it goes wrong there. */
 static int camera3d_finish(ctx *c)
 {
     mur_scene *s = c->s;
     mur_scene_camera *cam = &s->camera;
     double W = s->params.width, H = s->params.height, D = s->params.depth;
+    double scale = fmax(W, fmax(H, D));
     cam->view3d = 1;
     if (isnan(cam->position[0]))
         cam->position[0] = W / 2, cam->position[1] = -0.6 * H, cam->position[2] = 0.15 * D;
@@ -379,7 +476,7 @@ static int camera3d_finish(ctx *c)
                                  bounds[s->params.boundary < 4 ? s->params.boundary : 3]);
     mur_camera v;
     mur_scene_camera_at(s, 0, &v);
-    const char *why = view_bad(&v);
+    const char *why = view_bad(&v, scale);
     if (why) {
         yaml_node_t *at = NULL;
         const char *keys[] = {strstr(why, "up ") ? "up" : "target", "target", "position", "fov", "height"};
@@ -392,16 +489,9 @@ static int camera3d_finish(ctx *c)
         return mur_error_set(c->err, MUR_EINPUT, "%s:1:1: error: the default 3D camera: %s", c->name, why);
     }
     for (int i = 0; i < s->ncues; i++) {
-        const mur_cue *q = &s->cues[i];
-        if (!q->ncamera)
-            continue;
-        int steps = q->over > 0 ? 33 : 0;
-        for (int k = 0; k <= steps; k++) {
-            mur_scene_camera_at(s, q->at + (steps ? q->over * k / steps : 0), &v);
-            if ((why = view_bad(&v)))
-                return mur_error_set(c->err, MUR_EINPUT, "%s:%d:%d: error: at %gs %s", c->name, q->line, q->col,
-                                     q->at + (steps ? q->over * k / steps : 0), why);
-        }
+        int rc = s->cues[i].ncamera ? camera_cue_check(c, &s->cues[i], scale) : 0;
+        if (rc)
+            return rc;
     }
     return 0;
 }
