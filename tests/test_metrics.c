@@ -430,6 +430,33 @@ TEST(lone_boids_do_not_mill)
     mur_flock_destroy(f);
 }
 
+/* rotation about the group's centre: a lone boid is the centre, and under
+ * wrap the circular mean gives its place back only to rounding, whose
+ * direction made one boid read anything from 0 to 1. A boid within a
+ * billionth of the world's size of the centre turns about nothing. */
+TEST(a_lone_boid_or_one_at_the_centre_does_not_rotate)
+{
+    static const double at[][2] = {{0.1, 0.3}, {123.456789, 77.7777}, {333.333333, 250.123}, {240.0001, 160.0003},
+                                   {479.9, 319.9}, {17.17, 301.3}};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+        for (int b = 0; b < 2; b++) {
+            double x = at[k][0], y = at[k][1], vx = 0.6, vy = -0.8;
+            mur_flock *f = flock_of(1, &x, &y, &vx, &vy, 480, 320, b ? MUR_BOUNDARY_OPEN : MUR_BOUNDARY_WRAP, 10);
+            mur_metrics m = metrics_of(f);
+            CHECK(m.rotation == 0, "a lone boid at (%g, %g), %s: rotation %.17g, want 0", x, y, b ? "open" : "wrap",
+                  m.rotation);
+            mur_flock_destroy(f);
+        }
+    /* three in a line, the middle one on the centre: only the outer two turn (about it, the same way) */
+    double x[3] = {123.456789, 133.456789, 143.456789}, y[3] = {77.7777, 77.7777, 77.7777};
+    double vx[3] = {0, 1, 0}, vy[3] = {-1, 0, 1};
+    mur_flock *f = flock_of(3, x, y, vx, vy, 480, 320, MUR_BOUNDARY_WRAP, 50);
+    mur_metrics m = metrics_of(f);
+    CHECK(fabs(m.rotation - 2.0 / 3) < 1e-9, "two of three turning, one at the centre: rotation %.17g, want 2/3",
+          m.rotation);
+    mur_flock_destroy(f);
+}
+
 /* ---- percentiles and the state label ------------------------------------- */
 
 TEST(percentiles_interpolate_between_closest_ranks)

@@ -541,3 +541,37 @@ TEST(in_2d_thickness_is_zero_and_the_extents_are_the_planes)
     CHECK(!(mask >> MUR_METRIC_THICKNESS & 1) && !(mask >> MUR_METRIC_WIDTH & 1) && !(mask >> MUR_METRIC_LENGTH & 1),
           "the extents are on request: %#x", mask);
 }
+
+/* rotation about the group's centre in 3D: a lone boid under wrap is its
+ * own centre to rounding (the circular mean), and turns about nothing; so
+ * does a boid on the centre of a group. */
+TEST(in_3d_a_lone_boid_or_one_at_the_centre_does_not_rotate)
+{
+    static const double at[][3] = {{0.1, 0.3, 0.7}, {123.456789, 77.7777, 151.515}, {333.333333, 250.123, 3.3},
+                                   {479.9, 319.9, 199.9}, {17.17, 301.3, 99.99}};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+        for (int b = 0; b < 2; b++) {
+            double vx = 0.6, vy = -0.8, vz = 0.2;
+            mur_flock *f = state3(1, &at[k][0], &at[k][1], &at[k][2], &vx, &vy, &vz,
+                                  b ? MUR_BOUNDARY_OPEN : MUR_BOUNDARY_WRAP);
+            mur_metrics m;
+            mur_metrics_ctx *ctx = mur_metrics_ctx_create();
+            REQUIRE(ctx && !mur_metrics_compute(ctx, f, &m), "metrics");
+            CHECK(m.rotation == 0, "a lone boid at (%g, %g, %g), %s: rotation %.17g, want 0", at[k][0], at[k][1],
+                  at[k][2], b ? "open" : "wrap", m.rotation);
+            CHECK(m.milling == 0, "a lone boid: milling %.17g, want 0", m.milling);
+            mur_metrics_ctx_destroy(ctx);
+            mur_flock_destroy(f);
+        }
+    double x[3] = {123.456789, 133.456789, 143.456789}, y[3] = {77.7777, 77.7777, 77.7777},
+           z[3] = {151.515, 151.515, 151.515};
+    double vx[3] = {0, 1, 0}, vy[3] = {-1, 0, 1}, vz[3] = {0, 0, 0};
+    mur_flock *f = state3(3, x, y, z, vx, vy, vz, MUR_BOUNDARY_WRAP);
+    mur_metrics m;
+    mur_metrics_ctx *ctx = mur_metrics_ctx_create();
+    REQUIRE(ctx && !mur_metrics_compute(ctx, f, &m), "metrics");
+    CHECK(fabs(m.rotation - 2.0 / 3) < 1e-9, "two of three turning, one at the centre: rotation %.17g, want 2/3",
+          m.rotation);
+    mur_metrics_ctx_destroy(ctx);
+    mur_flock_destroy(f);
+}

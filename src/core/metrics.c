@@ -472,6 +472,7 @@ static double milling_of(mur_metrics_ctx *m, const mur_flock *f, int n)
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
     int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double on = mur_metrics_on_centre_(p);
     /* Milling: sum over clusters of |sum cross| (= size x per-cluster value),
      * divided by N: the size-weighted average. Crosses accumulate per root in
      * s[1] after the centre is taken out of s. */
@@ -503,9 +504,7 @@ static double milling_of(mur_metrics_ctx *m, const mur_flock *f, int n)
         double *s = &m->sum[4 * (size_t)root];
         double cx, cy;
         mur_flock_offset(f, s[0], s[1], x[i], y[i], &cx, &cy);
-        double cl = sqrt(cx * cx + cy * cy), vl = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
-        if (cl > 0 && vl > 0)
-            s[2] += (cx * vy[i] - cy * vx[i]) / (cl * vl);
+        s[2] += mur_turn2_(cx, cy, vx[i], vy[i], on);
     }
     double mill = 0;
     for (int i = 0; i < n; i++)
@@ -600,13 +599,11 @@ static double rotation_of(const mur_flock *f, int n, double cx, double cy)
 {
     const double *x = mur_flock_x(f), *y = mur_flock_y(f);
     const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f);
-    double sum = 0;
+    double sum = 0, on = mur_metrics_on_centre_(mur_flock_params(f));
     for (int i = 0; i < n; i++) {
         double dx, dy;
         mur_flock_offset(f, cx, cy, x[i], y[i], &dx, &dy);
-        double dl = sqrt(dx * dx + dy * dy), vl = sqrt(vx[i] * vx[i] + vy[i] * vy[i]);
-        if (dl > 0 && vl > 0)
-            sum += (dx * vy[i] - dy * vx[i]) / (dl * vl);
+        sum += mur_turn2_(dx, dy, vx[i], vy[i], on);
     }
     return fabs(sum) / n;
 }

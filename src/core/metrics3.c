@@ -257,12 +257,13 @@ static void cross3(const double a[3], const double b[3], double out[3])
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* The term unit(c) x unit(v) into acc, for offset c and velocity v (0 when
- * either is zero). */
-static void add_turn(double acc[3], const double c[3], const double v[3])
+/* The term unit(c) x unit(v) into acc, for offset c from a centre and
+ * velocity v (mur_turn2_'s in space): nothing when the boid is on the
+ * centre (within `on`, mur_metrics_on_centre_) or still. */
+static void add_turn(double acc[3], const double c[3], const double v[3], double on)
 {
     double cl = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), vl = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (!(cl > 0 && vl > 0))
+    if (!(cl > on && vl > 0))
         return;
     double t[3];
     cross3(c, v, t);
@@ -300,7 +301,7 @@ static double milling_of(mur_metrics_ctx *m, struct mur_metrics3 *s, const mur_f
         double *q = &sum[12 * (size_t)r];
         double at[3] = {pos[0][i], pos[1][i], pos[2][i]}, c[3], v[3] = {vel[0][i], vel[1][i], vel[2][i]};
         mur_params_offset3(p, &q[6], at, c);
-        add_turn(&q[9], c, v);
+        add_turn(&q[9], c, v, mur_metrics_on_centre_(p));
     }
     double mill = 0;
     for (int i = 0; i < n; i++)
@@ -456,7 +457,7 @@ void mur_metrics3_shape_(const mur_flock *f, unsigned want, mur_metrics *out)
         for (int i = 0; i < n; i++) {
             double at[3] = {pos[0][i], pos[1][i], pos[2][i]}, d[3], v[3] = {vel[0][i], vel[1][i], vel[2][i]};
             mur_params_offset3(p, c, at, d);
-            add_turn(t, d, v);
+            add_turn(t, d, v, mur_metrics_on_centre_(p));
         }
         out->rotation = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) / n;
     }

@@ -3,6 +3,7 @@
 #ifndef MURMUR_CORE_METRICS_INTERNAL_H
 #define MURMUR_CORE_METRICS_INTERNAL_H
 
+#include <math.h>
 #include <signal.h>
 #include <stddef.h>
 
@@ -32,6 +33,25 @@ struct mur_metrics_ctx {
 static inline double mur_metrics_radius_(const mur_metrics_ctx *m, const mur_params *p)
 {
     return m->radius > 0 ? m->radius : p->cohesion_radius;
+}
+
+/* How near a centre, world units, a boid is on it: a billionth of the
+ * world's largest side. Under wrap a centre is a circular mean, which gives
+ * a lone boid's own place back only to rounding; the direction of that
+ * rounding would add an arbitrary turn of up to 1 to rotation or milling. */
+static inline double mur_metrics_on_centre_(const mur_params *p)
+{
+    double s = fmax(p->width, p->height);
+    return 1e-9 * (p->dimensions == 3 ? fmax(s, p->depth) : s);
+}
+
+/* The turn unit(d) x unit(v) of a boid at offset d from a centre with
+ * velocity v, in the plane (its z); 0 when it is on the centre (within
+ * `on`, mur_metrics_on_centre_) or still. */
+static inline double mur_turn2_(double dx, double dy, double vx, double vy, double on)
+{
+    double dl = sqrt(dx * dx + dy * dy), vl = sqrt(vx * vx + vy * vy);
+    return dl > on && vl > 0 ? (dx * vy - dy * vx) / (dl * vl) : 0;
 }
 
 /* Grows the union-find and per-boid arrays to n boids (metrics.c): 0 or -1. */
