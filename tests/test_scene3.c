@@ -135,3 +135,27 @@ TEST(a_camera_ramp_through_a_bad_pose_between_frames_is_refused_at_its_line)
 #undef RAMP
 #undef WORLD3
 }
+
+/* A key the camera's lens would read and never use is refused at its
+ * line: fov on an orthographic camera, height on a perspective one (in the
+ * camera section or on the timeline), focus with an aperture of 0. */
+TEST(a_key_the_lens_would_ignore_is_refused_at_its_line)
+{
+#define WORLD3 "model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\n"
+    expect_refusal(WORLD3 "camera:\n  mode: orthographic\n  fov: 40\n", "t.yaml:5:3", "perspective camera's field of view");
+    expect_refusal(WORLD3 "camera:\n  height: 40\n", "t.yaml:4:3", "orthographic camera's");
+    expect_refusal(WORLD3 "timeline:\n  - at: 1s\n    set: {camera.height: 40}\n", "t.yaml:5:11",
+                   "orthographic camera's");
+    expect_refusal(WORLD3 "timeline:\n  - at: 1s\n    ramp: {camera.fov: 40}\n    over: 1s\ncamera: {mode: orthographic}\n",
+                   "t.yaml:5:12", "perspective camera's field of view");
+    expect_refusal(WORLD3 "camera:\n  focus: 50\n  aperture: 0\n", "t.yaml:4:3", "needs 'aperture' above 0");
+    /* each on its own lens is fine */
+    mur_scene *s = scene_of(WORLD3 "camera: {mode: orthographic, height: 40}\ntimeline:\n  - at: 1s\n"
+                                   "    ramp: {camera.height: 80}\n    over: 1s\n");
+    CHECK(s != NULL, "height on an orthographic camera refused");
+    mur_scene_destroy(s);
+    s = scene_of(WORLD3 "camera: {fov: 40, aperture: 2, focus: 50}\ntimeline:\n  - at: 1s\n    set: {camera.fov: 30}\n");
+    CHECK(s != NULL, "fov and focus on a perspective camera refused");
+    mur_scene_destroy(s);
+#undef WORLD3
+}

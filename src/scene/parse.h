@@ -25,6 +25,7 @@ typedef struct {
     yaml_node_t *baseline; /* experiment.baseline, resolved once the conditions are read */
     yaml_node_t *camera;  /* the camera section (a 3D camera is checked once it is all read) */
     yaml_node_t *focus, *aperture, *wrap; /* camera.focus, .aperture and .wrap (checked once the camera is read) */
+    yaml_node_t *fov, *height;  /* the first camera.fov and camera.height, section or timeline (one lens or the other) */
 } ctx;
 typedef struct {
     const char *key;

@@ -176,11 +176,15 @@ static int camera_pair(ctx *c, pair *p, void *arg)
         return camera_vector(c, p->v, "target", cam->look_at);
     if (!strcmp(p->key, "up"))
         return camera_vector(c, p->v, "up", cam->up);
-    if (!strcmp(p->key, "fov"))
+    if (!strcmp(p->key, "fov")) {
+        c->fov = p->k;
         return camera_fov(c, p->v, "fov", &cam->fov);
-    if (!strcmp(p->key, "height"))
+    }
+    if (!strcmp(p->key, "height")) {
+        c->height = p->k;
         return (rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)) ? rc
                : mur_parse_number(c, p->v, "height", 1e-6, CAMERA_FAR, &cam->height);
+    }
     if (!strcmp(p->key, "views"))
         return camera_views(c, p->v, cam);
     if (!strcmp(p->key, "focus")) {
@@ -282,6 +286,9 @@ int mur_parse_camera_change(ctx *c, pair *p, changes *ch)
         nadd = 3;
     } else if (which == 7 || which == 8) {   /* fov, height */
         double v;
+        yaml_node_t **first = which == 7 ? &c->fov : &c->height;
+        if (!*first)
+            *first = p->k;
         if (which == 7)
             rc = camera_fov(c, p->v, p->key, &v);
         else if (!(rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, p->key)))
@@ -463,9 +470,16 @@ static int camera3d_finish(ctx *c)
         cam->height = 1.2 * fmax(D, H);
     if (isnan(cam->smooth))
         cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
-    if (c->focus && !c->aperture)
-        return mur_parse_fail_at(c, c->focus, "'focus' needs 'aperture' (the lens's diameter, world units): "
-                                 "without it every bird is sharp");
+    if (c->focus && !(cam->aperture > 0))
+        return mur_parse_fail_at(c, c->focus, "'focus' needs 'aperture' above 0 (the lens's diameter, world "
+                                 "units): without it every bird is sharp");
+    /* each lens has one of the two: the other would be read and never used */
+    if (cam->orthographic && c->fov)
+        return mur_parse_fail_at(c, c->fov, "'%s' is a perspective camera's field of view: an orthographic "
+                                 "one shows 'height' world units (camera.height)", mur_parse_scalar(c->fov));
+    if (!cam->orthographic && c->height)
+        return mur_parse_fail_at(c, c->height, "'%s' is an orthographic camera's (mode: orthographic): a "
+                                 "perspective one's view is set by 'fov'", mur_parse_scalar(c->height));
     if (cam->aperture > 0 && cam->orthographic)
         return mur_parse_fail_at(c, c->aperture, "depth of field ('aperture') is a perspective camera's: an "
                                  "orthographic one has no distance to be out of focus from");

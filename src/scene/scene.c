@@ -609,7 +609,7 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);
     }
-    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    ctx c = {name, &doc, err, WALK_BUDGET, 60, s, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     yaml_parser_set_input_string(&parser, (const unsigned char *)src, len);
     if ((rc = load_document(&c, &parser, &have_doc)))
         goto done;
