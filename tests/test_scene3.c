@@ -159,3 +159,27 @@ TEST(a_key_the_lens_would_ignore_is_refused_at_its_line)
     mur_scene_destroy(s);
 #undef WORLD3
 }
+
+/* Messages that say what a value should be, not a bare range or the
+ * nearest spelling: a field of view out of its range, a 3D box's side of
+ * 0, two regions in one start, a camera key the timeline cannot change. */
+TEST(refusals_say_what_the_value_should_be)
+{
+#define WORLD3 "model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\n"
+    expect_refusal(WORLD3 "camera: {fov: 1e308}\n", "t.yaml:3:15", "a field of view lies between 0 and 180 degrees");
+    expect_refusal(WORLD3 "timeline:\n  - at: 1s\n    set: {camera.fov: -1e300}\n", "t.yaml:5:23",
+                   "a field of view lies between 0 and 180 degrees");
+    expect_refusal(WORLD3 "flock:\n  start: {box: {x: 0, y: 0, z: 0, width: 10, height: 10, depth: 0}}\n",
+                   "t.yaml:4:65", "'depth' = 0: a box's sides must be above 0");
+    expect_refusal(WORLD3 "flock:\n  start: {ball: {center: [50, 50, 50], radius: 0}}\n", "t.yaml:4:48",
+                   "a ball's radius must be above 0");
+    expect_refusal(WORLD3 "flock:\n  start: {ball: {center: [50, 50, 50], radius: 5}, slab: {bottom: 1, top: 2}}\n",
+                   "t.yaml:4:58", "'start' has one region (ball and slab here): to start boids in several, list "
+                   "them as start: {groups: [...]}");
+    expect_refusal(WORLD3 "timeline:\n  - at: 1s\n    set: {camera.up: [0, 1, 0]}\n", "t.yaml:5:11",
+                   "'camera.up' is set once, in the scene's camera: section; the timeline may change camera.follow, "
+                   "camera.position, camera.target, camera.fov and camera.height");
+    expect_refusal("model: wrkspc\ntimeline:\n  - at: 1s\n    set: {camera.smooth: 1}\n", "t.yaml:4:11",
+                   "the timeline may change camera.zoom, camera.center, camera.x, camera.y and camera.follow");
+#undef WORLD3
+}

@@ -146,11 +146,15 @@ TEST(bad_starts_are_refused_at_their_line)
         const char *flock, *want;
     } cases[] = {
         {"{start: {disc: {center: [50, 50], radius: 80}}}", "test.yaml:3:23: error: the disc reaches outside the world"},
-        {"{start: {disc: {center: [50, 50], radius: -1}}}", "test.yaml:3:50: error: 'radius' = -1 is out of range"},
+        {"{start: {disc: {center: [50, 50], radius: -1}}}", "test.yaml:3:50: error: 'radius' = -1: a disc's radius must be above 0"},
         {"{start: {box: {x: 10, y: 10, width: 600, height: 5}}}", "test.yaml:3:22: error: the box reaches outside the world"},
         {"{start: {ring: {center: [200, 150], radius: 50, width: 200}}}", "error: 'width' = 200 is out of range"},
         {"{start: {disc: {center: [200, 150], radius: 5}, box: {x: 0, y: 0, width: 1, height: 1}}}",
-         "error: a group has one region"},
+         "error: 'start' has one region (disc and box here): to start boids in several, list them as start: "
+         "{groups: [...]}"},
+        {"{start: {groups: [{count: 5, disc: {center: [200, 150], radius: 5}, box: {x: 0, y: 0, width: 1, height: 1}}]}}",
+         "error: a group of start.groups has one region (disc and box here"},
+        {"{start: {box: {x: 0, y: 0, width: 0, height: 1}}}", "test.yaml:3:42: error: 'width' = 0: a box's sides must be above 0"},
         {"{start: {disc: {center: [200, 150]}}}", "error: a disc needs a center [x, y] and a radius"},
         {"{start: {disc: {center: [200, 150], radius: 5}, spread: 10}}", "error: 'spread' is around a heading"},
         {"{start: {disc: {center: 3, radius: 5}}}", "error: 'center' is a point [x, y]"},

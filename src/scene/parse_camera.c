@@ -87,10 +87,12 @@ static int wrong_world(ctx *c, pair *p)
 static int camera_fov(ctx *c, yaml_node_t *n, const char *key, double *out)
 {
     int rc = mur_parse_need_type(c, n, YAML_SCALAR_NODE, key);
-    if (rc || (rc = mur_parse_number(c, n, key, -1e9, 1e9, out)))
+    /* any number, so that one out of range is told what a field of view is */
+    if (rc || (rc = mur_parse_number(c, n, key, -HUGE_VAL, HUGE_VAL, out)))
         return rc;
     if (!(*out > 0 && *out < 180))
-        return mur_parse_fail_at(c, n, "'%s' = %g degrees: a field of view lies strictly between 0 and 180",
+        return mur_parse_fail_at(c, n, "'%s' = %g: a field of view lies between 0 and 180 degrees (both "
+                                 "excluded)",
                                  key, *out);
     return 0;
 }
@@ -250,12 +252,24 @@ int mur_parse_camera_change(ctx *c, pair *p, changes *ch)
     for (int k = 0; camera_set_keys[k]; k++)
         if (!strcmp(camera_set_keys[k], p->key))
             which = k;
-    if (which < 0 && (!strcmp(p->key, "camera.smooth") || !strcmp(p->key, "camera.boid_size")))
+    if (which < 0) {
+        /* the keys this world's timeline may change: the table's, less the other world's */
+        const char *mine[16];
+        int n = 0, three = c->s->params.dimensions == 3;
+        for (int k = 0; camera_set_keys[k] && n < 15; k++)
+            if (!listed(three ? keys_2d : keys_3d, camera_set_keys[k]))
+                mine[n++] = camera_set_keys[k];
+        mine[n] = NULL;
+        if (!listed(mur_parse_camera_keys, p->key + 7))
+            return mur_parse_unknown(c, p->k, "camera setting", p->key, mine);
+        char list[256];
+        size_t len = 0;
+        for (int k = 0; k < n; k++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", !k ? "" : k < n - 1 ? ", " : " and ",
+                                    mine[k]);
         return mur_parse_fail_at(c, p->k, "'%s' is set once, in the scene's camera: section; the timeline may "
-                                "change camera.zoom, camera.center, camera.x, camera.y and camera.follow",
-                       p->key);
-    if (which < 0)
-        return mur_parse_unknown(c, p->k, "camera setting", p->key, camera_set_keys);
+                                 "change %s", p->key, list);
+    }
     if ((rc = wrong_world(c, p)))
         return rc;
     if (!ch->cue)

@@ -285,8 +285,22 @@ static int point(ctx *c, yaml_node_t *n, const char *key, double *x, double *y)
     return rc;
 }
 
-/* The region of a group: one of uniform, disc, box, ring (the first found),
- * inside the world. where: the group's node, for messages. */
+/* A size of a region (a box's side, a radius, a ring's width): above 0
+ * and at most hi; `what` says which in the message ("a box's sides"). */
+static int region_size(ctx *c, yaml_node_t *n, const char *key, const char *what, double hi, double *out)
+{
+    /* any number first: the range's low end (a hair above 0) is no help */
+    int rc = mur_parse_number(c, n, key, -HUGE_VAL, HUGE_VAL, out);
+    if (!rc && !(*out > 0))
+        return mur_parse_fail_at(c, n, "'%s' = %g: %s must be above 0", key, *out, what);
+    if (!rc && *out > hi)
+        return mur_parse_fail_at(c, n, "'%s' = %g: %s must be at most %g", key, *out, what, hi);
+    return rc;
+}
+
+/* The region of a group: one of uniform, disc, box, ring, ball, slab (the
+ * first found), inside the world; a count below 0: the whole flock's
+ * shape (flock.start itself, not one of its groups). */
 static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
 {
     const mur_params *p = &c->s->params;
@@ -294,9 +308,15 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
     int kind = -1, rc;
     for (int k = 0; region_names[k]; k++)
         if ((v = mur_parse_lookup(c, map, region_names[k]))) {
+            if (seen && g->count < 0)
+                return mur_parse_fail_at(c, v, "'start' has one region (%s and %s here): to start boids in "
+                                               "several, list them as start: {groups: [...]}, each group "
+                                               "with its count and its region",
+                                         region_names[kind], region_names[k]);
             if (seen)
-                return mur_parse_fail_at(c, v, "a group has one region (uniform, disc, box, ring, "
-                                               "ball or slab)");
+                return mur_parse_fail_at(c, v, "a group of start.groups has one region (%s and %s here: "
+                                               "uniform, disc, box, ring, ball or slab); give each region "
+                                               "a group of its own", region_names[kind], region_names[k]);
             seen = v;
             kind = k;
         }
@@ -321,7 +341,7 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
         if (!(cn = mur_parse_lookup(c, v, "center")) || !(rn = mur_parse_lookup(c, v, "radius")))
             return mur_parse_fail_at(c, v, "a ball needs a center [x, y, z] and a radius");
         if ((rc = mur_parse_numbers(c, cn, "center", "a point [x, y, z]", 3, -MUR_MAX_WORLD, MUR_MAX_WORLD, at)) ||
-            (rc = mur_parse_number(c, rn, "radius", 1e-9, big, &g->radius)))
+            (rc = region_size(c, rn, "radius", "a ball's radius", big, &g->radius)))
             return rc;
         g->cx = at[0], g->cy = at[1], g->cz = at[2];
         double r = g->radius;
@@ -354,7 +374,9 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
             return rc;
         if (!(cn = mur_parse_lookup(c, v, "center")) || !(rn = mur_parse_lookup(c, v, "radius")))
             return mur_parse_fail_at(c, v, "a %s needs a center [x, y] and a radius", region_names[kind]);
-        if ((rc = point(c, cn, "center", &g->cx, &g->cy)) || (rc = mur_parse_number(c, rn, "radius", 1e-9, big, &g->radius)))
+        if ((rc = point(c, cn, "center", &g->cx, &g->cy)) ||
+            (rc = region_size(c, rn, "radius", kind == MUR_REGION_DISC ? "a disc's radius" : "a ring's radius",
+                              big, &g->radius)))
             return rc;
         g->band = g->radius / 5;
         if ((wn = mur_parse_lookup(c, v, "width")) && (rc = mur_parse_number(c, wn, "width", 1e-9, 2 * g->radius, &g->band)))
@@ -381,7 +403,8 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
                                                        "and depth"
                                                      : "a box needs x, y, width and height");
             int size = k == 2 || k == 3 || k == 5;
-            if ((rc = mur_parse_number(c, n[k], mur_parse_box_keys[k], size ? 1e-9 : -big, big, out[k])))
+            if ((rc = size ? region_size(c, n[k], mur_parse_box_keys[k], "a box's sides", big, out[k])
+                           : mur_parse_number(c, n[k], mur_parse_box_keys[k], -big, big, out[k])))
                 return rc;
         }
         if (p->boundary != MUR_BOUNDARY_OPEN &&
