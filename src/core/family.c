@@ -34,61 +34,68 @@ typedef struct {
  * carries (family.h's MUR_FAMILY_DEFAULTS). */
 static const row rows[] = {
     {{"neighbours", "metric", MUR_NEIGHBOURS_METRIC, {NULL}, {0},
-      "a radius per rule (or the interaction's zones), inside the field of view", ""},
+      "a radius per rule (or the interaction's zones), inside the field of view", "", {{NULL}}},
      mur_nb_metric, mur_nb_metric_cell, NULL, NULL, NULL, 0, NULL,
      mur_nb3_metric, NULL, NULL, NULL},
     {{"neighbours", "topological", MUR_NEIGHBOURS_TOPOLOGICAL,
       {"topological_k", "topological_radius", NULL}, {MUR_DEFAULT_K, MUR_MAX_WORLD, 0},
       "the k nearest (ties to the lower index), optionally within a radius; the field of view "
       "filters after choosing",
-      "Ballerini et al. 2008, PNAS 105:1232"},
+      "Ballerini et al. 2008, PNAS 105:1232", {{NULL}}},
      mur_nb_topological, mur_nb_topological_cell, NULL, NULL, NULL, 0, NULL,
      mur_nb3_topological, NULL, NULL, NULL},
     {{"neighbours", "adaptive", MUR_NEIGHBOURS_ADAPTIVE, {NULL}, {0},
       "those within a search radius of each bird's own, which grows or shrinks at each reaction "
       "toward topological_range neighbours (model: starling; 3D only)",
-      "Hildenbrandt et al. 2010, Behav. Ecol. 21:1349"},
+      "Hildenbrandt et al. 2010, Behav. Ecol. 21:1349", {{NULL}}},
      NULL, NULL, NULL, NULL, NULL, 0, NULL,
      mur_nb3_adaptive, NULL, NULL, NULL},
     {{"interaction", "reynolds", MUR_INTERACTION_REYNOLDS, {NULL}, {0},
-      "separation, alignment and cohesion combined into an acceleration", "Reynolds 1987"},
+      "separation, alignment and cohesion combined into an acceleration", "Reynolds 1987",
+      {{"sep", "separation"}, {"ali", "alignment"}, {"coh", "cohesion"}}},
      NULL, NULL, mur_it_reynolds_add, mur_it_reynolds_finish, mur_it_reynolds_reach, 1, NULL,
      NULL, mur_it3_reynolds_add, mur_it3_reynolds_finish, NULL},
     {{"interaction", "vicsek", MUR_INTERACTION_VICSEK, {NULL}, {0},
       "the mean heading of the neighbours and the boid itself, plus uniform noise in "
       "[-eta/2, eta/2]",
-      "Vicsek et al. 1995, Phys. Rev. Lett. 75:1226"},
+      "Vicsek et al. 1995, Phys. Rev. Lett. 75:1226",
+      {{"eta", "noise"}, {"r", "alignment_radius"}}},
      NULL, NULL, mur_it_vicsek_add, mur_it_vicsek_finish, mur_it_vicsek_reach, 0, NULL,
      NULL, mur_it3_vicsek_add, mur_it3_vicsek_finish, NULL},
     {{"interaction", "couzin", MUR_INTERACTION_COUZIN,
       {"orientation_width", "attraction_width", NULL},
       {MUR_DEFAULT_ORIENTATION_WIDTH, MUR_DEFAULT_ATTRACTION_WIDTH, 0},
       "zones of repulsion, orientation and attraction; normal angular noise sigma",
-      "Couzin et al. 2002, J. theor. Biol. 218:1"},
+      "Couzin et al. 2002, J. theor. Biol. 218:1",
+      /* each zone's depth: r_r, r_o - r_r, r_a - r_o */
+      {{"repulsion", "separation_radius"}, {"orientation", "orientation_width"},
+       {"attraction", "attraction_width"}}},
      NULL, NULL, mur_it_couzin_add, mur_it_couzin_finish, mur_it_couzin_reach, 0, NULL,
      NULL, mur_it3_couzin_add, mur_it3_couzin_finish, NULL},
     {{"interaction", "starling", MUR_INTERACTION_STARLING, {NULL}, {0},
       "StarDisplay's steering: separation, alignment and cohesion with circularity in the head "
       "frame, a roost and a preferred height, held between reactions (model: starling; 3D only)",
-      "Hemelrijk and Hildenbrandt 2011, PLoS ONE 6:e22479"},
+      "Hemelrijk and Hildenbrandt 2011, PLoS ONE 6:e22479",
+      {{"sep", "separation_weight"}, {"ali", "alignment_weight"}, {"coh", "cohesion_weight"},
+       {"roost", "roost_weight"}, {"alt", "altitude_weight"}}},
      NULL, NULL, NULL, NULL, mur_it_starling_reach, 1, NULL,
      NULL, NULL, mur_it3_starling_finish, NULL},
     {{"motion", "steer", MUR_MOTION_STEER, {NULL}, {0},
-      "v += a, then the speed rule", "Reynolds 1987"},
+      "v += a, then the speed rule", "Reynolds 1987", {{NULL}}},
      NULL, NULL, NULL, NULL, NULL, 0, mur_move_steer, NULL, NULL, NULL, mur_move3_steer},
     {{"motion", "turn", MUR_MOTION_TURN, {"turn_rate", "dt", NULL},
       {MUR_DEFAULT_TURN_RATE, MUR_DEFAULT_DT, 0},
       "constant speed; the heading turns toward the desired one by at most turn_rate x dt",
-      "Couzin et al. 2002"},
+      "Couzin et al. 2002", {{NULL}}},
      NULL, NULL, NULL, NULL, NULL, 0, mur_move_turn, NULL, NULL, NULL, mur_move3_turn},
     {{"motion", "set", MUR_MOTION_SET, {NULL}, {0},
       "the position moves with the tick's velocity, then the heading becomes the desired one",
-      "Vicsek et al. 1995"},
+      "Vicsek et al. 1995", {{NULL}}},
      NULL, NULL, NULL, NULL, NULL, 0, mur_move_set, NULL, NULL, NULL, mur_move3_set},
     {{"motion", "fly", MUR_MOTION_FLY, {NULL}, {0},
       "lift, drag and gravity on a body of mass body_mass, velocity Verlet over dt seconds; a bird "
       "rolls to turn (model: starling; 3D only)",
-      "Hildenbrandt et al. 2010, Behav. Ecol. 21:1349"},
+      "Hildenbrandt et al. 2010, Behav. Ecol. 21:1349", {{NULL}}},
      NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, mur_move3_fly},
 };
 
@@ -97,6 +104,14 @@ static const row rows[] = {
 int mur_kind_count(void) { return NROWS; }
 
 const mur_kind *mur_kind_at(int i) { return i >= 0 && i < NROWS ? &rows[i].kind : NULL; }
+
+const mur_kind *mur_kind_of(const char *axis, int value)
+{
+    for (int i = 0; i < NROWS; i++)
+        if (!strcmp(rows[i].kind.axis, axis) && rows[i].kind.value == value)
+            return &rows[i].kind;
+    return NULL;
+}
 
 const mur_kind *mur_kind_find(const char *axis, const char *name)
 {

@@ -424,6 +424,10 @@ int mur_series_init(mur_series *s, const mur_overlay *o, double tps);
 /* An empty store of cap samples, one every stride ticks; 0 or -1 (out of memory). */
 int mur_series_alloc(mur_series *s, int stride, int cap);
 void mur_series_push(mur_series *s, double t, double v);
+/* The `params` overlay's line into buf (size at least 160): the count, the
+ * interaction's own values (its row's readout, family.c), then the
+ * settings the timeline changes that are not among them (lk->shown). */
+void mur_params_text_(char *buf, size_t size, const mur_look *lk, const mur_params *p, int count);
 double mur_nice_ceiling(double v);   /* a plot's axis top: 1, 2 or 5 times a power of ten */
 /* overlay_figure.c: a figure's points (t: the setting, v: the metric), every
  * stride-th tick; full, every other one goes and the stride doubles. */

@@ -12,6 +12,7 @@
  * a recomputation: what the student sees is what the step used. */
 #include "internal.h"
 #include "murmur/alloc.h"
+#include "murmur/family.h"
 #include "murmur/presets.h"
 #include "murmur/stats.h"
 
@@ -459,24 +460,47 @@ static void line_box(mur_panel_ctx *pc, mur_stacks *st, mur_corner c, const char
     mur_text_draw(&r->text, pc->cr, x + pad + dw, y + pad * 0.7, r->theme.fg, 1);
 }
 
+/* "   name value" onto buf at len: a choice by its name, a whole number
+ * whole, any other to two places. The new length. */
+static int add_value(char *buf, size_t size, int len, const char *label, const mur_setting *st, const mur_params *p)
+{
+    /* no-break space inside a group: a narrow panel wraps between groups */
+    if (st->type == MUR_SETTING_ENUM)
+        return len + snprintf(buf + len, size - (size_t)len, "   %s\u00a0%s", label, mur_setting_choice(st, p));
+    if (st->type == MUR_SETTING_INT)
+        return len + snprintf(buf + len, size - (size_t)len, "   %s\u00a0%.0f", label, mur_setting_get(st, p));
+    return len + snprintf(buf + len, size - (size_t)len, "   %s\u00a0%.2f", label, mur_setting_get(st, p));
+}
+
+/* Is st one of the values kind k's readout shows? */
+static int in_readout(const mur_kind *k, const mur_setting *st)
+{
+    for (int j = 0; k && j < MUR_KIND_READOUT && k->readout[j].label; j++)
+        if (!strcmp(k->readout[j].setting, st->name))
+            return 1;
+    return 0;
+}
+
+void mur_params_text_(char *buf, size_t size, const mur_look *lk, const mur_params *p, int count)
+{
+    /* the interaction's own values first (the kinds' table, family.c) */
+    const mur_kind *k = mur_kind_of("interaction", (int)p->interaction);
+    int len = snprintf(buf, size, "%d\u00a0boids", count);
+    for (int j = 0; k && j < MUR_KIND_READOUT && k->readout[j].label && len > 0 && (size_t)len < size - 80; j++) {
+        const mur_setting *st = mur_setting_find(k->readout[j].setting);
+        if (st)
+            len = add_value(buf, size, len, k->readout[j].label, st, p);
+    }
+    /* and what the timeline changes (noise being ramped, a radius set) */
+    for (int j = 0; j < lk->nshown && len > 0 && (size_t)len < size - 80; j++)
+        if (!in_readout(k, lk->shown[j]))
+            len = add_value(buf, size, len, lk->shown[j]->name, lk->shown[j], p);
+}
+
 static void params_line(mur_panel_ctx *pc)
 {
-    const mur_params *p = mur_flock_params(pc->f);
-    const mur_look *lk = pc->r->look;
     char buf[480];
-    /* no-break spaces inside a group: a narrow panel wraps between groups */
-    int len = snprintf(buf, sizeof buf, "%d\u00a0boids   sep\u00a0%.2f   ali\u00a0%.2f   coh\u00a0%.2f",
-                       mur_flock_count(pc->f), p->separation, p->alignment, p->cohesion);
-    /* and what the timeline changes (noise being ramped, a radius set) */
-    for (int k = 0; k < lk->nshown && len > 0 && (size_t)len < sizeof buf - 80; k++) {
-        const mur_setting *st = lk->shown[k];
-        if (st->type == MUR_SETTING_ENUM)
-            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%s", st->name, mur_setting_choice(st, p));
-        else if (st->type == MUR_SETTING_INT)
-            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%.0f", st->name, mur_setting_get(st, p));
-        else
-            len += snprintf(buf + len, sizeof buf - (size_t)len, "   %s\u00a0%.2f", st->name, mur_setting_get(st, p));
-    }
+    mur_params_text_(buf, sizeof buf, pc->r->look, mur_flock_params(pc->f), mur_flock_count(pc->f));
     line_box(pc, pc->stacks, MUR_CORNER_TOP_LEFT, buf, 2.2 * pc->u, pc->u, NULL);
 }
 

@@ -11,6 +11,7 @@
 #include "parse.h"
 #include "murmur/limits.h"
 #include "murmur/alloc.h"
+#include "murmur/family.h"
 
 #include <errno.h>
 #include <libavutil/eval.h>
@@ -510,19 +511,22 @@ static void look_camera(const void *ctx, double t, mur_camera *out)
 }
 
 /* The settings the timeline's sets and ramps change, in order of first
- * use, for the `params` readout (which always shows the three weights and
- * the count): a ramp of noise is shown as it runs. */
+ * use, for the `params` readout (which always shows the count and the
+ * interaction's own values, its kind's readout): a ramp of noise is shown
+ * as it runs. */
 static int shown_settings(ctx *c)
 {
     mur_scene *s = c->s;
     const mur_setting *found[8];
+    const mur_kind *kind = mur_kind_of("interaction", (int)s->params.interaction);
     int n = 0;
     for (int i = 0; i < s->ncues; i++)
         for (int k = 0; k < s->cues[i].nset + s->cues[i].nramp; k++) {
             const mur_cue *q = &s->cues[i];
             const mur_setting *st = k < q->nset ? q->set[k].setting : q->ramp[k - q->nset].setting;
-            int seen = !strcmp(st->name, "separation") || !strcmp(st->name, "alignment") ||
-                       !strcmp(st->name, "cohesion") || !strcmp(st->name, "count");
+            int seen = !strcmp(st->name, "count");
+            for (int j = 0; kind && j < MUR_KIND_READOUT && kind->readout[j].label; j++)
+                seen |= !strcmp(st->name, kind->readout[j].setting);
             for (int j = 0; j < n; j++)
                 seen |= found[j] == st;
             if (!seen && n < 8)
