@@ -356,3 +356,38 @@ TEST(header_comments_name_only_symbols_that_exist)
     free(code_names);
     code_names = NULL;
 }
+
+/* docs/scenes.md's example of `murmur check`'s 3D lines is what check
+ * prints for scenes/views3d.yaml: the block after the sentence naming it,
+ * line for line, in check's output in that order. */
+TEST(scenes_doc_shows_checks_3d_lines_as_check_prints_them)
+{
+    char *text = doc("docs/scenes.md");
+    if (!text)
+        return;
+    const char *at = strstr(text, "`murmur check scenes/views3d.yaml` prints");
+    const char *open = at ? strstr(at, "```text\n") : NULL;
+    const char *close = open ? strstr(open + 8, "```") : NULL;
+    CHECK(close != NULL, "docs/scenes.md has no ```text block after \"`murmur check scenes/views3d.yaml` prints\"");
+    char out[16384], cmd[512];
+    size_t got = 0;
+    snprintf(cmd, sizeof cmd, "%s check scenes/views3d.yaml 2>&1", MURMUR_EXE);
+    FILE *p = close ? popen(cmd, "r") : NULL;
+    if (p) {
+        got = fread(out, 1, sizeof out - 1, p);
+        CHECK(pclose(p) == 0, "check scenes/views3d.yaml does not exit 0");
+    }
+    out[got] = 0;
+    if (close) {
+        size_t n = (size_t)(close - (open + 8));
+        char *want = malloc(n + 1);
+        memcpy(want, open + 8, n);
+        want[n] = 0;
+        CHECK(n > 0 && strstr(out, want) != NULL, "docs/scenes.md shows\n%s\n  check prints\n%s", want, out);
+        /* each is one of check's whole lines, not a piece of one */
+        const char *line = strstr(out, want);
+        CHECK(!line || line == out || line[-1] == '\n', "the example starts inside a line of check's output");
+        free(want);
+    }
+    free(text);
+}

@@ -342,8 +342,107 @@ static void print_recordings(const mur_scene *s)
     }
 }
 
+/* A colour as "#rrggbb". */
+static const char *hex(char out[8], mur_rgba c)
+{
+    snprintf(out, 8, "#%02x%02x%02x", (int)lround(c.r * 255) & 0xff, (int)lround(c.g * 255) & 0xff,
+             (int)lround(c.b * 255) & 0xff);
+    return out;
+}
+
+/* A 3D world's look: what each bird is drawn as (no arrows there: the 2D
+ * shapes' names would mislead) in what colour and alpha, then the trails
+ * and overlays as in 2D; the background is the sky's (print_world3d). */
+static void print_look3d(const mur_scene *s)
+{
+    const mur_look *lk = &s->look;
+    char c[8], a[40], z[40];
+    mur_number_format(a, sizeof a, lk->boid_color.a);
+    mur_number_format(z, sizeof z, lk->boid_size);
+    if (lk->shape == MUR_SHAPE_DENSITY && !lk->shape_auto) {   /* frame3d.c: absorption */
+        char o[40];
+        mur_number_format(o, sizeof o, lk->boid_color.a < 1 ? lk->boid_color.a : 0.5);
+        printf("look: birds absorb the sky (density), each %s of its light over half a bird of %s units, "
+               "ink %s alpha %s", o, z, hex(c, lk->boid_color), a);
+    } else {
+        printf("look: birds drawn as %s, %s units long, %s alpha %s",
+               lk->birds == MUR_BIRDS_POINTS ? "points (a dot a quarter of a bird across)"
+                                             : "silhouettes (a body and two wings)",
+               z, hex(c, lk->boid_color), a);
+    }
+    if (lk->trail_length)
+        printf(", trails %d ticks%s", lk->trail_length, lk->trail_fade ? " fading" : "");
+    if (lk->noverlays) {
+        printf(", overlays:");
+        for (int i = 0; i < lk->noverlays; i++)
+            printf(" %s", mur_overlay_names[lk->overlays[i].kind]);
+    }
+    printf("\n");
+}
+
+/* A 3D world's lens, seam, views and sky: what the camera line leaves out
+ * and the frames depend on (docs/scenes.md "murmur check in 3D"). */
+static void print_world3d(const mur_scene *s)
+{
+    const mur_scene_camera *cam = &s->camera;
+    const mur_look *lk = &s->look;
+    char v[40], w[40];
+    if (cam->orthographic) {
+        mur_number_format(v, sizeof v, cam->height);
+        printf("lens: orthographic, height %s world units\n", v);
+    } else {
+        mur_number_format(v, sizeof v, cam->fov);
+        printf("lens: perspective, fov %s degrees, ", v);
+        mur_number_format(w, sizeof w, cam->aperture);
+        if (!(cam->aperture > 0))
+            printf("every bird sharp (aperture 0)\n");
+        else if (cam->focus_flock)
+            printf("aperture %s, in focus at the flock's centre\n", w);
+        else if (cam->focus > 0)
+            printf("aperture %s, in focus at depth %s\n", w, (mur_number_format(v, sizeof v, cam->focus), v));
+        else
+            printf("aperture %s, in focus at the target's distance\n", w);
+    }
+    static const char *const bounds[] = {"wrap", "reflect", "avoid", "open"};
+    if (cam->wrap_nearest)
+        printf("seam: wrap nearest (each bird drawn at its image nearest the target)\n");
+    else if (s->params.boundary == MUR_BOUNDARY_WRAP)
+        printf("seam: none (each bird where it is; camera.wrap: nearest keeps the flock whole across the box's "
+               "edge)\n");
+    else
+        printf("seam: none (world.boundary: %s)\n", bounds[s->params.boundary < 4 ? s->params.boundary : 3]);
+    static const char *const views[] = {"perspective", "top", "front", "side"};
+    printf("views:");
+    for (int k = 0; k < cam->nviews; k++)
+        printf("%s %s", k ? "," : "", views[cam->views[k] & 3]);
+    printf("%s\n", cam->nviews ? "" : " perspective (the camera's alone)");
+    char z[8], h[8], g[8], t[8];
+    printf("sky: zenith %s, horizon %s, ground %s; ", hex(z, lk->sky_zenith), hex(h, lk->sky_horizon),
+           hex(g, lk->sky_ground));
+    if (lk->tree_height > 0) {
+        mur_number_format(v, sizeof v, lk->tree_height);
+        printf("tree line %s, %s of the frame high; ", hex(t, lk->sky_trees), v);
+    } else {
+        printf("no tree line; ");
+    }
+    mur_number_format(v, sizeof v, lk->wingbeat);
+    if (lk->wingbeat > 0)
+        printf("wingbeat %s a second; ", v);
+    else
+        printf("wings held still; ");
+    mur_number_format(v, sizeof v, lk->visibility);
+    if (lk->visibility > 0)
+        printf("visibility %s world units\n", v);
+    else
+        printf("no haze (visibility 0)\n");
+}
+
 static void print_look(const mur_scene *s)
 {
+    if (s->params.dimensions == 3) {
+        print_look3d(s);
+        return;
+    }
     /* the loader's names (look.h): one table each */
     const mur_rgba *b = &s->look.background, *c = &s->look.boid_color;
     printf("look: background #%02x%02x%02x, boids %s size %g ",
@@ -445,6 +544,8 @@ int mur_cmd_check(const mur_cli_opts *o)
     printf("output: %s\n", s->output);
     print_look(s);
     print_camera(s);
+    if (s->params.dimensions == 3)
+        print_world3d(s);
     if (s->ncues)
         print_timeline(s);
     for (int i = 0; i < s->npredators; i++) {
