@@ -104,8 +104,8 @@ TEST(bad_3d_scenes_are_refused_at_their_line)
                    "t.yaml:4:13", "[time, x, y, z]");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3}\npredators:\n  - {x: \"1\", y: \"2\", z: \"1/0\"}\n",
                    "t.yaml:4:", "'z'");
-    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nexperiment:\n  twin: {perturb: 1}\n", "t.yaml:4:9",
-                   "3D world");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3}\nexperiment:\n  twin: {shift: [1, 2, 3, 4]}\n",
+                   "t.yaml:4:17", "half-box or [dx, dy] or [dx, dy, dz]");
 }
 
 /* A camera ramp is checked at every frame's time and where it comes

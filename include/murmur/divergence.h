@@ -43,6 +43,12 @@ typedef struct mur_divergence {
 MUR_API void mur_divergence_measure(const mur_flock *a, const mur_flock *b, double sx, double sy,
                                     mur_divergence *out);
 
+/// The same with the third axis: b moved back by shift (x, y, z), world
+/// units; in a 3D world z counts too (the nearest image along the depth
+/// under wrap); 2D flocks ignore shift[2] and measure as mur_divergence_measure.
+MUR_API void mur_divergence_measure3(const mur_flock *a, const mur_flock *b, const double shift[3],
+                                     mur_divergence *out);
+
 /// Exponential growth of a divergence series d[0..n) (d[t] after t ticks).
 typedef struct mur_growth {
     double doubling_time; ///< ticks for the divergence to double, ln 2 / rate; NaN when not growing

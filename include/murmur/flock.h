@@ -237,6 +237,10 @@ MUR_API int mur_flock_set_state3(mur_flock *f, int n, const double *x, const dou
 /// so the flock steps on exactly as it would have from there (a twin's start).
 MUR_API void mur_flock_displace(mur_flock *f, const double *dx, const double *dy);
 
+/// The same with the third axis: boid i also moved by dz[i] world units (a
+/// 3D flock; dz NULL, or a 2D flock: as mur_flock_displace).
+MUR_API void mur_flock_displace3(mur_flock *f, const double *dx, const double *dy, const double *dz);
+
 /// Show a recorded frame (a replay): n boids with ids[i] (ascending; NULL:
 /// boid i is id i) and their state, in place of a step: like set_state, but
 /// the tick is kept. The ids are copied; mur_flock_ids returns them until the

@@ -288,6 +288,11 @@ typedef struct mur_scene {
 /// 'b', ...").
 MUR_API int mur_scene_find_condition(const mur_scene *s, const char *name, mur_error *err);
 
+/// experiment.twin.shift as written, world units: [dx, dy] (z 0) or a 3D world's
+/// [dx, dy, dz]; 0, 0, 0 for half-box, perturb or no twin. s->twin.shift holds dx and
+/// dy alone (its 0.2 layout has no dz), so 3D callers ask here. s: from load or parse.
+MUR_API void mur_scene_twin_shift(const mur_scene *s, double out[3]);
+
 /// Load and validate a scene file. On failure returns MUR_EINPUT (bad file,
 /// message "file:line:col: error: ...") or MUR_ERUN, and *out is NULL.
 /// The caller owns *out and frees it with mur_scene_destroy.
@@ -390,6 +395,10 @@ MUR_API void mur_driver_set_predator_shift(mur_driver *d, double dx, double dy);
 
 /// The same in 3D: add shift (x, y, z) to every predator's position.
 MUR_API void mur_driver_set_predator_shift3(mur_driver *d, const double shift[3]);
+
+/// The shift added to every predator's position (x, y, z), world units, as last set
+/// (0, 0, 0 when none was); a 2D driver's z is 0.
+MUR_API void mur_driver_predator_shift3(const mur_driver *d, double out[3]);
 
 /// on = 1: also call on_tick for the warm-up's last look.trail_length ticks and its end
 /// (ticks <= 0) when the scene's look asks (trail_warm): a renderer's, for the first frame's

@@ -27,7 +27,8 @@ extern "C" {
 typedef struct mur_twin {
     mur_flock *flock;    ///< the twin (owned)
     mur_driver *driver;  ///< steps it through the scene's timeline (owned)
-    double shift[2];     ///< how far it was moved, world units (0, 0 for a perturbation)
+    double shift[2];     ///< how far it was moved along x and y, world units (0, 0 for a perturbation;
+                         ///< a 3D world's z: mur_twin_offset)
 } mur_twin;
 
 /// The numbers a twin experiment adds per run (`murmur stats` rows):
@@ -64,6 +65,11 @@ MUR_API void mur_twin_result_compute(const double *rms, long n, mur_twin_result 
 /// half of p's width and height; a perturbation: 0, 0).
 MUR_API void mur_twin_shift(const mur_scene *s, const mur_params *p, double out[2]);
 
+/// The same with the third axis, world units (x, y, z): a 3D world's half-box is half
+/// of p's width, height and depth, its [dx, dy, dz] as written ([dx, dy]: dz 0); z is 0
+/// in 2D. s: from mur_scene_load or mur_scene_parse (mur_scene_twin_shift).
+MUR_API void mur_twin_shift3(const mur_scene *s, const mur_params *p, double out[3]);
+
 /// Start the twin of a run whose flock was created from base with seed and
 /// started by a driver of scene s: the same again, then moved or nudged at
 /// tick 0 as s->twin says (s->twin.kind must not be MUR_TWIN_NONE). threads:
@@ -76,7 +82,13 @@ MUR_API int mur_twin_start(mur_twin *t, const mur_scene *s, const mur_params *ba
 /// Step the twin to `tick`, as mur_driver_run_to.
 MUR_API int mur_twin_run_to(mur_twin *t, long tick, mur_error *err);
 
-/// The divergence between first and its twin t, world units.
+/// How far started twin t was moved, world units: x and y as t->shift, and z (0 in 2D)
+/// as its predators were moved along z (mur_driver_predator_shift3: taken into
+/// [0, depth) on a wrapping world, the same move there). What its ghost and its
+/// divergence undo (mur_renderer_set_ghost3, mur_divergence_measure3).
+MUR_API void mur_twin_offset(const mur_twin *t, double out[3]);
+
+/// The divergence between first and its twin t, world units (in 3D along z too).
 MUR_API void mur_twin_measure(const mur_twin *t, const mur_flock *first, mur_divergence *out);
 
 /// Free the twin's flock and driver; t is zeroed. NULL or an unstarted twin is fine.

@@ -16,6 +16,7 @@
 #include "murmur/metrics.h"
 #include "murmur/render.h"
 #include "murmur/scene.h"
+#include "murmur/twin.h"
 
 int mur_cmd_presets(const mur_cli_opts *o)
 {
@@ -475,8 +476,13 @@ static void print_measures(const mur_scene *s)
         printf("  (every condition)");   /* under the conditions listed above */
     else
         printf("experiment: %d runs x %d ticks", s->runs, s->ticks);
+    double shift[3];
+    mur_twin_shift3(s, &s->params, shift);
     if (s->twin.kind == MUR_TWIN_PERTURB)
         printf("; twin: each boid moved %g world units in a random direction", s->twin.perturb);
+    else if (s->twin.kind == MUR_TWIN_SHIFT && s->params.dimensions == 3)
+        printf("; twin: moved by %s(%g, %g, %g)", s->twin.half_box ? "half the box " : "", shift[0], shift[1],
+               shift[2]);
     else if (s->twin.kind == MUR_TWIN_SHIFT && s->twin.half_box)
         printf("; twin: moved by half the box (%g, %g)", s->params.width / 2, s->params.height / 2);
     else if (s->twin.kind == MUR_TWIN_SHIFT)

@@ -598,6 +598,15 @@ void mur_flock_displace(mur_flock *f, const double *dx, const double *dy)
     f->grid_ok = 0;
 }
 
+void mur_flock_displace3(mur_flock *f, const double *dx, const double *dy, const double *dz)
+{
+    if (f->z && dz)
+        for (int i = 0; i < f->n; i++)
+            f->z[i] += dz[i];
+    mur_flock_displace(f, dx, dy);
+    f->grid3_ok = 0;
+}
+
 /* The ids of a frame just set (set_frame, set_frame3): copied. */
 static int keep_ids(mur_flock *f, int n, const int *ids, mur_error *err);
 

@@ -46,6 +46,17 @@ void mur_twin_shift(const mur_scene *s, const mur_params *p, double out[2])
     out[1] = s->twin.half_box ? p->height / 2 : s->twin.shift[1];
 }
 
+void mur_twin_shift3(const mur_scene *s, const mur_params *p, double out[3])
+{
+    mur_twin_shift(s, p, out);
+    out[2] = 0;
+    if (s->twin.kind != MUR_TWIN_SHIFT || p->dimensions != 3)
+        return;
+    double written[3];
+    mur_scene_twin_shift(s, written);
+    out[2] = s->twin.half_box ? p->depth / 2 : written[2];
+}
+
 /* x taken into [0, w). */
 static double fold(double x, double w)
 {
@@ -54,30 +65,48 @@ static double fold(double x, double w)
 }
 
 /* Moves every boid of f by the shift, or by twin.perturb in a direction
- * drawn from (seed, boid): the same nudge for a run on any machine. */
-static int displace(mur_flock *f, const mur_scene *s, uint64_t seed, const double shift[2], mur_error *err)
+ * drawn from (seed, boid): the same nudge for a run on any machine. In 3D
+ * the direction is uniform on the sphere (the polar angle's cosine and the
+ * azimuth, as a scatter draws them); the plane keeps its own draw, so its
+ * twins keep their bits. */
+static int displace(mur_flock *f, const mur_scene *s, uint64_t seed, const double shift[3], mur_error *err)
 {
-    int n = mur_flock_count(f);
+    int n = mur_flock_count(f), three = mur_flock_dimensions(f) == 3;
     double *dx = mur_malloc((size_t)(n > 0 ? n : 1) * sizeof *dx);
     double *dy = mur_malloc((size_t)(n > 0 ? n : 1) * sizeof *dy);
-    if (!dx || !dy) {
+    double *dz = three ? mur_malloc((size_t)(n > 0 ? n : 1) * sizeof *dz) : NULL;
+    if (!dx || !dy || (three && !dz)) {
         mur_free(dx);
         mur_free(dy);
+        mur_free(dz);
         return mur_error_set(err, MUR_ERUN, "out of memory for a twin of %d boids", n);
     }
     for (int i = 0; i < n; i++) {
-        if (s->twin.kind == MUR_TWIN_PERTURB) {
+        if (s->twin.kind == MUR_TWIN_PERTURB && three) {
+            uint64_t h = mur_hash3(seed ^ SALT_TWIN, 0, (uint64_t)i);
+            double c = 2 * mur_u01(h) - 1, sn = sqrt(fmax(0, 1 - c * c));
+            double a = 2 * MUR_PI * mur_u01(mur_hash3(h, 0, 1));
+            dx[i] = s->twin.perturb * sn * cos(a);
+            dy[i] = s->twin.perturb * sn * sin(a);
+            dz[i] = s->twin.perturb * c;
+        } else if (s->twin.kind == MUR_TWIN_PERTURB) {
             double a = 2 * MUR_PI * mur_u01(mur_hash3(seed ^ SALT_TWIN, 0, (uint64_t)i));
             dx[i] = s->twin.perturb * cos(a);
             dy[i] = s->twin.perturb * sin(a);
         } else {
             dx[i] = shift[0];
             dy[i] = shift[1];
+            if (three)
+                dz[i] = shift[2];
         }
     }
-    mur_flock_displace(f, dx, dy);
+    if (three)
+        mur_flock_displace3(f, dx, dy, dz);
+    else
+        mur_flock_displace(f, dx, dy);
     mur_free(dx);
     mur_free(dy);
+    mur_free(dz);
     return MUR_OK;
 }
 
@@ -85,7 +114,10 @@ int mur_twin_start(mur_twin *t, const mur_scene *s, const mur_params *base, uint
                    int threads, volatile sig_atomic_t *stop, mur_error *err)
 {
     memset(t, 0, sizeof *t);
-    mur_twin_shift(s, base, t->shift);
+    double shift[3];
+    mur_twin_shift3(s, base, shift);
+    t->shift[0] = shift[0];
+    t->shift[1] = shift[1];
     int rc = mur_flock_create(&t->flock, base, seed, err);
     if (rc || (rc = mur_flock_set_threads(t->flock, threads, err)) ||
         (rc = mur_driver_create(&t->driver, err)))
@@ -93,9 +125,19 @@ int mur_twin_start(mur_twin *t, const mur_scene *s, const mur_params *base, uint
     mur_flock_set_stop(t->flock, stop);
     mur_driver_set_stop(t->driver, stop);
     /* within one world, where the flock's nearest-image rule finds them */
-    mur_driver_set_predator_shift(t->driver, fold(t->shift[0], base->width), fold(t->shift[1], base->height));
+    if (base->dimensions == 3) {
+        /* folded under wrap alone: in a walled world the boids keep the move as it
+         * is, and so do their predators and the offset (mur_twin_offset) */
+        int wrap = base->boundary == MUR_BOUNDARY_WRAP;
+        double moved[3] = {wrap ? fold(shift[0], base->width) : shift[0],
+                           wrap ? fold(shift[1], base->height) : shift[1],
+                           wrap ? fold(shift[2], base->depth) : shift[2]};
+        mur_driver_set_predator_shift3(t->driver, moved);
+    } else {
+        mur_driver_set_predator_shift(t->driver, fold(t->shift[0], base->width), fold(t->shift[1], base->height));
+    }
     if ((rc = mur_driver_start(t->driver, s, t->flock, base, err)) ||
-        (rc = displace(t->flock, s, seed, t->shift, err)))
+        (rc = displace(t->flock, s, seed, shift, err)))
         goto fail;
     return MUR_OK;
 fail:
@@ -108,9 +150,25 @@ int mur_twin_run_to(mur_twin *t, long tick, mur_error *err)
     return mur_driver_run_to(t->driver, tick, err);
 }
 
+void mur_twin_offset(const mur_twin *t, double out[3])
+{
+    double predators[3] = {0, 0, 0};
+    if (t->driver)   /* the z its predators were moved by is the twin's: the driver keeps it */
+        mur_driver_predator_shift3(t->driver, predators);
+    out[0] = t->shift[0];
+    out[1] = t->shift[1];
+    out[2] = predators[2];
+}
+
 void mur_twin_measure(const mur_twin *t, const mur_flock *first, mur_divergence *out)
 {
-    mur_divergence_measure(first, t->flock, t->shift[0], t->shift[1], out);
+    if (mur_flock_dimensions(first) != 3) {
+        mur_divergence_measure(first, t->flock, t->shift[0], t->shift[1], out);
+        return;
+    }
+    double shift[3];
+    mur_twin_offset(t, shift);
+    mur_divergence_measure3(first, t->flock, shift, out);
 }
 
 void mur_twin_free(mur_twin *t)

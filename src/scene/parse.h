@@ -13,6 +13,16 @@
 #include <yaml.h>
 
 #define WALK_BUDGET 200000  /* node visits per file */
+
+/* What a scene holds beyond the public mur_scene, whose layout libmurmur
+ * 0.2's callers are compiled against: mur_scene_parse allocates it right
+ * after the scene (scene.c), so only a scene it made has one (a mur_scene
+ * copied by value, as camera.c's, must not be asked). */
+typedef struct mur_scene_more {
+    double twin_shift_z;   /* experiment.twin.shift's dz (a 3D world's [dx, dy, dz]), world units */
+} mur_scene_more;
+mur_scene_more *mur_scene_more_of(mur_scene *s);
+const mur_scene_more *mur_scene_more_of_const(const mur_scene *s);
 typedef struct {
     const char *name;     /* file name for messages */
     yaml_document_t *doc;

@@ -72,11 +72,12 @@ static int condition_pair(ctx *c, pair *p, void *arg)
     return mur_parse_params_ok(c, &pp, p->v);
 }
 
-/* experiment.twin: `shift: half-box`, `shift: [dx, dy]` or `perturb: D`. */
+/* experiment.twin: `shift: half-box`, `shift: [dx, dy]` (a 3D world:
+ * `[dx, dy, dz]`) or `perturb: D`. */
 static int twin_pair(ctx *c, pair *p, void *arg)
 {
     mur_twin_spec *tw = arg;
-    int rc;
+    int rc, dims = c->s->params.dimensions;
     if (!strcmp(p->key, "perturb")) {
         tw->kind = MUR_TWIN_PERTURB;
         if ((rc = mur_parse_need_type(c, p->v, YAML_SCALAR_NODE, "perturb")))
@@ -90,12 +91,21 @@ static int twin_pair(ctx *c, pair *p, void *arg)
         return 0;
     }
     long n = p->v->type == YAML_SEQUENCE_NODE ? p->v->data.sequence.items.top - p->v->data.sequence.items.start : 0;
-    if (n != 2)
-        return mur_parse_fail_at(c, p->v, "'shift' must be half-box or [dx, dy] in world units");
-    for (int k = 0; k < 2; k++)
+    /* [dx, dy] in either world (a 3D world's z: 0), [dx, dy, dz] in a 3D one */
+    if (n == 3 && dims != 3)
+        return mur_parse_fail_at(c, p->v, "'shift' has a dz but the world is 2D: give [dx, dy] "
+                                          "(a shift along z needs world.dimensions: 3)");
+    if (n != 2 && n != 3)
+        return mur_parse_fail_at(c, p->v, "'shift' must be half-box or %s in world units",
+                                 dims == 3 ? "[dx, dy] or [dx, dy, dz]" : "[dx, dy]");
+    double d[3] = {0, 0, 0};
+    for (int k = 0; k < (int)n; k++)
         if ((rc = mur_parse_number(c, mur_parse_node(c, p->v->data.sequence.items.start[k]), "shift", -MUR_MAX_WORLD, MUR_MAX_WORLD,
-                         &tw->shift[k])))
+                         &d[k])))
             return rc;
+    tw->shift[0] = d[0];
+    tw->shift[1] = d[1];
+    mur_scene_more_of(c->s)->twin_shift_z = d[2];
     return 0;
 }
 
@@ -104,13 +114,15 @@ const char *const mur_parse_twin_keys[] = {"shift", "perturb", NULL};
 static int twin_map(ctx *c, yaml_node_t *map, mur_twin_spec *tw)
 {
     *tw = (mur_twin_spec){0};
+    mur_scene_more_of(c->s)->twin_shift_z = 0;
     int rc = mur_parse_each_pair(c, map, "twin", mur_parse_twin_keys, twin_pair, tw);
     if (rc)
         return rc;
     if (mur_parse_lookup(c, map, "shift") && mur_parse_lookup(c, map, "perturb"))
         return mur_parse_fail_at(c, map, "'twin' takes 'shift' or 'perturb', not both");
     if (tw->kind == MUR_TWIN_NONE)
-        return mur_parse_fail_at(c, map, "'twin' needs 'shift' (half-box or [dx, dy]) or 'perturb'");
+        return mur_parse_fail_at(c, map, "'twin' needs 'shift' (half-box or %s) or 'perturb'",
+                                 c->s->params.dimensions == 3 ? "[dx, dy, dz]" : "[dx, dy]");
     return 0;
 }
 
@@ -223,9 +235,6 @@ int mur_parse_experiment_pair(ctx *c, pair *p, void *arg)
             return rc;
         return mur_parse_integer(c, p->v, "ticks", 1, MUR_MAX_RUN_TICKS, &s->ticks);
     }
-    if (!strcmp(p->key, "twin") && s->params.dimensions == 3)
-        return mur_parse_fail_at(c, p->v, "twins are moved and compared in the plane: 'twin' is "
-                                          "not yet available in a 3D world (dimensions: 3)");
     if (!strcmp(p->key, "twin"))
         return twin_map(c, p->v, &s->twin);
     if (!strcmp(p->key, "measure"))

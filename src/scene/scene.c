@@ -32,6 +32,25 @@
 #include "murmur/metrics.h"
 #include "sweep.h"
 
+/* The scene as mur_scene_parse allocates it: the public struct first, so
+ * a pointer to one is a pointer to the other, then what its 0.2 layout has
+ * no room for. */
+typedef struct scene_box {
+    mur_scene s;
+    mur_scene_more more;
+} scene_box;
+
+mur_scene_more *mur_scene_more_of(mur_scene *s) { return &((scene_box *)s)->more; }
+const mur_scene_more *mur_scene_more_of_const(const mur_scene *s) { return &((const scene_box *)s)->more; }
+
+void mur_scene_twin_shift(const mur_scene *s, double out[3])
+{
+    int written = s->twin.kind == MUR_TWIN_SHIFT && !s->twin.half_box;
+    out[0] = written ? s->twin.shift[0] : 0;
+    out[1] = written ? s->twin.shift[1] : 0;
+    out[2] = written ? mur_scene_more_of_const(s)->twin_shift_z : 0;
+}
+
 /* ---- the document ------------------------------------------------------- */
 
 static int top_pair(ctx *c, pair *p, void *arg)
@@ -608,7 +627,8 @@ int mur_scene_parse(mur_scene **out, const char *name, const char *src, size_t l
     yaml_parser_t parser;
     yaml_document_t doc;
     int have_doc = 0;
-    mur_scene *s = mur_calloc(1, sizeof *s);
+    scene_box *box = mur_calloc(1, sizeof *box);
+    mur_scene *s = box ? &box->s : NULL;
     if (!s || !yaml_parser_initialize(&parser)) {
         mur_free(s);
         return mur_error_set(err, MUR_ERUN, "%s: out of memory", name);

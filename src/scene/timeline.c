@@ -324,6 +324,12 @@ void mur_driver_set_predator_shift3(mur_driver *d, const double shift[3])
         d->predator_shift[a] = shift[a];
 }
 
+void mur_driver_predator_shift3(const mur_driver *d, double out[3])
+{
+    for (int a = 0; a < 3; a++)
+        out[a] = d->predator_shift[a];
+}
+
 int mur_driver_start(mur_driver *d, const mur_scene *s, mur_flock *f, const mur_params *base,
                      mur_error *err)
 {

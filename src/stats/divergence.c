@@ -31,6 +31,35 @@ void mur_divergence_measure(const mur_flock *a, const mur_flock *b, double sx, d
     out->max = sqrt(max);
 }
 
+void mur_divergence_measure3(const mur_flock *a, const mur_flock *b, const double shift[3],
+                             mur_divergence *out)
+{
+    const double *za = mur_flock_z(a), *zb = mur_flock_z(b);
+    if (!za || !zb) {   /* the plane: its own arithmetic, so its outputs keep their bytes */
+        mur_divergence_measure(a, b, shift[0], shift[1], out);
+        return;
+    }
+    const mur_params *p = mur_flock_params(a);
+    int n = mur_flock_count(a) < mur_flock_count(b) ? mur_flock_count(a) : mur_flock_count(b);
+    const double *xa = mur_flock_x(a), *ya = mur_flock_y(a), *xb = mur_flock_x(b), *yb = mur_flock_y(b);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double sum = 0, max = 0;
+    for (int i = 0; i < n; i++) {
+        double dx = (xb[i] - xa[i]) - shift[0], dy = (yb[i] - ya[i]) - shift[1], dz = (zb[i] - za[i]) - shift[2];
+        if (wrap) {
+            dx = remainder(dx, p->width);
+            dy = remainder(dy, p->height);
+            dz = remainder(dz, p->depth);
+        }
+        double d2 = dx * dx + dy * dy + dz * dz;
+        sum += d2;
+        if (d2 > max)
+            max = d2;
+    }
+    out->rms = n > 0 ? sqrt(sum / n) : 0;
+    out->max = sqrt(max);
+}
+
 long mur_divergence_first_reaching(const double *d, long n, double size)
 {
     for (long t = 0; t < n; t++)
