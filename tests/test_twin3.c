@@ -283,6 +283,51 @@ TEST(a_dz_in_a_2d_world_is_refused_naming_the_line)
           "%s", err);
 }
 
+/* ---- the ghost ------------------------------------------------------------------ */
+
+/* Pixels that differ between frame k of sessions a and b (w x h). */
+static long pixels_apart(mur_session *a, mur_session *b, long k, int w, int h)
+{
+    const uint8_t *pa, *pb;
+    int sa, sb;
+    mur_error err = {{0}};
+    if (mur_session_frame(a, k, &pa, &sa, &err))
+        return -1;
+    uint8_t *copy = malloc((size_t)sa * (size_t)h);
+    memcpy(copy, pa, (size_t)sa * (size_t)h);
+    long n = -1;
+    if (!mur_session_frame(b, k, &pb, &sb, &err)) {
+        n = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                n += memcmp(copy + (size_t)y * sa + 4 * (size_t)x, pb + (size_t)y * sb + 4 * (size_t)x, 4) != 0;
+    }
+    free(copy);
+    return n;
+}
+
+/* The ghost is drawn where its original flies: a twin moved along z and
+ * drawn moved back is the unmoved twin's ghost, pixel for pixel at the
+ * start; with no twin there is no ghost. */
+TEST(the_3d_ghost_is_drawn_moved_back_along_z)
+{
+    mur_scene *sz = twin3_scene("{shift: [0, 0, 50]}", "", 1, 1), *s0 = twin3_scene("{shift: [0, 0, 0]}", "", 1, 1);
+    mur_scene *none = scene_of("seed: 7\nmodel: wrkspc\n"
+                               "world: {dimensions: 3, width: 480, height: 320, depth: 200, boundary: wrap}\n"
+                               "flock: {count: 200}\nvideo: {width: 320, height: 180, duration: 1s}\n");
+    mur_session *a = session_of(sz), *b = session_of(s0), *c = session_of(none);
+    REQUIRE(a && b && c, "sessions");
+    long same = pixels_apart(a, b, 0, 320, 180), ghost = pixels_apart(b, c, 0, 320, 180);
+    CHECK(same == 0, "moved along z and drawn moved back: %ld pixels differ from the unmoved twin's ghost", same);
+    CHECK(ghost > 500, "the ghost changes only %ld pixels", ghost);
+    mur_session_destroy(a);
+    mur_session_destroy(b);
+    mur_session_destroy(c);
+    mur_scene_destroy(sz);
+    mur_scene_destroy(s0);
+    mur_scene_destroy(none);
+}
+
 /* ---- the plane keeps its bytes ------------------------------------------------- */
 
 static uint64_t fnv(const void *p, size_t n, uint64_t h)

@@ -72,6 +72,11 @@ MUR_API void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f
 MUR_API void mur_renderer_set_ghost(mur_renderer *r, int panel, const mur_flock *ghost, double dx,
                                     double dy);
 
+/// The same with the third axis: each bird moved back by shift (x, y, z) world units;
+/// a 3D panel draws it through its camera (outlines, or rings around specks), a 2D
+/// one as mur_renderer_set_ghost (shift[2] unused).
+MUR_API void mur_renderer_set_ghost3(mur_renderer *r, int panel, const mur_flock *ghost, const double shift[3]);
+
 /// Draw the frame at t seconds of video onto cr, covering (0,0)-(width,height)
 /// in cr's user space: one flock per panel (n = look->panels).
 MUR_API int mur_renderer_draw(mur_renderer *r, cairo_t *cr, const mur_flock *const *flocks, int n,

@@ -321,6 +321,14 @@ void mur_renderer_set_ghost(mur_renderer *r, int panel, const mur_flock *ghost, 
     r->panels[panel].ghost = ghost;
     r->panels[panel].ghost_shift[0] = dx;
     r->panels[panel].ghost_shift[1] = dy;
+    r->panels[panel].ghost_shift[2] = 0;
+}
+
+void mur_renderer_set_ghost3(mur_renderer *r, int panel, const mur_flock *ghost, const double shift[3])
+{
+    mur_renderer_set_ghost(r, panel, ghost, shift[0], shift[1]);
+    if (panel >= 0 && panel < r->npanels)
+        r->panels[panel].ghost_shift[2] = shift[2];
 }
 
 void mur_renderer_set_stop(mur_renderer *r, volatile sig_atomic_t *stop)

@@ -194,6 +194,12 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
         rc = mur_view3d_birds(cr, &v, &st, (size_t)n, px, py, pz, vx, vy, vz, ids, pc->t, NULL);
     }
+    if (!rc && ok && ps->ghost) {   /* a twin's ghost, over the birds it shadows */
+        cairo_identity_matrix(cr);
+        cairo_translate(cr, X, Y);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+        rc = mur_ghost_draw3(r, cr, pc, &v, &st);
+    }
     if (!rc && ok) {   /* the falcons, over the birds */
         cairo_identity_matrix(cr);
         cairo_translate(cr, X, Y);

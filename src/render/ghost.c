@@ -7,10 +7,14 @@
  * by half the box is drawn where its original flies, and any gap between
  * a boid and its outline is the divergence itself. Outlines are stroked,
  * not filled, so the first flock stays visible underneath, at the size the
- * boids are drawn (a camera may keep them at their zoom-1 size). */
+ * boids are drawn (a camera may keep them at their zoom-1 size). A 3D
+ * world's twin is moved back along z too and seen through the panel's
+ * camera: each bird's silhouette outlined, or ringed where it is a speck
+ * (view3d.c, mur_view3d_outlines). */
 #include <math.h>
 
 #include "internal.h"
+#include "view3d.h"
 
 /* Ghost colours: a magenta far from the boids' greens, blues and the
  * heading wheel's mid tones, light on a dark background, deep on a light one. */
@@ -73,4 +77,31 @@ int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel)
     cairo_stroke(cr);
     cairo_restore(cr);
     return MUR_OK;
+}
+
+int mur_ghost_draw3(mur_renderer *r, cairo_t *cr, const mur_panel_ctx *pc, const struct mur_view3d *v,
+                    const struct mur_view3d_style *st)
+{
+    const mur_panel_state *ps = &r->panels[pc->index];
+    const mur_flock *g = ps->ghost;
+    if (!g || !mur_flock_z(g))
+        return MUR_OK;
+    const mur_params *p = mur_flock_params(g);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    double box[3] = {wrap ? p->width : 0, wrap ? p->height : 0, wrap ? p->depth : 0};
+    mur_view3d_style gs = *st;
+    gs.up = mur_flock_up(g);   /* the twin's own bank, not its original's */
+    cairo_save(cr);
+    cairo_new_path(cr);
+    mur_view3d_outlines(cr, v, &gs, (size_t)mur_flock_count(g), mur_flock_x(g), mur_flock_y(g), mur_flock_z(g),
+                        mur_flock_vx(g), mur_flock_vy(g), mur_flock_vz(g), mur_flock_ids(g), pc->t, ps->ghost_shift,
+                        box);
+    /* a pixel's line on a 720-row frame, thicker on larger ones as the birds are */
+    cairo_set_line_width(cr, fmax(1.0, v->h / 720.0));
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    const double *c = r->theme.dark ? ghost_dark : ghost_light;
+    cairo_set_source_rgba(cr, c[0], c[1], c[2], 0.9);
+    cairo_stroke(cr);
+    cairo_restore(cr);
+    return mur_render_stopped(r) ? MUR_EINTR : MUR_OK;
 }

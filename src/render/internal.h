@@ -150,7 +150,7 @@ typedef struct mur_panel_state {
     size_t cid_cap;
     mur_metrics_ctx *mx;     /* scratch for observe and draw */
     const mur_flock *ghost;  /* a twin drawn in outline over the flock (borrowed; NULL: none) */
-    double ghost_shift[2];   /* moved back by this before it is drawn */
+    double ghost_shift[3];   /* moved back by this before it is drawn (z: a 3D world's) */
     cairo_surface_t *sky;    /* a 3D world's sky and birds, kept from frame to frame (frame3d.c) */
     float *tau;              /* its absorbing birds' optical depth a pixel, all 0 between frames */
 } mur_panel_state;
@@ -417,6 +417,10 @@ int mur_camera_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
 /* ghost.c: panel `panel`'s ghost, if any, in outline on cr (world
  * transform set); 0 or MUR_EINTR. */
 int mur_ghost_draw(mur_renderer *r, cairo_t *cr, int panel);
+/* The same in 3D panel pc at pc->t through view v with the birds' style
+ * st (cr's user space the view's pixels), over its birds; 0 or MUR_EINTR. */
+int mur_ghost_draw3(mur_renderer *r, cairo_t *cr, const mur_panel_ctx *pc, const struct mur_view3d *v,
+                    const struct mur_view3d_style *st);
 
 /* overlays.c */
 void mur_series_free(mur_series *s);

@@ -258,6 +258,17 @@ void mur_view3d_bird_alpha(cairo_t *cr, double px, double py, double hx, double 
 void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
                             double ux, double uy, double len, double wing, const double rgb[3], double alpha)
 {
+    if (alpha < 1)
+        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
+    else
+        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+    mur_view3d_bird_path(cr, px, py, hx, hy, sx, sy, ux, uy, len, wing);
+    cairo_fill(cr);
+}
+
+void mur_view3d_bird_path(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
+                          double ux, double uy, double len, double wing)
+{
     double l = hypot(hx, hy);
     if (!(l > 0)) {
         hx = 1;
@@ -268,10 +279,6 @@ void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double
     hy /= l;
     double nx = -hy, ny = hx;
     double span = 0.75 * len * (0.35 + 0.65 * fabs(cos(wing))), lift = 0.45 * len * sin(wing);
-    if (alpha < 1)
-        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], alpha);
-    else
-        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
     cairo_move_to(cr, px + 0.5 * len * hx, py + 0.5 * len * hy);
     cairo_line_to(cr, px + 0.12 * len * nx, py + 0.12 * len * ny);
     cairo_line_to(cr, px - 0.5 * len * hx, py - 0.5 * len * hy);
@@ -285,7 +292,6 @@ void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double
         cairo_line_to(cr, px - 0.2 * len * hx, py - 0.2 * len * hy);
         cairo_close_path(cr);
     }
-    cairo_fill(cr);
 }
 
 /* The picture of the unit world direction e at p (pixel px, py, scale s
@@ -494,6 +500,60 @@ static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, s
     }
     mur_free(idx);
     return 0;
+}
+
+/* Where a bird's wings and up lie in the picture (mur_view3d_bird_banked's
+ * sx, sy, ux, uy): along its body frame's side and up when st->up gives
+ * one, else level (across its picture heading, tips up the picture). */
+static void picture_frame(const mur_view3d *v, const mur_view3d_style *st, size_t i, const double p[3],
+                          const double u[3], double px, double py, double s, double hx, double hy, double fr[4])
+{
+    double l = hypot(hx, hy), fl = sqrt(dot3(u, u));
+    fr[0] = l > 0 ? -hy / l : 0;
+    fr[1] = l > 0 ? hx / l : 1;
+    fr[2] = 0;
+    fr[3] = -1;
+    if (!st->up || !(fl > 0))
+        return;
+    const double *b = st->up + 3 * i;
+    double f[3] = {u[0] / fl, u[1] / fl, u[2] / fl}, w[3];
+    cross3(f, b, w);
+    picture_dir(v, p, w, px, py, s, &fr[0], &fr[1]);
+    picture_dir(v, p, b, px, py, s, &fr[2], &fr[3]);
+}
+
+void mur_view3d_outlines(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                         const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                         const int *ids, double t, const double back[3], const double box[3])
+{
+    for (size_t i = 0; i < n; i++) {
+        double p[3] = {x[i] - back[0], y[i] - back[1], z[i] - back[2]}, u[3] = {vx[i], vy[i], vz[i]};
+        for (int k = 0; k < 3; k++)
+            if (box[k] > 0) {   /* the twin's bird where its original flies, inside the world */
+                p[k] = fmod(p[k], box[k]);
+                p[k] = p[k] < 0 ? p[k] + box[k] : p[k];
+            }
+        double px = 0, py = 0, d = 0, s = 0, hx = 0, hy = 0;
+        mur_view3d_image(v, p);
+        if (!mur_view3d_project(v, p, &px, &py, &d, &s))
+            continue;
+        double len = fmin(fmax(st->len_world * s, st->min_px), 4.0 * fmax(v->w, v->h));
+        if (!isfinite(px) || !isfinite(py) || !(len > 0) || px < -len || py < -len || px > v->w + len ||
+            py > v->h + len)
+            continue;
+        if (st->points || len < MUR_VIEW3D_OUTLINE_PX) {
+            /* a ring around the bird, clear of a dot's or a speck's edge */
+            double r = st->points ? fmax(0.25 * len, 0.6) + 1.5 : fmax(0.6 * len, 2.5);
+            cairo_new_sub_path(cr);
+            cairo_arc(cr, px, py, r, 0, 2 * M_PI);
+            continue;
+        }
+        double fr[4];
+        picture_heading(v, p, u, px, py, &hx, &hy);
+        picture_frame(v, st, i, p, u, px, py, s, hx, hy, fr);
+        double wing = mur_wing_angle(t, st->wing_freq, 0.9, ids ? (uint32_t)ids[i] : (uint32_t)i);
+        mur_view3d_bird_path(cr, px, py, hx, hy, fr[0], fr[1], fr[2], fr[3], len, wing);
+    }
 }
 
 int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,

@@ -134,6 +134,25 @@ typedef struct mur_view3d_style {
  * turns edge-on), the tips raised along (ux, uy), the picture of its up; alpha as mur_view3d_bird_alpha's. */
 void mur_view3d_bird_banked(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
                             double ux, double uy, double len, double wing, const double rgb[3], double alpha);
+/* The path of that bird alone, added to cr's (a ghost strokes it). */
+void mur_view3d_bird_path(cairo_t *cr, double px, double py, double hx, double hy, double sx, double sy,
+                          double ux, double uy, double len, double wing);
+
+/* Birds shorter than this many pixels are outlined by a ring around them
+ * (mur_view3d_outlines): a silhouette's outline under it is a blot. */
+#define MUR_VIEW3D_OUTLINE_PX 8.0
+
+/* The outlines of n birds (a twin's ghost, ghost.c) added to cr's path for
+ * one stroke: each bird moved back by back (x, y, z) world units, folded
+ * into the world along each axis whose box[] is above 0 (a wrapping world;
+ * 0: as it is), then at its image (mur_view3d_image) as mur_view3d_birds
+ * places it: its silhouette's outline with the same heading, bank and wing
+ * beat, or a ring around it when it is under MUR_VIEW3D_OUTLINE_PX pixels
+ * long or drawn as a point. In index order: strokes in one colour need no
+ * depth order. */
+void mur_view3d_outlines(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
+                         const double *y, const double *z, const double *vx, const double *vy, const double *vz,
+                         const int *ids, double t, const double back[3], const double box[3]);
 
 int mur_view3d_draw(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, size_t n, const double *x,
                     const double *y, const double *z, const double *vx, const double *vy, const double *vz,

@@ -132,6 +132,8 @@ static int projection(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, int kind,
             rc = mur_view3d_birds(cr, &v, &st, (size_t)n, mur_flock_x(f), mur_flock_y(f), mur_flock_z(f),
                                   mur_flock_vx(f), mur_flock_vy(f), mur_flock_vz(f), mur_flock_ids(f), pc->t,
                                   NULL);
+            if (!rc)   /* a twin's ghost, projected as its birds are */
+                rc = mur_ghost_draw3(r, cr, pc, &v, &st);
             cairo_restore(cr);
         }
     }

@@ -83,7 +83,9 @@ static int start_panel(mur_session *ss, int i, mur_error *err)
     mur_twin *tw = &ss->twins[i];
     if ((rc = mur_twin_start(tw, s, &base, seed, ss->opts.threads, ss->opts.stop, err)))
         return rc;
-    mur_renderer_set_ghost(ss->renderer, i, tw->flock, tw->shift[0], tw->shift[1]);
+    double shift[3];
+    mur_twin_offset(tw, shift);
+    mur_renderer_set_ghost3(ss->renderer, i, tw->flock, shift);
     return MUR_OK;
 }
 
