@@ -235,6 +235,54 @@ TEST(a_3d_twin_perturbation_starts_the_perturbation_apart)
     mur_scene_destroy(s);
 }
 
+/* The median of a stats CSV's row "all,NAME," (NaN when absent). */
+static double median_of(const char *text, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\nall,%s,", name);
+    const char *at = strstr(text, key);
+    return at ? strtod(at + strlen(key), NULL) : NAN;
+}
+
+TEST(stats_of_the_3d_chaos_scene_gives_finite_twin_rows)
+{
+    char args[1024], err[4096];
+    const char *csv = scratch_path("twin3-stats.csv");
+    snprintf(args, sizeof args, "stats scenes/chaos3d.yaml --runs 3 -q -o %s", csv);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "stats failed: %s", err);
+    char *text = test_slurp(csv, NULL);
+    REQUIRE(text, "no csv");
+    static const char *const rows[] = {"doubling_time", "ticks_to_1e-9", "ticks_to_1e-5", "ticks_to_1"};
+    double prev = 0;
+    for (int i = 0; i < 4; i++) {
+        double m = median_of(text, rows[i]);
+        CHECK(isfinite(m) && m > 0, "%s: median %g in\n%s", rows[i], m, text);
+        CHECK(i < 2 || m > prev, "%s (%g) must come after the smaller size (%g)", rows[i], m, prev);
+        prev = m;
+    }
+    free(text);
+    /* and the series has the divergence per tick, starting at the rounding */
+    csv = scratch_path("twin3-series.csv");
+    snprintf(args, sizeof args, "series scenes/chaos3d.yaml --ticks 20 -q -o %s", csv);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "series failed: %s", err);
+    text = test_slurp(csv, NULL);
+    REQUIRE(text, "no csv");
+    CHECK(strstr(text, ",divergence_rms,divergence_max,twin_order"), "header: %.200s", text);
+    const char *row0 = strstr(text, "\n0,");
+    int col = 0;
+    for (const char *h = text; h && *h != '\n' && strncmp(h, "divergence_rms,", 15); h++)
+        col += *h == ',';
+    double d0 = NAN;
+    if (row0) {
+        const char *f = row0 + 1;
+        for (int c = 0; c < col && f; c++)
+            f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
+        d0 = f ? strtod(f, NULL) : NAN;
+    }
+    CHECK(isfinite(d0) && d0 >= 0 && d0 < 1e-12, "divergence_rms at tick 0: %g", d0);
+    free(text);
+}
+
 /* ---- check and the loader ---------------------------------------------------- */
 
 TEST(check_prints_a_3d_twins_shift)
