@@ -1,7 +1,7 @@
 /* The scenes users copy, through the murmur binary: every file in scenes/
- * loads and renders (briefly) to a decodable video; part of a render is
- * exactly the same frames of the whole; `check` prints the timeline table;
- * bad scenes exit 2 with file:line:col. */
+ * loads and renders (briefly) to a decodable video, and every one in bench/
+ * loads; part of a render is exactly the same frames of the whole; `check`
+ * prints the timeline table; bad scenes exit 2 with file:line:col. */
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -94,6 +94,31 @@ TEST(every_scene_in_scenes_renders)
         mur_scene_destroy(s);
     }
     fclose(fp);
+}
+
+/* The benchmarks' scenes (the .yaml files in bench/) load: they are timed, not
+ * rendered here (a million birds are minutes of work), but a key renamed
+ * under them must not go unnoticed until someone runs the benchmark. */
+TEST(every_scene_in_bench_loads)
+{
+    DIR *dir = opendir("bench");
+    REQUIRE(dir, "no bench/ folder (run from the source tree)");
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(dir))) {
+        size_t len = strlen(e->d_name);
+        if (len <= 5 || strcmp(e->d_name + len - 5, ".yaml"))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "bench/%s", e->d_name);
+        mur_error merr;
+        mur_scene *s = NULL;
+        CHECK(!mur_scene_load(&s, path, &merr), "%s does not load: %s", path, merr.msg);
+        mur_scene_destroy(s);
+        n++;
+    }
+    closedir(dir);
+    CHECK(n >= 1, "no scenes in bench/");
 }
 
 /* Settings, ramps, events, a predator expression and captions: frames
