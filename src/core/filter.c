@@ -281,12 +281,73 @@ filter3_avx2(const mur_filter3_in *in, const double *x, const double *y, const d
     }
     return m;
 }
+
+/* The nearest image on eight lanes, as mur_near_image: both corrections
+ * from the same offset, at most one taken. */
+__attribute__((target("avx512f"))) static inline __m512d near_image_avx512(__m512d d, __m512d w,
+                                                                           __m512d half,
+                                                                           __m512d nhalf)
+{
+    __mmask8 gt = _mm512_cmp_pd_mask(d, half, _CMP_GT_OQ);
+    __mmask8 lt = _mm512_cmp_pd_mask(d, nhalf, _CMP_LT_OQ);
+    return _mm512_mask_add_pd(_mm512_mask_sub_pd(d, gt, d, w), lt, d, w);
+}
+
+/* filter_avx512 with the third axis: eight lanes, compress in place of the
+ * table; a 3 x 3 x 3 block holds ~3x the candidates of a 3 x 3 one, so
+ * twice the lanes of AVX2 halve the trips through the loop. */
+__attribute__((target("avx512f,avx512vl"))) static int
+filter3_avx512(const mur_filter3_in *in, const double *x, const double *y, const double *z,
+               int j0, int j1, int skip, double *dx, double *dy, double *dz, double *d2, int *keep)
+{
+    const __m512d xi = _mm512_set1_pd(in->r[0]), yi = _mm512_set1_pd(in->r[1]),
+                  zi = _mm512_set1_pd(in->r[2]);
+    const __m512d w = _mm512_set1_pd(in->size[0]), h = _mm512_set1_pd(in->size[1]),
+                  dp = _mm512_set1_pd(in->size[2]);
+    const __m512d hw = _mm512_set1_pd(0.5 * in->size[0]), hh = _mm512_set1_pd(0.5 * in->size[1]),
+                  hd = _mm512_set1_pd(0.5 * in->size[2]);
+    const __m512d nhw = _mm512_sub_pd(_mm512_setzero_pd(), hw),
+                  nhh = _mm512_sub_pd(_mm512_setzero_pd(), hh),
+                  nhd = _mm512_sub_pd(_mm512_setzero_pd(), hd);
+    const __m512d far2 = _mm512_set1_pd(in->far2), zero = _mm512_setzero_pd();
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const int wrapx = in->wrap[0], wrapy = in->wrap[1], wrapz = in->wrap[2];
+    int m = 0;
+    for (int j = j0; j < j1; j += 8) {
+        int o = j - j0;
+        __m512d ox = _mm512_sub_pd(_mm512_loadu_pd(x + j), xi);
+        __m512d oy = _mm512_sub_pd(_mm512_loadu_pd(y + j), yi);
+        __m512d oz = _mm512_sub_pd(_mm512_loadu_pd(z + j), zi);
+        if (wrapx)
+            ox = near_image_avx512(ox, w, hw, nhw);
+        if (wrapy)
+            oy = near_image_avx512(oy, h, hh, nhh);
+        if (wrapz)
+            oz = near_image_avx512(oz, dp, hd, nhd);
+        __m512d s = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(ox, ox), _mm512_mul_pd(oy, oy)),
+                                  _mm512_mul_pd(oz, oz));
+        _mm512_storeu_pd(dx + o, ox);
+        _mm512_storeu_pd(dy + o, oy);
+        _mm512_storeu_pd(dz + o, oz);
+        _mm512_storeu_pd(d2 + o, s);
+        __mmask8 ok = _mm512_cmp_pd_mask(s, far2, _CMP_LT_OQ) &
+                      _mm512_cmp_pd_mask(s, zero, _CMP_NEQ_UQ) &
+                      (__mmask8)lanes_valid(j, j1, skip, 8);
+        __m256i idx = _mm256_add_epi32(lane, _mm256_set1_epi32(o));
+        _mm256_storeu_si256((__m256i *)(keep + m), _mm256_maskz_compress_epi32(ok, idx));
+        m += __builtin_popcount(ok);
+    }
+    return m;
+}
 #endif
 
 mur_filter3_fn mur_filter3_pick(int level)
 {
 #if FILTER_X86
-    if (level >= MUR_SIMD_AVX2 && mur_filter_best() >= MUR_SIMD_AVX2)
+    int best = mur_filter_best();
+    if (level >= MUR_SIMD_AVX512 && best >= MUR_SIMD_AVX512)
+        return filter3_avx512;
+    if (level >= MUR_SIMD_AVX2 && best >= MUR_SIMD_AVX2)
         return filter3_avx2;
 #endif
     (void)level;

@@ -90,7 +90,8 @@ typedef int (*mur_filter3_fn)(const mur_filter3_in *in, const double *x, const d
                               const double *z, int j0, int j1, int skip, double *dx, double *dy,
                               double *dz, double *d2, int *keep);
 
-/// The 3D filter for a level (AVX2 and above: the AVX2 one; else portable C).
+/// The 3D filter for a level (AVX-512: eight lanes; AVX2: four; below, and
+/// SSE2, portable C), capped by what this CPU runs.
 mur_filter3_fn mur_filter3_pick(int level);
 
 #endif
