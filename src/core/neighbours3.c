@@ -164,29 +164,26 @@ void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
     }
 }
 
-/* Appends positions [lo, hi) to the block; 0, or -1 when it is full. */
-static int block_add(const mur_flock *f, mur_block3 *b, int c, int lo, int hi)
+/* A cell's block as runs of positions, in mur_nb3_metric's order. */
+typedef struct {
+    int n, lo[18], hi[18];   /* 9 rows, each one run or two around a seam */
+} runs3;
+
+static void run_add(runs3 *r, int lo, int hi)
 {
-    const mur_grid3 *g = &f->grid3;
-    int n = b->n;
-    if (hi - lo > MUR_BLOCK3_MAX - n)
-        return -1;
-    if (lo <= g->start[c] && g->start[c] < hi)
-        b->first = n + g->start[c] - lo;
-    for (int j = lo; j < hi; j++, n++) {
-        b->x[n] = f->kx[j];
-        b->y[n] = f->ky[j];
-        b->z[n] = f->kz[j];
-        b->pos[n] = j;
-    }
-    b->n = n;
-    return 0;
+    r->lo[r->n] = lo;
+    r->hi[r->n++] = hi;
 }
+
+_Static_assert(MUR_FILTER_PAD >= 3, "mur_nb3_block_load's moves of four pass a run's end by 3");
 
 /* The cells are at least the reach wide: the 3 x 3 x 3 block around cell c
  * holds its boids' neighbours; each row along x (fixed y and z cells) is
  * one run of positions (two where a wrapping row goes round its end), in
- * mur_nb3_metric's order, untrimmed (the filter drops what is too far). */
+ * mur_nb3_metric's order, untrimmed (the filter drops what is too far).
+ * The runs are found first, then copied in moves of four: a run is a few
+ * boids long, and an element at a time (or a call to memcpy a run) cost
+ * as much as filtering the block for each of its boids. */
 void mur_nb3_block_load(const mur_it3 *it, int c, mur_block3 *b)
 {
     const mur_flock *f = it->f;
@@ -199,42 +196,65 @@ void mur_nb3_block_load(const mur_it3 *it, int c, mur_block3 *b)
         /* as mur_nb3_metric: no nearest image away from the seam */
         b->wrap[a] = it->wrap && (g->n[a] < 5 || h[a] < 1 || h[a] > g->n[a] - 2);
     }
-    b->n = 0;
-    b->first = 0;
+    runs3 r;
+    r.n = 0;
     const int zlo = whole[2] ? 0 : h[2] - 1, zhi = whole[2] ? nz - 1 : h[2] + 1;
     const int ylo = whole[1] ? 0 : h[1] - 1, yhi = whole[1] ? ny - 1 : h[1] + 1;
-    int full = 0;
-    for (int cz = zlo; cz <= zhi && !full; cz++) {
+    for (int cz = zlo; cz <= zhi; cz++) {
         if (!wrap && (cz < 0 || cz >= nz))
             continue;
         int wz = around(cz, nz);
-        for (int cy = ylo; cy <= yhi && !full; cy++) {
+        for (int cy = ylo; cy <= yhi; cy++) {
             if (!wrap && (cy < 0 || cy >= ny))
                 continue;
             const int *row = g->start + (wz * ny + around(cy, ny)) * nx;
             int x0 = h[0] - 1, x1 = h[0] + 1;
             if (whole[0]) {
-                full = block_add(f, b, c, row[0], row[nx]);
+                run_add(&r, row[0], row[nx]);
             } else if (!wrap) {
                 x0 = x0 < 0 ? 0 : x0;
                 x1 = x1 >= nx ? nx - 1 : x1;
-                full = block_add(f, b, c, row[x0], row[x1 + 1]);
+                run_add(&r, row[x0], row[x1 + 1]);
             } else if (x0 < 0) {
-                full = block_add(f, b, c, row[x0 + nx], row[nx]) ||
-                       block_add(f, b, c, row[0], row[x1 + 1]);
+                run_add(&r, row[x0 + nx], row[nx]);
+                run_add(&r, row[0], row[x1 + 1]);
             } else if (x1 >= nx) {
-                full = block_add(f, b, c, row[x0], row[nx]) ||
-                       block_add(f, b, c, row[0], row[x1 - nx + 1]);
+                run_add(&r, row[x0], row[nx]);
+                run_add(&r, row[0], row[x1 - nx + 1]);
             } else {
-                full = block_add(f, b, c, row[x0], row[x1 + 1]);
+                run_add(&r, row[x0], row[x1 + 1]);
             }
         }
     }
-    if (full) {
+    int total = 0, first = 0;
+    for (int k = 0; k < r.n; k++) {
+        if (r.lo[k] <= g->start[c] && g->start[c] < r.hi[k])
+            first = total + g->start[c] - r.lo[k];
+        total += r.hi[k] - r.lo[k];
+    }
+    b->first = first;
+    if (total > MUR_BLOCK3_MAX) {
         b->n = -1;
         return;
     }
-    for (int t = b->n; t < b->n + MUR_FILTER_PAD; t++) {
+    /* The last move of a run may pass its end by up to three (the position
+     * arrays are readable MUR_FILTER_PAD past the last boid, the block's
+     * as far past MUR_BLOCK3_MAX); the next run, or the padding below,
+     * overwrites what it brought. */
+    int n = 0;
+    for (int k = 0; k < r.n; k++) {
+        const int lo = r.lo[k], len = r.hi[k] - lo;
+        for (int t = 0; t < len; t += 4) {
+            memcpy(b->x + n + t, f->kx + lo + t, 4 * sizeof(double));
+            memcpy(b->y + n + t, f->ky + lo + t, 4 * sizeof(double));
+            memcpy(b->z + n + t, f->kz + lo + t, 4 * sizeof(double));
+            for (int u = 0; u < 4; u++)
+                b->pos[n + t + u] = lo + t + u;
+        }
+        n += len;
+    }
+    b->n = n;
+    for (int t = n; t < n + MUR_FILTER_PAD; t++) {
         b->x[t] = b->y[t] = b->z[t] = 0;   /* read, and ignored, by the filter */
         b->pos[t] = 0;
     }
