@@ -11,45 +11,29 @@
 void mur_divergence_measure(const mur_flock *a, const mur_flock *b, double sx, double sy,
                             mur_divergence *out)
 {
-    const mur_params *p = mur_flock_params(a);
-    int n = mur_flock_count(a) < mur_flock_count(b) ? mur_flock_count(a) : mur_flock_count(b);
-    const double *xa = mur_flock_x(a), *ya = mur_flock_y(a), *xb = mur_flock_x(b), *yb = mur_flock_y(b);
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    double sum = 0, max = 0;
-    for (int i = 0; i < n; i++) {
-        double dx = (xb[i] - xa[i]) - sx, dy = (yb[i] - ya[i]) - sy;
-        if (wrap) {
-            dx = remainder(dx, p->width);
-            dy = remainder(dy, p->height);
-        }
-        double d2 = dx * dx + dy * dy;
-        sum += d2;
-        if (d2 > max)
-            max = d2;
-    }
-    out->rms = n > 0 ? sqrt(sum / n) : 0;
-    out->max = sqrt(max);
+    const double shift[3] = {sx, sy, 0};
+    mur_divergence_measure3(a, b, shift, out);
 }
 
+/* In the plane dz is 0 and d2 gains + 0.0, which leaves its bits as they
+ * were: 2D outputs keep their bytes. */
 void mur_divergence_measure3(const mur_flock *a, const mur_flock *b, const double shift[3],
                              mur_divergence *out)
 {
-    const double *za = mur_flock_z(a), *zb = mur_flock_z(b);
-    if (!za || !zb) {   /* the plane: its own arithmetic, so its outputs keep their bytes */
-        mur_divergence_measure(a, b, shift[0], shift[1], out);
-        return;
-    }
     const mur_params *p = mur_flock_params(a);
     int n = mur_flock_count(a) < mur_flock_count(b) ? mur_flock_count(a) : mur_flock_count(b);
     const double *xa = mur_flock_x(a), *ya = mur_flock_y(a), *xb = mur_flock_x(b), *yb = mur_flock_y(b);
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
+    const double *za = mur_flock_z(a), *zb = mur_flock_z(b);
+    int wrap = p->boundary == MUR_BOUNDARY_WRAP, depth = za && zb;
     double sum = 0, max = 0;
     for (int i = 0; i < n; i++) {
-        double dx = (xb[i] - xa[i]) - shift[0], dy = (yb[i] - ya[i]) - shift[1], dz = (zb[i] - za[i]) - shift[2];
+        double dx = (xb[i] - xa[i]) - shift[0], dy = (yb[i] - ya[i]) - shift[1];
+        double dz = depth ? (zb[i] - za[i]) - shift[2] : 0;
         if (wrap) {
             dx = remainder(dx, p->width);
             dy = remainder(dy, p->height);
-            dz = remainder(dz, p->depth);
+            if (depth)
+                dz = remainder(dz, p->depth);
         }
         double d2 = dx * dx + dy * dy + dz * dz;
         sum += d2;
