@@ -139,6 +139,32 @@ __attribute__((target("avx2"))) static int filter_avx2(const mur_filter_in *in, 
     return m;
 }
 
+/* The nearest image on eight lanes, as mur_near_image: both corrections
+ * from the same offset, at most one taken. */
+__attribute__((target("avx512f"))) static inline __m512d near_image_avx512(__m512d d, __m512d w,
+                                                                           __m512d half,
+                                                                           __m512d nhalf)
+{
+    __mmask8 gt = _mm512_cmp_pd_mask(d, half, _CMP_GT_OQ);
+    __mmask8 lt = _mm512_cmp_pd_mask(d, nhalf, _CMP_LT_OQ);
+    return _mm512_mask_add_pd(_mm512_mask_sub_pd(d, gt, d, w), lt, d, w);
+}
+
+/* Appends to keep the offsets o + lane of the lanes whose squared
+ * distance s is within reach (below far2, not the boid itself at 0) and
+ * inside [j, j1) less skip; the new count. */
+__attribute__((target("avx512f,avx512vl"))) static inline int
+keep_avx512(__m512d s, __m512d far2, int j, int j1, int skip, int o, int *keep, int m)
+{
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __mmask8 ok = _mm512_cmp_pd_mask(s, far2, _CMP_LT_OQ) &
+                  _mm512_cmp_pd_mask(s, _mm512_setzero_pd(), _CMP_NEQ_UQ) &
+                  (__mmask8)lanes_valid(j, j1, skip, 8);
+    __m256i idx = _mm256_add_epi32(lane, _mm256_set1_epi32(o));
+    _mm256_storeu_si256((__m256i *)(keep + m), _mm256_maskz_compress_epi32(ok, idx));
+    return m + __builtin_popcount(ok);
+}
+
 /* Eight lanes, and the mask registers' compress in place of the table. */
 __attribute__((target("avx512f,avx512vl"))) static int
 filter_avx512(const mur_filter_in *in, const double *x, const double *y, int j0, int j1, int skip,
@@ -149,34 +175,22 @@ filter_avx512(const mur_filter_in *in, const double *x, const double *y, int j0,
     const __m512d hw = _mm512_set1_pd(0.5 * in->w), hh = _mm512_set1_pd(0.5 * in->h);
     const __m512d nhw = _mm512_sub_pd(_mm512_setzero_pd(), hw);
     const __m512d nhh = _mm512_sub_pd(_mm512_setzero_pd(), hh);
-    const __m512d far2 = _mm512_set1_pd(in->far2), zero = _mm512_setzero_pd();
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512d far2 = _mm512_set1_pd(in->far2);
     const int wrapx = in->wrapx, wrapy = in->wrapy;
     int m = 0;
     for (int j = j0; j < j1; j += 8) {
         int o = j - j0;
         __m512d ox = _mm512_sub_pd(_mm512_loadu_pd(x + j), xi);
         __m512d oy = _mm512_sub_pd(_mm512_loadu_pd(y + j), yi);
-        if (wrapx) {  /* as mur_near_image: both corrections from the same offset */
-            __mmask8 gt = _mm512_cmp_pd_mask(ox, hw, _CMP_GT_OQ);
-            __mmask8 lt = _mm512_cmp_pd_mask(ox, nhw, _CMP_LT_OQ);
-            ox = _mm512_mask_add_pd(_mm512_mask_sub_pd(ox, gt, ox, w), lt, ox, w);
-        }
-        if (wrapy) {
-            __mmask8 gt = _mm512_cmp_pd_mask(oy, hh, _CMP_GT_OQ);
-            __mmask8 lt = _mm512_cmp_pd_mask(oy, nhh, _CMP_LT_OQ);
-            oy = _mm512_mask_add_pd(_mm512_mask_sub_pd(oy, gt, oy, h), lt, oy, h);
-        }
+        if (wrapx)
+            ox = near_image_avx512(ox, w, hw, nhw);
+        if (wrapy)
+            oy = near_image_avx512(oy, h, hh, nhh);
         __m512d s = _mm512_add_pd(_mm512_mul_pd(ox, ox), _mm512_mul_pd(oy, oy));
         _mm512_storeu_pd(dx + o, ox);
         _mm512_storeu_pd(dy + o, oy);
         _mm512_storeu_pd(d2 + o, s);
-        __mmask8 ok = _mm512_cmp_pd_mask(s, far2, _CMP_LT_OQ) &
-                      _mm512_cmp_pd_mask(s, zero, _CMP_NEQ_UQ) &
-                      (__mmask8)lanes_valid(j, j1, skip, 8);
-        __m256i idx = _mm256_add_epi32(lane, _mm256_set1_epi32(o));
-        _mm256_storeu_si256((__m256i *)(keep + m), _mm256_maskz_compress_epi32(ok, idx));
-        m += __builtin_popcount(ok);
+        m = keep_avx512(s, far2, j, j1, skip, o, keep, m);
     }
     return m;
 }
@@ -282,17 +296,6 @@ filter3_avx2(const mur_filter3_in *in, const double *x, const double *y, const d
     return m;
 }
 
-/* The nearest image on eight lanes, as mur_near_image: both corrections
- * from the same offset, at most one taken. */
-__attribute__((target("avx512f"))) static inline __m512d near_image_avx512(__m512d d, __m512d w,
-                                                                           __m512d half,
-                                                                           __m512d nhalf)
-{
-    __mmask8 gt = _mm512_cmp_pd_mask(d, half, _CMP_GT_OQ);
-    __mmask8 lt = _mm512_cmp_pd_mask(d, nhalf, _CMP_LT_OQ);
-    return _mm512_mask_add_pd(_mm512_mask_sub_pd(d, gt, d, w), lt, d, w);
-}
-
 /* filter_avx512 with the third axis: eight lanes, compress in place of the
  * table; a 3 x 3 x 3 block holds ~3x the candidates of a 3 x 3 one, so
  * twice the lanes of AVX2 halve the trips through the loop. */
@@ -309,8 +312,7 @@ filter3_avx512(const mur_filter3_in *in, const double *x, const double *y, const
     const __m512d nhw = _mm512_sub_pd(_mm512_setzero_pd(), hw),
                   nhh = _mm512_sub_pd(_mm512_setzero_pd(), hh),
                   nhd = _mm512_sub_pd(_mm512_setzero_pd(), hd);
-    const __m512d far2 = _mm512_set1_pd(in->far2), zero = _mm512_setzero_pd();
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512d far2 = _mm512_set1_pd(in->far2);
     const int wrapx = in->wrap[0], wrapy = in->wrap[1], wrapz = in->wrap[2];
     int m = 0;
     for (int j = j0; j < j1; j += 8) {
@@ -330,12 +332,7 @@ filter3_avx512(const mur_filter3_in *in, const double *x, const double *y, const
         _mm512_storeu_pd(dy + o, oy);
         _mm512_storeu_pd(dz + o, oz);
         _mm512_storeu_pd(d2 + o, s);
-        __mmask8 ok = _mm512_cmp_pd_mask(s, far2, _CMP_LT_OQ) &
-                      _mm512_cmp_pd_mask(s, zero, _CMP_NEQ_UQ) &
-                      (__mmask8)lanes_valid(j, j1, skip, 8);
-        __m256i idx = _mm256_add_epi32(lane, _mm256_set1_epi32(o));
-        _mm256_storeu_si256((__m256i *)(keep + m), _mm256_maskz_compress_epi32(ok, idx));
-        m += __builtin_popcount(ok);
+        m = keep_avx512(s, far2, j, j1, skip, o, keep, m);
     }
     return m;
 }
