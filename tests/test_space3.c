@@ -440,12 +440,17 @@ TEST(every_kind_and_boundary_steps_to_the_same_bits_on_every_vector_unit)
      * radius, so the nearest image is taken on every cell there), a blind
      * spot, a crowd whose 3 x 3 x 3 blocks overflow the block's buffer
      * (each boid then walks its rows), and the starling's adaptive kind.
+     * Without noise, reynolds' normalised sums are finished and the boids
+     * moved four at a time on AVX2 and up (interaction3.c, motion3.c):
+     * three flocks take those paths, on wrap and open, with alignment
+     * relative, a separation falloff of 2 and softening, unequal radii, no
+     * force clamp and a rule switched off.
      * The levels this CPU lacks are capped, and skipped. */
     const mur_boundary bs[] = {MUR_BOUNDARY_WRAP, MUR_BOUNDARY_REFLECT, MUR_BOUNDARY_AVOID,
                                MUR_BOUNDARY_OPEN};
     enum { KINDS = sizeof kinds / sizeof kinds[0] };
     int ran = 0;
-    for (size_t c = 0; c < KINDS * 4 + 3; c++) {
+    for (size_t c = 0; c < KINDS * 4 + 6; c++) {
         mur_params p;
         const char *what;
         if (c < KINDS * 4) {
@@ -460,6 +465,24 @@ TEST(every_kind_and_boundary_steps_to_the_same_bits_on_every_vector_unit)
             p.count = 3000;   /* 3 cells a side, so every block is the whole box */
             p.width = p.height = p.depth = 150;
             what = "wrkspc, a crowd";
+        } else if (c == KINDS * 4 + 2) {
+            p = kind_params(&kinds[0], MUR_BOUNDARY_WRAP);
+            p.noise = 0;
+            what = "wrkspc, no noise";
+        } else if (c == KINDS * 4 + 3) {
+            p = kind_params(&kinds[0], MUR_BOUNDARY_OPEN);
+            p.noise = 0;
+            p.alignment_mode = MUR_ALIGN_RELATIVE;
+            p.separation_falloff = 2;
+            p.separation_softening = 0.5;
+            p.cohesion_radius = 1.5 * p.alignment_radius;
+            what = "wrkspc, no noise, open, relative, falloff 2";
+        } else if (c == KINDS * 4 + 4) {
+            p = kind_params(&kinds[0], MUR_BOUNDARY_WRAP);
+            p.noise = 0;
+            p.max_force = 0;
+            p.alignment = 0;
+            what = "wrkspc, no noise, no clamp, alignment off";
         } else {
             const mur_preset *pre = mur_preset_find("starling");
             REQUIRE(pre, "no starling preset");

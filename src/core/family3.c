@@ -63,19 +63,25 @@ typedef struct {
     mur_it3 tmpl;
 } tick3;
 
-/* Boid it->i's result (it->k its grid position, it->r and it->v its
- * state set), its neighbours from the block b of its cell c, or (b NULL)
- * by its neighbour kind. */
+/* Boid it->i's sums (it->k its grid position, it->r and it->v its state
+ * set) to s, its neighbours from the block b of its cell c, or (b NULL) by
+ * its neighbour kind. */
+static void sums_at(const tick3 *t, mur_it3 *it, int c, const mur_block3 *b, sums3 *s)
+{
+    it->vlen = sqrt(mur_dot3_(it->v, it->v));
+    memset(s, 0, sizeof *s);
+    if (b)
+        mur_nb3_metric_block(it, c, b, t->kinds.add, s);
+    else
+        t->kinds.each(it, t->kinds.add, s);
+}
+
+/* Boid it->i's result, as sums_at finds its sums. */
 static void desire_at(tick3 *t, mur_it3 *it, int c, const mur_block3 *b)
 {
     mur_flock *f = t->f;
-    it->vlen = sqrt(mur_dot3_(it->v, it->v));
     sums3 s;
-    memset(&s, 0, sizeof s);
-    if (b)
-        mur_nb3_metric_block(it, c, b, t->kinds.add, &s);
-    else
-        t->kinds.each(it, t->kinds.add, &s);
+    sums_at(t, it, c, b, &s);
     double out[3];
     t->kinds.finish(it, &s, out);
     f->acc[2 * it->i] = out[0];
@@ -83,10 +89,9 @@ static void desire_at(tick3 *t, mur_it3 *it, int c, const mur_block3 *b)
     f->accz[it->i] = out[2];
 }
 
-/* Boid k's result (k a grid position), read from the grid order's copy. */
-static void desire_one(tick3 *t, mur_it3 *it, int k, int c, const mur_block3 *b)
+/* Sets it to the boid at grid position k, read from the grid order's copy. */
+static void at_position(const mur_flock *f, mur_it3 *it, int k)
 {
-    mur_flock *f = t->f;
     it->k = k;
     it->i = f->grid3_ok ? f->grid3.order[k] : k;
     it->r[0] = f->kx[k];
@@ -95,11 +100,39 @@ static void desire_one(tick3 *t, mur_it3 *it, int k, int c, const mur_block3 *b)
     it->v[0] = f->kvx[k];
     it->v[1] = f->kvy[k];
     it->v[2] = f->kvz[k];
-    desire_at(t, it, c, b);
+}
+
+/* Sums waiting for reynolds' finish: positions k0 .. k0 + n - 1. A cell
+ * holds a boid or three, so the batch runs across cells: each finish is a
+ * chain of dependent divisions and square roots, and a run of independent
+ * ones overlaps in the CPU and fills the vector unit's lanes
+ * (mur_it3_reynolds_finish_run), where one between two scans would not
+ * (flock.c's sum_batch). */
+enum { FINISH_BATCH = 32 };
+typedef struct {
+    int k0, n;
+    sums3 s[FINISH_BATCH];
+} finish_batch;
+
+/* Finishes the batch and stores the results by boid id. */
+static void batch_flush(tick3 *t, finish_batch *bt)
+{
+    mur_flock *f = t->f;
+    double ox[FINISH_BATCH], oy[FINISH_BATCH], oz[FINISH_BATCH];
+    const int k0 = bt->k0;
+    mur_it3_reynolds_finish_run(&t->tmpl, f->kvx + k0, f->kvy + k0, f->kvz + k0, bt->s, bt->n,
+                                ox, oy, oz);
+    for (int u = 0; u < bt->n; u++) {
+        int i = f->grid3.order[k0 + u];
+        f->acc[2 * i] = ox[u];
+        f->acc[2 * i + 1] = oy[u];
+        f->accz[i] = oz[u];
+    }
+    bt->n = 0;
 }
 
 /* Boid i's result (i an id), read from the state itself: the same values
- * as desire_one's copy, so the same bits. */
+ * as at_position's copy, so the same bits. */
 static void desire_id(tick3 *t, mur_it3 *it, int i)
 {
     mur_flock *f = t->f;
@@ -137,6 +170,8 @@ static void desire_chunk(void *ctx, int begin, int end)
         /* metric: cell by cell, each cell's candidates copied once for
          * all its boids (the same neighbours in the same order) */
         mur_block3 b;
+        finish_batch batch, *bt = t->kinds.finish == mur_it3_reynolds_finish ? &batch : NULL;
+        batch.n = 0;
         const mur_grid3 *g = &f->grid3;
         int poll = begin + 4096;
         for (int k = begin, c = begin < end ? cell_at(g, begin) : 0; k < end; c++) {
@@ -149,9 +184,22 @@ static void desire_chunk(void *ctx, int begin, int end)
                 poll = k + 4096;
             }
             mur_nb3_block_load(&it, c, &b);
-            for (; k < kend; k++)
-                desire_one(t, &it, k, c, b.n >= 0 ? &b : NULL);
+            const mur_block3 *blk = b.n >= 0 ? &b : NULL;
+            for (; k < kend; k++) {
+                at_position(f, &it, k);
+                if (!bt) {
+                    desire_at(t, &it, c, blk);
+                    continue;
+                }
+                if (bt->n == FINISH_BATCH)
+                    batch_flush(t, bt);
+                if (bt->n == 0)
+                    bt->k0 = k;
+                sums_at(t, &it, c, blk, &bt->s[bt->n++]);
+            }
         }
+        if (bt && bt->n)
+            batch_flush(t, bt);
         return;
     }
     /* starlings by id: a tick reads and writes a bird's reaction state
@@ -167,8 +215,10 @@ static void desire_chunk(void *ctx, int begin, int end)
             return;
         if (by_id)
             desire_id(t, &it, k);
-        else
-            desire_one(t, &it, k, 0, NULL);
+        else {
+            at_position(f, &it, k);
+            desire_at(t, &it, 0, NULL);
+        }
     }
 }
 
@@ -178,6 +228,10 @@ static void move_chunk(void *ctx, int begin, int end)
     mur_flock *f = t->f;
     if (t->kinds.move == mur_move3_fly) {
         mur_move3_fly_range(f, begin, end, f->acc, f->accz);
+        return;
+    }
+    if (t->kinds.move == mur_move3_steer && t->kinds.accel) {
+        mur_move3_steer_range(f, begin, end, f->acc, f->accz);
         return;
     }
     for (int i = begin; i < end; i++) {
@@ -220,6 +274,9 @@ int mur_family_step3(mur_flock *f)
     it->ra = it->ro + p->attraction_width;
     double reach = t.kinds.reach(p);
     it->treach = reach * reach;
+    it->tsep = mur_sqrt_bound(p->separation_radius);
+    it->tali = mur_sqrt_bound(p->alignment_radius);
+    it->tcoh = mur_sqrt_bound(p->cohesion_radius);
     it->reach = reach * (1 + 1e-9);
     it->tcap = it->topological ? p->topological_radius * p->topological_radius : INFINITY;
     it->fov_cone = p->fov < 360;

@@ -74,6 +74,106 @@ void mur_it3_reynolds_finish(const mur_it3 *it, const sums3 *acc, double out[3])
         out[c] = t[c];
 }
 
+/* mur_it3_reynolds_finish for a run of boids: boid t's sums s[t] and
+ * velocity (vx[t], vy[t], vz[t]), t < n, to (ox[t], oy[t], oz[t]).
+ *
+ * Normalised rules (most flocks) go four boids at a time through the
+ * vector unit where the flock may use AVX2 (f->simd): each lane does the
+ * scalar finish's operations in its order (IEEE division and square root
+ * round the same in a lane as in a scalar register, nothing is fused, a
+ * switched-off rule adds nothing in either), and a lane's branch becomes a
+ * blend of both outcomes, so the bytes are the scalar finish's (flock.c's
+ * combine_norm4, with z). A finish is a chain of divisions and square
+ * roots; four at once share them. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* mur_unit3_ of four lanes: 0 where the length is not > 0. */
+__attribute__((target("avx2"))) static void unit3x4(const __m256d a[3], __m256d u[3])
+{
+    const __m256d zero = _mm256_setzero_pd();
+    __m256d l = _mm256_sqrt_pd(_mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(a[0], a[0]), _mm256_mul_pd(a[1], a[1])),
+        _mm256_mul_pd(a[2], a[2])));
+    __m256d pos = _mm256_cmp_pd(l, zero, _CMP_GT_OQ);
+    for (int c = 0; c < 3; c++)
+        u[c] = _mm256_blendv_pd(zero, _mm256_div_pd(a[c], l), pos);
+}
+
+__attribute__((target("avx2"))) static void finish_norm4(const mur_it3 *it, const double *vx,
+                                                         const double *vy, const double *vz,
+                                                         const sums3 *s, double *ox, double *oy,
+                                                         double *oz)
+{
+    const mur_params *p = it->p;
+    const __m256d zero = _mm256_setzero_pd();
+    const __m256d v[3] = {_mm256_loadu_pd(vx), _mm256_loadu_pd(vy), _mm256_loadu_pd(vz)};
+    __m256d na = _mm256_set_pd(s[3].na, s[2].na, s[1].na, s[0].na);
+    __m256d nc = _mm256_set_pd(s[3].nc, s[2].nc, s[1].nc, s[0].nc);
+    __m256d has_a = _mm256_cmp_pd(na, zero, _CMP_NEQ_OQ);
+    __m256d has_c = _mm256_cmp_pd(nc, zero, _CMP_NEQ_OQ);
+    __m256d raw[3][3];
+    for (int c = 0; c < 3; c++) {
+        raw[0][c] = _mm256_set_pd(s[3].s[c], s[2].s[c], s[1].s[c], s[0].s[c]);
+        __m256d a = _mm256_div_pd(_mm256_set_pd(s[3].a[c], s[2].a[c], s[1].a[c], s[0].a[c]), na);
+        if (p->alignment_mode == MUR_ALIGN_RELATIVE)
+            a = _mm256_sub_pd(a, v[c]);
+        raw[1][c] = _mm256_blendv_pd(zero, a, has_a);
+        __m256d m = _mm256_div_pd(_mm256_set_pd(s[3].c[c], s[2].c[c], s[1].c[c], s[0].c[c]), nc);
+        raw[2][c] = _mm256_blendv_pd(zero, m, has_c);
+    }
+    const double wg[3] = {p->separation * p->gain_separation, p->alignment * p->gain_alignment,
+                          p->cohesion * p->gain_cohesion};
+    __m256d t[3] = {zero, zero, zero};
+    for (int k = 0; k < 3; k++) {
+        if (!(it->used & (1u << k)))
+            continue;
+        __m256d u[3], g = _mm256_set1_pd(wg[k]);
+        unit3x4(raw[k], u);
+        for (int c = 0; c < 3; c++)
+            t[c] = _mm256_add_pd(t[c], _mm256_mul_pd(g, u[c]));
+    }
+    if (p->max_force > 0) {   /* clamp3 */
+        __m256d max = _mm256_set1_pd(p->max_force);
+        __m256d l2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(t[0], t[0]), _mm256_mul_pd(t[1], t[1])),
+                                   _mm256_mul_pd(t[2], t[2]));
+        __m256d over = _mm256_cmp_pd(l2, _mm256_mul_pd(max, max), _CMP_GT_OQ);
+        __m256d sc = _mm256_div_pd(max, _mm256_sqrt_pd(l2));
+        for (int c = 0; c < 3; c++)
+            t[c] = _mm256_blendv_pd(t[c], _mm256_mul_pd(t[c], sc), over);
+    }
+    _mm256_storeu_pd(ox, t[0]);
+    _mm256_storeu_pd(oy, t[1]);
+    _mm256_storeu_pd(oz, t[2]);
+}
+#define FINISH_VECTOR 1
+#else
+#define FINISH_VECTOR 0
+#endif
+
+void mur_it3_reynolds_finish_run(const mur_it3 *tmpl, const double *vx, const double *vy,
+                                 const double *vz, const sums3 *s, int n, double *ox, double *oy,
+                                 double *oz)
+{
+    int t = 0;
+#if FINISH_VECTOR
+    if (tmpl->f->simd >= MUR_SIMD_AVX2 && tmpl->p->combine == MUR_COMBINE_NORMALIZE)
+        for (; t + 4 <= n; t += 4)
+            finish_norm4(tmpl, vx + t, vy + t, vz + t, s + t, ox + t, oy + t, oz + t);
+#endif
+    mur_it3 it = *tmpl;
+    for (; t < n; t++) {
+        double out[3];
+        it.v[0] = vx[t];
+        it.v[1] = vy[t];
+        it.v[2] = vz[t];
+        mur_it3_reynolds_finish(&it, &s[t], out);
+        ox[t] = out[0];
+        oy[t] = out[1];
+        oz[t] = out[2];
+    }
+}
+
 /* ---- vicsek --------------------------------------------------------------- */
 
 static void unit_v(const mur_flock *f, int k, double u[3])

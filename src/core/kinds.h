@@ -95,6 +95,7 @@ typedef struct {
     double rr, ro, ra;
     double treach, tcap;   /* squared: metric reach, topological cap */
     double reach;          /* the metric reach, a hair more (the rows' trim) */
+    double tsep, tali, tcoh;   /* reynolds: mur_sqrt_bound of R_sep, R_ali, R_coh */
     int fov_cone;
     double cos_half;
     int wrap;
@@ -147,6 +148,12 @@ void mur_nb3_topological(const mur_it3 *it, mur_it3_add add, sums3 *acc);
 /* interaction3.c */
 void mur_it3_reynolds_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
 void mur_it3_reynolds_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
+/* mur_it3_reynolds_finish of n boids (sums s[t], velocity vx[t], vy[t],
+ * vz[t]; tmpl the tick's template) to ox[t], oy[t], oz[t]: four at a time
+ * on a vector unit (AVX2 and up, f->simd), the same bits. */
+void mur_it3_reynolds_finish_run(const mur_it3 *tmpl, const double *vx, const double *vy,
+                                 const double *vz, const sums3 *s, int n, double *ox, double *oy,
+                                 double *oz);
 void mur_it3_vicsek_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
 void mur_it3_vicsek_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
 void mur_it3_couzin_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
@@ -186,6 +193,11 @@ static inline void mur_it3_reynolds_add_(const mur_it3 *it, sums3 *acc, const mu
 /* motion3.c */
 void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel);
 void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel);
+/* mur_move3_steer of accelerations (acc: x, y a boid; accz) for boids
+ * [begin, end): four at a time on a vector unit where it can (AVX2 and up,
+ * f->simd; no predator, no noise, wrap or open), the same bits. */
+void mur_move3_steer_range(mur_flock *f, int begin, int end, const double *acc,
+                           const double *accz);
 void mur_move3_set(mur_flock *f, int i, const double o[3], int accel);
 /* Boid i to r with velocity v, then the boundary along each axis (motion3.c). */
 void mur_place3_(mur_flock *f, int i, double r[3], double v[3]);

@@ -144,6 +144,92 @@ void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel)
     integrate3(f, i, a, 0);
 }
 
+/* mur_move3_steer of accelerations for boids [begin, end): in the common
+ * case (no predator, no noise, a wrapping or open world, AVX2 and up) four
+ * at a time on the vector unit, each lane integrate3's operations in its
+ * order, nothing fused, a branch a blend of both outcomes, so the bytes are
+ * integrate3's. A lane leaving the box under wrap (mur_fold_'s fmod) sends
+ * all four to the scalar code, nothing stored. Each boid spent most of its
+ * move waiting on a square root and a division (flock.c's integrate4). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static int steer4(mur_flock *f, int i, const double *acc,
+                                                  const double *accz)
+{
+    const mur_params *p = &f->p;
+    __m256d a01 = _mm256_loadu_pd(acc + 2 * (size_t)i), a23 = _mm256_loadu_pd(acc + 2 * (size_t)i + 4);
+    __m256d v[3];
+    v[0] = _mm256_add_pd(_mm256_loadu_pd(f->vx + i),
+                         _mm256_permute4x64_pd(_mm256_unpacklo_pd(a01, a23), 0xD8));
+    v[1] = _mm256_add_pd(_mm256_loadu_pd(f->vy + i),
+                         _mm256_permute4x64_pd(_mm256_unpackhi_pd(a01, a23), 0xD8));
+    v[2] = _mm256_add_pd(_mm256_loadu_pd(f->vz + i), _mm256_loadu_pd(accz + i));
+    __m256d sp = _mm256_sqrt_pd(_mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(v[0], v[0]), _mm256_mul_pd(v[1], v[1])),
+        _mm256_mul_pd(v[2], v[2])));
+    const __m256d zero = _mm256_setzero_pd(), top = _mm256_set1_pd(p->max_speed);
+    __m256d target;
+    if (p->speed_rule == MUR_SPEED_CONSTANT) {
+        target = top;
+    } else {
+        __m256d min = _mm256_set1_pd(p->min_speed);
+        target = _mm256_blendv_pd(sp, min, _mm256_cmp_pd(sp, min, _CMP_LT_OQ));
+        target = _mm256_blendv_pd(target, top, _mm256_cmp_pd(sp, top, _CMP_GT_OQ));
+    }
+    __m256d scale = _mm256_and_pd(_mm256_cmp_pd(sp, zero, _CMP_GT_OQ),
+                                  _mm256_cmp_pd(target, sp, _CMP_NEQ_UQ));
+    __m256d q = _mm256_div_pd(target, sp);
+    double *const pos[3] = {f->x, f->y, f->z};
+    const double size[3] = {p->width, p->height, p->depth};
+    __m256d r[3];
+    int inside = 0xF;
+    for (int c = 0; c < 3; c++) {
+        v[c] = _mm256_blendv_pd(v[c], _mm256_mul_pd(v[c], q), scale);
+        r[c] = _mm256_add_pd(_mm256_loadu_pd(pos[c] + i), v[c]);
+        if (p->boundary == MUR_BOUNDARY_WRAP) {   /* mur_fold_ keeps [0, w) as it is */
+            __m256d w = _mm256_set1_pd(size[c]);
+            inside &= _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(r[c], zero, _CMP_GE_OQ),
+                                                       _mm256_cmp_pd(r[c], w, _CMP_LT_OQ)));
+        }
+    }
+    if (inside != 0xF)
+        return 0;
+    _mm256_storeu_pd(f->x + i, r[0]);
+    _mm256_storeu_pd(f->y + i, r[1]);
+    _mm256_storeu_pd(f->z + i, r[2]);
+    _mm256_storeu_pd(f->vx + i, v[0]);
+    _mm256_storeu_pd(f->vy + i, v[1]);
+    _mm256_storeu_pd(f->vz + i, v[2]);
+    return 1;
+}
+#define STEER_VECTOR 1
+#else
+#define STEER_VECTOR 0
+#endif
+
+void mur_move3_steer_range(mur_flock *f, int begin, int end, const double *acc,
+                           const double *accz)
+{
+    const mur_params *p = &f->p;
+    int i = begin;
+#if STEER_VECTOR
+    if (f->simd >= MUR_SIMD_AVX2 && f->npred == 0 && !(p->noise > 0) &&
+        (p->boundary == MUR_BOUNDARY_WRAP || p->boundary == MUR_BOUNDARY_OPEN))
+        for (; i + 4 <= end; i += 4)
+            if (!steer4(f, i, acc, accz))
+                for (int j = i; j < i + 4; j++) {
+                    double o[3] = {acc[2 * j], acc[2 * j + 1], accz[j]};
+                    mur_move3_steer(f, j, o, 1);
+                }
+#endif
+    (void)p;
+    for (; i < end; i++) {
+        double o[3] = {acc[2 * i], acc[2 * i + 1], accz[i]};
+        mur_move3_steer(f, i, o, 1);
+    }
+}
+
 void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel)
 {
     const mur_params *p = &f->p;

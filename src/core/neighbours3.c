@@ -260,6 +260,94 @@ void mur_nb3_block_load(const mur_it3 *it, int c, mur_block3 *b)
     }
 }
 
+/* The indices t < n with d[t] < r, in order, to out; returns how many.
+ * Every index is written and the count advances only past those within r:
+ * no branch to mispredict (flock.c's within). */
+static int within3(const double *d, int n, double r, int *out)
+{
+    int k = 0;
+    for (int t = 0; t < n; t++) {
+        out[k] = t;
+        k += d[t] < r;
+    }
+    return k;
+}
+
+/* reynolds' sums (mur_it3_reynolds_add_, metric) over the m candidates
+ * the filter kept from the block's [j0, j0 + B): the same terms, each sum
+ * adding them in the candidates' order, so the same bytes; but a rule at a
+ * time, over lists made without a branch (whether a neighbour is inside
+ * R_sep, or inside the cone, is a coin toss a branch would often lose),
+ * and the radii tested on d2 against it->t* (mur_sqrt_bound: the same
+ * answers as |d| < R), so that the square root is taken only for the cone
+ * and the separation weight. */
+static void reynolds_kept(const mur_it3 *it, const mur_block3 *b, int j0, int m, const int *keep,
+                          const double *dx, const double *dy, const double *dz,
+                          const double *d2, sums3 *acc)
+{
+    enum { N = MUR_FILTER_BLOCK + MUR_FILTER_PAD };
+    const mur_params *p = it->p;
+    const mur_flock *f = it->f;
+    double sd2[N];
+    int seen[N], in_r[N], ms = 0;
+    if (it->fov_cone && it->vlen > 0) {   /* in_view, its products in its order */
+        const double v0 = it->v[0], v1 = it->v[1], v2 = it->v[2];
+        const double cvl = it->cos_half * it->vlen;
+        for (int t = 0; t < m; t++) {
+            int o = keep[t];
+            sd2[ms] = d2[o];
+            seen[ms] = o;
+            ms += !(dx[o] * v0 + dy[o] * v1 + dz[o] * v2 < cvl * sqrt(d2[o]));
+        }
+    } else {
+        for (int t = 0; t < m; t++) {
+            sd2[t] = d2[keep[t]];
+            seen[t] = keep[t];
+        }
+        ms = m;
+    }
+    if (it->used & 1) {
+        const double soft = p->separation_softening;
+        const int falloff = p->separation_falloff;
+        double s0 = acc->s[0], s1 = acc->s[1], s2 = acc->s[2];
+        int k = within3(sd2, ms, it->tsep, in_r);
+        for (int u = 0; u < k; u++) {
+            int t = in_r[u], o = seen[t];
+            double e = sqrt(sd2[t]) + soft;
+            double wgt = falloff == 0 ? e : falloff == 1 ? e * e : e * e * e;
+            s0 -= dx[o] / wgt;
+            s1 -= dy[o] / wgt;
+            s2 -= dz[o] / wgt;
+        }
+        acc->s[0] = s0, acc->s[1] = s1, acc->s[2] = s2;
+        acc->ns += k;
+    }
+    if (it->used & 2) {
+        double a0 = acc->a[0], a1 = acc->a[1], a2 = acc->a[2];
+        int k = within3(sd2, ms, it->tali, in_r);
+        for (int u = 0; u < k; u++) {
+            int j = b->pos[j0 + seen[in_r[u]]];
+            a0 += f->kvx[j];
+            a1 += f->kvy[j];
+            a2 += f->kvz[j];
+        }
+        acc->a[0] = a0, acc->a[1] = a1, acc->a[2] = a2;
+        acc->na += k;
+    }
+    if (it->used & 4) {
+        double c0 = acc->c[0], c1 = acc->c[1], c2 = acc->c[2];
+        int k = within3(sd2, ms, it->tcoh, in_r);
+        for (int u = 0; u < k; u++) {
+            int o = seen[in_r[u]];
+            c0 += dx[o];
+            c1 += dy[o];
+            c2 += dz[o];
+        }
+        acc->c[0] = c0, acc->c[1] = c1, acc->c[2] = c2;
+        acc->nc += k;
+    }
+}
+
 void mur_nb3_metric_block(const mur_it3 *it, int c, const mur_block3 *b, mur_it3_add add,
                           sums3 *acc)
 {
@@ -268,13 +356,17 @@ void mur_nb3_metric_block(const mur_it3 *it, int c, const mur_block3 *b, mur_it3
                                {it->size[0], it->size[1], it->size[2]},
                                it->treach,
                                {b->wrap[0], b->wrap[1], b->wrap[2]}};
-    const int inline_add = add == mur_it3_reynolds_add;
+    const int reynolds = add == mur_it3_reynolds_add && !it->topological;
     const int self = b->first + it->k - it->f->grid3.start[c];
     double dx[N], dy[N], dz[N], d2[N];
     int keep[N];
     for (int j0 = 0; j0 < b->n; j0 += B) {
         int j1 = b->n - j0 > B ? j0 + B : b->n;
         int m = it->filter3(&in, b->x, b->y, b->z, j0, j1, self, dx, dy, dz, d2, keep);
+        if (reynolds) {
+            reynolds_kept(it, b, j0, m, keep, dx, dy, dz, d2, acc);
+            continue;
+        }
         for (int t = 0; t < m; t++) {
             int o = keep[t];
             mur_nb3 e;
@@ -284,10 +376,7 @@ void mur_nb3_metric_block(const mur_it3 *it, int c, const mur_block3 *b, mur_it3
             e.d[2] = dz[o];
             e.dist = sqrt(d2[o]);
             e.seen = in_view(it, e.d, e.dist);
-            if (inline_add)
-                mur_it3_reynolds_add_(it, acc, &e);
-            else
-                add(it, acc, &e);
+            add(it, acc, &e);
         }
     }
 }
