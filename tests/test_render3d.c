@@ -3,7 +3,8 @@
  * drawn at the frame's centre, one behind the camera is not drawn, a
  * following camera keeps the flock's centre in the middle, the frames are
  * the same bytes on any thread count, vector stills draw, absorption
- * darkens, and each bad 3D camera or look exits 2 naming file:line:col. */
+ * darkens, colour modes colour the birds, and each bad 3D camera or look
+ * exits 2 naming file:line:col. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -130,6 +131,66 @@ TEST(a_bird_behind_the_camera_is_not_drawn)
     CHECK(draw_one(one_bird, behind, &cx, &cy, &w, &h) == 0, "nothing drawn");
     double in_camera[3] = {100, -200, 20};
     CHECK(draw_one(one_bird, in_camera, &cx, &cy, &w, &h) == 0, "a bird at the camera: nothing drawn");
+}
+
+/* The colour of the pixel at the frame's centre with one bird at the
+ * camera's target flying with velocity v, drawn as a point large enough
+ * to cover that pixel whole (no antialiased edge there): 0xRRGGBB, or -1. */
+static long centre_colour(const char *yaml, const double v[3])
+{
+    mur_scene *s = scene_of(yaml);
+    if (!s)
+        return -1;
+    mur_error err = {{0}};
+    mur_renderer *r = NULL;
+    mur_flock *f = NULL;
+    double x = 200, y = 150, z = 120;
+    long out = -1;
+    if (!mur_renderer_create(&r, mur_scene_look(s), s->width, s->height, &err) &&
+        !mur_flock_create(&f, &s->params, s->seed, &err) &&
+        !mur_flock_set_state3(f, 1, &x, &y, &z, &v[0], &v[1], &v[2], &err)) {
+        const uint8_t *px;
+        int stride;
+        const mur_flock *fl = f;
+        if (!mur_renderer_draw_image(r, &fl, 1, 0, &px, &stride, &err))
+            out = ((const uint32_t *)(px + (size_t)(s->height / 2) * (size_t)stride))[s->width / 2] & 0xffffff;
+    }
+    if (err.msg[0])
+        fprintf(stderr, "  %s\n", err.msg);
+    mur_flock_destroy(f);
+    mur_renderer_destroy(r);
+    mur_scene_destroy(s);
+    return out;
+}
+
+/* look.boid.color's modes colour 3D birds too: by heading, a bird flying
+ * along +x is red (hue 0) and one along -x cyan (hue 180); by speed, a
+ * bird climbing straight up at the top speed has the colour of one flying
+ * level at it, not of one at rest (the speed counts z). */
+TEST(colour_modes_colour_3d_birds)
+{
+    const char *base =
+        "world: {dimensions: 3, width: 480, height: 320, depth: 200, boundary: reflect}\n"
+        "model: wrkspc\n"
+        "flock: {count: 1}\n"
+        "video: {width: 320, height: 180, duration: 1s}\n"
+        "camera: {position: [100, -200, 20], target: [200, 150, 120], fov: 40}\n"
+        "look:\n"
+        "  birds: points\n" WHITE_SKY;
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml, "%s  boid: {size: 40, color: heading}\n", base);
+    const double east[3] = {2, 0, 0}, west[3] = {-2, 0, 0};
+    long e = centre_colour(yaml, east), w = centre_colour(yaml, west);
+    REQUIRE(e >= 0 && w >= 0, "drawn");
+    CHECK((e >> 16 & 0xff) > 0xe0 && (e & 0xff) < 0x90, "flying +x: red, not #%06lx", e);
+    CHECK((w >> 16 & 0xff) < 0x90 && (w & 0xff) > 0xe0, "flying -x: cyan, not #%06lx", w);
+    snprintf(yaml, sizeof yaml, "%s  boid: {size: 40, color: speed}\n", base);
+    const double up[3] = {0, 0, 2.4}, level[3] = {2.4, 0, 0}, slow[3] = {0, 0, 1.2};
+    long u = centre_colour(yaml, up), l = centre_colour(yaml, level), sl = centre_colour(yaml, slow);
+    CHECK(u >= 0 && u == l, "climbing at 2.4: #%06lx, level at 2.4: #%06lx", u, l);
+    CHECK(sl >= 0 && sl != u, "climbing at 1.2 (the slowest): #%06lx, as fast as the fastest", sl);
+    snprintf(yaml, sizeof yaml, "%s  boid: {size: 40, color: '#000000'}\n", base);
+    CHECK(centre_colour(yaml, east) == 0, "a fixed colour draws as it was: #%06lx", centre_colour(yaml, east));
 }
 
 /* Orthographic: the target at the centre, and the size does not depend on
@@ -356,7 +417,7 @@ TEST(bad_3d_cameras_are_refused_at_their_line)
          "target equals its position"},
         {"timeline:\n  - at: 1s\n    set: {camera.fov: 200}\n", ":4:23:", "between 0 and 180"},
         {"timeline:\n  - at: 1s\n    ramp: {camera.target: [1, 2]}\n    over: 1s\n", ":4:27:", "[x, y, z]"},
-        {"look: {boid: {color: heading}}\n", ":2:22:", "one colour"},
+        {"look: {boid: {shape: density, color: heading}}\n", ":2:38:", "one ink"},
         {"look: {sky: {zenith: '#00000080'}}\n", ":2:22:", "opaque"},
         {"look: {birds: arrows}\n", ":2:15:", "arrows"},
     };

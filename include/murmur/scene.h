@@ -280,7 +280,7 @@ typedef struct mur_scene {
     char sha256[65];             ///< SHA-256 of the scene's text as parsed, lowercase hex (the provenance's inputs)
     mur_sequence *sequence;      ///< a sequence file (docs/scenes.md, "Sequences"): its entries, which the
                                  ///< scene's video plays one after another; NULL for a scene
-    int boid_color_given;        ///< look.boid.color was written (a 3D world's birds default to dark ink)
+    int boid_color_given;        ///< look.boid.color was written as a colour (a 3D world's birds default to dark ink)
 } mur_scene;
 
 /// Index of the scene's experiment condition called name (`--condition`),

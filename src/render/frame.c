@@ -778,8 +778,12 @@ static void assign_bins(mur_renderer *r, int panel, const mur_flock *f, int n)
         /* the speed rule's own range, so a colour means the same speed all video long */
         double lo = p->speed_rule == MUR_SPEED_CLAMP ? p->min_speed : 0, hi = p->max_speed;
         double span = hi > lo ? hi - lo : 1;
+        const double *vz = mur_flock_vz(f);   /* a 3D flock's speed has a z too */
         for (int i = 0; i < n; i++) {
-            r->bin[i] = unit_bin((sqrt(vx[i] * vx[i] + vy[i] * vy[i]) - lo) / span, SPEED_BINS);
+            double v2 = vx[i] * vx[i] + vy[i] * vy[i];
+            if (vz)
+                v2 += vz[i] * vz[i];
+            r->bin[i] = unit_bin((sqrt(v2) - lo) / span, SPEED_BINS);
         }
         return;
     }

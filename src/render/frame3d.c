@@ -151,6 +151,16 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
         .opacity = lk->boid_color.a < 1 ? lk->boid_color.a : 0.5,
         .up = mur_flock_up(f),   /* starlings bank (NULL: level birds) */
     };
+    /* a colour mode: each bird (and its trail) in its bin's colour, which
+     * draw_panel has just found (frame.c, assign_bins) */
+    double palette[MUR_MAX_BINS][3];
+    if (lk->color_mode != MUR_COLOR_FIXED && n > 0) {
+        int nb = mur_bin_count(lk);
+        for (int b = 0; b < nb; b++)
+            mur_bin_colour(lk, b, palette[b]);
+        st.bin = r->bin;
+        st.palette = (const double (*)[3])palette;
+    }
     int absorb = lk->shape == MUR_SHAPE_DENSITY && !lk->shape_auto;
     mur_panel_state *ps = &r->panels[pc->index];
     if (panel_buffers(ps, W, H, absorb))

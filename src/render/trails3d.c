@@ -15,7 +15,8 @@
  * Each bird's trail is cut into pieces, one per band (and again wherever a
  * point lies behind the camera, where the piece stops and a new one starts
  * past it); each piece is a polyline of projected points, stroked once in
- * the birds' colour hazed toward the horizon by its mean distance as the
+ * the birds' colour (or, under a colour mode, its bird's colour at the
+ * piece's newer end) hazed toward the horizon by its mean distance as the
  * birds are (mur_view3d_haze), as wide as 0.16 of a bird's length there
  * (and at least half a pixel). The pieces are drawn farthest first (equal
  * depths by bird, then band: the same order on every run), all of them
@@ -38,6 +39,7 @@ typedef struct piece {
     double scale;     /* mean pixels per world unit there */
     int boid;
     long band;
+    int bin;          /* its colour bin (at its newer end) */
     size_t at;        /* its first point in the points */
     int n;            /* points (at least 2) */
 } piece;
@@ -115,7 +117,8 @@ int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, c
             }
             if (a_ok && b_ok) {
                 if (!open) {
-                    pc[nq] = (piece){.depth = ad, .scale = as, .boid = i, .band = band, .at = np, .n = 1};
+                    pc[nq] = (piece){.depth = ad, .scale = as, .boid = i, .band = band,
+                                     .bin = t->bin[(size_t)s * cap + i], .at = np, .n = 1};
                     pt[2 * np] = ax;
                     pt[2 * np + 1] = ay;
                     np++;
@@ -175,8 +178,9 @@ int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, c
             !(hi_x - lo_x < 4 * limit && hi_y - lo_y < 4 * limit))
             continue;   /* off the frame, or a point so near the camera it is nowhere sensible */
         double a = mur_view3d_haze(g->depth, st->visibility);
-        cairo_set_source_rgba(cr, bird[0] + (haze[0] - bird[0]) * a, bird[1] + (haze[1] - bird[1]) * a,
-                              bird[2] + (haze[2] - bird[2]) * a, alpha);
+        const double *ink = st->bin ? st->palette[g->bin] : bird;
+        cairo_set_source_rgba(cr, ink[0] + (haze[0] - ink[0]) * a, ink[1] + (haze[1] - ink[1]) * a,
+                              ink[2] + (haze[2] - ink[2]) * a, alpha);
         cairo_set_line_width(cr, width);
         cairo_move_to(cr, xy[0], xy[1]);
         for (int k = 1; k < g->n; k++)

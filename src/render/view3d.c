@@ -463,8 +463,9 @@ static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, s
         if (px < -len - 2 * b || py < -len - 2 * b || px > v->w + len + 2 * b || py > v->h + len + 2 * b)
             continue;
         double a = mur_view3d_haze(d, st->visibility), rgb[3];
+        const double *ink = st->bin ? st->palette[st->bin[i]] : bird;
         for (int k = 0; k < 3; k++)
-            rgb[k] = bird[k] + (haze[k] - bird[k]) * a;
+            rgb[k] = ink[k] + (haze[k] - ink[k]) * a;
         if (st->points) {
             double r0 = fmax(0.25 * len, 0.6), r1 = r0 + b;
             if (b > 0)

@@ -128,6 +128,8 @@ typedef struct mur_view3d_style {
     double opacity;          /* absorption (mur_view3d_birds with tau): each bird's, in (0, 1) */
     const double *up;        /* each bird's body up (3 a bird; mur_flock_up), or NULL: level birds
                               * (wings across the picture, tips raised up it) */
+    const int *bin;          /* each bird's colour bin (look.boid.color's mode), or NULL: `bird` for all */
+    const double (*palette)[3];   /* with bin: each bin's red, green and blue, 0 to 1 */
 } mur_view3d_style;
 /* A bird as mur_view3d_bird draws it, banked: its wings along (sx, sy),
  * the picture of its body's side (length 1 across the view, shorter as it

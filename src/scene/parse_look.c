@@ -28,11 +28,8 @@ static int boid_pair(ctx *c, pair *p, void *arg)
         return mur_parse_number(c, p->v, "size", 0.1, 1000, &s->look.boid_size);
     /* color: a fixed "#rrggbb" or a mode name */
     const char *v = mur_parse_scalar(p->v);
-    s->boid_color_given = 1;
-    if (v[0] != '#' && s->params.dimensions == 3)
-        return mur_parse_fail_at(c, p->v, "a 3D world's birds are one colour, \"#rrggbb\" (the ink of their "
-                                 "silhouettes), not '%s'", v);
     if (v[0] == '#') {
+        s->boid_color_given = 1;   /* else a 3D world's falcons and ink stay dark */
         s->look.color_mode = MUR_COLOR_FIXED;
         return mur_parse_colour(c, p->v, "color", &s->look.boid_color);
     }
@@ -252,8 +249,17 @@ int mur_parse_look_pair(ctx *c, pair *p, void *arg)
         s->background_col = (int)p->v->start_mark.column + 1;
         return 0;
     }
-    if (!strcmp(p->key, "boid"))
-        return mur_parse_each_pair(c, p->v, "boid", mur_parse_boid_keys, boid_pair, s);
+    if (!strcmp(p->key, "boid")) {
+        if ((rc = mur_parse_each_pair(c, p->v, "boid", mur_parse_boid_keys, boid_pair, s)))
+            return rc;
+        /* 3D birds that absorb the sky lay one ink: no colour by bird */
+        if (s->params.dimensions == 3 && s->look.shape == MUR_SHAPE_DENSITY &&
+            s->look.color_mode != MUR_COLOR_FIXED)
+            return mur_parse_fail_at(c, mur_parse_lookup(c, p->v, "color"),
+                                     "a 3D world's density birds absorb the sky in one ink, \"#rrggbb\" "
+                                     "(colour modes colour silhouettes and points)");
+        return 0;
+    }
     if (!strcmp(p->key, "trails"))
         return mur_parse_each_pair(c, p->v, "trails", mur_parse_trail_keys, trails_pair, s);
     if (!strcmp(p->key, "sky") || !strcmp(p->key, "birds") || !strcmp(p->key, "wingbeat") ||
