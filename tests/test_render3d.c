@@ -25,9 +25,10 @@
 #define WHITE_SKY                                                                                          \
     "  sky: {zenith: '#ffffff', horizon: '#ffffff', ground: '#ffffff', trees: '#ffffff', tree_height: 0}\n"
 
-/* Draws scene yaml's look with one bird at (x, y, z) flying along +x at
- * time 0; the dark pixels' count and centroid. -1: it could not draw. */
-static int draw_one(const char *yaml, const double p[3], double *cx, double *cy, int *w, int *h)
+/* Draws scene yaml's look at time 0 with one bird at p flying with
+ * velocity v, and hands the image to see(). -1: it could not draw. */
+static int with_one_bird(const char *yaml, const double p[3], const double v[3],
+                         void (*see)(const uint8_t *px, int stride, int w, int h, void *arg), void *arg)
 {
     mur_scene *s = scene_of(yaml);
     if (!s)
@@ -35,38 +36,16 @@ static int draw_one(const char *yaml, const double p[3], double *cx, double *cy,
     mur_error err = {{0}};
     mur_renderer *r = NULL;
     mur_flock *f = NULL;
-    double vx = 1, vy = 0, vz = 0;
-    int dark = -1;
+    int rc = -1;
     if (!mur_renderer_create(&r, mur_scene_look(s), s->width, s->height, &err) &&
         !mur_flock_create(&f, &s->params, s->seed, &err) &&
-        !mur_flock_set_state3(f, 1, &p[0], &p[1], &p[2], &vx, &vy, &vz, &err)) {
+        !mur_flock_set_state3(f, 1, &p[0], &p[1], &p[2], &v[0], &v[1], &v[2], &err)) {
         const uint8_t *px;
         int stride;
         const mur_flock *fl = f;
         if (!mur_renderer_draw_image(r, &fl, 1, 0, &px, &stride, &err)) {
-            double sx = 0, sy = 0;
-            dark = 0;
-            for (int y = 0; y < s->height; y++)
-                for (int x = 0; x < s->width; x++) {
-                    uint32_t c = ((const uint32_t *)(px + (size_t)y * (size_t)stride))[x];
-                    double lum = ((c >> 16 & 0xff) + (c >> 8 & 0xff) + (c & 0xff)) / 3.0;
-                    double ink = (255 - lum) / 255;   /* a centroid weighted by darkness */
-                    if (ink > 0) {
-                        dark++;
-                        sx += ink * (x + 0.5);
-                        sy += ink * (y + 0.5);
-                    }
-                }
-            double wsum = 0;
-            for (int y = 0; y < s->height; y++)
-                for (int x = 0; x < s->width; x++) {
-                    uint32_t c = ((const uint32_t *)(px + (size_t)y * (size_t)stride))[x];
-                    wsum += (255 - ((c >> 16 & 0xff) + (c >> 8 & 0xff) + (c & 0xff)) / 3.0) / 255;
-                }
-            *cx = wsum > 0 ? sx / wsum : -1;
-            *cy = wsum > 0 ? sy / wsum : -1;
-            *w = s->width;
-            *h = s->height;
+            see(px, stride, s->width, s->height, arg);
+            rc = 0;
         }
     }
     if (err.msg[0])
@@ -74,7 +53,50 @@ static int draw_one(const char *yaml, const double p[3], double *cx, double *cy,
     mur_flock_destroy(f);
     mur_renderer_destroy(r);
     mur_scene_destroy(s);
-    return dark;
+    return rc;
+}
+
+/* The dark pixels' count and their centroid, weighted by darkness. */
+typedef struct {
+    int dark, w, h;
+    double cx, cy;
+} darkness;
+
+static void measure_dark(const uint8_t *px, int stride, int w, int h, void *arg)
+{
+    darkness *d = arg;
+    double sx = 0, sy = 0, wsum = 0;
+    d->dark = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint32_t c = ((const uint32_t *)(px + (size_t)y * (size_t)stride))[x];
+            double lum = ((c >> 16 & 0xff) + (c >> 8 & 0xff) + (c & 0xff)) / 3.0;
+            double ink = (255 - lum) / 255;
+            if (ink > 0) {
+                d->dark++;
+                sx += ink * (x + 0.5);
+                sy += ink * (y + 0.5);
+                wsum += ink;
+            }
+        }
+    d->cx = wsum > 0 ? sx / wsum : -1;
+    d->cy = wsum > 0 ? sy / wsum : -1;
+    d->w = w;
+    d->h = h;
+}
+
+/* Draws scene yaml's look with one bird at (x, y, z) flying along +x at
+ * time 0; the dark pixels' count and centroid. -1: it could not draw. */
+static int draw_one(const char *yaml, const double p[3], double *cx, double *cy, int *w, int *h)
+{
+    const double v[3] = {1, 0, 0};
+    darkness d = {-1, 0, 0, -1, -1};
+    int rc = with_one_bird(yaml, p, v, measure_dark, &d);
+    *cx = d.cx;
+    *cy = d.cy;
+    *w = d.w;
+    *h = d.h;
+    return rc ? -1 : d.dark;
 }
 
 static const char *one_bird =
@@ -133,40 +155,25 @@ TEST(a_bird_behind_the_camera_is_not_drawn)
     CHECK(draw_one(one_bird, in_camera, &cx, &cy, &w, &h) == 0, "a bird at the camera: nothing drawn");
 }
 
+static void centre_pixel(const uint8_t *px, int stride, int w, int h, void *arg)
+{
+    *(long *)arg = ((const uint32_t *)(px + (size_t)(h / 2) * (size_t)stride))[w / 2] & 0xffffff;
+}
+
 /* The colour of the pixel at the frame's centre with one bird at the
  * camera's target flying with velocity v, drawn as a point large enough
  * to cover that pixel whole (no antialiased edge there): 0xRRGGBB, or -1. */
 static long centre_colour(const char *yaml, const double v[3])
 {
-    mur_scene *s = scene_of(yaml);
-    if (!s)
-        return -1;
-    mur_error err = {{0}};
-    mur_renderer *r = NULL;
-    mur_flock *f = NULL;
-    double x = 200, y = 150, z = 120;
+    const double at[3] = {200, 150, 120};
     long out = -1;
-    if (!mur_renderer_create(&r, mur_scene_look(s), s->width, s->height, &err) &&
-        !mur_flock_create(&f, &s->params, s->seed, &err) &&
-        !mur_flock_set_state3(f, 1, &x, &y, &z, &v[0], &v[1], &v[2], &err)) {
-        const uint8_t *px;
-        int stride;
-        const mur_flock *fl = f;
-        if (!mur_renderer_draw_image(r, &fl, 1, 0, &px, &stride, &err))
-            out = ((const uint32_t *)(px + (size_t)(s->height / 2) * (size_t)stride))[s->width / 2] & 0xffffff;
-    }
-    if (err.msg[0])
-        fprintf(stderr, "  %s\n", err.msg);
-    mur_flock_destroy(f);
-    mur_renderer_destroy(r);
-    mur_scene_destroy(s);
-    return out;
+    return with_one_bird(yaml, at, v, centre_pixel, &out) ? -1 : out;
 }
 
 /* look.boid.color's modes colour 3D birds too: by heading, a bird flying
  * along +x is red (hue 0) and one along -x cyan (hue 180); by speed, a
  * bird climbing straight up at the top speed has the colour of one flying
- * level at it, not of one at rest (the speed counts z). */
+ * level at it, not of the slowest one (the speed counts z). */
 TEST(colour_modes_colour_3d_birds)
 {
     const char *base =
