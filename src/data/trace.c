@@ -170,7 +170,7 @@ int mur_trace_writer_open(mur_trace_writer **out, const char *tmp, const char *f
     w->format = m->format;
     w->dimension = m->dimension == 3 ? 3 : 2;
     if (m->format == MUR_TRACE_H5) {
-        rc = trace_h5_open(&w->h5, tmp, final, m, err);
+        rc = mur_trace_h5_open_(&w->h5, tmp, final, m, err);
     } else if (!(rc = mur_trace_writer_run(w, m, err))) {
         if (!(w->csv = fopen(tmp, "w")))
             rc = mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", final, strerror(errno));
@@ -187,7 +187,7 @@ int mur_trace_writer_open(mur_trace_writer **out, const char *tmp, const char *f
 
 int mur_trace_writer_frame(mur_trace_writer *w, const mur_trace_frame *f, mur_error *err)
 {
-    return w->csv ? csv_frame(w, f, err) : trace_h5_frame(w->h5, f, err);
+    return w->csv ? csv_frame(w, f, err) : mur_trace_h5_frame_(w->h5, f, err);
 }
 
 int mur_trace_writer_close(mur_trace_writer *w, mur_error *err)
@@ -205,7 +205,7 @@ int mur_trace_writer_close(mur_trace_writer *w, mur_error *err)
         if (e)
             rc = err ? mur_error_set(err, MUR_ERUN, "cannot write '%s': %s", w->path, strerror(e)) : MUR_ERUN;
     } else {
-        rc = trace_h5_close(w->h5, err);
+        rc = mur_trace_h5_close_(w->h5, err);
     }
     mur_free(w->condition);
     mur_free(w->path);

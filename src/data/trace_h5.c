@@ -354,7 +354,7 @@ static int create_layout(trace_h5 *h, const mur_trace_meta *m)
     return close_group(obs, ok);
 }
 
-int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_trace_meta *m,
+int mur_trace_h5_open_(trace_h5 **out, const char *tmp, const char *final, const mur_trace_meta *m,
                   mur_error *err)
 {
     *out = NULL;
@@ -375,7 +375,7 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
     h->file = -1;
     h->buf = mur_malloc((size_t)(h->n ? h->n : 1) * (size_t)h->dim * sizeof(double));
     if (!h->buf) {
-        trace_h5_close(h, NULL);
+        mur_trace_h5_close_(h, NULL);
         return mur_error_set(err, MUR_ERUN, "out of memory for a trace of %d boids", h->n);
     }
     errno = 0;
@@ -389,7 +389,7 @@ int trace_h5_open(trace_h5 **out, const char *tmp, const char *final, const mur_
         H5Pclose(fapl);
     if (h->file < 0 || create_layout(h, m)) {
         int rc = h5_fail(h, err);
-        trace_h5_close(h, NULL);
+        mur_trace_h5_close_(h, NULL);
         return rc;
     }
     *out = h;
@@ -423,7 +423,7 @@ static const void *interleave3(trace_h5 *h, int n, const double *x, const double
 /* x and y of one tick's n boids interleaved as [N][2], in the file's
  * precision; rows past n (boids the timeline has not added yet, or has
  * removed) are NaN. A replayed flock's boid goes to the row of its id
- * (trace_h5_frame has checked that the ids fit), the rows of ids absent
+ * (mur_trace_h5_frame_ has checked that the ids fit), the rows of ids absent
  * then NaN. */
 static const void *interleave(trace_h5 *h, int n, const double *x, const double *y, const int *ids)
 {
@@ -451,7 +451,7 @@ static const void *interleave(trace_h5 *h, int n, const double *x, const double 
     return h->buf;
 }
 
-int trace_h5_frame(trace_h5 *h, const mur_trace_frame *f, mur_error *err)
+int mur_trace_h5_frame_(trace_h5 *h, const mur_trace_frame *f, mur_error *err)
 {
     hid_t mt = h->float32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
     long n = h->n;
@@ -480,7 +480,7 @@ int trace_h5_frame(trace_h5 *h, const mur_trace_frame *f, mur_error *err)
     return MUR_OK;
 }
 
-int trace_h5_close(trace_h5 *h, mur_error *err)
+int mur_trace_h5_close_(trace_h5 *h, mur_error *err)
 {
     if (!h)
         return MUR_OK;
