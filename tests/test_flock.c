@@ -1236,3 +1236,31 @@ TEST(two_dimensional_flock_has_no_z)
     CHECK(mur_flock_x(f) != NULL, "x is there");
     mur_flock_destroy(f);
 }
+
+/* mur_params carries its layout's version (issue #45): a set from a preset
+ * or mur_params_init is taken, a zeroed one or one from a newer header is
+ * refused by name rather than read with the wrong layout. */
+TEST(a_params_set_without_its_version_is_refused)
+{
+    mur_params p;
+    mur_params_init(&p);
+    CHECK(p.version == MUR_PARAMS_VERSION, "mur_params_init gives version %u", p.version);
+    CHECK(!memcmp(&p, &mur_preset_find(MUR_PRESET_DEFAULT)->params, sizeof p),
+          "mur_params_init is the default preset's settings");
+    for (int i = 0; i < mur_preset_count(); i++)
+        CHECK(mur_preset_at(i)->params.version == MUR_PARAMS_VERSION, "preset %s has version %u",
+              mur_preset_at(i)->name, mur_preset_at(i)->params.version);
+    mur_flock *f = NULL;
+    mur_error err;
+    REQUIRE(!mur_flock_create(&f, &p, 1, &err), "%s", err.msg);
+    const unsigned bad[] = {0, MUR_PARAMS_VERSION + 1};
+    for (int k = 0; k < 2; k++) {
+        mur_params q = p;
+        q.version = bad[k];
+        mur_flock *g = NULL;
+        CHECK(mur_flock_create(&g, &q, 1, &err) == MUR_EINPUT && !g, "version %u is taken", bad[k]);
+        CHECK(strstr(err.msg, "mur_params version") != NULL, "the refusal says why: %s", err.msg);
+        CHECK(mur_flock_set_params(f, &q, &err) == MUR_EINPUT, "set_params takes version %u", bad[k]);
+    }
+    mur_flock_destroy(f);
+}

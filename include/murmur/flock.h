@@ -48,8 +48,17 @@ typedef enum { MUR_MOTION_STEER, MUR_MOTION_TURN, MUR_MOTION_SET, MUR_MOTION_FLY
 /// nothing a metric can tell (docs/scenes.md, flock.noise).
 #define MUR_NOISE_MAX 10
 
+/// The layout of mur_params this header declares, carried in its `version`
+/// field and checked by every call that takes a mur_params
+/// (mur_params_validate, so mur_flock_create and mur_flock_set_params):
+/// a preset's params carry it, and mur_params_init gives a set that does.
+#define MUR_PARAMS_VERSION 1
+
 /// Every setting of docs/model.md. Distances in world units, speeds in units/tick.
+/// Start from a preset's (`mur_preset_find("wrkspc")->params`) or from
+/// mur_params_init, never from zeros: a set without its version is refused.
 typedef struct mur_params {
+    unsigned version;             ///< MUR_PARAMS_VERSION
     int count;                    ///< number of boids, 0..MUR_MAX_BOIDS
     double width, height;         ///< world size in world units (usually screen pixels)
     mur_boundary boundary;        ///< wrap (torus), reflect or avoid
@@ -128,6 +137,11 @@ typedef struct mur_params {
 /// sqrt(count / density) (at least 1), and in 3D a cube of side
 /// cbrt(count / density) (density per unit volume); otherwise p is left as it is.
 MUR_API void mur_params_resolve(mur_params *p);
+
+/// The default model's settings (MUR_PRESET_DEFAULT of presets.h, the
+/// preset a scene without `model:` takes) into *out, version set: the start
+/// of a set built field by field, from C or through a foreign-function layer.
+MUR_API void mur_params_init(mur_params *out);
 
 /// Whether p is the Reynolds family (metric x reynolds x steer), which the
 /// original demos' arithmetic steps.

@@ -25,6 +25,9 @@ typedef struct mur_preset {
     const char *predator_y;
 } mur_preset;
 
+/// The preset a scene without `model:` takes, and mur_params_init gives.
+#define MUR_PRESET_DEFAULT "wrkspc"
+
 /// Number of presets.
 MUR_API int mur_preset_count(void);
 

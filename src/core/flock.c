@@ -102,6 +102,11 @@ void mur_flock_offset(const mur_flock *f, double x0, double y0, double x1, doubl
  * one list of ranges, then the rules that tie two settings together. */
 int mur_params_validate(const mur_params *p, mur_error *err)
 {
+    if (!MUR_VERSION_OK(p->version, 1, MUR_PARAMS_VERSION))
+        return mur_error_set(err, MUR_EINPUT,
+                             "mur_params version %u: this library knows 1 to %d (start from a preset's "
+                             "params or mur_params_init)",
+                             p->version, MUR_PARAMS_VERSION);
     for (int i = 0; i < mur_setting_count(); i++) {
         const mur_setting *st = mur_setting_at(i);
         double v = mur_setting_get(st, p);

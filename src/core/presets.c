@@ -20,7 +20,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
 #define SCREEN_H 360.0
 
 #define LAB                                                                        \
-    {.count = 220, .width = 480, .height = 320, .boundary = MUR_BOUNDARY_WRAP,     \
+    {.version = MUR_PARAMS_VERSION,                                                \
+     .count = 220, .width = 480, .height = 320, .boundary = MUR_BOUNDARY_WRAP,     \
      .margin = 40, .separation = 1.4, .alignment = 1.0, .cohesion = 0.9,           \
      .separation_radius = 20, .alignment_radius = 46, .cohesion_radius = 46,       \
      .separation_falloff = 0, .separation_softening = 0.01,                        \
@@ -32,7 +33,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
      MUR_FAMILY_DEFAULTS}
 
 #define REYNOLDS                                                                   \
-    {.count = 200, .width = SCREEN_W, .height = SCREEN_H,                          \
+    {.version = MUR_PARAMS_VERSION,                                                \
+     .count = 200, .width = SCREEN_W, .height = SCREEN_H,                          \
      .boundary = MUR_BOUNDARY_WRAP, .margin = 40, .separation = 1.6,               \
      .alignment = 1.0, .cohesion = 0.9, .separation_radius = 25,                   \
      .alignment_radius = 60, .cohesion_radius = 60, .separation_falloff = 2,       \
@@ -44,7 +46,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
      MUR_FAMILY_DEFAULTS}
 
 #define WRKSPC_WITH(...)                                                                 \
-    {.count = 160, .width = 480, .height = 320, .boundary = MUR_BOUNDARY_WRAP,     \
+    {.version = MUR_PARAMS_VERSION,                                                \
+     .count = 160, .width = 480, .height = 320, .boundary = MUR_BOUNDARY_WRAP,     \
      .margin = 30, .separation = 1.5, .alignment = 1.0, .cohesion = 0.9,           \
      .separation_radius = 12, .alignment_radius = 40, .cohesion_radius = 40,       \
      .separation_falloff = 1, .separation_softening = 0,                           \
@@ -57,7 +60,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
 #define WRKSPC WRKSPC_WITH(.count = 160)
 
 #define RADII                                                                      \
-    {.count = 120, .width = SCREEN_W, .height = SCREEN_H,                          \
+    {.version = MUR_PARAMS_VERSION,                                                \
+     .count = 120, .width = SCREEN_W, .height = SCREEN_H,                          \
      .boundary = MUR_BOUNDARY_WRAP, .margin = 40, .separation = 1.35,              \
      .alignment = 0.85, .cohesion = 0.65, .separation_radius = 18,                 \
      .alignment_radius = 42, .cohesion_radius = 52, .separation_falloff = 1,       \
@@ -70,7 +74,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
 
 /* engine: "square, any": 600 x 600 chosen here. */
 #define ENGINE_WITH(...)                                                           \
-    {.count = 120, .width = 600, .height = 600, .boundary = MUR_BOUNDARY_WRAP,     \
+    {.version = MUR_PARAMS_VERSION,                                                \
+     .count = 120, .width = 600, .height = 600, .boundary = MUR_BOUNDARY_WRAP,     \
      .margin = 40, .separation = 1.5, .alignment = 1.0, .cohesion = 1.0,           \
      .separation_radius = 25, .alignment_radius = 50, .cohesion_radius = 50,       \
      .separation_falloff = 1, .separation_softening = 0,                           \
@@ -85,7 +90,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
  * heading set to the neighbours' mean each tick. count 400 (a side of 10)
  * and eta = 0.5 (ordered) are chosen here. */
 #define VICSEK                                                                     \
-    {.count = 400, .width = 10, .height = 10, .boundary = MUR_BOUNDARY_WRAP,       \
+    {.version = MUR_PARAMS_VERSION,                                                \
+     .count = 400, .width = 10, .height = 10, .boundary = MUR_BOUNDARY_WRAP,       \
      .margin = 0, .separation = 0, .alignment = 1, .cohesion = 0,                 \
      .separation_radius = 0, .alignment_radius = 1, .cohesion_radius = 1,         \
      .separation_falloff = 0, .separation_softening = 0,                          \
@@ -104,7 +110,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
  * orientation_width 2 (a torus) is chosen here; the cluster metrics' radius
  * (cohesion_radius) is r_a. */
 #define COUZIN                                                                     \
-    {.count = 100, .width = 14.179630807244127, .height = 14.179630807244127,        \
+    {.version = MUR_PARAMS_VERSION,                                                  \
+     .count = 100, .width = 14.179630807244127, .height = 14.179630807244127,        \
      .boundary = MUR_BOUNDARY_OPEN,                                                \
      .margin = 0, .separation = 0, .alignment = 1, .cohesion = 1,                 \
      .separation_radius = 1, .alignment_radius = 17, .cohesion_radius = 17,       \
@@ -128,7 +135,8 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
  * separation_neighbours 7, speed_control 1/s (accelerationOneOverTau),
  * hard_core 0.2 m (minRadius) as the smootherstep's inner edge. */
 #define STARLING                                                                   \
-    {.count = 2000, .width = 300, .height = 300, .boundary = MUR_BOUNDARY_OPEN,    \
+    {.version = MUR_PARAMS_VERSION,                                                \
+     .count = 2000, .width = 300, .height = 300, .boundary = MUR_BOUNDARY_OPEN,    \
      .margin = 0, .separation = 0, .alignment = 0, .cohesion = 0,                 \
      .separation_radius = 4, .alignment_radius = 4, .cohesion_radius = 4,         \
      .separation_falloff = 0, .separation_softening = 0,                          \
@@ -204,6 +212,8 @@ const mur_preset *mur_preset_find(const char *name)
             return &presets[i];
     return NULL;
 }
+
+void mur_params_init(mur_params *out) { *out = mur_preset_find(MUR_PRESET_DEFAULT)->params; }
 
 static const char *const boundary_names[] = {"wrap", "reflect", "avoid", "open", NULL};
 static const char *const neighbours_names[] = {"metric", "topological", "adaptive", NULL};

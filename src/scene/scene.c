@@ -119,7 +119,7 @@ static int defaults(ctx *c, const char *name)
 {
     mur_scene *s = c->s;
     s->seed = 1;
-    s->preset = mur_preset_find("wrkspc");
+    s->preset = mur_preset_find(MUR_PRESET_DEFAULT);
     s->params = s->preset->params;
     s->width = 1280;
     s->height = 720;
