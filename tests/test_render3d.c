@@ -260,6 +260,76 @@ TEST(following_the_flock_keeps_it_in_the_middle)
     }
 }
 
+/* The ink-weighted centroid of a PNG's dark pixels into (cx, cy), and how
+ * much ink (0: none). */
+static double png_ink(const char *png, double *cx, double *cy, int *w, int *h)
+{
+    cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(s);
+        return 0;
+    }
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    int st = cairo_image_surface_get_stride(s);
+    *w = cairo_image_surface_get_width(s);
+    *h = cairo_image_surface_get_height(s);
+    double sx = 0, sy = 0, sw = 0;
+    for (int y = 0; y < *h; y++)
+        for (int x = 0; x < *w; x++) {
+            uint32_t c = ((const uint32_t *)(d + (size_t)y * (size_t)st))[x];
+            double ink = (255 - ((c >> 16 & 0xff) + (c >> 8 & 0xff) + (c & 0xff)) / 3.0) / 255;
+            sx += ink * (x + 0.5), sy += ink * (y + 0.5), sw += ink;
+        }
+    cairo_surface_destroy(s);
+    *cx = sw > 0 ? sx / sw : -1;
+    *cy = sw > 0 ? sy / sw : -1;
+    return sw;
+}
+
+/* camera.follow: {predator: 0} in a 3D world (issue #45): the camera
+ * turns to keep the falcon in the middle of the frame while it flies its
+ * keyframed path across the box and down, the frame's only ink (the lone
+ * bird starts behind the camera, which does not see it). The same scene
+ * with the camera's target fixed draws it elsewhere at each time, so the
+ * centroid says the camera followed. */
+TEST(following_a_predator_in_3d_keeps_it_in_the_middle)
+{
+    char path[256], fixed[256];
+    const char *body = "seed: 4\n"
+                       "world: {dimensions: 3, width: 480, height: 320, depth: 200, boundary: open}\n"
+                       "flock: {count: 1, start: {ball: {center: [240, -700, 40], radius: 1}}}\n"
+                       "predators:\n"
+                       "  - {mode: flee, radius: 10, strength: 0.1, interpolate: linear,\n"
+                       "     path: [[0s, 60, 200, 150], [4s, 420, 120, 50]]}\n"
+                       "video: {width: 320, height: 180, fps: 30, duration: 4s}\n"
+                       "look:\n"
+                       "  boid: {size: 6, color: '#000000'}\n" WHITE_SKY;
+    snprintf(path, sizeof path, "%s", scratch_path("follow-falcon3d.yaml"));
+    snprintf(fixed, sizeof fixed, "%s", scratch_path("fixed-falcon3d.yaml"));
+    char text[2048];
+    snprintf(text, sizeof text, "%scamera: {follow: {predator: 0}, smooth: 0s, position: [240, -300, 40]}\n", body);
+    write_file(path, text);
+    snprintf(text, sizeof text, "%scamera: {target: [240, 160, 100], position: [240, -300, 40]}\n", body);
+    write_file(fixed, text);
+    const char *times[] = {"0.4s", "1s", "3.4s"};   /* not 2s: the path crosses the fixed target then */
+    for (int k = 0; k < 3; k++)
+        for (int follow = 1; follow >= 0; follow--) {
+            char args[768], err[2048];
+            const char *png = scratch_path("falcon3d.png");
+            snprintf(args, sizeof args, "still %s -o %s --at %s -q", follow ? path : fixed, png, times[k]);
+            REQUIRE(murmur(args, err, sizeof err) == 0, "still: %s", err);
+            double cx = -1, cy = -1;
+            int w = 0, h = 0;
+            REQUIRE(png_ink(png, &cx, &cy, &w, &h) > 0, "at %s: the falcon is drawn", times[k]);
+            double off = hypot(cx - w / 2.0, cy - h / 2.0);   /* its wings and heading: not a point */
+            if (follow)
+                CHECK(off < 3, "at %s: the followed falcon is at (%.2f, %.2f), %.2f px off the middle",
+                      times[k], cx, cy, off);
+            else
+                CHECK(off > 20, "at %s: unfollowed, the falcon is still in the middle (%.2f px)", times[k], off);
+        }
+}
+
 /* One 3D scene's still on 1, 2, 3 and 8 threads: the same bytes (a flock
  * large enough that a 2D frame would be drawn in bands). */
 TEST(frames_are_the_same_on_any_thread_count)
@@ -416,7 +486,9 @@ TEST(bad_3d_cameras_are_refused_at_their_line)
         {"camera: {up: 3}\n", ":2:14:", "up"},
         {"camera: {zoom: 2}\n", ":2:10:", "2D world's camera"},
         {"camera: {center: [1, 2]}\n", ":2:10:", "2D world's camera"},
-        {"camera: {follow: {predator: 0}}\n", ":2:18:", "follows the flock or a boid"},
+        {"camera: {follow: {predator: 0}}\n", ":2:29:", "follows predator 0, but the scene has 0"},
+        {"predators:\n  - {mode: flee, pursue: nearest, x: 'W/2', y: 'H/2'}\ncamera: {follow: {predator: 0}}\n",
+         ":4:29:", "predator 0 pursues"},
         {"camera: {mode: fisheye}\n", ":2:16:", "fisheye"},
         {"camera: {mode: orthographic, height: 0}\n", ":2:38:", "height"},
         {"timeline:\n  - at: 1s\n    set: {camera.zoom: 2}\n", ":4:11:", "2D world's camera"},

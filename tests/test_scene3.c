@@ -74,7 +74,7 @@ TEST(bad_3d_scenes_are_refused_at_their_line)
     expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  aperture: 1\n  focus: -2\n", "t.yaml:5:10", "lies above 0");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  views: [top, top]\n", "t.yaml:4:16", "'top' twice");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  views: [top, bottom]\n", "t.yaml:4:16", "perspective, top, front, side");
-    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  follow: {predator: 0}\n", "t.yaml:4:11", "follow: {boid: N}");
+    expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100}\ncamera:\n  follow: {predator: 0}\n", "t.yaml:4:22", "follows predator 0, but the scene has 0");
     expect_refusal("model: wrkspc\nworld: {dimensions: 3, width: 100, height: 100, depth: 100, boundary: open}\n"
                    "camera:\n  wrap: nearest\n", "t.yaml:4:3", "boundary is open");
     expect_refusal("model: wrkspc\nworld: {dimensions: 4}\n", "t.yaml:2:21", "dimensions");

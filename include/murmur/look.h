@@ -133,6 +133,7 @@ typedef struct mur_camera {
     int wrap_nearest;            ///< 1: a wrapping world's birds each drawn at their image nearest the target
     int nviews;                  ///< views a frame shows side by side (0: the camera's alone)
     int views[MUR_VIEWS_MAX];    ///< which, in order (mur_view_kind)
+    double tz;                   ///< a 3D world's: the followed predator's height (with tx, ty)
 } mur_camera;
 
 /// How a 3D world's birds are drawn (docs/scenes.md `look.birds`).

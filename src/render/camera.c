@@ -109,43 +109,6 @@ static follow_now follow_at(const mur_look *lk, double t)
     return w;
 }
 
-/* Where the camera's target is after tick `tick` (at t seconds) and how
- * fast it moves (units per tick): 1, or 0 when there is none now (the boid
- * is gone, the predator is not active). */
-static int target(mur_renderer *r, int panel, const mur_flock *f, double t, const follow_now *w, double c[2],
-                  double v[2])
-{
-    const mur_look *lk = r->look;
-    switch (w->kind) {
-    case MUR_FOLLOW_BOID: {
-        int i = mur_flock_row(f, w->index);   /* on a replay, the boid with that id */
-        if (i < 0)
-            return 0;
-        c[0] = mur_flock_x(f)[i];
-        c[1] = mur_flock_y(f)[i];
-        v[0] = mur_flock_vx(f)[i];
-        v[1] = mur_flock_vy(f)[i];
-        return 1;
-    }
-    case MUR_FOLLOW_FLOCK:
-        return largest_cluster(&r->panels[panel], f, c, v) == 0;
-    case MUR_FOLLOW_PREDATOR: {
-        mur_camera now = {0}, before = {0};
-        lk->camera_at(lk->ctx, t, &now);
-        lk->camera_at(lk->ctx, t - 1 / lk->tps, &before);
-        if (!now.has_target)
-            return 0;
-        c[0] = now.tx;
-        c[1] = now.ty;
-        v[0] = before.has_target ? now.tx - before.tx : 0;
-        v[1] = before.has_target ? now.ty - before.ty : 0;
-        return 1;
-    }
-    default:
-        return 0;
-    }
-}
-
 /* Back inside [0, size) under wrap: the same view, one period over. */
 static double wrap_into(double v, double size)
 {
@@ -154,7 +117,8 @@ static double wrap_into(double v, double size)
 }
 
 /* A 3D flock's centre and mean velocity (per tick): each bird at its
- * image nearest bird 0 in a wrapping world. 0, or -1 with no birds. */
+ * image nearest bird 0 in a wrapping world. 0, or -1 with no birds. (A
+ * plane's flock is followed by its largest cluster, largest_cluster.) */
 static int centre3d(const mur_flock *f, double c[3], double v[3])
 {
     int n = mur_flock_count(f);
@@ -182,74 +146,95 @@ static int centre3d(const mur_flock *f, double c[3], double v[3])
     return 0;
 }
 
-/* Boid `id`'s position and velocity (per tick) in a 3D flock (on a
- * replay, the boid with that id): 0, or -1 when it is not there. */
-static int bird3d(const mur_flock *f, int id, double c[3], double v[3])
-{
-    int i = mur_flock_row(f, id);
-    if (i < 0)
-        return -1;
-    c[0] = mur_flock_x(f)[i], c[1] = mur_flock_y(f)[i], c[2] = mur_flock_z(f)[i];
-    v[0] = mur_flock_vx(f)[i], v[1] = mur_flock_vy(f)[i], v[2] = mur_flock_vz(f)[i];
-    return 0;
-}
-
-/* A 3D camera following the flock (or a boid): the same spring as in 2D, on the
- * three coordinates of the flock's centre, with no wrapping of its own (a
- * camera is not in the world's box). */
-static void observe3d(mur_renderer *r, int panel, const mur_flock *f, long tick, const follow_now *w)
+/* Where the camera's target is after tick `tick` (at t seconds) and how
+ * fast it moves (units per tick), in the flock's components (c[2] and
+ * v[2] only in a 3D world): 1, or 0 when there is none now (the boid is
+ * gone, the predator is not active). */
+static int target(mur_renderer *r, int panel, const mur_flock *f, double t, const follow_now *w, double c[3],
+                  double v[3])
 {
     const mur_look *lk = r->look;
-    mur_cam_state *cs = &r->panels[panel].cam;
-    double c[3], v[3];
-    int have = w->kind == MUR_FOLLOW_FLOCK ? centre3d(f, c, v) == 0
-               : w->kind == MUR_FOLLOW_BOID ? bird3d(f, w->index, c, v) == 0
-                                            : 0;
-    if (!cs->init || tick != cs->tick + 1) {
-        cs->init = have;
-        cs->tick = tick;
-        if (have) {
-            cs->px = c[0], cs->py = c[1], cs->pz = c[2];
-            cs->vx = v[0], cs->vy = v[1], cs->vz = v[2];
+    const double *z = mur_flock_z(f);
+    switch (w->kind) {
+    case MUR_FOLLOW_BOID: {
+        int i = mur_flock_row(f, w->index);   /* on a replay, the boid with that id */
+        if (i < 0)
+            return 0;
+        c[0] = mur_flock_x(f)[i];
+        c[1] = mur_flock_y(f)[i];
+        v[0] = mur_flock_vx(f)[i];
+        v[1] = mur_flock_vy(f)[i];
+        if (z)
+            c[2] = z[i], v[2] = mur_flock_vz(f)[i];
+        return 1;
+    }
+    case MUR_FOLLOW_FLOCK:
+        return (z ? centre3d(f, c, v) : largest_cluster(&r->panels[panel], f, c, v)) == 0;
+    case MUR_FOLLOW_PREDATOR: {
+        mur_camera now = {0}, before = {0};
+        if (!lk->camera_at)
+            return 0;
+        lk->camera_at(lk->ctx, t, &now);
+        lk->camera_at(lk->ctx, t - 1 / lk->tps, &before);
+        if (!now.has_target)
+            return 0;
+        const double at[3] = {now.tx, now.ty, now.tz}, was[3] = {before.tx, before.ty, before.tz};
+        for (int k = 0; k < (z ? 3 : 2); k++) {
+            c[k] = at[k];
+            v[k] = before.has_target ? at[k] - was[k] : 0;
         }
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The camera's error e from where its target was a tick ago (c - v: it
+ * moved at v over the tick), per component. A plane's camera lives on the
+ * world's torus: under wrap the error is the nearest image's. A 3D camera
+ * is not in the box (it stands on the ground): under `camera.wrap:
+ * nearest` the target is taken at its image nearest the camera instead
+ * (moving c), so a target crossing the seam goes on across it rather
+ * than jumping back a box. */
+static void follow_error(const mur_flock *f, const mur_look *lk, long tick, const mur_cam_state *cs, double c[3],
+                         const double v[3], double e[3])
+{
+    const mur_params *p = mur_flock_params(f);
+    if (!mur_flock_z(f)) {
+        mur_params_offset(p, c[0] - v[0], c[1] - v[1], cs->p[0], cs->p[1], &e[0], &e[1]);
         return;
     }
-    cs->tick = tick;
-    if (!have) {
-        cs->vx = cs->vy = cs->vz = 0;
-        return;
-    }
-    double p[3] = {cs->px, cs->py, cs->pz}, pv[3] = {cs->vx, cs->vy, cs->vz};
-    double wt = w->smooth > 0 ? 4 / (w->smooth * lk->tps) : 0;
     mur_camera cam = {0};
     if (lk->camera_at)
         lk->camera_at(lk->ctx, tick / lk->tps, &cam);
-    const mur_params *pp = mur_flock_params(f);
-    if (cam.wrap_nearest && pp->boundary == MUR_BOUNDARY_WRAP) {
-        /* camera.wrap: nearest draws the world around the target: the
-         * target crossing the seam goes on across it, at the image nearest
-         * where the camera looks, rather than jumping back a box */
-        double size[3] = {pp->width, pp->height, pp->depth};
-        for (int k = 0; k < 3; k++)
-            if (size[k] > 0)
-                c[k] -= size[k] * floor((c[k] - p[k]) / size[k] + 0.5);
-    }
+    const double size[3] = {p->width, p->height, p->depth};
     for (int k = 0; k < 3; k++) {
-        double e = p[k] - (c[k] - v[k]), ev = pv[k] - v[k];
-        /* the target jumped by more than the box under wrap: start on it */
-        if (wt > 0 && wt < 50) {
-            double kk = exp(-wt), a = ev + wt * e;
-            e = (e + a) * kk;
-            ev = (ev - wt * a) * kk;
-        } else {
-            e = ev = 0;
-        }
-        p[k] = c[k] + e;
-        pv[k] = v[k] + ev;
+        if (cam.wrap_nearest && p->boundary == MUR_BOUNDARY_WRAP && size[k] > 0)
+            c[k] -= size[k] * floor((c[k] - cs->p[k]) / size[k] + 0.5);
+        e[k] = cs->p[k] - (c[k] - v[k]);
     }
-    cs->px = p[0], cs->py = p[1], cs->pz = p[2];
-    cs->vx = pv[0], cs->vy = pv[1], cs->vz = pv[2];
 }
+
+/* One observed tick of the spring (the header's e'' + 2w e' + w^2 e = 0,
+ * exactly): the error e and its velocity ev over d components, at wt =
+ * w per tick; wt 0 (smooth: 0, or shorter than a tick) locks the camera
+ * to its target. */
+static void spring(double e[3], double ev[3], int d, double wt)
+{
+    if (!(wt > 0 && wt < 50)) {
+        for (int k = 0; k < d; k++)
+            e[k] = ev[k] = 0;
+        return;
+    }
+    double kk = exp(-wt);
+    for (int k = 0; k < d; k++) {
+        double a = ev[k] + wt * e[k];
+        e[k] = (e[k] + a) * kk;
+        ev[k] = (ev[k] - wt * a) * kk;
+    }
+}
+
 
 void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view3d *out)
 {
@@ -276,20 +261,18 @@ void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t,
         out->height = 1.2 * fmax(p->depth, p->height);
     }
     follow_now w = follow_at(lk, t);
-    if (w.kind == MUR_FOLLOW_FLOCK || w.kind == MUR_FOLLOW_BOID) {
+    if (w.kind != MUR_FOLLOW_NONE) {
         const mur_cam_state *cs = &r->panels[panel].cam;
         double c[3], v[3], was[3];
         memcpy(was, out->target, sizeof was);
-        if (cs->init) {
-            out->target[0] = cs->px;
-            out->target[1] = cs->py;
-            out->target[2] = cs->pz;
-        } else if (w.kind == MUR_FOLLOW_FLOCK ? centre3d(f, c, v) == 0
-                                              : bird3d(f, w.index, c, v) == 0) {   /* before the first tick */
+        if (cs->init)
+            memcpy(out->target, cs->p, sizeof cs->p);
+        else if (target(r, panel, f, t, &w, c, v))   /* before the first tick */
             memcpy(out->target, c, sizeof c);
-        }
-        /* a boid is followed as a tracking shot: the camera keeps its
-         * offset from the target, so the bird stays the same size */
+        /* the camera turns to keep the flock or a predator in the middle,
+         * standing where it is; a boid is followed as a tracking shot: the
+         * camera keeps its offset from the target, so the bird stays the
+         * same size */
         if (w.kind == MUR_FOLLOW_BOID)
             for (int k = 0; k < 3; k++)
                 out->pos[k] += out->target[k] - was[k];
@@ -318,66 +301,47 @@ void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t,
     }
 }
 
+
 void mur_camera_observe(mur_renderer *r, int panel, const mur_flock *f, long tick)
 {
-    if (mur_flock_z(f)) {
-        const mur_look *lk = r->look;
-        follow_now w = follow_at(lk, tick / lk->tps);
-        if (w.kind != MUR_FOLLOW_NONE)
-            observe3d(r, panel, f, tick, &w);
-        return;
-    }
     const mur_look *lk = r->look;
-    if (!lk->camera_at)
-        return;
     follow_now w = follow_at(lk, tick / lk->tps);
     if (w.kind == MUR_FOLLOW_NONE)
         return;
     mur_cam_state *cs = &r->panels[panel].cam;
     const mur_params *p = mur_flock_params(f);
-    int wrap = p->boundary == MUR_BOUNDARY_WRAP;
-    double c[2], v[2];
+    int d = mur_flock_z(f) ? 3 : 2;
+    double c[3] = {0}, v[3] = {0};
     int have = target(r, panel, f, tick / lk->tps, &w, c, v);
     if (!cs->init || tick != cs->tick + 1) {   /* the first tick, or after a gap: start on it */
         cs->init = have;
         cs->tick = tick;
-        if (have) {
-            cs->px = c[0];
-            cs->py = c[1];
-            cs->vx = v[0];
-            cs->vy = v[1];
-        }
+        if (have)
+            for (int k = 0; k < d; k++)
+                cs->p[k] = c[k], cs->v[k] = v[k];
         return;
     }
     cs->tick = tick;
     if (!have) {   /* nothing to follow now: hold still where it is */
-        cs->vx = cs->vy = 0;
+        for (int k = 0; k < d; k++)
+            cs->v[k] = 0;
         return;
     }
-    /* The error from where the target was a tick ago (c - v: it moved at
-     * v over the tick), then one tick of the spring, exactly. */
-    double ex, ey;
-    mur_params_offset(p, c[0] - v[0], c[1] - v[1], cs->px, cs->py, &ex, &ey);
-    double wt = w.smooth > 0 ? 4 / (w.smooth * lk->tps) : 0;   /* per tick */
-    double evx = cs->vx - v[0], evy = cs->vy - v[1];
-    if (wt > 0 && wt < 50) {
-        double k = exp(-wt), ax = evx + wt * ex, ay = evy + wt * ey;
-        ex = (ex + ax) * k;
-        ey = (ey + ay) * k;
-        evx = (evx - wt * ax) * k;
-        evy = (evy - wt * ay) * k;
-    } else {   /* smooth: 0 (or shorter than a tick): locked to the target */
-        ex = ey = evx = evy = 0;
+    double e[3], ev[3];
+    follow_error(f, lk, tick, cs, c, v, e);
+    for (int k = 0; k < d; k++)
+        ev[k] = cs->v[k] - v[k];
+    spring(e, ev, d, w.smooth > 0 ? 4 / (w.smooth * lk->tps) : 0);
+    for (int k = 0; k < d; k++) {
+        cs->p[k] = c[k] + e[k];
+        cs->v[k] = v[k] + ev[k];
     }
-    cs->px = c[0] + ex;
-    cs->py = c[1] + ey;
-    cs->vx = v[0] + evx;
-    cs->vy = v[1] + evy;
-    if (wrap) {
-        cs->px = wrap_into(cs->px, p->width);
-        cs->py = wrap_into(cs->py, p->height);
+    if (d == 2 && p->boundary == MUR_BOUNDARY_WRAP) {   /* the plane's camera stays on the torus */
+        cs->p[0] = wrap_into(cs->p[0], p->width);
+        cs->p[1] = wrap_into(cs->p[1], p->height);
     }
 }
+
 
 void mur_renderer_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out)
 {
@@ -405,10 +369,10 @@ int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mu
     follow_now w = follow_at(lk, t);
     if (w.kind != MUR_FOLLOW_NONE) {
         const mur_cam_state *cs = &r->panels[panel].cam;
-        double c[2], v[2];
+        double c[3], v[3];
         if (cs->init) {
-            out->x = cs->px;
-            out->y = cs->py;
+            out->x = cs->p[0];
+            out->y = cs->p[1];
         } else if (target(r, panel, f, t, &w, c, v)) {   /* before the first tick */
             out->x = c[0];
             out->y = c[1];

@@ -134,9 +134,8 @@ typedef struct mur_series {
 typedef struct mur_cam_state {
     int init;                /* a tick has been observed */
     long tick;               /* the last one */
-    double px, py;           /* centre, world units (under wrap: kept inside the world) */
-    double vx, vy;           /* its velocity, units per tick */
-    double pz, vz;           /* a 3D world's: the target's height and its velocity */
+    double p[3];             /* centre, world units (a plane's under wrap: kept inside the world; z: 3D only) */
+    double v[3];             /* its velocity, units per tick */
     int *count;              /* scratch: boids per cluster label (following the flock) */
     size_t cap;
 } mur_cam_state;

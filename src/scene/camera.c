@@ -85,6 +85,7 @@ void mur_scene_camera_at(const mur_scene *s, double t, mur_camera *out)
             out->has_target = 1;
             out->tx = p.x;
             out->ty = p.y;
+            out->tz = p.z;
         }
     }
 }

@@ -230,9 +230,6 @@ static int camera_pair(ctx *c, pair *p, void *arg)
         cam->follow = MUR_FOLLOW_FLOCK;
         return 0;
     }
-    if (c->s->params.dimensions == 3 && p->v->type == YAML_MAPPING_NODE && !mur_parse_lookup(c, p->v, "boid"))
-        return mur_parse_fail_at(c, p->v, "a 3D world's camera follows the flock or a boid: 'follow: flock' or "
-                                 "'follow: {boid: N}'");
     if (p->v->type == YAML_MAPPING_NODE && p->v->data.mapping.pairs.top - p->v->data.mapping.pairs.start != 1)
         return mur_parse_fail_at(c, p->v, "'follow' is flock, {boid: N} or {predator: K}");
     return mur_parse_each_pair(c, p->v, "follow", mur_parse_follow_keys, follow_pair, cam);
@@ -524,17 +521,18 @@ static int camera3d_finish(ctx *c)
     return 0;
 }
 
-/* Once every key is read: the predator followed exists, and an unset
- * centre is the world's. */
+/* Once every key is read: the predator followed exists (in either world),
+ * then a 3D camera's own checks, or a plane's unset centre is the world's. */
 int mur_parse_camera_finish(ctx *c)
 {
     mur_scene *s = c->s;
     mur_scene_camera *cam = &s->camera;
-    if (s->params.dimensions == 3)
-        return camera3d_finish(c);
     if (cam->follow == MUR_FOLLOW_PREDATOR && cam->target >= s->npredators)
         return mur_parse_fail_at(c, c->follow, "the camera follows predator %d, but the scene has %d%s",
                        cam->target, s->npredators, s->npredators ? " (numbered from 0)" : "");
+    if (cam->follow == MUR_FOLLOW_PREDATOR && s->predators[cam->target].pursue)
+        return mur_parse_fail_at(c, c->follow, "predator %d pursues: it moves itself, tick by tick, and the "
+                                 "camera follows a predator along its path or expressions only", cam->target);
     for (int i = 0; i < s->ncues; i++)   /* the timeline's, named by their entries */
         for (int k = 0; k < s->cues[i].ncamera; k++) {
             const mur_camera_change *ch = &s->cues[i].camera[k];
@@ -544,7 +542,16 @@ int mur_parse_camera_finish(ctx *c)
                                      "scene has %d%s",
                                      c->name, s->cues[i].line, s->cues[i].col, ch->value, s->cues[i].at,
                                      s->npredators, s->npredators ? " (numbered from 0)" : "");
+            if (ch->key == MUR_CAMERA_FOLLOW && ch->follow == MUR_FOLLOW_PREDATOR &&
+                s->predators[(int)ch->value].pursue)
+                return mur_error_set(c->err, MUR_EINPUT,
+                                     "%s:%d:%d: error: the camera follows predator %.0f from %gs, which "
+                                     "pursues: it moves itself, tick by tick, and the camera follows a "
+                                     "predator along its path or expressions only",
+                                     c->name, s->cues[i].line, s->cues[i].col, ch->value, s->cues[i].at);
         }
+    if (s->params.dimensions == 3)
+        return camera3d_finish(c);
     if (isnan(cam->smooth))
         cam->smooth = cam->follow == MUR_FOLLOW_FLOCK ? MUR_CAMERA_SMOOTH_FLOCK : MUR_CAMERA_SMOOTH;
     if (isnan(cam->x))
