@@ -872,7 +872,7 @@ TEST(boundaries_keep_every_boid_inside)
             /* A strong predator sweeping the world drives boids into the
              * walls (and keeps the flock from packing into one clump). */
             mur_predator pred = {p.width * (0.5 + 0.45 * cos(t / 40.0)),
-                                 p.height * (0.5 + 0.45 * sin(t / 55.0)), 120, 2.0, 0, 0, 0, 0};
+                                 p.height * (0.5 + 0.45 * sin(t / 55.0)), 120, 2.0, 0, 0, 0, 0, 0};
             mur_flock_set_predators(f, &pred, 1);
             mur_flock_step(f);
             const double *x = mur_flock_x(f), *y = mur_flock_y(f);
@@ -1066,7 +1066,7 @@ TEST(predators_push_away_and_attractors_pull)
     p.count = 300;
     double px = p.width / 2, py = p.height / 2;
     mur_flock *none = make(&p, 12), *flee = make(&p, 12), *attract = make(&p, 12);
-    mur_predator pr = {px, py, 120, 0.6, 0, 0, 0, 0};
+    mur_predator pr = {px, py, 120, 0.6, 0, 0, 0, 0, 0};
     mur_flock_set_predators(flee, &pr, 1);
     pr.attract = 1;
     mur_flock_set_predators(attract, &pr, 1);
@@ -1128,7 +1128,7 @@ TEST(predator_acceleration_is_the_formula)
         {100, 100, 300, 100, 90, 0.7, 0, -200, 0},  /* beyond R */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        mur_predator pr = {cases[k].px, cases[k].py, cases[k].R, cases[k].f, cases[k].attract, 0, 0, 0};
+        mur_predator pr = {cases[k].px, cases[k].py, cases[k].R, cases[k].f, cases[k].attract, 0, 0, 0, 0};
         double ax, ay;
         predator_term(cases[k].bx, cases[k].by, &pr, &ax, &ay);
         double d = hypot(cases[k].rx, cases[k].ry), m = 0;

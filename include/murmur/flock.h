@@ -157,6 +157,8 @@ typedef struct mur_predator {
                        ///< flees (1.5: half again as fast); 0 or 1 = no burst
     int hunting;       ///< 1: it moves on its own, pursuing (mur_hunt_step), not along a script
     double z;          ///< 3D: its height (unused in 2D)
+    int tag;           ///< 1 + its place in the scene's `predators` list (0: untagged): how a
+                       ///< drawing tells one from another (mur_look.predator_looks); the flock ignores it
 } mur_predator;
 
 /// What a hunting predator pursues (scene `predators[].pursue`).

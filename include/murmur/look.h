@@ -24,8 +24,9 @@ extern "C" {
 /// added the image and figure overlays, which moved MUR_LOOK_PREDATORS and
 /// grew mur_overlay: a version-1 look cannot be read as one. Version 3
 /// added a 3D world's sky and birds at the end (a version-2 look is
-/// shorter than the renderer reads).
-#define MUR_LOOK_VERSION 3
+/// shorter than the renderer reads). Version 4 added predator_looks at the
+/// end (a version-3 look is read without them: every predator drawn as before).
+#define MUR_LOOK_VERSION 4
 /// The oldest version this header's renderer reads.
 #define MUR_LOOK_OLDEST 3
 
@@ -144,6 +145,19 @@ typedef struct mur_rgba {
     double r, g, b, a;
 } mur_rgba;
 
+/// The longest predator trail, seconds (docs/scenes.md `predators[].trail`).
+#define MUR_PREDATOR_TRAIL_MAX 60
+
+/// How one predator is drawn (docs/scenes.md `predators[].size`, `color`,
+/// `trail`), the same in 2D and 3D. All zero: as before these keys were.
+typedef struct mur_predator_look {
+    double size;                 ///< world units: a 2D marker's diameter, a 3D falcon's length (0: the default)
+    mur_rgba color;              ///< its colour (when has_color; else flee red / attract teal in
+                                 ///< 2D, the birds' ink in 3D)
+    int has_color;
+    double trail;                ///< seconds of its past path drawn behind it, fading (0: none)
+} mur_predator_look;
+
 /// Largest image an `image` overlay shows (pixels of a PNG, or the size an SVG
 /// declares, each way) and its file's largest size in bytes.
 #define MUR_IMAGE_MAX_PIXELS 8192
@@ -257,6 +271,10 @@ typedef struct mur_look {
     double wingbeat;             ///< wingbeats per second (0: wings held still)
     double visibility;           ///< world units: birds fade toward the horizon's colour as
                                  ///< 1 - exp(-distance / visibility) (0: no haze)
+    /* version 4: the predators' own looks, by tag (mur_predator.tag): predator tag k is
+     * drawn as predator_looks[k - 1]; untagged ones and those past the list as before */
+    const mur_predator_look *predator_looks;
+    int npredator_looks;
 } mur_look;
 
 #ifdef __cplusplus

@@ -147,6 +147,7 @@ typedef struct mur_script_predator {
     double speed;                ///< a hunter's speed, units/tick (0: 1.25 x the flock's max_speed)
     double turn;                 ///< a hunter's turning limit, degrees per tick
     double burst;                ///< flee burst: boids within its radius up to this x max_speed (1: none)
+    mur_predator_look look;      ///< `size`, `color`, `trail`: how it is drawn (all 0: the default)
 } mur_script_predator;
 
 /// An experiment condition: a name and its overrides.

@@ -142,6 +142,7 @@ void mur_bin_rgb8(const mur_look *lk, int bin, uint8_t rgb[3])
 static void panel_free(mur_panel_state *ps, int nseries)
 {
     mur_camera_free(&ps->cam);
+    mur_pred_trails_free(ps);
     mur_trails_free(&ps->trails);
     if (ps->series)
         for (int k = 0; k < nseries; k++)
@@ -191,6 +192,14 @@ static int look_ok(const mur_look *lk, mur_error *err)
         bad = "boid size, trail length or ticks per second";
     else if (lk->noverlays < 0 || (lk->noverlays > 0 && !lk->overlays))
         bad = "overlays";
+    else if (lk->version >= 4 && (lk->npredator_looks < 0 || lk->npredator_looks > MUR_MAX_PREDATORS ||
+                                  (lk->npredator_looks && !lk->predator_looks)))
+        bad = "predator looks";
+    for (int k = 0; k < (lk->version >= 4 ? lk->npredator_looks : 0) && !bad; k++) {
+        const mur_predator_look *pl = &lk->predator_looks[k];
+        if (!(pl->size >= 0 && pl->size <= MUR_MAX_WORLD) || !(pl->trail >= 0 && pl->trail <= MUR_PREDATOR_TRAIL_MAX))
+            bad = "predator look (size, trail)";
+    }
     for (int k = 0; k < lk->noverlays && !bad; k++) {
         const mur_overlay *o = &lk->overlays[k];
         int ok = (unsigned)o->kind <= MUR_OVERLAY_FIGURE && (unsigned)o->corner <= MUR_CORNER_BOTTOM_RIGHT;
@@ -259,7 +268,7 @@ int mur_renderer_create(mur_renderer **out, const mur_look *lk, int width, int h
         mur_panel_state *ps = &r->panels[i];
         if (lk->noverlays && !(ps->series = mur_calloc((size_t)lk->noverlays, sizeof *ps->series)))
             goto oom;
-        if (!(ps->mx = mur_metrics_ctx_create()))
+        if (!(ps->mx = mur_metrics_ctx_create()) || mur_pred_trails_init(ps, lk))
             goto oom;
         mur_metrics_ctx_set_radius(ps->mx, lk->metric_radius);
         mur_metrics_ctx_set_correlation(ps->mx, lk->correlation_bin, lk->correlation_range);
@@ -531,8 +540,10 @@ void mur_renderer_observe(mur_renderer *r, int panel, const mur_flock *f, long t
     int have = 0;
     /* a tick of the warm-up (<= 0, look.trail_warm) is for the trails and
      * their colours only: plots and the camera start at the first frame */
-    if (tick > 0)
+    if (tick > 0) {
         mur_camera_observe(r, panel, f, tick);
+        mur_pred_trails_observe(ps, f, tick);
+    }
     for (int k = 0; k < lk->noverlays && tick > 0; k++) {
         const mur_overlay *o = &lk->overlays[k];
         if (o->kind != MUR_OVERLAY_PLOT && o->kind != MUR_OVERLAY_FIGURE)

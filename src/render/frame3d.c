@@ -44,12 +44,67 @@ static uint32_t rgb24(mur_rgba c)
 /* ...and is never drawn under this many pixels long: in sight at any distance. */
 #define FALCON_MIN_PX 8.0
 
-/* The fleeing predators, each drawn as a bird FALCON_SCALE times the size
- * of the flock's (never under FALCON_MIN_PX) over the flock, heading along its
- * path (a scripted one: its motion over the next millisecond) or toward the
- * nearest bird (a hunter, which turns toward it), hazed as the birds. The
- * attractors are places, not birds: not drawn. Gated and faded as the 2D
- * markers are (timeline show/hide of `predators`). */
+/* One segment of a falcon's trail through the camera (mur_pred_trail_each):
+ * each end at its image the camera draws, both in front of it, a line a
+ * tenth of the falcon's length at that depth wide (at least a pixel),
+ * hazed as the falcon and fading with age. */
+typedef struct sky_trail {
+    mur_trail_strip strip;
+    const mur_view3d *v;
+    const double *ink, *haze;
+    double body, visibility, alpha;
+    double depth, scale;     /* the newest end's, for the run it starts */
+} sky_trail;
+
+static void sky_trail_source(void *arg, double fade)
+{
+    const sky_trail *st = arg;
+    double h = mur_view3d_haze(st->depth, st->visibility);
+    cairo_set_source_rgba(st->strip.cr, st->ink[0] + (st->haze[0] - st->ink[0]) * h,
+                          st->ink[1] + (st->haze[1] - st->ink[1]) * h, st->ink[2] + (st->haze[2] - st->ink[2]) * h,
+                          st->alpha * fade);
+    cairo_set_line_width(st->strip.cr, fmax(1, 0.1 * st->body * st->scale));
+}
+
+static void sky_trail_segment(void *arg, const double a[3], const double b[3], double age)
+{
+    sky_trail *st = arg;
+    double p[2][3] = {{a[0], a[1], a[2]}, {b[0], b[1], b[2]}}, px[2], py[2], d[2], s[2];
+    for (int e = 0; e < 2; e++) {
+        mur_view3d_image(st->v, p[e]);
+        if (!mur_view3d_project(st->v, p[e], &px[e], &py[e], &d[e], &s[e]) || !isfinite(px[e]) || !isfinite(py[e]))
+            return;
+    }
+    st->depth = d[1];
+    st->scale = s[1];
+    mur_trail_strip_add(&st->strip, px[0], py[0], px[1], py[1], age, sky_trail_source, st);
+}
+
+/* Predator k's heading on the picture at (px, py): along its path (a
+ * scripted one: its motion over the next millisecond, `later`) or toward
+ * the nearest bird (a hunter, which turns toward it); (1, 0) when the
+ * picture of that motion is a point. */
+static void falcon_heading(const mur_panel_ctx *pc, const mur_view3d *v, const mur_predator *pr, const mur_predator *later,
+                           const double p[3], double px, double py, double *hx, double *hy)
+{
+    double to[3] = {pr->x + 1, pr->y, pr->z};   /* the predator where it is, not at its image */
+    if (later)
+        to[0] = later->x, to[1] = later->y, to[2] = later->z;
+    else
+        mur_flock_pursue_target3(pc->f, MUR_PURSUE_NEAREST, (double[3]){pr->x, pr->y, pr->z}, to);
+    double dir[3] = {to[0] - pr->x, to[1] - pr->y, to[2] - pr->z};
+    double q[3] = {p[0] + 1e-3 * dir[0], p[1] + 1e-3 * dir[1], p[2] + 1e-3 * dir[2]}, qx, qy, qd, qs;
+    *hx = 1, *hy = 0;
+    if (mur_view3d_project(v, q, &qx, &qy, &qd, &qs) && (qx != px || qy != py))
+        *hx = qx - px, *hy = qy - py;
+}
+
+/* The fleeing predators, each drawn as a bird over the flock, FALCON_SCALE
+ * times the size of the flock's or its own `size` (world units), never
+ * under FALCON_MIN_PX, in the birds' ink or its own `color`, heading along
+ * its path, hazed as the birds, its `trail` behind it. The attractors are
+ * places, not birds: not drawn. Gated and faded as the 2D markers are
+ * (timeline show/hide of `predators`). */
 static void falcons(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view3d *v,
                     const mur_view3d_style *st)
 {
@@ -59,7 +114,8 @@ static void falcons(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
     if (!np || !mur_titles_overlay_begin(r, cr, MUR_LOOK_PREDATORS))
         return;
     int nl = lk->predators_at ? lk->predators_at(lk->ctx, pc->t + 1e-3, later, MUR_MAX_PREDATORS) : 0;
-    double ink[3] = {((st->bird >> 16) & 0xff) / 255.0, ((st->bird >> 8) & 0xff) / 255.0, (st->bird & 0xff) / 255.0};
+    const double birds[3] = {((st->bird >> 16) & 0xff) / 255.0, ((st->bird >> 8) & 0xff) / 255.0,
+                             (st->bird & 0xff) / 255.0};
     double haze[3] = {((st->sky.horizon >> 16) & 0xff) / 255.0, ((st->sky.horizon >> 8) & 0xff) / 255.0,
                       (st->sky.horizon & 0xff) / 255.0};
     int ns = 0;   /* the scripted ones come first (mur_render_predators) */
@@ -73,23 +129,30 @@ static void falcons(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_v
             scripted++;
         if (pr[k].attract)
             continue;
-        double p[3] = {pr[k].x, pr[k].y, pr[k].z}, to[3] = {p[0] + 1, p[1], p[2]};
-        if (!own && scripted - 1 < nl)
-            to[0] = later[scripted - 1].x, to[1] = later[scripted - 1].y, to[2] = later[scripted - 1].z;
-        else
-            mur_flock_pursue_target3(pc->f, MUR_PURSUE_NEAREST, p, to);
-        double dir[3] = {to[0] - p[0], to[1] - p[1], to[2] - p[2]};
+        const mur_predator_look *pl = mur_predator_look_of(lk, &pr[k]);
+        const double mine[3] = {pl ? pl->color.r : 0, pl ? pl->color.g : 0, pl ? pl->color.b : 0};
+        const double *ink = pl && pl->has_color ? mine : birds;
+        double body = pl && pl->size > 0 ? pl->size : FALCON_SCALE * st->len_world;
+        if (pl && pl->trail > 0) {
+            sky_trail tr = {{cr, 0, 0, 0, 0}, v, ink, haze, body, st->visibility,
+                            0.7 * (pl->has_color ? pl->color.a : 1), 0, 0};
+            cairo_save(cr);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);   /* runs meet flush: no bead at a bin's edge */
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+            mur_pred_trail_each(r->panels + pc->index, lk, &pr[k], pc->t, sky_trail_segment, &tr);
+            mur_trail_strip_end(&tr.strip);
+            cairo_restore(cr);
+        }
+        double p[3] = {pr[k].x, pr[k].y, pr[k].z};
         mur_view3d_image(v, p);
         double px, py, d, s;
         if (!mur_view3d_project(v, p, &px, &py, &d, &s))
             continue;
-        double len = fmin(fmax(FALCON_SCALE * st->len_world * s, FALCON_MIN_PX), 4.0 * fmax(v->w, v->h));
+        double len = fmin(fmax(body * s, FALCON_MIN_PX), 4.0 * fmax(v->w, v->h));
         if (!isfinite(px) || !isfinite(py) || px < -len || py < -len || px > v->w + len || py > v->h + len)
             continue;
-        double q[3] = {p[0] + 1e-3 * dir[0], p[1] + 1e-3 * dir[1], p[2] + 1e-3 * dir[2]}, qx, qy, qd, qs;
-        double hx = 1, hy = 0;
-        if (mur_view3d_project(v, q, &qx, &qy, &qd, &qs) && (qx != px || qy != py))
-            hx = qx - px, hy = qy - py;
+        double hx, hy;
+        falcon_heading(pc, v, &pr[k], !own && scripted - 1 < nl ? &later[scripted - 1] : NULL, p, px, py, &hx, &hy);
         double a = mur_view3d_haze(d, st->visibility), rgb[3];
         for (int c = 0; c < 3; c++)
             rgb[c] = ink[c] + (haze[c] - ink[c]) * a;

@@ -140,8 +140,15 @@ typedef struct mur_cam_state {
     size_t cap;
 } mur_cam_state;
 
+/* One predator's past positions (predators.c): a ring of (tick, x, y, z). */
+typedef struct mur_pred_trail {
+    double (*at)[4];
+    int cap, n, head;        /* cap 0: this predator has no trail */
+} mur_pred_trail;
+
 typedef struct mur_panel_state {
     mur_cam_state cam;
+    mur_pred_trail ptrail[MUR_MAX_PREDATORS]; /* by tag - 1 (look.predator_looks' trails) */
     mur_trails trails;
     mur_series *series;      /* one per overlay (used by plots only) */
     int *cid;                /* colour id of each boid's cluster (-1 = alone) */
@@ -406,6 +413,32 @@ void mur_watch3d_legend(mur_panel_ctx *pc, const mur_overlay *o);
 /* 1 when lk's camera shows views (and so draws their titles and numbers). */
 int mur_views3d_wanted(const mur_look *lk);
 void mur_camera_free(mur_cam_state *c);
+
+/* predators.c: a predator's look (NULL: none given, or a look before
+ * version 4), and its trail: rings made with the renderer (0, or -1
+ * without memory), filled each observed tick, and walked segment by
+ * segment, oldest first, for the trail seconds before t (age 0 at t, 1 at
+ * the trail's end); returns the segments handed to fn. */
+const mur_predator_look *mur_predator_look_of(const mur_look *lk, const mur_predator *p);
+int mur_pred_trails_init(mur_panel_state *ps, const mur_look *lk);
+void mur_pred_trails_free(mur_panel_state *ps);
+void mur_pred_trails_observe(mur_panel_state *ps, const mur_flock *f, long tick);
+/* A trail stroked as runs of joined segments, one stroke a run of the same
+ * age bin: a joint is drawn once (segments stroked one by one bead where
+ * their ends overlap), and a trail of hundreds of ticks is a few strokes.
+ * source(arg, fade) sets the colour at a run's start (fade 1 new, toward
+ * 0 old); end strokes the open run. */
+#define MUR_TRAIL_BINS 64
+typedef struct mur_trail_strip {
+    cairo_t *cr;
+    int bin, open;
+    double x, y;             /* where the open run ends */
+} mur_trail_strip;
+void mur_trail_strip_add(mur_trail_strip *s, double x0, double y0, double x1, double y1, double age,
+                         void (*source)(void *arg, double fade), void *arg);
+void mur_trail_strip_end(mur_trail_strip *s);
+int mur_pred_trail_each(const mur_panel_state *ps, const mur_look *lk, const mur_predator *p, double t,
+                        void (*fn)(void *arg, const double a[3], const double b[3], double age), void *arg);
 /* The view of panel pc->index at pc->t: 1 when it is not the whole world
  * (then draw through mur_camera_draw), 0 for the identity camera. */
 int mur_camera_view(mur_renderer *r, int panel, const mur_flock *f, double t, mur_view *out);

@@ -325,6 +325,30 @@ int mur_render_predators(const mur_look *lk, const mur_flock *f, double t, mur_p
     return np;
 }
 
+/* One segment of a predator's trail in the plane (mur_pred_trail_each):
+ * fading with age, left out where it crosses a wrapping world's seam (the
+ * two ends are then drawn on either side by their own segments). */
+typedef struct plane_trail {
+    mur_trail_strip strip;
+    const double *rgb;
+    double alpha, W, H;
+    int wrap;
+} plane_trail;
+
+static void plane_trail_source(void *arg, double fade)
+{
+    const plane_trail *pt = arg;
+    set_rgba(pt->strip.cr, pt->rgb, pt->alpha * fade);
+}
+
+static void plane_trail_segment(void *arg, const double a[3], const double b[3], double age)
+{
+    plane_trail *pt = arg;
+    if (pt->wrap && (fabs(b[0] - a[0]) > pt->W / 2 || fabs(b[1] - a[1]) > pt->H / 2))
+        return;
+    mur_trail_strip_add(&pt->strip, a[0], a[1], b[0], b[1], age, plane_trail_source, pt);
+}
+
 static void predators(mur_panel_ctx *pc)
 {
     const mur_look *lk = pc->r->look;
@@ -334,12 +358,26 @@ static void predators(mur_panel_ctx *pc)
         return;
     const mur_params *p = mur_flock_params(pc->f);
     cairo_t *cr = pc->cr;
-    double m = fmax(lk->boid_size * 1.1, 0.01 * fmin(p->width, p->height));
+    double m0 = fmax(lk->boid_size * 1.1, 0.01 * fmin(p->width, p->height));
     static const double flee[3] = {1.0, 0.30, 0.25}, attract[3] = {0.25, 0.85, 0.75};
     const mur_rgba *bg = &lk->background;
     cairo_save(cr);
     for (int k = 0; k < np; k++) {
-        const double *c = pr[k].attract ? attract : flee;
+        /* its own look (predators[].size, color, trail), else the marker of old */
+        const mur_predator_look *pl = mur_predator_look_of(lk, &pr[k]);
+        const double own[3] = {pl ? pl->color.r : 0, pl ? pl->color.g : 0, pl ? pl->color.b : 0};
+        const double *c = pl && pl->has_color ? own : pr[k].attract ? attract : flee;
+        double m = pl && pl->size > 0 ? pl->size / 2 : m0, op = pl && pl->has_color ? pl->color.a : 1;
+        if (pl && pl->trail > 0) {   /* under the marker, in a state of its own */
+            plane_trail pt = {{cr, 0, 0, 0, 0}, c, 0.8 * op, p->width, p->height, p->boundary == MUR_BOUNDARY_WRAP};
+            cairo_save(cr);
+            cairo_set_line_width(cr, m * 0.5);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);   /* runs meet flush: no bead at a bin's edge */
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+            mur_pred_trail_each(pc->r->panels + pc->index, lk, &pr[k], pc->t, plane_trail_segment, &pt);
+            mur_trail_strip_end(&pt.strip);
+            cairo_restore(cr);
+        }
         double ox[4], oy[4];
         int ng = ghost_offsets(pc, p, pr[k].x, pr[k].y, pr[k].radius, ox, oy);
         for (int gk = 0; gk < ng; gk++) {
@@ -350,13 +388,13 @@ static void predators(mur_panel_ctx *pc)
             double dash[2] = {m * 0.6, m * 0.6};
             cairo_set_dash(cr, dash, 2, 0);
             cairo_set_line_width(cr, m * 0.12);
-            set_rgba(cr, c, 0.55);
+            set_rgba(cr, c, 0.55 * op);
             cairo_stroke(cr);
             cairo_set_dash(cr, NULL, 0, 0);
             /* the marker: a disc with an x (flee) or a + (attract) */
             cairo_new_path(cr);
             cairo_arc(cr, x, y, m, 0, 2 * MUR_PI);
-            set_rgba(cr, c, 0.95);
+            set_rgba(cr, c, 0.95 * op);
             cairo_fill(cr);
             double a = m * 0.5;
             if (pr[k].attract) {

@@ -98,7 +98,7 @@ int mur_hunt_predators(mur_driver *d, double t, mur_predator *pred, int np)
         d->hunting[k] = 1;
         if (np < MUR_MAX_PREDATORS)
             pred[np++] = (mur_predator){d->hunt[k][0], d->hunt[k][1], pr->radius, pr->strength, pr->attract,
-                                        pr->burst, 1, s->params.dimensions == 3 ? d->hunt[k][4] : 0};
+                                        pr->burst, 1, s->params.dimensions == 3 ? d->hunt[k][4] : 0, k + 1};
     }
     return np;
 }

@@ -168,6 +168,20 @@ static int predator_pair(ctx *c, pair *p, void *arg)
     if (!strcmp(k, "turn")) return mur_parse_number(c, p->v, k, 0, 180, &pr->turn);
     if (!strcmp(k, "burst")) return mur_parse_number(c, p->v, k, 1, 10, &pr->burst);
     if (!strcmp(k, "interpolate")) return mur_parse_choice(c, p->v, k, interp, &pr->smooth);
+    if (!strcmp(k, "color")) {
+        pr->look.has_color = 1;
+        return mur_parse_colour(c, p->v, k, &pr->look.color);
+    }
+    if (!strcmp(k, "trail"))
+        return mur_parse_time_value(c, p->v, k, 0, MUR_PREDATOR_TRAIL_MAX, &pr->look.trail);
+    if (!strcmp(k, "size")) {
+        if ((rc = mur_parse_number(c, p->v, k, -MUR_MAX_WORLD, MUR_MAX_WORLD, &pr->look.size)))
+            return rc;
+        return pr->look.size > 0 ? 0
+                                 : mur_parse_fail_at(c, p->v, "'size' = %g: a predator's size lies above 0 (world "
+                                                     "units: a 2D marker's diameter, a 3D falcon's length)",
+                                                     pr->look.size);
+    }
     if (!strcmp(k, "radius")) return mur_parse_number(c, p->v, k, 0, 1e6, &pr->radius);
     if (!strcmp(k, "strength")) return mur_parse_number(c, p->v, k, 0, 1e3, &pr->strength);
     if (!strcmp(k, "from")) return mur_parse_time_value(c, p->v, k, 0, MUR_SCENE_MAX_SECONDS, &pr->from);
@@ -217,7 +231,7 @@ void mur_parse_free_predator(mur_script_predator *pr)
 
 const char *const mur_parse_predator_keys[] = {"mode", "radius", "strength", "from", "until",
                                             "path", "interpolate", "x", "y", "z", "pursue", "speed",
-                                            "turn", "burst", NULL};
+                                            "turn", "burst", "size", "color", "trail", NULL};
 
 int mur_parse_predators(ctx *c, yaml_node_t *seq)
 {

@@ -562,6 +562,29 @@ static int shown_settings(ctx *c)
     return 0;
 }
 
+/* The predators' own looks (size, color, trail) as the look's list by
+ * tag, when any predator gives one: a scene without them draws its
+ * predators as before, from the same look. 0, or -1 without memory. */
+static int predator_looks(ctx *c)
+{
+    mur_scene *s = c->s;
+    int any = 0;
+    for (int i = 0; i < s->npredators; i++) {
+        const mur_predator_look *pl = &s->predators[i].look;
+        any |= pl->size > 0 || pl->has_color || pl->trail > 0;
+    }
+    if (!any)
+        return 0;
+    mur_predator_look *looks = mur_calloc((size_t)s->npredators, sizeof *looks);
+    if (!looks)
+        return -1;
+    for (int i = 0; i < s->npredators; i++)
+        looks[i] = s->predators[i].look;
+    s->look.predator_looks = looks;
+    s->look.npredator_looks = s->npredators;
+    return 0;
+}
+
 /* What the look borrows from the rest of the scene, once it is all read:
  * the title, ticks per second, a panel per condition (the layout's) and
  * their names, captions and predators when the timeline has any (none:
@@ -591,6 +614,8 @@ static int fill_look(ctx *c)
         if (s->cues[i].caption)
             lk->caption_at = look_caption;
     lk->predators_at = s->npredators ? look_predators : NULL;
+    if (predator_looks(c))
+        return mur_parse_oom(c);
     lk->group_colors = s->group_colors;
     lk->ngroups = s->ngroups;
     if (s->camera.given || s->camera.view3d) {   /* a 3D world always has its camera */
@@ -703,6 +728,7 @@ void mur_scene_destroy(mur_scene *s)
     mur_parse_free_overlays(&s->look);
     mur_free((void *)s->look.labels);
     mur_free((void *)s->look.shown);
+    mur_free((void *)s->look.predator_looks);
     for (int i = 0; i < s->ncues; i++)
         mur_parse_free_cue(&s->cues[i]);
     mur_free(s->cues);

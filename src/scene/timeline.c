@@ -128,7 +128,7 @@ int mur_scene_predators_at(const mur_scene *s, double t, mur_predator *out, int 
          * predator for that tick instead of poisoning the flock. */
         if (!(fabs(x) <= PREDATOR_FAR) || !(fabs(y) <= PREDATOR_FAR) || !(fabs(z) <= PREDATOR_FAR))
             continue;
-        out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract, pr->burst, 0, z};
+        out[n++] = (mur_predator){x, y, pr->radius, pr->strength, pr->attract, pr->burst, 0, z, i + 1};
     }
     return n;
 }
