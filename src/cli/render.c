@@ -111,6 +111,84 @@ static void on_frame(void *ctx, long done, long total, int64_t bytes)
     mur_progress_update(ctx, done, human_size(size, sizeof size, bytes));
 }
 
+/* --from and --to: leaves [*first, *last) the frames to render, within the
+ * scene's; an empty range refused. */
+static int frame_range(const mur_cli_opts *o, const mur_scene *s, long *first, long *last, mur_error *err)
+{
+    long frames = mur_scene_frames(s);
+    int rc;
+    *first = 0;
+    *last = frames;
+    if ((o->from && (rc = mur_cli_frame_at(s, o->from, "--from", first, err))) ||
+        (o->to && (rc = mur_cli_frame_at(s, o->to, "--to", last, err))))
+        return rc;
+    if (*last > frames)
+        *last = frames;
+    if (*first >= *last)
+        return mur_error_set(err, MUR_EINPUT,
+                             "murmur: nothing to render: --from is not before --to (video has %ld frames)",
+                             frames);
+    return MUR_OK;
+}
+
+/* --chunk K/N of the range ro->first .. ro->last: leaves the chunk in ro
+ * (its default name, when no -o, in *name for the caller to free) and its
+ * frame count in *todo. */
+static int chunk_render(const mur_cli_opts *o, const mur_scene *s, int chunk, int nchunks, mur_render_opts *ro,
+                        long *todo, char **name, mur_error *err)
+{
+    long a;
+    mur_error why;
+    int fps = (int)lround(s->fps);
+    if (mur_video_chunk_frames(ro->last - ro->first, fps > 0 ? fps : 1, chunk, nchunks, &a, todo, &why))
+        return mur_error_set(err, MUR_EINPUT, "murmur: --chunk %s: %s", o->chunk, why.msg);
+    if (!o->output && !(ro->path = *name = chunk_name(s->output, chunk, nchunks)))
+        return mur_error_set(err, MUR_ERUN, "out of memory");
+    ro->chunk = chunk;
+    ro->nchunks = nchunks;
+    return MUR_OK;
+}
+
+/* --loop T: frames of the video's rate, refused past half the clip (and in
+ * a chunk); leaves them in ro->loop and takes them off *todo. */
+static int loop_render(const mur_cli_opts *o, const mur_scene *s, int chunk, mur_render_opts *ro, long *todo,
+                       mur_error *err)
+{
+    double t;
+    if (mur_time_parse(o->loop, s->tps, &t) || !(t > 0) || t > MUR_SCENE_MAX_SECONDS)
+        return mur_error_set(err, MUR_EINPUT, "murmur: --loop must be a time above 0 like 1s or 0.5s, not '%s'",
+                             o->loop);
+    ro->loop = lround(t * s->fps);
+    if (ro->loop < 1)
+        ro->loop = 1;
+    if (2 * ro->loop > ro->last - ro->first || chunk)
+        return mur_error_set(err, MUR_EINPUT,
+                             chunk ? "murmur: --loop takes no --chunk: render the loop whole"
+                                   : "murmur: --loop %s (%ld frames) is longer than half the clip (%ld frames)",
+                             o->loop, ro->loop, ro->last - ro->first);
+    *todo -= ro->loop;
+    return MUR_OK;
+}
+
+/* After the render (rc): its size rounded, an interruption, or what it
+ * wrote, said on stderr; an interruption's error is said, so cleared. */
+static void said(const mur_cli_opts *o, const mur_scene *s, const mur_render_opts *ro, const mur_render_result *res,
+                 int rc, mur_error *err)
+{
+    if (res->width && (res->width != s->width || res->height != s->height))
+        fprintf(stderr, "murmur: warning: %dx%d rounded down to %dx%d (the format needs even sizes)\n",
+                s->width, s->height, res->width, res->height);
+    if (rc == MUR_EINTR) {
+        if (res->frames)
+            fprintf(stderr, "murmur: interrupted: %s holds the %ld frames rendered\n", ro->path, res->frames);
+        else
+            fprintf(stderr, "murmur: interrupted before the first frame: nothing written\n");
+        err->msg[0] = 0;   /* said: the frame that was stopped is not news */
+    } else if (!rc && !o->quiet) {
+        fprintf(stderr, "murmur: wrote %s (%ld frames)\n", ro->path, res->frames);
+    }
+}
+
 int mur_cmd_render(const mur_cli_opts *o)
 {
     mur_error err = {{0}};
@@ -130,57 +208,14 @@ int mur_cmd_render(const mur_cli_opts *o)
     rc = mur_cli_session(o, &s, &ss, &err);
     if (rc)
         goto done;
-    long frames = mur_scene_frames(s), first = 0, last = frames;
-    if ((o->from && (rc = mur_cli_frame_at(s, o->from, "--from", &first, &err))) ||
-        (o->to && (rc = mur_cli_frame_at(s, o->to, "--to", &last, &err))))
-        goto done;
-    if (last > frames)
-        last = frames;
-    if (first >= last) {
-        rc = mur_error_set(&err, MUR_EINPUT,
-                           "murmur: nothing to render: --from is not before --to (video has %ld frames)",
-                           frames);
-        goto done;
-    }
     mur_render_opts ro = MUR_RENDER_OPTS_INIT;
+    if ((rc = frame_range(o, s, &ro.first, &ro.last, &err)))
+        goto done;
     ro.path = o->output ? o->output : s->output;
-    ro.first = first;
-    ro.last = last;
-    long todo = last - first;
-    if (chunk) {
-        long a;
-        mur_error why;
-        int fps = (int)lround(s->fps);
-        if (mur_video_chunk_frames(last - first, fps > 0 ? fps : 1, chunk, nchunks, &a, &todo, &why)) {
-            rc = mur_error_set(&err, MUR_EINPUT, "murmur: --chunk %s: %s", o->chunk, why.msg);
-            goto done;
-        }
-        if (!o->output && !(ro.path = name = chunk_name(s->output, chunk, nchunks))) {
-            rc = mur_error_set(&err, MUR_ERUN, "out of memory");
-            goto done;
-        }
-        ro.chunk = chunk;
-        ro.nchunks = nchunks;
-    }
-    if (o->loop) {   /* --loop T: frames of the video's rate, refused past half the clip */
-        double t;
-        if (mur_time_parse(o->loop, s->tps, &t) || !(t > 0) || t > MUR_SCENE_MAX_SECONDS) {
-            rc = mur_error_set(&err, MUR_EINPUT, "murmur: --loop must be a time above 0 like 1s or 0.5s, not '%s'",
-                               o->loop);
-            goto done;
-        }
-        ro.loop = lround(t * s->fps);
-        if (ro.loop < 1)
-            ro.loop = 1;
-        if (2 * ro.loop > last - first || chunk) {
-            rc = mur_error_set(&err, MUR_EINPUT,
-                               chunk ? "murmur: --loop takes no --chunk: render the loop whole"
-                                     : "murmur: --loop %s (%ld frames) is longer than half the clip (%ld frames)",
-                               o->loop, ro.loop, last - first);
-            goto done;
-        }
-        todo -= ro.loop;
-    }
+    long todo = ro.last - ro.first;
+    if ((chunk && (rc = chunk_render(o, s, chunk, nchunks, &ro, &todo, &name, &err))) ||
+        (o->loop && (rc = loop_render(o, s, chunk, &ro, &todo, &err))))
+        goto done;
     /* --draft: the fastest preset unless one is asked for */
     ro.preset = o->preset ? o->preset : o->draft ? "ultrafast" : NULL;
     ro.subtitles = (o->subtitles ? MUR_SUBTITLES_FILES : 0) | (o->subtitles_embed ? MUR_SUBTITLES_EMBED : 0);
@@ -205,18 +240,7 @@ int mur_cmd_render(const mur_cli_opts *o)
     mur_render_result res;
     rc = mur_session_render(ss, &ro, &res, &err);
     mur_progress_end(&bar, res.frames);
-    if (res.width && (res.width != s->width || res.height != s->height))
-        fprintf(stderr, "murmur: warning: %dx%d rounded down to %dx%d (the format needs even sizes)\n",
-                s->width, s->height, res.width, res.height);
-    if (rc == MUR_EINTR) {
-        if (res.frames)
-            fprintf(stderr, "murmur: interrupted: %s holds the %ld frames rendered\n", ro.path, res.frames);
-        else
-            fprintf(stderr, "murmur: interrupted before the first frame: nothing written\n");
-        err.msg[0] = 0;   /* said: the frame that was stopped is not news */
-    } else if (!rc && !o->quiet) {
-        fprintf(stderr, "murmur: wrote %s (%ld frames)\n", ro.path, res.frames);
-    }
+    said(o, s, &ro, &res, rc, &err);
 done:
     mur_free(meta);
     mur_free(name);

@@ -314,58 +314,69 @@ static void head_weight(double F[3], const double hu[3], double weight, double u
         F[c] = weight * (F[c] + a * hu[c]);
 }
 
-/* Bird i's reaction: the new search radius, its neighbours, and the
- * steering force (N) into the state. */
-static void react(const mur_it3 *it)
+/* Bird i's frames at a reaction: the body's (f, u, w) and the head's
+ * (h_side, h_up). */
+typedef struct {
+    double fw[3], u[3], w[3], hs[3], hu[3];
+} frames;
+
+/* The neighbours of a reaction: the search's, each with its unit direction
+ * from bird i and its distance. */
+typedef struct {
+    found fd;
+    double dir[CAP][3], dist[CAP];
+} nearest;
+
+/* Enters with nb->fd found; leaves each neighbour's direction and distance
+ * in nb and returns the circularity, |mean direction| (1 alone). */
+static inline double circularity(const mur_it3 *it, nearest *nb)
 {
     const mur_flock *f = it->f;
-    const mur_params *p = it->p;
-    mur_starling *st = f->star;
-    const int i = it->i;
-    /* the adaptive radius */
-    double R = st->radius[i];
-    double Rn = R * cbrt(p->topological_range / (st->interacting[i] + 1));
-    R = fmin(R + p->neighbour_lerp * (Rn - R), p->max_radius);
-    st->radius[i] = R;
-    found fd;
-    search(it, &fd, R);
-    /* the bird's frames */
-    double fw[3], u[3], w[3], hs[3], hu[3];
-    body_frame(it->v, st->up + 3 * i, fw, u, w);
-    head_frame(fw, w, hs, hu);
-    /* circularity: |mean direction to the neighbours found| (1 alone) */
-    double circ = 1, dir[CAP][3], dist[CAP];
-    if (fd.m) {
+    const found *fd = &nb->fd;
+    double circ = 1;
+    if (fd->m) {
         double cv[3] = {0, 0, 0};
-        for (int a = 0; a < fd.m; a++) {
-            dist[a] = sqrt(fd.best[a].d2);
-            int j = fd.best[a].k;
+        for (int a = 0; a < fd->m; a++) {
+            nb->dist[a] = sqrt(fd->best[a].d2);
+            int j = fd->best[a].k;
             double d[3] = {f->kx[j] - it->r[0], f->ky[j] - it->r[1], f->kz[j] - it->r[2]};
             if (it->wrap)
                 for (int c = 0; c < 3; c++)
                     d[c] = mur_near_image(d[c], it->size[c]);
             for (int c = 0; c < 3; c++) {
-                dir[a][c] = d[c] / dist[a];
-                cv[c] += dir[a][c];
+                nb->dir[a][c] = d[c] / nb->dist[a];
+                cv[c] += nb->dir[a][c];
             }
         }
         for (int c = 0; c < 3; c++)
-            cv[c] /= fd.m;
+            cv[c] /= fd->m;
         circ = sqrt(mur_dot3_(cv, cv));
     }
-    /* the rules, nearest first */
+    return circ;
+}
+
+/* The rules, nearest first: enters with the neighbours, their circularity
+ * and bird i's frames; leaves separation, alignment, bank alignment and
+ * cohesion summed into F (set, not added) and the count that interacted in
+ * st->interacting[i]. */
+static inline void rules(const mur_it3 *it, const nearest *nb, double circ, const frames *fr, double F[3])
+{
+    const mur_flock *f = it->f;
+    const mur_params *p = it->p;
+    mur_starling *st = f->star;
+    const double *fw = fr->fw, *u = fr->u, *w = fr->w, *hs = fr->hs;
     const double cos_half = it->fov_cone ? it->cos_half : -2;
     const double blind = p->cohesion_blind_angle * MUR_PI / 360;   /* half of it, radians */
     const double cos_blind = cos(blind);
     double sep[3] = {0, 0, 0}, ali[3] = {0, 0, 0}, coh[3] = {0, 0, 0}, bank = 0;
     int ns = 0, na = 0, nc = 0;
-    for (int a = 0; a < fd.m; a++) {
-        const double *d = dir[a];
+    for (int a = 0; a < nb->fd.m; a++) {
+        const double *d = nb->dir[a], dist = nb->dist[a];
         if (mur_dot3_(d, fw) < cos_half)
             continue;   /* murmur's field of view (fov: 360 sees all round) */
-        int j = fd.best[a].k, id = fd.best[a].id;
-        double sstep = smootherstep(p->hard_core, p->separation_radius, dist[a]);
-        if (ns < p->separation_neighbours && dist[a] < p->separation_radius) {
+        int j = nb->fd.best[a].k, id = nb->fd.best[a].id;
+        double sstep = smootherstep(p->hard_core, p->separation_radius, dist);
+        if (ns < p->separation_neighbours && dist < p->separation_radius) {
             for (int c = 0; c < 3; c++)
                 sep[c] += (1 - sstep) * d[c];
             ns++;
@@ -402,14 +413,21 @@ static void react(const mur_it3 *it)
         for (int c = 0; c < 3; c++)
             coh[c] *= circ * circ / nc;
     int n = ns > na ? ns : na;
-    st->interacting[i] = n > nc ? n : nc;
-    head_weight(sep, hu, p->separation_weight, p->separation_up);
-    head_weight(coh, hu, p->cohesion_weight, p->cohesion_up);
-    double F[3];
+    st->interacting[it->i] = n > nc ? n : nc;
+    head_weight(sep, fr->hu, p->separation_weight, p->separation_up);
+    head_weight(coh, fr->hu, p->cohesion_weight, p->cohesion_up);
     for (int c = 0; c < 3; c++)
         F[c] = sep[c] + p->alignment_weight * ali[c] - p->bank_alignment * bank * w[c] + coh[c];
-    /* the roost: outside the disc by e, a push along the head's side toward
-     * the centre, o e, o = (1 + f_h . n) / 2 the outwardness */
+}
+
+/* The roost and the preferred height: enters with bird i's frames, leaves
+ * their push added to F (summed apart first, then added). Outside the disc
+ * by e, the roost pushes along the head's side toward the centre, o e, o =
+ * (1 + f_h . n) / 2 the outwardness. */
+static inline void roost(const mur_it3 *it, const frames *fr, double F[3])
+{
+    const mur_params *p = it->p;
+    const double *fw = fr->fw, *hs = fr->hs;
     double nx = it->r[0] - p->roost_x, ny = it->r[1] - p->roost_y, dc = hypot(nx, ny), e = dc - p->roost_radius;
     double B[3] = {0, 0, 0};
     if (e > 0) {
@@ -423,13 +441,18 @@ static void react(const mur_it3 *it)
                 B[c] = m * hs[c];
         }
     }
-    /* the preferred height */
     double dz = p->altitude - it->r[2];
     B[2] += p->altitude_weight * (dz < -10 ? -10 : dz > 10 ? 10 : dz);
     for (int c = 0; c < 3; c++)
         F[c] += B[c];
-    /* murmur's predators: flee (or attract) with strength (1 - d / R) in
-     * world units a tick^2, a force m a / dt^2 */
+}
+
+/* murmur's predators: leaves, added to F, each one's flight (or pull) with
+ * strength (1 - d / R) in world units a tick^2, a force m a / dt^2. */
+static inline void flee(const mur_it3 *it, double F[3])
+{
+    const mur_flock *f = it->f;
+    const mur_params *p = it->p;
     const double dt = p->dt, m = p->body_mass;
     for (int k = 0; k < f->npred; k++) {
         const mur_predator *pr = &f->pred[k];
@@ -442,10 +465,35 @@ static void react(const mur_it3 *it)
                 F[c] += s * d[c];
         }
     }
+}
+
+/* Bird i's reaction: the new search radius, its neighbours, and the
+ * steering force (N) into the state. */
+static void react(const mur_it3 *it)
+{
+    const mur_flock *f = it->f;
+    const mur_params *p = it->p;
+    mur_starling *st = f->star;
+    const int i = it->i;
+    /* the adaptive radius */
+    double R = st->radius[i];
+    double Rn = R * cbrt(p->topological_range / (st->interacting[i] + 1));
+    R = fmin(R + p->neighbour_lerp * (Rn - R), p->max_radius);
+    st->radius[i] = R;
+    nearest nb;
+    search(it, &nb.fd, R);
+    frames fr;
+    body_frame(it->v, st->up + 3 * i, fr.fw, fr.u, fr.w);
+    head_frame(fr.fw, fr.w, fr.hs, fr.hu);
+    double circ = circularity(it, &nb), F[3];
+    rules(it, &nb, circ, &fr, F);
+    roost(it, &fr, F);
+    flee(it, F);
     /* the speed control toward the cruise speed, and the random force */
+    const double dt = p->dt, m = p->body_mass;
     double speed = it->vlen / dt;
     for (int c = 0; c < 3; c++)
-        F[c] += m * p->speed_control * (p->cruise_speed - speed) * fw[c];
+        F[c] += m * p->speed_control * (p->cruise_speed - speed) * fr.fw[c];
     if (p->random_weight > 0) {
         double r[3];
         mur_v3_sphere(mur_noise_u01(f->seed, f->tick, (uint64_t)i, DRAW_NOISE0),

@@ -184,6 +184,101 @@ static int panel_buffers(mur_panel_state *ps, int W, int H, int absorb)
     return 0;
 }
 
+/* How the look draws a panel H pixels high: the sky, the birds' ink, size
+ * and wings (no colour bins: the caller adds them). */
+static mur_view3d_style panel_style(const mur_look *lk, const mur_flock *f, int H)
+{
+    return (mur_view3d_style){
+        .sky = {.zenith = rgb24(lk->sky_zenith), .horizon = rgb24(lk->sky_horizon), .ground = rgb24(lk->sky_ground),
+                .trees = rgb24(lk->sky_trees), .tree_px = lk->tree_height * H, .seed = TREE_SEED},
+        .bird = rgb24(lk->boid_color),
+        .len_world = lk->boid_size,
+        .min_px = 1.5,
+        .visibility = lk->visibility,
+        .wing_freq = lk->wingbeat,
+        .points = lk->birds == MUR_BIRDS_POINTS,
+        .opacity = lk->boid_color.a < 1 ? lk->boid_color.a : 0.5,
+        .up = mur_flock_up(f),   /* starlings bank (NULL: level birds) */
+    };
+}
+
+/* The panel's birds through the camera: silhouettes on cr, or with tau
+ * their optical depths laid into it. */
+static int birds(cairo_t *cr, const mur_view3d *v, const mur_view3d_style *st, const mur_panel_ctx *pc, float *tau)
+{
+    const mur_flock *f = pc->f;
+    return mur_view3d_birds(cr, v, st, (size_t)mur_flock_count(f), mur_flock_x(f), mur_flock_y(f), mur_flock_z(f),
+                            mur_flock_vx(f), mur_flock_vy(f), mur_flock_vz(f), mur_flock_ids(f), pc->t, tau);
+}
+
+/* Enters with the panel's buffers (panel_buffers) and the camera, ok when
+ * it is sound; leaves the sky image painted (the zenith's colour alone
+ * without a sound camera) and, for absorbing birds, their shade on it and
+ * the optical depths zeroed again. */
+static int paint_sky(cairo_t *cr, mur_panel_state *ps, mur_panel_ctx *pc, const mur_view3d *v,
+                     const mur_view3d_style *st, int ok, int absorb)
+{
+    int W = v->w, H = v->h, rc = 0;
+    cairo_surface_t *sky = ps->sky;
+    cairo_surface_flush(sky);
+    unsigned char *data = cairo_image_surface_get_data(sky);
+    int stride = cairo_image_surface_get_stride(sky);
+    if (ok) {
+        mur_view3d_sky(v, &st->sky, data, stride);
+    } else {   /* no horizon: the sky's zenith colour throughout */
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < W; i++)
+                ((uint32_t *)(data + (size_t)j * (size_t)stride))[i] = 0xff000000u | st->sky.zenith;
+    }
+    if (ok && absorb && mur_flock_count(pc->f) > 0) {
+        float *tau = ps->tau;
+        if (birds(cr, v, st, pc, tau))
+            rc = -1;
+        else
+            mur_absorb_apply(tau, W, H, data, stride, st->bird);
+        memset(tau, 0, (size_t)W * (size_t)H * sizeof *tau);   /* for the next frame */
+    }
+    cairo_surface_mark_dirty(sky);
+    return rc;
+}
+
+/* Enters with the sky laid and cr clipped to the panel, its corner at (X,
+ * Y) device pixels; leaves over the sky, in order, the trails, the birds
+ * (unless they absorbed), a twin's ghost, the falcons and the one-boid
+ * view, stopping at the first that fails. */
+static int over_sky(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view3d *v,
+                    const mur_view3d_style *st, int absorb, int X, int Y)
+{
+    const mur_flock *f = pc->f;
+    int n = mur_flock_count(f);
+    mur_panel_state *ps = &r->panels[pc->index];
+    /* the trails, under the birds (trails3d.c) */
+    int rc = mur_trails3d_draw(r, cr, &ps->trails, mur_flock_params(f), v, st, X, Y);
+    if (!rc && !absorb && n > 0) {
+        cairo_translate(cr, X, Y);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+        rc = birds(cr, v, st, pc, NULL);
+    }
+    if (!rc && ps->ghost) {   /* a twin's ghost, over the birds it shadows */
+        cairo_identity_matrix(cr);
+        cairo_translate(cr, X, Y);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+        rc = mur_ghost_draw3(r, cr, pc, v, st);
+    }
+    if (!rc) {   /* the falcons, over the birds */
+        cairo_identity_matrix(cr);
+        cairo_translate(cr, X, Y);
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
+        falcons(r, cr, pc, v, st);
+    }
+    if (!rc && n > 0 && r->look->noverlays) {   /* the one-boid view, over the birds (watch3d.c) */
+        cairo_identity_matrix(cr);
+        cairo_translate(cr, X, Y);
+        rc = mur_watch3d_draw(r, cr, pc, v);
+    }
+    return rc;
+}
+
 int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h)
 {
     const mur_look *lk = r->look;
@@ -202,18 +297,7 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
     v.w = W;
     v.h = H;
     v.near = 1e-3 * lk->boid_size;   /* a bird nearer than that would fill the frame */
-    mur_view3d_style st = {
-        .sky = {.zenith = rgb24(lk->sky_zenith), .horizon = rgb24(lk->sky_horizon), .ground = rgb24(lk->sky_ground),
-                .trees = rgb24(lk->sky_trees), .tree_px = lk->tree_height * H, .seed = TREE_SEED},
-        .bird = rgb24(lk->boid_color),
-        .len_world = lk->boid_size,
-        .min_px = 1.5,
-        .visibility = lk->visibility,
-        .wing_freq = lk->wingbeat,
-        .points = lk->birds == MUR_BIRDS_POINTS,
-        .opacity = lk->boid_color.a < 1 ? lk->boid_color.a : 0.5,
-        .up = mur_flock_up(f),   /* starlings bank (NULL: level birds) */
-    };
+    mur_view3d_style st = panel_style(lk, f, H);
     /* a colour mode: each bird (and its trail) in its bin's colour, which
      * draw_panel has just found (frame.c, assign_bins) */
     double palette[MUR_MAX_BINS][3];
@@ -228,62 +312,17 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
     mur_panel_state *ps = &r->panels[pc->index];
     if (panel_buffers(ps, W, H, absorb))
         return -1;
-    cairo_surface_t *sky = ps->sky;
     char why[160];
     int ok = mur_view3d_init(&v, why, sizeof why) == 0;   /* an embedder's bad camera: sky alone */
-    const double *px = mur_flock_x(f), *py = mur_flock_y(f), *pz = mur_flock_z(f);
-    const double *vx = mur_flock_vx(f), *vy = mur_flock_vy(f), *vz = mur_flock_vz(f);
-    const int *ids = mur_flock_ids(f);
-    int rc = 0;
-    cairo_surface_flush(sky);
-    unsigned char *data = cairo_image_surface_get_data(sky);
-    int stride = cairo_image_surface_get_stride(sky);
-    if (ok) {
-        mur_view3d_sky(&v, &st.sky, data, stride);
-    } else {   /* no horizon: the sky's zenith colour throughout */
-        for (int j = 0; j < H; j++)
-            for (int i = 0; i < W; i++)
-                ((uint32_t *)(data + (size_t)j * (size_t)stride))[i] = 0xff000000u | st.sky.zenith;
-    }
-    if (ok && absorb && n > 0) {
-        float *tau = ps->tau;
-        if (mur_view3d_birds(cr, &v, &st, (size_t)n, px, py, pz, vx, vy, vz, ids, pc->t, tau))
-            rc = -1;
-        else
-            mur_absorb_apply(tau, W, H, data, stride, st.bird);
-        memset(tau, 0, (size_t)W * (size_t)H * sizeof *tau);   /* for the next frame */
-    }
-    cairo_surface_mark_dirty(sky);
+    int rc = paint_sky(cr, ps, pc, &v, &st, ok, absorb);
     cairo_save(cr);
     cairo_identity_matrix(cr);   /* device pixels: the panel's */
     cairo_rectangle(cr, X, Y, W, H);
     cairo_clip(cr);
-    cairo_set_source_surface(cr, sky, X, Y);
+    cairo_set_source_surface(cr, ps->sky, X, Y);
     cairo_paint(cr);
-    if (!rc && ok)   /* the trails, under the birds (trails3d.c) */
-        rc = mur_trails3d_draw(r, cr, &r->panels[pc->index].trails, mur_flock_params(f), &v, &st, X, Y);
-    if (!rc && ok && !absorb && n > 0) {
-        cairo_translate(cr, X, Y);
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-        rc = mur_view3d_birds(cr, &v, &st, (size_t)n, px, py, pz, vx, vy, vz, ids, pc->t, NULL);
-    }
-    if (!rc && ok && ps->ghost) {   /* a twin's ghost, over the birds it shadows */
-        cairo_identity_matrix(cr);
-        cairo_translate(cr, X, Y);
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-        rc = mur_ghost_draw3(r, cr, pc, &v, &st);
-    }
-    if (!rc && ok) {   /* the falcons, over the birds */
-        cairo_identity_matrix(cr);
-        cairo_translate(cr, X, Y);
-        cairo_set_antialias(cr, CAIRO_ANTIALIAS_GOOD);
-        falcons(r, cr, pc, &v, &st);
-    }
-    if (!rc && ok && n > 0 && lk->noverlays) {   /* the one-boid view, over the birds (watch3d.c) */
-        cairo_identity_matrix(cr);
-        cairo_translate(cr, X, Y);
-        rc = mur_watch3d_draw(r, cr, pc, &v);
-    }
+    if (!rc && ok)
+        rc = over_sky(r, cr, pc, &v, &st, absorb, X, Y);
     cairo_restore(cr);
     if (!rc && mur_render_stopped(r))
         rc = MUR_EINTR;

@@ -896,69 +896,76 @@ static void lay_batch(cairo_t *cr, const mur_trails *t, const ink_target *k, ink
     b->n = 0;
 }
 
-/* Bring band b's layer up to tick `upto`; 0, or -1 when it cannot be made. */
-static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto, mur_trail_layer **out)
+/* Layer L's image and tiles, made on its first use: leaves them clear and
+ * no band drawn; -1 (and neither) when they cannot be made. */
+static int layer_make(mur_trails *t, mur_trail_layer *L)
 {
-    mur_trail_layer *L = &t->layers[b % t->nlayers];
-    size_t ntiles = (size_t)t->tw * (size_t)t->th;
-    *out = L;
-    if (!L->img) {
-        L->img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->lw, t->lh);
-        L->tiles = mur_calloc(ntiles, 1);
-        if (cairo_surface_status(L->img) != CAIRO_STATUS_SUCCESS || !L->tiles) {
-            cairo_surface_destroy(L->img);
-            L->img = NULL;
-            mur_free(L->tiles);
-            L->tiles = NULL;
-            return -1;
-        }
-        /* Written once now, though Cairo's pixels start clear: the layer
-         * is read (laid whole, read for its ink) before much of it is
-         * drawn on, and memory first read and then written is mapped
-         * twice, the second time with every core told to forget the first
-         * (perf: 1.3% of a 2-second render of 2,000 boids went there). */
-        cairo_surface_flush(L->img);
-        memset(cairo_image_surface_get_data(L->img), 0,
-               (size_t)cairo_image_surface_get_stride(L->img) * (size_t)t->lh);
-        cairo_surface_mark_dirty(L->img);
-        L->band = -1;
+    L->img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, t->lw, t->lh);
+    L->tiles = mur_calloc((size_t)t->tw * (size_t)t->th, 1);
+    if (cairo_surface_status(L->img) != CAIRO_STATUS_SUCCESS || !L->tiles) {
+        cairo_surface_destroy(L->img);
+        L->img = NULL;
+        mur_free(L->tiles);
+        L->tiles = NULL;
+        return -1;
+    }
+    /* Written once now, though Cairo's pixels start clear: the layer
+     * is read (laid whole, read for its ink) before much of it is
+     * drawn on, and memory first read and then written is mapped
+     * twice, the second time with every core told to forget the first
+     * (perf: 1.3% of a 2-second render of 2,000 boids went there). */
+    cairo_surface_flush(L->img);
+    memset(cairo_image_surface_get_data(L->img), 0,
+           (size_t)cairo_image_surface_get_stride(L->img) * (size_t)t->lh);
+    cairo_surface_mark_dirty(L->img);
+    L->band = -1;
+    L->any = 0;
+    mur_ink_whole(&L->whole, cairo_image_surface_get_data(L->img), cairo_image_surface_get_stride(L->img),
+                  t->lw, t->lh, L->tiles, t->tw, TILE);
+    return 0;
+}
+
+/* Layer L given to band b (e ticks a band) when it held another: leaves it
+ * wiped of what that band drew, drawn up to the tick before band b's. */
+static void layer_take(const mur_trails *t, mur_trail_layer *L, long b, int e)
+{
+    if (L->band == b)
+        return;
+    if (L->any) {   /* wipe what the last band drew */
+        cairo_t *c = cairo_create(L->img);
+        cairo_set_operator(c, CAIRO_OPERATOR_CLEAR);
+        tiles_path(c, t, L, 0, 0);
+        cairo_fill(c);
+        cairo_destroy(c);
+        memset(L->tiles, 0, (size_t)t->tw * (size_t)t->th);
         L->any = 0;
-        mur_ink_whole(&L->whole, cairo_image_surface_get_data(L->img), cairo_image_surface_get_stride(L->img),
-                      t->lw, t->lh, L->tiles, t->tw, TILE);
     }
-    if (L->band != b) {
-        if (L->any) {   /* wipe what the last band drew */
-            cairo_t *c = cairo_create(L->img);
-            cairo_set_operator(c, CAIRO_OPERATOR_CLEAR);
-            tiles_path(c, t, L, 0, 0);
-            cairo_fill(c);
-            cairo_destroy(c);
-            memset(L->tiles, 0, ntiles);
-            L->any = 0;
-        }
-        L->band = b;
-        L->upto = b * e - 1;
-        L->inked = 0;
-    }
-    if (L->upto >= upto)
-        return 0;
-    cairo_t *c = cairo_create(L->img);
-    cairo_matrix_t m = t->lm;
+    L->band = b;
+    L->upto = b * e - 1;
+    L->inked = 0;
+}
+
+/* Enters with c drawing on layer L and *m the frame's world -> device
+ * transform; leaves *m world -> layer pixels, set on c, and the pen
+ * drawing into L through it (hairlines straight into its pixels when the
+ * line is that thin: hair_w > 0). */
+static void pen_on_layer(cairo_t *c, trail_pen *pen, const mur_trails *t, mur_trail_layer *L, cairo_matrix_t *m)
+{
     /* world -> frame device, then frame device -> layer pixels */
     cairo_matrix_t shift;
     cairo_matrix_init_translate(&shift, -t->lx, -t->ly);
-    cairo_matrix_multiply(&m, &m, &shift);
-    cairo_set_matrix(c, &m);
+    cairo_matrix_multiply(m, m, &shift);
+    cairo_set_matrix(c, m);
     pen_style(c, pen);
     pen->alpha = 1;
-    pen->m = &m;
+    pen->m = m;
     pen->tiles = L->tiles;
     pen->tw = t->tw;
     pen->th = t->th;
     /* half the line's width, and a pixel of antialiasing (generously) */
-    pen->pad = pen->width * (fabs(m.xx) + fabs(m.xy) + fabs(m.yx) + fabs(m.yy)) + 2;
+    pen->pad = pen->width * (fabs(m->xx) + fabs(m->xy) + fabs(m->yx) + fabs(m->yy)) + 2;
     /* the line's width in pixels, by the transform's mean scale */
-    double wpx = pen->width * sqrt(fabs(m.xx * m.yy - m.xy * m.yx));
+    double wpx = pen->width * sqrt(fabs(m->xx * m->yy - m->xy * m->yx));
     pen->hair_w = 0;
     if (wpx <= HAIR_MAX_PX) {
         const mur_look *lk = pen->r->look;
@@ -974,6 +981,22 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
         pen->lw = t->lw;
         pen->lh = t->lh;
     }
+}
+
+/* Bring band b's layer up to tick `upto`; 0, or -1 when it cannot be made. */
+static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto, mur_trail_layer **out)
+{
+    mur_trail_layer *L = &t->layers[b % t->nlayers];
+    size_t ntiles = (size_t)t->tw * (size_t)t->th;
+    *out = L;
+    if (!L->img && layer_make(t, L))
+        return -1;
+    layer_take(t, L, b, e);
+    if (L->upto >= upto)
+        return 0;
+    cairo_t *c = cairo_create(L->img);
+    cairo_matrix_t m = t->lm;
+    pen_on_layer(c, pen, t, L, &m);
     int rc = 0;
     /* one tick at a time, whenever it is drawn: the layer's pixels do not
      * depend on which frames were drawn before */

@@ -56,98 +56,98 @@ static int far_first(const void *a, const void *b)
 
 static double chan(uint32_t c, int k) { return (double)(c >> (16 - 8 * k) & 0xff) / 255; }
 
-int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, const mur_params *p,
-                      const mur_view3d *v, const mur_view3d_style *st, int ox, int oy)
+/* Every trail's pieces, gathered before any is drawn: they are drawn
+ * farthest first, whichever bird they belong to. */
+typedef struct pieces {
+    double *pt;       /* the pieces' points, x and y */
+    piece *pc;
+    size_t np, nq;
+} pieces;
+
+/* The oldest tick a trail reaches back to at `now`: that of the oldest band
+ * still visible when the trail fades (e ticks a band), `len` ticks back
+ * when it does not. */
+static long oldest_tick(const mur_look *lk, long now, int len, int e)
 {
-    const mur_look *lk = r->look;
-    int len = lk->trail_length;
-    if (!t->z || t->filled < 2 || len < 1)
-        return 0;
-    long now = t->tick[t->head], first;
-    int e = lk->trail_fade ? mur_trail_band_ticks(len) : len;
-    if (lk->trail_fade) {   /* every band still visible */
-        long oldest = now / e;
-        while (oldest > 0 && mur_trail_band_alpha(lk, oldest - 1, e, now) > 0)
-            oldest--;
-        first = oldest * e;
-    } else {
-        first = now - len + 1;
-    }
-    long span = now - first + 1;   /* segments a trail may have */
-    if (span > t->filled - 1)
-        span = t->filled - 1;
-    int n = t->count[t->head];
-    if (n < 1 || span < 1)
-        return 0;
-    size_t maxp = (size_t)n * (size_t)(2 * span), maxq = (size_t)n * (size_t)span;
-    double *pt = mur_malloc(2 * maxp * sizeof *pt);
-    piece *pc = mur_malloc(maxq * sizeof *pc);
-    if (!pt || !pc) {
-        mur_free(pt);
-        mur_free(pc);
-        return -1;
-    }
-    size_t np = 0, nq = 0;
-    size_t cap = t->cap;
-    for (int i = 0; i < n; i++) {
-        int s = t->head, open = 0;   /* open: the piece being gathered (pc[nq]) */
-        double at[3] = {t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i], t->z[(size_t)s * cap + i]};
-        /* from the bird as drawn (camera.wrap: nearest draws its image
-         * nearest the target); the nearest-image steps carry the rest */
-        mur_view3d_image(v, at);
-        double ax = 0, ay = 0, ad = 0, as = 0;
-        int a_ok = mur_view3d_project(v, at, &ax, &ay, &ad, &as);
-        for (long k = now; k >= first; k--) {   /* the segment of tick k: from tick k - 1 to tick k */
-            int older = s == 0 ? t->slots - 1 : s - 1;
-            if (i >= t->count[older] || t->tick[older] != t->tick[s] - 1)
-                break;   /* the bird came later, or a tick is missing */
-            double raw[3] = {t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i], t->z[(size_t)s * cap + i]};
-            double then[3] = {t->x[(size_t)older * cap + i], t->y[(size_t)older * cap + i],
-                              t->z[(size_t)older * cap + i]}, d[3];
-            mur_params_offset3(p, raw, then, d);
-            double reach = t->reach[s];
-            if (!(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= reach * reach))
-                break;   /* a jump, or a bird not there then (NaN) */
-            double to[3] = {at[0] + d[0], at[1] + d[1], at[2] + d[2]}, bx = 0, by = 0, bd = 0, bs = 0;
-            int b_ok = mur_view3d_project(v, to, &bx, &by, &bd, &bs);
-            long band = k / e;
-            if (open && (!a_ok || !b_ok || pc[nq].band != band)) {   /* close it */
-                nq++;
-                open = 0;
-            }
-            if (a_ok && b_ok) {
-                if (!open) {
-                    pc[nq] = (piece){.depth = ad, .scale = as, .boid = i, .band = band,
-                                     .bin = t->bin[(size_t)s * cap + i], .at = np, .n = 1};
-                    pt[2 * np] = ax;
-                    pt[2 * np + 1] = ay;
-                    np++;
-                    open = 1;
-                }
-                pt[2 * np] = bx;
-                pt[2 * np + 1] = by;
-                np++;
-                pc[nq].depth += bd;
-                pc[nq].scale += bs;
-                pc[nq].n++;
-            }
-            for (int c = 0; c < 3; c++)
-                at[c] = to[c];
-            ax = bx;
-            ay = by;
-            ad = bd;
-            as = bs;
-            a_ok = b_ok;
-            s = older;
-        }
-        if (open)
+    if (!lk->trail_fade)
+        return now - len + 1;
+    long oldest = now / e;
+    while (oldest > 0 && mur_trail_band_alpha(lk, oldest - 1, e, now) > 0)
+        oldest--;
+    return oldest * e;
+}
+
+/* Bird i's trail from tick `now` back to `first`: leaves its pieces (cut
+ * at each band, behind the camera, a jump or a missing tick) appended to g,
+ * each with its depth and scale summed over its points, not yet averaged. */
+static void gather(const mur_trails *t, const mur_params *p, const mur_view3d *v, int i, long now, long first,
+                   int e, pieces *g)
+{
+    double *pt = g->pt;
+    piece *pc = g->pc;
+    size_t np = g->np, nq = g->nq, cap = t->cap;
+    int s = t->head, open = 0;   /* open: the piece being gathered (pc[nq]) */
+    double at[3] = {t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i], t->z[(size_t)s * cap + i]};
+    /* from the bird as drawn (camera.wrap: nearest draws its image
+     * nearest the target); the nearest-image steps carry the rest */
+    mur_view3d_image(v, at);
+    double ax = 0, ay = 0, ad = 0, as = 0;
+    int a_ok = mur_view3d_project(v, at, &ax, &ay, &ad, &as);
+    for (long k = now; k >= first; k--) {   /* the segment of tick k: from tick k - 1 to tick k */
+        int older = s == 0 ? t->slots - 1 : s - 1;
+        if (i >= t->count[older] || t->tick[older] != t->tick[s] - 1)
+            break;   /* the bird came later, or a tick is missing */
+        double raw[3] = {t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i], t->z[(size_t)s * cap + i]};
+        double then[3] = {t->x[(size_t)older * cap + i], t->y[(size_t)older * cap + i],
+                          t->z[(size_t)older * cap + i]}, d[3];
+        mur_params_offset3(p, raw, then, d);
+        double reach = t->reach[s];
+        if (!(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= reach * reach))
+            break;   /* a jump, or a bird not there then (NaN) */
+        double to[3] = {at[0] + d[0], at[1] + d[1], at[2] + d[2]}, bx = 0, by = 0, bd = 0, bs = 0;
+        int b_ok = mur_view3d_project(v, to, &bx, &by, &bd, &bs);
+        long band = k / e;
+        if (open && (!a_ok || !b_ok || pc[nq].band != band)) {   /* close it */
             nq++;
+            open = 0;
+        }
+        if (a_ok && b_ok) {
+            if (!open) {
+                pc[nq] = (piece){.depth = ad, .scale = as, .boid = i, .band = band,
+                                 .bin = t->bin[(size_t)s * cap + i], .at = np, .n = 1};
+                pt[2 * np] = ax;
+                pt[2 * np + 1] = ay;
+                np++;
+                open = 1;
+            }
+            pt[2 * np] = bx;
+            pt[2 * np + 1] = by;
+            np++;
+            pc[nq].depth += bd;
+            pc[nq].scale += bs;
+            pc[nq].n++;
+        }
+        for (int c = 0; c < 3; c++)
+            at[c] = to[c];
+        ax = bx;
+        ay = by;
+        ad = bd;
+        as = bs;
+        a_ok = b_ok;
+        s = older;
     }
-    for (size_t q = 0; q < nq; q++) {
-        pc[q].depth /= pc[q].n;
-        pc[q].scale /= pc[q].n;
-    }
-    qsort(pc, nq, sizeof *pc, far_first);
+    if (open)
+        nq++;
+    g->np = np;
+    g->nq = nq;
+}
+
+/* Enters with g's pieces sorted far first and averaged; strokes each one
+ * on the frame (the panel's corner at ox, oy) that is visible, in its
+ * band's opacity, its bird's colour hazed by its depth. */
+static void stroke(cairo_t *cr, const mur_look *lk, const pieces *g, int e, long now, const mur_view3d *v,
+                   const mur_view3d_style *st, int ox, int oy)
+{
     double bird[3], haze[3];
     for (int c = 0; c < 3; c++) {
         bird[c] = chan(st->bird, c);
@@ -159,16 +159,16 @@ int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, c
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);   /* as the 2D trails: half the time, the same look */
-    for (size_t q = 0; q < nq; q++) {
-        const piece *g = &pc[q];
-        double alpha = lk->trail_fade ? mur_trail_band_alpha(lk, g->band, e, now) : mur_trail_alpha(lk);
+    for (size_t q = 0; q < g->nq; q++) {
+        const piece *pq = &g->pc[q];
+        double alpha = lk->trail_fade ? mur_trail_band_alpha(lk, pq->band, e, now) : mur_trail_alpha(lk);
         if (!(alpha > 0))
             continue;
-        double lenpx = fmin(fmax(st->len_world * g->scale, st->min_px), limit);
+        double lenpx = fmin(fmax(st->len_world * pq->scale, st->min_px), limit);
         double width = fmax(WIDTH_SHARE * lenpx, MIN_WIDTH_PX);
-        const double *xy = &pt[2 * g->at];
+        const double *xy = &g->pt[2 * pq->at];
         double lo_x = xy[0], hi_x = xy[0], lo_y = xy[1], hi_y = xy[1];
-        for (int k = 1; k < g->n; k++) {
+        for (int k = 1; k < pq->n; k++) {
             lo_x = fmin(lo_x, xy[2 * k]);
             hi_x = fmax(hi_x, xy[2 * k]);
             lo_y = fmin(lo_y, xy[2 * k + 1]);
@@ -177,19 +177,52 @@ int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, c
         if (!(hi_x >= -width && hi_y >= -width && lo_x <= v->w + width && lo_y <= v->h + width) ||
             !(hi_x - lo_x < 4 * limit && hi_y - lo_y < 4 * limit))
             continue;   /* off the frame, or a point so near the camera it is nowhere sensible */
-        double a = mur_view3d_haze(g->depth, st->visibility);
-        const double *ink = st->bin ? st->palette[g->bin] : bird;
+        double a = mur_view3d_haze(pq->depth, st->visibility);
+        const double *ink = st->bin ? st->palette[pq->bin] : bird;
         cairo_set_source_rgba(cr, ink[0] + (haze[0] - ink[0]) * a, ink[1] + (haze[1] - ink[1]) * a,
                               ink[2] + (haze[2] - ink[2]) * a, alpha);
         cairo_set_line_width(cr, width);
         cairo_move_to(cr, xy[0], xy[1]);
-        for (int k = 1; k < g->n; k++)
+        for (int k = 1; k < pq->n; k++)
             cairo_line_to(cr, xy[2 * k], xy[2 * k + 1]);
         cairo_stroke(cr);
     }
     cairo_restore(cr);
+}
+
+int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, const mur_params *p,
+                      const mur_view3d *v, const mur_view3d_style *st, int ox, int oy)
+{
+    const mur_look *lk = r->look;
+    int len = lk->trail_length;
+    if (!t->z || t->filled < 2 || len < 1)
+        return 0;
+    long now = t->tick[t->head];
+    int e = lk->trail_fade ? mur_trail_band_ticks(len) : len;
+    long first = oldest_tick(lk, now, len, e);
+    long span = now - first + 1;   /* segments a trail may have */
+    if (span > t->filled - 1)
+        span = t->filled - 1;
+    int n = t->count[t->head];
+    if (n < 1 || span < 1)
+        return 0;
+    size_t maxp = (size_t)n * (size_t)(2 * span), maxq = (size_t)n * (size_t)span;
+    pieces g = {.pt = mur_malloc(2 * maxp * sizeof *g.pt), .pc = mur_malloc(maxq * sizeof *g.pc)};
+    if (!g.pt || !g.pc) {
+        mur_free(g.pt);
+        mur_free(g.pc);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        gather(t, p, v, i, now, first, e, &g);
+    for (size_t q = 0; q < g.nq; q++) {
+        g.pc[q].depth /= g.pc[q].n;
+        g.pc[q].scale /= g.pc[q].n;
+    }
+    qsort(g.pc, g.nq, sizeof *g.pc, far_first);
+    stroke(cr, lk, &g, e, now, v, st, ox, oy);
     int bad = cairo_status(cr) != CAIRO_STATUS_SUCCESS;
-    mur_free(pt);
-    mur_free(pc);
+    mur_free(g.pt);
+    mur_free(g.pc);
     return bad ? -1 : 0;
 }

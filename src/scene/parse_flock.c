@@ -298,31 +298,153 @@ static int region_size(ctx *c, yaml_node_t *n, const char *key, const char *what
     return rc;
 }
 
-/* The region of a group: one of uniform, disc, box, ring, ball, slab (the
- * first found), inside the world; a count below 0: the whole flock's
- * shape (flock.start itself, not one of its groups). */
-static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
+/* The range of a region's corners and sizes, wider than any world: a
+ * region past a closed world's walls is refused by the walls' message. */
+#define REGION_BIG (2 * MUR_MAX_WORLD)
+
+/* Which region a group's mapping names: leaves *kind (-1: none, uniform)
+ * and *at its node (NULL: none); a second region refused. */
+static int region_kind(ctx *c, yaml_node_t *map, const mur_start_group *g, int *kind, yaml_node_t **at)
 {
-    const mur_params *p = &c->s->params;
-    yaml_node_t *v = NULL, *seen = NULL;
-    int kind = -1, rc;
+    yaml_node_t *v, *seen = NULL;
+    *kind = -1;
     for (int k = 0; region_names[k]; k++)
         if ((v = mur_parse_lookup(c, map, region_names[k]))) {
             if (seen && g->count < 0)
                 return mur_parse_fail_at(c, v, "'start' has one region (%s and %s here): to start boids in "
                                                "several, list them as start: {groups: [...]}, each group "
                                                "with its count and its region",
-                                         region_names[kind], region_names[k]);
+                                         region_names[*kind], region_names[k]);
             if (seen)
                 return mur_parse_fail_at(c, v, "a group of start.groups has one region (%s and %s here: "
                                                "uniform, disc, box, ring, ball or slab); give each region "
-                                               "a group of its own", region_names[kind], region_names[k]);
+                                               "a group of its own", region_names[*kind], region_names[k]);
             seen = v;
-            kind = k;
+            *kind = k;
         }
+    *at = seen;
+    return 0;
+}
+
+/* A ball (node v, its keys checked): leaves its centre and radius in g,
+ * inside a closed world. */
+static int ball(ctx *c, yaml_node_t *v, mur_start_group *g)
+{
+    const mur_params *p = &c->s->params;
+    yaml_node_t *cn, *rn;
+    double at[3];
+    int rc;
+    if (!(cn = mur_parse_lookup(c, v, "center")) || !(rn = mur_parse_lookup(c, v, "radius")))
+        return mur_parse_fail_at(c, v, "a ball needs a center [x, y, z] and a radius");
+    if ((rc = mur_parse_numbers(c, cn, "center", "a point [x, y, z]", 3, -MUR_MAX_WORLD, MUR_MAX_WORLD, at)) ||
+        (rc = region_size(c, rn, "radius", "a ball's radius", REGION_BIG, &g->radius)))
+        return rc;
+    g->cx = at[0], g->cy = at[1], g->cz = at[2];
+    double r = g->radius;
+    if (p->boundary != MUR_BOUNDARY_OPEN &&
+        (g->cx - r < 0 || g->cy - r < 0 || g->cz - r < 0 || g->cx + r > p->width ||
+         g->cy + r > p->height || g->cz + r > p->depth))
+        return mur_parse_fail_at(c, v, "the ball reaches outside the world (0 to %g, 0 to %g, 0 to %g)",
+                                 p->width, p->height, p->depth);
+    return 0;
+}
+
+/* A slab (node v, its keys checked): leaves its bottom in g->z and its
+ * thickness in g->d, inside a closed world. */
+static int slab(ctx *c, yaml_node_t *v, mur_start_group *g)
+{
+    const mur_params *p = &c->s->params;
+    yaml_node_t *bn, *tn;
+    double top;
+    int rc;
+    if (!(bn = mur_parse_lookup(c, v, "bottom")) || !(tn = mur_parse_lookup(c, v, "top")))
+        return mur_parse_fail_at(c, v, "a slab needs a bottom and a top (heights, z)");
+    if ((rc = mur_parse_number(c, bn, "bottom", -REGION_BIG, REGION_BIG, &g->z)) ||
+        (rc = mur_parse_number(c, tn, "top", -REGION_BIG, REGION_BIG, &top)))
+        return rc;
+    if (!(top > g->z))
+        return mur_parse_fail_at(c, tn, "a slab's top must be above its bottom");
+    g->d = top - g->z;
+    if (p->boundary != MUR_BOUNDARY_OPEN && (g->z < 0 || top > p->depth))
+        return mur_parse_fail_at(c, v, "the slab reaches outside the world (z from 0 to %g)", p->depth);
+    return 0;
+}
+
+/* A disc or a ring (kind) of the plane at node v: leaves its centre,
+ * radius and band (a ring's width; a fifth of the radius unless given) in
+ * g, inside a closed world. */
+static int round_region(ctx *c, yaml_node_t *v, int kind, mur_start_group *g)
+{
+    const mur_params *p = &c->s->params;
+    yaml_node_t *cn, *rn, *wn;
+    int rc;
+    if ((rc = mur_parse_each_pair(c, v, region_names[kind], kind == MUR_REGION_DISC ? mur_parse_disc_keys : mur_parse_ring_keys,
+                        NULL, NULL)))
+        return rc;
+    if (!(cn = mur_parse_lookup(c, v, "center")) || !(rn = mur_parse_lookup(c, v, "radius")))
+        return mur_parse_fail_at(c, v, "a %s needs a center [x, y] and a radius", region_names[kind]);
+    if ((rc = point(c, cn, "center", &g->cx, &g->cy)) ||
+        (rc = region_size(c, rn, "radius", kind == MUR_REGION_DISC ? "a disc's radius" : "a ring's radius",
+                          REGION_BIG, &g->radius)))
+        return rc;
+    g->band = g->radius / 5;
+    if ((wn = mur_parse_lookup(c, v, "width")) && (rc = mur_parse_number(c, wn, "width", 1e-9, 2 * g->radius, &g->band)))
+        return rc;
+    double r = g->radius + (kind == MUR_REGION_RING ? g->band / 2 : 0);
+    if (p->boundary != MUR_BOUNDARY_OPEN &&   /* an open world has no outside */
+        (g->cx - r < 0 || g->cy - r < 0 || g->cx + r > p->width || g->cy + r > p->height))
+        return mur_parse_fail_at(c, v, "the %s reaches outside the world (0 to %g, 0 to %g)", region_names[kind],
+                       p->width, p->height);
+    return 0;
+}
+
+/* A box at node v: leaves its corner and sides in g (z and depth in a 3D
+ * world, where they are needed; refused in the plane), inside a closed
+ * world. */
+static int box(ctx *c, yaml_node_t *v, mur_start_group *g)
+{
+    const mur_params *p = &c->s->params;
+    int three = p->dimensions == 3, rc;
+    if ((rc = mur_parse_each_pair(c, v, "box", mur_parse_box_keys, NULL, NULL)))
+        return rc;
+    yaml_node_t *n[6];
+    double *out[6] = {&g->x, &g->y, &g->w, &g->h, &g->z, &g->d};
+    for (int k = 0; k < 6; k++) {
+        n[k] = mur_parse_lookup(c, v, mur_parse_box_keys[k]);
+        if (k >= 4 && n[k] && !three)
+            return mur_parse_fail_at(c, n[k], "a box's '%s' is the third axis: it needs a 3D world",
+                                     mur_parse_box_keys[k]);
+        if (k >= 4 && !three)
+            continue;
+        if (!n[k])
+            return mur_parse_fail_at(c, v, three ? "a box in a 3D world needs x, y, z, width, height "
+                                                   "and depth"
+                                                 : "a box needs x, y, width and height");
+        int size = k == 2 || k == 3 || k == 5;
+        if ((rc = size ? region_size(c, n[k], mur_parse_box_keys[k], "a box's sides", REGION_BIG, out[k])
+                       : mur_parse_number(c, n[k], mur_parse_box_keys[k], -REGION_BIG, REGION_BIG, out[k])))
+            return rc;
+    }
+    if (p->boundary != MUR_BOUNDARY_OPEN &&
+        (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height ||
+         (three && (g->z < 0 || g->z + g->d > p->depth))))
+        return mur_parse_fail_at(c, v, three ? "the box reaches outside the world (0 to %g, 0 to %g, 0 to %g)"
+                                             : "the box reaches outside the world (0 to %g, 0 to %g)",
+                                 p->width, p->height, p->depth);
+    return 0;
+}
+
+/* The region of a group: one of uniform, disc, box, ring, ball, slab (the
+ * first found), inside the world; a count below 0: the whole flock's
+ * shape (flock.start itself, not one of its groups). */
+static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
+{
+    const mur_params *p = &c->s->params;
+    yaml_node_t *v = NULL;
+    int kind, rc;
+    if ((rc = region_kind(c, map, g, &kind, &v)))
+        return rc;
     g->region = kind < 0 ? MUR_REGION_UNIFORM : (mur_region)kind;
-    v = seen;
-    double big = 2 * MUR_MAX_WORLD;
     int three = p->dimensions == 3;
     if (three && (kind == MUR_REGION_DISC || kind == MUR_REGION_RING))
         return mur_parse_fail_at(c, v, "a %s is a region of the plane: a 3D world takes a ball, a box "
@@ -335,86 +457,16 @@ static int region(ctx *c, yaml_node_t *map, mur_start_group *g)
     if (!three && (kind == MUR_REGION_BALL || kind == MUR_REGION_SLAB))
         return mur_parse_fail_at(c, v, "a %s is a region of a 3D world (world.dimensions: 3)",
                                  region_names[kind]);
-    if (kind == MUR_REGION_BALL) {
-        yaml_node_t *cn, *rn;
-        double at[3];
-        if (!(cn = mur_parse_lookup(c, v, "center")) || !(rn = mur_parse_lookup(c, v, "radius")))
-            return mur_parse_fail_at(c, v, "a ball needs a center [x, y, z] and a radius");
-        if ((rc = mur_parse_numbers(c, cn, "center", "a point [x, y, z]", 3, -MUR_MAX_WORLD, MUR_MAX_WORLD, at)) ||
-            (rc = region_size(c, rn, "radius", "a ball's radius", big, &g->radius)))
-            return rc;
-        g->cx = at[0], g->cy = at[1], g->cz = at[2];
-        double r = g->radius;
-        if (p->boundary != MUR_BOUNDARY_OPEN &&
-            (g->cx - r < 0 || g->cy - r < 0 || g->cz - r < 0 || g->cx + r > p->width ||
-             g->cy + r > p->height || g->cz + r > p->depth))
-            return mur_parse_fail_at(c, v, "the ball reaches outside the world (0 to %g, 0 to %g, 0 to %g)",
-                                     p->width, p->height, p->depth);
-        return 0;
-    }
-    if (kind == MUR_REGION_SLAB) {
-        yaml_node_t *bn, *tn;
-        double top;
-        if (!(bn = mur_parse_lookup(c, v, "bottom")) || !(tn = mur_parse_lookup(c, v, "top")))
-            return mur_parse_fail_at(c, v, "a slab needs a bottom and a top (heights, z)");
-        if ((rc = mur_parse_number(c, bn, "bottom", -big, big, &g->z)) ||
-            (rc = mur_parse_number(c, tn, "top", -big, big, &top)))
-            return rc;
-        if (!(top > g->z))
-            return mur_parse_fail_at(c, tn, "a slab's top must be above its bottom");
-        g->d = top - g->z;
-        if (p->boundary != MUR_BOUNDARY_OPEN && (g->z < 0 || top > p->depth))
-            return mur_parse_fail_at(c, v, "the slab reaches outside the world (z from 0 to %g)", p->depth);
-        return 0;
-    }
-    if (kind == MUR_REGION_DISC || kind == MUR_REGION_RING) {
-        yaml_node_t *cn, *rn, *wn;
-        if ((rc = mur_parse_each_pair(c, v, region_names[kind], kind == MUR_REGION_DISC ? mur_parse_disc_keys : mur_parse_ring_keys,
-                            NULL, NULL)))
-            return rc;
-        if (!(cn = mur_parse_lookup(c, v, "center")) || !(rn = mur_parse_lookup(c, v, "radius")))
-            return mur_parse_fail_at(c, v, "a %s needs a center [x, y] and a radius", region_names[kind]);
-        if ((rc = point(c, cn, "center", &g->cx, &g->cy)) ||
-            (rc = region_size(c, rn, "radius", kind == MUR_REGION_DISC ? "a disc's radius" : "a ring's radius",
-                              big, &g->radius)))
-            return rc;
-        g->band = g->radius / 5;
-        if ((wn = mur_parse_lookup(c, v, "width")) && (rc = mur_parse_number(c, wn, "width", 1e-9, 2 * g->radius, &g->band)))
-            return rc;
-        double r = g->radius + (kind == MUR_REGION_RING ? g->band / 2 : 0);
-        if (p->boundary != MUR_BOUNDARY_OPEN &&   /* an open world has no outside */
-            (g->cx - r < 0 || g->cy - r < 0 || g->cx + r > p->width || g->cy + r > p->height))
-            return mur_parse_fail_at(c, v, "the %s reaches outside the world (0 to %g, 0 to %g)", region_names[kind],
-                           p->width, p->height);
-    } else if (kind == MUR_REGION_BOX) {
-        if ((rc = mur_parse_each_pair(c, v, "box", mur_parse_box_keys, NULL, NULL)))
-            return rc;
-        yaml_node_t *n[6];
-        double *out[6] = {&g->x, &g->y, &g->w, &g->h, &g->z, &g->d};
-        for (int k = 0; k < 6; k++) {
-            n[k] = mur_parse_lookup(c, v, mur_parse_box_keys[k]);
-            if (k >= 4 && n[k] && !three)
-                return mur_parse_fail_at(c, n[k], "a box's '%s' is the third axis: it needs a 3D world",
-                                         mur_parse_box_keys[k]);
-            if (k >= 4 && !three)
-                continue;
-            if (!n[k])
-                return mur_parse_fail_at(c, v, three ? "a box in a 3D world needs x, y, z, width, height "
-                                                       "and depth"
-                                                     : "a box needs x, y, width and height");
-            int size = k == 2 || k == 3 || k == 5;
-            if ((rc = size ? region_size(c, n[k], mur_parse_box_keys[k], "a box's sides", big, out[k])
-                           : mur_parse_number(c, n[k], mur_parse_box_keys[k], -big, big, out[k])))
-                return rc;
-        }
-        if (p->boundary != MUR_BOUNDARY_OPEN &&
-            (g->x < 0 || g->y < 0 || g->x + g->w > p->width || g->y + g->h > p->height ||
-             (three && (g->z < 0 || g->z + g->d > p->depth))))
-            return mur_parse_fail_at(c, v, three ? "the box reaches outside the world (0 to %g, 0 to %g, 0 to %g)"
-                                                 : "the box reaches outside the world (0 to %g, 0 to %g)",
-                                     p->width, p->height, p->depth);
-    } else if (v && !(v->type == YAML_SCALAR_NODE && !*mur_parse_scalar(v)) &&
-               !(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.start == v->data.mapping.pairs.top))
+    if (kind == MUR_REGION_BALL)
+        return ball(c, v, g);
+    if (kind == MUR_REGION_SLAB)
+        return slab(c, v, g);
+    if (kind == MUR_REGION_DISC || kind == MUR_REGION_RING)
+        return round_region(c, v, kind, g);
+    if (kind == MUR_REGION_BOX)
+        return box(c, v, g);
+    if (v && !(v->type == YAML_SCALAR_NODE && !*mur_parse_scalar(v)) &&
+        !(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.start == v->data.mapping.pairs.top))
         return mur_parse_fail_at(c, v, "'uniform' takes nothing ({} or an empty value)");
     return 0;
 }

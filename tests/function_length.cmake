@@ -1,0 +1,57 @@
+# The function length test (cmake -P): no function of src/ is over MAX
+# lines, counted as issue #45 counts them: from the line of the function's
+# name to its closing brace. A function here is a '{' at column 0 (the
+# project's style puts a body's brace on a line of its own); its name is
+# the first `name(` on the nearest line above that starts at column 0 (a
+# signature's continued lines are indented), and it ends at the next line
+# that starts with '}'. Each one over says file:line, its name and length.
+#   cmake -DSRC=<source tree> [-DMAX=100] -P function_length.cmake
+cmake_minimum_required(VERSION 3.20)
+if(NOT DEFINED MAX)
+  set(MAX 100)
+endif()
+set(failures 0)
+file(GLOB_RECURSE sources RELATIVE ${SRC} ${SRC}/src/*.c ${SRC}/src/*.h)
+list(SORT sources)
+foreach(src ${sources})
+  file(READ ${SRC}/${src} text)
+  # One list element per line, none of them empty (each starts with '@'):
+  # a line's ';', '\' and brackets would otherwise split or join elements.
+  string(REPLACE ";" "," text "${text}")
+  string(REPLACE "\\" "/" text "${text}")
+  string(REPLACE "[" "<" text "${text}")
+  string(REPLACE "]" ">" text "${text}")
+  string(REPLACE "\n" ";@" text "@${text}")
+  set(line 0)
+  set(body 0)
+  set(head "")
+  set(head_line 0)
+  foreach(l IN LISTS text)
+    math(EXPR line "${line} + 1")
+    if(body)
+      if(l MATCHES "^@}")
+        math(EXPR n "${line} - ${head_line} + 1")
+        if(n GREATER MAX)
+          string(REGEX MATCH "[A-Za-z_][A-Za-z0-9_]*[ \t]*\\(" name "${head}")
+          string(REGEX REPLACE "[ \t]*\\($" "" name "${name}")
+          if(name STREQUAL "")
+            set(name "?")
+          endif()
+          message(NOTICE "${src}:${head_line}: ${name} is ${n} lines (at most ${MAX}): split it into phases")
+          math(EXPR failures "${failures} + 1")
+        endif()
+        set(body 0)
+      endif()
+    elseif(l MATCHES "^@{")
+      set(body 1)
+    elseif(l MATCHES "^@[A-Za-z_]")
+      set(head "${l}")
+      set(head_line ${line})
+    endif()
+  endforeach()
+endforeach()
+list(LENGTH sources nsources)
+if(failures GREATER 0)
+  message(FATAL_ERROR "${failures} function(s) over ${MAX} lines in src/")
+endif()
+message(STATUS "function length: every function of ${nsources} files in src/ is at most ${MAX} lines")
