@@ -575,3 +575,60 @@ TEST(in_3d_a_lone_boid_or_one_at_the_centre_does_not_rotate)
     mur_metrics_ctx_destroy(ctx);
     mur_flock_destroy(f);
 }
+
+/* The thin axis's direction (Ballerini et al. 2008): a lattice sheet of
+ * 12 x 8 x 3 points turned about y by angle a has its thin axis along
+ * (sin a, 0, cos a), so thin_gravity is |cos a| at every angle; flying
+ * along its long side, (cos a, 0, -sin a), thin_heading is 0, and flying
+ * along its normal 1. The plane's answer is its normal's: 1 and 0. A line
+ * has no thin axis: NaN. */
+TEST(the_thin_axis_is_measured_against_gravity_and_the_heading)
+{
+    enum { KX = 12, KY = 8, KZ = 3, N = KX * KY * KZ };
+    static double x[N], y[N], z[N], vx[N], vy[N], vz[N];
+    const double angles[] = {0, 0.3, 0.9, PI / 2};
+    mur_metrics_ctx *ctx = mur_metrics_ctx_create();
+    REQUIRE(ctx, "ctx");
+    unsigned want = 1u << MUR_METRIC_THIN_GRAVITY | 1u << MUR_METRIC_THIN_HEADING;
+    for (int k = 0; k < 4; k++)
+        for (int up = 0; up < 2; up++) {
+            double a = angles[k], c = cos(a), s = sin(a);
+            for (int i = 0; i < N; i++) {
+                double u = 10 * (i % KX) - 55, w = 10 * (i / KX % KY) - 35, h = 10 * (i / KX / KY) - 10;
+                x[i] = 240 + c * u + s * h;
+                y[i] = 160 + w;
+                z[i] = 100 - s * u + c * h;
+                vx[i] = up ? s : c;   /* along the sheet's long side, or along its normal */
+                vy[i] = 0;
+                vz[i] = up ? c : -s;
+            }
+            mur_flock *f = state3(N, x, y, z, vx, vy, vz, MUR_BOUNDARY_REFLECT);
+            mur_metrics m;
+            REQUIRE(mur_metrics_compute_some(ctx, f, want, &m) == 0, "compute");
+            CHECK(fabs(m.thin_gravity - fabs(c)) < 1e-9, "angle %g: thin_gravity %.17g, want %.17g", a,
+                  m.thin_gravity, fabs(c));
+            CHECK(fabs(m.thin_heading - up) < 1e-9, "angle %g, %s: thin_heading %.17g", a,
+                  up ? "flying along the normal" : "flying along the sheet", m.thin_heading);
+            mur_flock_destroy(f);
+        }
+    for (int i = 0; i < 20; i++) {   /* a line along x: the two smaller extents are both 0 */
+        x[i] = 100 + 5 * i;
+        y[i] = 160;
+        z[i] = 100;
+        vx[i] = 1;
+        vy[i] = vz[i] = 0;
+    }
+    mur_flock *f = state3(20, x, y, z, vx, vy, vz, MUR_BOUNDARY_REFLECT);
+    mur_metrics m;
+    REQUIRE(mur_metrics_compute_some(ctx, f, want, &m) == 0, "compute");
+    CHECK(isnan(m.thin_gravity) && isnan(m.thin_heading), "a line: %g %g", m.thin_gravity, m.thin_heading);
+    mur_flock_destroy(f);
+    const mur_preset *pre = mur_preset_find("wrkspc");
+    mur_params p = pre->params;
+    mur_error err;
+    REQUIRE(!mur_flock_create(&f, &p, 1, &err), "%s", err.msg);
+    REQUIRE(mur_metrics_compute_some(ctx, f, want, &m) == 0, "compute");
+    CHECK(m.thin_gravity == 1 && m.thin_heading == 0, "the plane: %g %g", m.thin_gravity, m.thin_heading);
+    mur_flock_destroy(f);
+    mur_metrics_ctx_destroy(ctx);
+}

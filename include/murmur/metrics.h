@@ -28,10 +28,15 @@ typedef struct mur_metrics {
     double thickness;   ///< along the smallest principal axis, world units (0 in 2D)
     double width;       ///< along the middle principal axis (2D: the smaller), world units
     double length;      ///< along the largest principal axis, world units
+    /* The thinnest principal axis's direction (Ballerini et al. 2008): |cos| of its angle
+     * to gravity (z) and to the group's mean velocity; in a 2D world the plane's normal
+     * is that axis (1 and 0); NaN without an axis (no boids, a point, no mean velocity) */
+    double thin_gravity;  ///< 1: a level sheet; Ballerini's starlings 0.93 +- 0.04
+    double thin_heading;  ///< 0: flying along the sheet, edge first
 } mur_metrics;
 
 /// Number of metrics: the fields of mur_metrics, in order.
-#define MUR_METRIC_COUNT 12
+#define MUR_METRIC_COUNT 14
 
 /// Indices of the metrics, in that order: bit k of a `want` mask
 /// (mur_metrics_compute_some) asks for metric k.
@@ -47,7 +52,9 @@ enum {
     MUR_METRIC_ELONGATION,
     MUR_METRIC_THICKNESS,
     MUR_METRIC_WIDTH,
-    MUR_METRIC_LENGTH
+    MUR_METRIC_LENGTH,
+    MUR_METRIC_THIN_GRAVITY,
+    MUR_METRIC_THIN_HEADING
 };
 
 /// What every reader of a metric needs to know about it, from one table:

@@ -44,6 +44,11 @@ static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
      "sqrt(12 lambda_mid) of the positions' covariance (2D: the smaller of two)", 1},
     {"length", "length (largest extent)", "world units", 1, 0,
      "sqrt(12 lambda_max) of the positions' covariance: the group's extent along its longest axis", 1},
+    {"thin_gravity", "thin axis against gravity (|cos|)", "", 2, 1,
+     "|cos| of the angle between the covariance's smallest axis and z: 1 for a level sheet (1 in 2D)", 1},
+    {"thin_heading", "thin axis against the heading (|cos|)", "", 2, 1,
+     "|cos| of the angle between the covariance's smallest axis and the mean velocity: 0 flying along "
+     "the sheet (0 in 2D)", 1},
 };
 
 unsigned mur_metrics_default_mask(void)
@@ -77,6 +82,8 @@ double mur_metrics_value(const mur_metrics *m, int k)
     case 9: return m->thickness;
     case 10: return m->width;
     case 11: return m->length;
+    case 12: return m->thin_gravity;
+    case 13: return m->thin_heading;
     default: return NAN;
     }
 }
@@ -829,32 +836,44 @@ double mur_correlation_zero(const double *c, int nbins, double bin)
     return NAN;
 }
 
+/* A plane's rotation, elongation and extents in want into out (n >= 1). */
+static void plane_shape(const mur_flock *f, int n, unsigned want, mur_metrics *out)
+{
+    enum { EXTENTS = 1u << MUR_METRIC_THICKNESS | 1u << MUR_METRIC_WIDTH | 1u << MUR_METRIC_LENGTH };
+    double cx, cy;
+    group_centre(f, n, &cx, &cy);
+    if (want & 1u << MUR_METRIC_ROTATION)
+        out->rotation = rotation_of(f, n, cx, cy);
+    if (want & 1u << MUR_METRIC_ELONGATION)
+        out->elongation = elongation_of(f, n, cx, cy);
+    if (want & EXTENTS) {
+        mur_metrics e;
+        extents_of(f, n, cx, cy, &e);
+        if (want & 1u << MUR_METRIC_THICKNESS)
+            out->thickness = e.thickness;
+        if (want & 1u << MUR_METRIC_WIDTH)
+            out->width = e.width;
+        if (want & 1u << MUR_METRIC_LENGTH)
+            out->length = e.length;
+    }
+}
+
 /* The field's measures in want into out (n >= 1); the others NaN. */
 static int field_measures(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
 {
     enum { EXTENTS = 1u << MUR_METRIC_THICKNESS | 1u << MUR_METRIC_WIDTH | 1u << MUR_METRIC_LENGTH };
     int n = mur_flock_count(f);
     out->rotation = out->correlation_length = out->elongation = NAN;
-    out->thickness = out->width = out->length = NAN;
+    out->thickness = out->width = out->length = out->thin_gravity = out->thin_heading = NAN;
     if (mur_flock_dimensions(f) == 3) {
         mur_metrics3_shape_(f, want, out);
-    } else if (want & (1u << MUR_METRIC_ROTATION | 1u << MUR_METRIC_ELONGATION | EXTENTS)) {
-        double cx, cy;
-        group_centre(f, n, &cx, &cy);
-        if (want & 1u << MUR_METRIC_ROTATION)
-            out->rotation = rotation_of(f, n, cx, cy);
-        if (want & 1u << MUR_METRIC_ELONGATION)
-            out->elongation = elongation_of(f, n, cx, cy);
-        if (want & EXTENTS) {
-            mur_metrics e;
-            extents_of(f, n, cx, cy, &e);
-            if (want & 1u << MUR_METRIC_THICKNESS)
-                out->thickness = e.thickness;
-            if (want & 1u << MUR_METRIC_WIDTH)
-                out->width = e.width;
-            if (want & 1u << MUR_METRIC_LENGTH)
-                out->length = e.length;
+    } else {
+        if (want & (1u << MUR_METRIC_THIN_GRAVITY | 1u << MUR_METRIC_THIN_HEADING)) {
+            out->thin_gravity = 1;   /* the plane's normal is its thinnest axis; no velocity has a z */
+            out->thin_heading = 0;
         }
+        if (want & (1u << MUR_METRIC_ROTATION | 1u << MUR_METRIC_ELONGATION | EXTENTS))
+            plane_shape(f, n, want, out);
     }
     if (!(want & 1u << MUR_METRIC_CORRELATION_LENGTH))
         return MUR_OK;
@@ -876,7 +895,7 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         out->rotation = 0;
         out->elongation = 1;
         out->thickness = out->width = out->length = 0;
-        out->correlation_length = NAN;
+        out->correlation_length = out->thin_gravity = out->thin_heading = NAN;
         return MUR_OK;
     }
     return field_measures(m, f, want, out);

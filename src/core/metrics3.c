@@ -392,7 +392,13 @@ int mur_metrics3_neighbour_(mur_metrics_ctx *m, const mur_flock *f, unsigned wan
 
 void mur_sym3_eigenvalues_(const double a[9], double l[3])
 {
-    double A[3][3];
+    double v[3][3];
+    mur_sym3_eigen_(a, l, v);
+}
+
+void mur_sym3_eigen_(const double a[9], double l[3], double vec[3][3])
+{
+    double A[3][3], V[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             A[i][j] = 0.5 * (a[3 * i + j] + a[3 * j + i]);
@@ -419,25 +425,53 @@ void mur_sym3_eigenvalues_(const double a[9], double l[3])
                     A[p][k] = c * apk - s * aqk;
                     A[q][k] = s * apk + c * aqk;
                 }
+                for (int k = 0; k < 3; k++) {   /* V <- V J: its columns turn into the eigenvectors */
+                    double vkp = V[k][p], vkq = V[k][q];
+                    V[k][p] = c * vkp - s * vkq;
+                    V[k][q] = s * vkp + c * vkq;
+                }
             }
     }
-    l[0] = A[0][0];
-    l[1] = A[1][1];
-    l[2] = A[2][2];
+    int at[3] = {0, 1, 2};
+    for (int i = 0; i < 3; i++)
+        l[i] = A[i][i];
     for (int i = 1; i < 3; i++)
         for (int j = i; j > 0 && l[j - 1] > l[j]; j--) {
             double t = l[j];
+            int ta = at[j];
             l[j] = l[j - 1];
             l[j - 1] = t;
+            at[j] = at[j - 1];
+            at[j - 1] = ta;
         }
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            vec[i][k] = V[k][at[i]];
+}
+
+/* The thinnest axis e (unit, of eigenvalues l ascending) against gravity
+ * and the mean of n velocities: |cos| of each angle, NaN where the axis is
+ * not one (the two smallest extents equal: a line or a point, no thin
+ * direction) or the mean velocity is 0. */
+static void thin_axis(const double *const vel[3], int n, const double l[3], const double e[3], mur_metrics *out)
+{
+    double u[3] = {0, 0, 0};
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++)
+            u[a] += vel[a][i];
+    double ul = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    int axis = l[1] > l[0] * (1 + 1e-9) && l[1] > 0;
+    out->thin_gravity = axis ? fabs(e[2]) : NAN;
+    out->thin_heading = axis && ul > 0 ? fabs(e[0] * u[0] + e[1] * u[1] + e[2] * u[2]) / ul : NAN;
 }
 
 void mur_metrics3_shape_(const mur_flock *f, unsigned want, mur_metrics *out)
 {
     enum {
         ROTATION = 1u << MUR_METRIC_ROTATION,
+        THIN = 1u << MUR_METRIC_THIN_GRAVITY | 1u << MUR_METRIC_THIN_HEADING,
         SHAPE = 1u << MUR_METRIC_ELONGATION | 1u << MUR_METRIC_THICKNESS | 1u << MUR_METRIC_WIDTH |
-                1u << MUR_METRIC_LENGTH
+                1u << MUR_METRIC_LENGTH | THIN
     };
     if (!(want & (ROTATION | SHAPE)))
         return;
@@ -484,8 +518,10 @@ void mur_metrics3_shape_(const mur_flock *f, unsigned want, mur_metrics *out)
     for (int a = 0; a < 3; a++)
         for (int b = a; b < 3; b++)
             cov[3 * b + a] = cov[3 * a + b] /= n;
-    double l[3];
-    mur_sym3_eigenvalues_(cov, l);
+    double l[3], axis[3][3];
+    mur_sym3_eigen_(cov, l, axis);
+    if (want & THIN)
+        thin_axis(vel, n, l, axis[0], out);
     if (want & 1u << MUR_METRIC_ELONGATION)
         out->elongation = !(l[2] > 0) ? 1 : l[0] > 0 ? sqrt(l[2] / l[0]) : INFINITY;
     if (want & 1u << MUR_METRIC_THICKNESS)

@@ -96,5 +96,8 @@ void mur_metrics3_free_(struct mur_metrics3 *s);
 /* The eigenvalues of the symmetric 3 x 3 matrix a (row-major), ascending
  * into l (cyclic Jacobi rotations). */
 void mur_sym3_eigenvalues_(const double a[9], double l[3]);
+/* The same, with unit eigenvectors: vec[i] belongs to l[i] (Jacobi's
+ * rotations accumulated; the eigenvalues' bits as mur_sym3_eigenvalues_'s). */
+void mur_sym3_eigen_(const double a[9], double l[3], double vec[3][3]);
 
 #endif
