@@ -67,6 +67,23 @@ static int still_of(const char *name, const char *body, const char *predator, co
     return murmur(args, err, n) == 0 ? 0 : -1;
 }
 
+/* Three stills at `at` of body with one predator of `path` and each of
+ * keys[k] (a size and a colour, or nothing), the pixels near rgb over the
+ * whole frame into out[k]; 0, or -1 with the error in err. */
+static int three_looks(const char *body, const char *path, const char *const keys[3], const char *at,
+                       const int rgb[3], found out[3], char *err, size_t n)
+{
+    const char *png = scratch_path("predator-look.png");
+    for (int k = 0; k < 3; k++) {
+        char predator[512];
+        snprintf(predator, sizeof predator, "{%s%s}", path, keys[k]);
+        if (still_of("look.yaml", body, predator, at, png, err, n) ||
+            find_colour(png, rgb[0], rgb[1], rgb[2], 0, 0, 1 << 14, 1 << 14, &out[k]))
+            return -1;
+    }
+    return 0;
+}
+
 /* 480 x 320 world units on 480 x 320 pixels: a world unit is a pixel. The
  * lone bird is white and small, far from green. */
 static const char *plane =
@@ -82,16 +99,10 @@ static const char *plane =
 TEST(a_plane_predator_is_drawn_at_its_size_in_its_colour)
 {
     char err[2048];
-    found big, small, plain;
-    const char *png = scratch_path("predator-look.png");
-    REQUIRE(!still_of("pl1.yaml", plane, "{" PLANE_PATH ", size: 40, color: '#00ff00'}", "3s", png, err, sizeof err),
-            "%s", err);
-    REQUIRE(!find_colour(png, 0, 255, 0, 0, 0, 479, 319, &big), "read %s", png);
-    REQUIRE(!still_of("pl2.yaml", plane, "{" PLANE_PATH ", size: 20, color: '#00ff00'}", "3s", png, err, sizeof err),
-            "%s", err);
-    REQUIRE(!find_colour(png, 0, 255, 0, 0, 0, 479, 319, &small), "read %s", png);
-    REQUIRE(!still_of("pl3.yaml", plane, "{" PLANE_PATH "}", "3s", png, err, sizeof err), "%s", err);
-    REQUIRE(!find_colour(png, 0, 255, 0, 0, 0, 479, 319, &plain), "read %s", png);
+    found f[3];
+    const char *keys[3] = {", size: 40, color: '#00ff00'", ", size: 20, color: '#00ff00'", ""};
+    REQUIRE(!three_looks(plane, PLANE_PATH, keys, "3s", (const int[3]){0, 255, 0}, f, err, sizeof err), "%s", err);
+    const found big = f[0], small = f[1], plain = f[2];
     /* a disc of diameter 40 less its x: about pi 20^2 = 1257 pixels */
     CHECK(big.n > 800 && big.n < 1400, "size 40: %ld green pixels", big.n);
     CHECK(hypot(big.cx - 310, big.cy - 160) < 1.5, "size 40: centred at (%.1f, %.1f), not (310, 160)", big.cx,
@@ -100,26 +111,49 @@ TEST(a_plane_predator_is_drawn_at_its_size_in_its_colour)
     CHECK(plain.n == 0, "without a colour the marker is not green (%ld pixels)", plain.n);
 }
 
+/* A trail's case: a still of body at `at` with the predator `with` its
+ * trail and one `without`, and three boxes (x0, y0, x1, y1) of the first:
+ * behind it along its path, ahead of it, and older than the trail. */
+typedef struct {
+    const char *body, *with, *without, *at;
+    int green;                   /* the colour looked for: any green shade (1) or red (0) */
+    int behind[4], ahead[4], old[4];
+} trail_case;
+
+/* The pixels of the trail's colour in the case's boxes: out[0..2] behind,
+ * ahead and old with the trail, out[3] behind without it; 0, or -1 with
+ * the error in err. */
+static int trail_look(const trail_case *tc, found out[4], char *err, size_t n)
+{
+    const char *png = scratch_path("predator-trail.png");
+    const int *box[4] = {tc->behind, tc->ahead, tc->old, tc->behind};
+    for (int k = 0; k < 4; k++) {
+        if (k == 0 || k == 3) {
+            char predator[512];
+            snprintf(predator, sizeof predator, "{%s}", k ? tc->without : tc->with);
+            if (still_of("trail.yaml", tc->body, predator, tc->at, png, err, n))
+                return -1;
+        }
+        if (find_colour(png, -1, tc->green, 0, box[k][0], box[k][1], box[k][2], box[k][3], &out[k]))
+            return -1;
+    }
+    return 0;
+}
+
 TEST(a_plane_predator_trail_is_the_path_it_flew)
 {
-    char err[2048];
-    found behind, ahead, old, none;
-    const char *png = scratch_path("predator-trail.png");
-    REQUIRE(!still_of("pt1.yaml", plane, "{" PLANE_PATH ", size: 10, color: '#00ff00', trail: 2s}", "3s", png, err,
-                      sizeof err),
-            "%s", err);
     /* at 3 s it is at x = 310; 2 s of trail reach back to x = 170 */
-    REQUIRE(!find_colour(png, -1, 1, 0, 200, 150, 290, 170, &behind), "read %s", png);
-    REQUIRE(!find_colour(png, -1, 1, 0, 330, 150, 470, 170, &ahead), "read %s", png);
-    REQUIRE(!find_colour(png, -1, 1, 0, 100, 150, 160, 170, &old), "read %s", png);
-    REQUIRE(!still_of("pt2.yaml", plane, "{" PLANE_PATH ", size: 10, color: '#00ff00'}", "3s", png, err, sizeof err),
-            "%s", err);
-    REQUIRE(!find_colour(png, -1, 1, 0, 200, 150, 290, 170, &none), "read %s", png);
-    CHECK(behind.n > 180, "the trail behind it: %ld pixels", behind.n);
-    CHECK(fabs(behind.cy - 160) < 1, "the trail lies on its path (y %.2f)", behind.cy);
-    CHECK(ahead.n == 0, "nothing ahead of it (%ld pixels)", ahead.n);
-    CHECK(old.n == 0, "nothing older than 2 s (%ld pixels)", old.n);
-    CHECK(none.n == 0, "no trail without `trail` (%ld pixels)", none.n);
+    const trail_case tc = {plane, PLANE_PATH ", size: 10, color: '#00ff00', trail: 2s",
+                           PLANE_PATH ", size: 10, color: '#00ff00'", "3s", 1,
+                           {200, 150, 290, 170}, {330, 150, 470, 170}, {100, 150, 160, 170}};
+    char err[2048];
+    found f[4];
+    REQUIRE(!trail_look(&tc, f, err, sizeof err), "%s", err);
+    CHECK(f[0].n > 180, "the trail behind it: %ld pixels", f[0].n);
+    CHECK(fabs(f[0].cy - 160) < 1, "the trail lies on its path (y %.2f)", f[0].cy);
+    CHECK(f[1].n == 0, "nothing ahead of it (%ld pixels)", f[1].n);
+    CHECK(f[2].n == 0, "nothing older than 2 s (%ld pixels)", f[2].n);
+    CHECK(f[3].n == 0, "no trail without `trail` (%ld pixels)", f[3].n);
 }
 
 /* A 1080p frame of a 3D world on a white sky; the lone bird starts behind
@@ -139,16 +173,10 @@ static const char *sky =
 TEST(a_3d_falcon_is_found_at_1080p_at_its_size_in_its_colour)
 {
     char err[2048];
-    found big, small, plain;
-    const char *png = scratch_path("falcon-look.png");
-    REQUIRE(!still_of("fl1.yaml", sky, "{" SKY_PATH ", size: 30, color: '#ff0000'}", "2s", png, err, sizeof err),
-            "%s", err);
-    REQUIRE(!find_colour(png, 255, 0, 0, 0, 0, 1919, 1079, &big), "read %s", png);
-    REQUIRE(!still_of("fl2.yaml", sky, "{" SKY_PATH ", size: 10, color: '#ff0000'}", "2s", png, err, sizeof err),
-            "%s", err);
-    REQUIRE(!find_colour(png, 255, 0, 0, 0, 0, 1919, 1079, &small), "read %s", png);
-    REQUIRE(!still_of("fl3.yaml", sky, "{" SKY_PATH "}", "2s", png, err, sizeof err), "%s", err);
-    REQUIRE(!find_colour(png, 255, 0, 0, 0, 0, 1919, 1079, &plain), "read %s", png);
+    found f[3];
+    const char *keys[3] = {", size: 30, color: '#ff0000'", ", size: 10, color: '#ff0000'", ""};
+    REQUIRE(!three_looks(sky, SKY_PATH, keys, "2s", (const int[3]){255, 0, 0}, f, err, sizeof err), "%s", err);
+    const found big = f[0], small = f[1], plain = f[2];
     CHECK(big.n > 300, "size 30: %ld red pixels", big.n);
     /* its wings (mid-beat, seen from below) pull the centroid off its body's point by up to a fifth of its span */
     CHECK(hypot(big.cx - 960, big.cy - 540) < 25, "size 30: at (%.1f, %.1f), not the frame's middle", big.cx,
@@ -159,22 +187,18 @@ TEST(a_3d_falcon_is_found_at_1080p_at_its_size_in_its_colour)
 
 TEST(a_3d_falcon_trail_is_the_path_it_flew)
 {
+    /* it flies along +x (to the right on the picture): its last second lies
+     * to its left, and nothing before that (x = 40 + 100 t: 140 at 1 s) */
+    const trail_case tc = {sky, SKY_PATH ", size: 20, color: '#ff0000', trail: 1s", SKY_PATH ", size: 20, color: '#ff0000'",
+                           "2s", 0, {700, 500, 900, 580}, {1040, 500, 1300, 580}, {0, 500, 480, 580}};
     char err[2048];
-    found behind, ahead, none;
-    const char *png = scratch_path("falcon-trail.png");
-    REQUIRE(!still_of("ft1.yaml", sky, "{" SKY_PATH ", size: 20, color: '#ff0000', trail: 1s}", "2s", png, err,
-                      sizeof err),
-            "%s", err);
-    /* it flies along +x (to the right on the picture): its last second lies to its left */
-    REQUIRE(!find_colour(png, -1, 0, 0, 700, 500, 900, 580, &behind), "read %s", png);
-    REQUIRE(!find_colour(png, -1, 0, 0, 1040, 500, 1300, 580, &ahead), "read %s", png);
-    REQUIRE(!still_of("ft2.yaml", sky, "{" SKY_PATH ", size: 20, color: '#ff0000'}", "2s", png, err, sizeof err),
-            "%s", err);
-    REQUIRE(!find_colour(png, -1, 0, 0, 700, 500, 900, 580, &none), "read %s", png);
-    CHECK(behind.n > 100, "the trail behind it: %ld pixels", behind.n);
-    CHECK(fabs(behind.cy - 540) < 4, "the trail lies on its path (y %.1f)", behind.cy);
-    CHECK(ahead.n == 0, "nothing ahead of it (%ld pixels)", ahead.n);
-    CHECK(none.n == 0, "no trail without `trail` (%ld pixels)", none.n);
+    found f[4];
+    REQUIRE(!trail_look(&tc, f, err, sizeof err), "%s", err);
+    CHECK(f[0].n > 100, "the trail behind it: %ld pixels", f[0].n);
+    CHECK(fabs(f[0].cy - 540) < 4, "the trail lies on its path (y %.1f)", f[0].cy);
+    CHECK(f[1].n == 0, "nothing ahead of it (%ld pixels)", f[1].n);
+    CHECK(f[2].n == 0, "nothing older than 1 s (%ld pixels)", f[2].n);
+    CHECK(f[3].n == 0, "no trail without `trail` (%ld pixels)", f[3].n);
 }
 
 TEST(bad_predator_looks_are_refused_at_their_line)
