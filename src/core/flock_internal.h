@@ -147,6 +147,57 @@ static inline double mur_fold_(double x, double w)
     return x >= 0 && x < w ? x : 0;   /* -tiny + w rounding to w, or NaN */
 }
 
+/* (x + w) mod w exactly as fmod computes it, as the original demos wrap.
+ * For a = x + w in [w, 2w) the remainder is a - w, which is exact (Sterbenz
+ * lemma), and in [0, w) it is a: only a jump of more than a world (or NaN)
+ * needs the slow fmod call. */
+static inline double mur_wrap_pos_(double x, double w)
+{
+    double a = x + w;
+    if (a >= w && a < 2 * w)
+        return a - w;
+    if (a >= 0 && a < w)
+        return a;
+    return fmod(a, w);
+}
+
+/* docs/model.md step 7's boundary along one axis of size w, for a boid
+ * moved to *x with velocity *v along it: the one rule of every axis of a
+ * 2D or 3D world, so a 3D flock in a plane folds x and y as the 2D one.
+ * Under wrap it is (x + W) mod W, as the original demos wrap: its rounding
+ * of x + W is part of the reference trajectories (an if-based wrap drifts
+ * from the lab reference by 3e-8 within 100 ticks; mur_fold_ keeps x in
+ * [0, W) as it is and so differs by an ulp of x). */
+static inline void mur_bound_axis_(mur_boundary b, double w, double *x, double *v)
+{
+    double r = *x;
+    switch (b) {
+    case MUR_BOUNDARY_WRAP:
+        r = mur_wrap_pos_(r, w);
+        if (r < 0)
+            r += w;   /* jumps of more than a world */
+        if (!(r >= 0 && r < w))
+            r = 0;    /* NaN, or -tiny + w rounding to w */
+        break;
+    case MUR_BOUNDARY_REFLECT:
+        if (r < 0) {
+            r = -r;
+            *v = -*v;
+        } else if (r > w) {
+            r = 2 * w - r;
+            *v = -*v;
+        }
+        r = fmin(fmax(r, 0), w);
+        break;
+    case MUR_BOUNDARY_AVOID:
+        r = fmin(fmax(r, 0), w);
+        break;
+    case MUR_BOUNDARY_OPEN:
+        break;
+    }
+    *x = r;
+}
+
 /* docs/model.md step 6's speed rule: the speed a velocity of speed sp > 0
  * is set to (constant: top; clamp: within [min_speed, top]; top is
  * max_speed, or more during a flee burst). */
