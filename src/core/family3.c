@@ -248,7 +248,7 @@ static double cell_size(const mur_flock *f, const tick3 *t)
     if (p->neighbours == MUR_NEIGHBOURS_ADAPTIVE)
         return mur_starling_cell_(f);
     if (!t->tmpl.topological)
-        return t->tmpl.treach > 0 ? sqrt(t->tmpl.treach) * (1 + 2e-9) : 0;
+        return mur_nb_metric_cell(f, t->kinds.reach(p));   /* the 2D grid's */
     double o[3], size[3], world[3];
     world_of(p, world);
     mur_grid3_box_(f->x, f->y, f->z, f->n, world, p->boundary == MUR_BOUNDARY_OPEN, o, size);
@@ -273,7 +273,7 @@ int mur_family_step3(mur_flock *f)
     it->ro = it->rr + p->orientation_width;
     it->ra = it->ro + p->attraction_width;
     double reach = t.kinds.reach(p);
-    it->treach = reach * reach;
+    it->treach = mur_sqrt_bound(reach);   /* d < reach exactly, as in 2D */
     it->tsep = mur_sqrt_bound(p->separation_radius);
     it->tali = mur_sqrt_bound(p->alignment_radius);
     it->tcoh = mur_sqrt_bound(p->cohesion_radius);

@@ -24,7 +24,8 @@ typedef struct {
 } boids;
 
 /* A 3D flock's cell grid (family3.c): n[0] x n[1] x n[2] boxes of sides
- * side[] from o (cell: the smallest side), cell c = (cz n1 + cy) n0 + cx;
+ * side[] from o (cell: the smallest side), cell c = (cz n1 + cy) n0 + cx,
+ * each axis sized and filed by the 2D grid's rules (grid.h);
  * its boids are positions start[c] .. start[c + 1] - 1 of the grid order,
  * by ascending id. */
 typedef struct {
@@ -48,18 +49,12 @@ int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const doubl
 void mur_grid3_free_(mur_grid3 *g);
 
 /* The cell of point r along each axis (clamped into the grid): the one
- * rule the grid files boids by and the neighbour search finds them by. */
+ * rule the grid files boids by and the neighbour search finds them by,
+ * the 2D grid's along each axis (grid.h). */
 static inline void mur_grid3_cell_(const mur_grid3 *g, const double r[3], int at[3])
 {
-    for (int c = 0; c < 3; c++) {
-        double u = (r[c] - g->o[c]) * g->inv[c];
-        int k = 0;
-        if (u >= g->n[c])
-            k = g->n[c] - 1;
-        else if (u > 0)
-            k = (int)u;   /* u > 0: truncation is floor; NaN and u <= 0 file in cell 0 */
-        at[c] = k;
-    }
+    for (int c = 0; c < 3; c++)
+        at[c] = mur_grid_axis_cell_(r[c], g->o[c], g->side[c], g->n[c]);
 }
 
 struct mur_flock {

@@ -63,10 +63,9 @@ int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const doubl
     for (;;) {
         double cells = 1;
         for (int c = 0; c < 3; c++) {
-            /* under wrap a whole number of boxes tiles the axis, each at
-             * least `cell`; else enough of them to cover it */
-            double k = wrap ? floor(size[c] / cell) : ceil(size[c] / cell);
-            g->n[c] = (int)fmax(1, fmin(k, 1 << 20));
+            /* a whole number of boxes tiles the box, each at least
+             * `cell` (the 2D grid's rule, so a plane's cells are its) */
+            g->n[c] = mur_grid_axis_n_(size[c], cell, 1 << 20);
             cells *= g->n[c];
         }
         if (cells <= (double)most)
@@ -75,7 +74,7 @@ int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const doubl
     }
     for (int c = 0; c < 3; c++) {
         g->o[c] = o[c];
-        g->side[c] = wrap ? size[c] / g->n[c] : cell;   /* under wrap: size / n >= cell */
+        g->side[c] = size[c] / g->n[c];   /* >= cell */
         g->inv[c] = 1 / g->side[c];
     }
     g->cell = fmin(g->side[0], fmin(g->side[1], g->side[2]));
