@@ -209,7 +209,8 @@ void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel)
     } else if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
         double t[3];
         mur_v3_turn(h, d, p->turn_rate * p->dt * MUR_PI / 180, t);
-        mur_unit3_(t, h);
+        for (int c = 0; c < 3; c++)
+            h[c] = t[c];   /* not renormalised, as in 2D: next tick's unit(v) is */
     }
     double r[3] = {f->x[i], f->y[i], f->z[i]};
     for (int c = 0; c < 3; c++) {
