@@ -8,10 +8,7 @@
 
 #include "murmur/alloc.h"
 
-/* The grid never has more cells than this: a huge world with tiny radii
- * would otherwise allocate gigabytes of empty cells. Beyond it cells just
- * grow, which costs speed, never correctness. */
-#define MAX_CELLS (1 << 22)
+#define MAX_CELLS MUR_GRID_MAX_CELLS
 
 static int grow(void **p, size_t *cap, size_t want, size_t size)
 {
@@ -56,11 +53,9 @@ static int size_grid(mur_grid *g, int n, double width, double height, double cel
 {
     if (!(cell > 0))
         cell = width > height ? width : height;
-    int gx = mur_grid_axis_n_(width, cell, MAX_CELLS), gy = mur_grid_axis_n_(height, cell, MAX_CELLS);
-    while ((long)gx * gy > MAX_CELLS) {
-        gx = gx > 1 ? gx / 2 : 1;
-        gy = gy > 1 ? gy / 2 : 1;
-    }
+    int cells[2] = {mur_grid_axis_n_(width, cell, MAX_CELLS), mur_grid_axis_n_(height, cell, MAX_CELLS)};
+    mur_grid_cap_(cells, 2, MAX_CELLS);
+    int gx = cells[0], gy = cells[1];
     g->gx = gx;
     g->gy = gy;
     g->cw = width / gx;

@@ -32,6 +32,27 @@ typedef struct mur_grid {
  * order along x and y, so a 3D flock in a plane sums its neighbours in the
  * 2D flock's order. */
 
+/* The grid never has more cells than this: a huge world (or an open
+ * world's far outlier) with tiny radii would otherwise allocate gigabytes
+ * of empty cells. Beyond it cells just grow, which costs speed, never
+ * correctness. */
+#define MUR_GRID_MAX_CELLS (1 << 22)
+
+/* The cells of a grid of `axes` axes, n[a] along each, halved along every
+ * axis until there are at most `most`. */
+static inline void mur_grid_cap_(int *n, int axes, double most)
+{
+    for (;;) {
+        double cells = 1;
+        for (int a = 0; a < axes; a++)
+            cells *= n[a];
+        if (cells <= most)
+            return;
+        for (int a = 0; a < axes; a++)
+            n[a] = n[a] > 1 ? n[a] / 2 : 1;
+    }
+}
+
 /* Cells along an axis `size` wide for cells at least `cell` wide:
  * floor(size / cell), from 1 to most. */
 static inline int mur_grid_axis_n_(double size, double cell, int most)

@@ -60,18 +60,11 @@ int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const doubl
     g->wrap = wrap;
     if (!(cell > 0) || !isfinite(cell))
         cell = fmax(size[0], fmax(size[1], size[2]));
-    for (;;) {
-        double cells = 1;
-        for (int c = 0; c < 3; c++) {
-            /* a whole number of boxes tiles the box, each at least
-             * `cell` (the 2D grid's rule, so a plane's cells are its) */
-            g->n[c] = mur_grid_axis_n_(size[c], cell, 1 << 20);
-            cells *= g->n[c];
-        }
-        if (cells <= (double)most)
-            break;
-        cell *= 1.5;
-    }
+    /* a whole number of boxes tiles the box, each at least `cell`, at
+     * most `most` of them: the 2D grid's rules, so a plane's cells are its */
+    for (int c = 0; c < 3; c++)
+        g->n[c] = mur_grid_axis_n_(size[c], cell, MUR_GRID_MAX_CELLS);
+    mur_grid_cap_(g->n, 3, (double)most);
     for (int c = 0; c < 3; c++) {
         g->o[c] = o[c];
         g->side[c] = size[c] / g->n[c];   /* >= cell */
