@@ -42,7 +42,7 @@ static int build(mur_flock *f, double cell)
     double world[3];
     world_of(&f->p, world);
     size_t most = f->p.neighbours == MUR_NEIGHBOURS_METRIC ? MUR_GRID_MAX_CELLS : (size_t)f->n * 8 + 64;
-    return mur_grid3_build_(&f->grid3, f->x, f->y, f->z, f->n, world,
+    return mur_grid3_build_(&f->grid3, f->pool, f->x, f->y, f->z, f->n, world,
                             f->p.boundary == MUR_BOUNDARY_OPEN, f->p.boundary == MUR_BOUNDARY_WRAP,
                             cell, most);
 }

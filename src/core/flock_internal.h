@@ -43,9 +43,10 @@ void mur_grid3_box_(const double *x, const double *y, const double *z, int n, co
 
 /* Files n boids at (x, y, z) into boxes at least `cell` wide over that
  * box (under wrap a whole number of them tiles each axis), at most `most`
- * of them (the boxes grow until they fit); 0, or -1 without memory. */
-int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const double *z, int n,
-                     const double world[3], int fit, int wrap, double cell, size_t most);
+ * of them (fewer, wider ones past it: grid.h), filed on the pool's threads
+ * (NULL: one); 0, or -1 without memory. */
+int mur_grid3_build_(mur_grid3 *g, mur_pool *pool, const double *x, const double *y, const double *z,
+                     int n, const double world[3], int fit, int wrap, double cell, size_t most);
 void mur_grid3_free_(mur_grid3 *g);
 
 /* The cell of point r along each axis (clamped into the grid): the one
