@@ -147,7 +147,7 @@ TEST(a_flee_burst_outruns_max_speed_only_while_fleeing)
 }
 
 #define HUNT_SCENE3                                                                             \
-    "seed: 2\nmodel: wrkspc\nworld: {dimensions: 3, width: 400, height: 300, depth: 200, boundary: wrap}\n" \
+    "seed: 3\nmodel: wrkspc\nworld: {dimensions: 3, width: 400, height: 300, depth: 200, boundary: wrap}\n" \
     "flock: {count: 80}\nvideo: {width: 320, height: 214, fps: 30, duration: 20s, warmup: 30s}\n"
 
 /* Distance from the 3D hunter to its prey now (nearest image along x, y and z). */

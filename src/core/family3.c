@@ -20,10 +20,6 @@
 #include "murmur/alloc.h"
 #include "starling.h"
 
-/* Most cells a grid holds: eight a boid (and a floor for small flocks), so
- * a far outlier in an open world cannot make the grid huge. */
-static size_t most_cells(int n) { return (size_t)n * 8 + 64; }
-
 static void world_of(const mur_params *p, double world[3])
 {
     world[0] = p->width;
@@ -33,14 +29,22 @@ static void world_of(const mur_params *p, double world[3])
 
 /* The tick's grid of boxes at least `cell` wide, over the world's box (the
  * boids' in an open world); 0, or -1 without memory (then the tick scans
- * every boid: the same neighbours, slowly). */
+ * every boid: the same neighbours, slowly). Metric sums visit neighbours
+ * in the grid's order, so their grid has the 2D grid's most cells
+ * (grid.h): a cap of the flock's size would grow the boxes of a plane's
+ * flock spread wide where the 2D grid's do not, and reorder its sums. The
+ * k nearest and the starlings' neighbours are summed in an order of
+ * their own: there eight boxes a boid (and a floor for small flocks) keep
+ * a far outlier, or a flock in a plane (whose box has no volume, so the
+ * spacing of cell_size is tiny), from a grid of millions of boxes. */
 static int build(mur_flock *f, double cell)
 {
     double world[3];
     world_of(&f->p, world);
-    return mur_grid3_build_(&f->grid3, f->x, f->y, f->z, f->n, world,
+    size_t most = f->p.neighbours == MUR_NEIGHBOURS_METRIC ? MUR_GRID_MAX_CELLS : (size_t)f->n * 8 + 64;
+    return mur_grid3_build_(&f->grid3, f->pool, f->x, f->y, f->z, f->n, world,
                             f->p.boundary == MUR_BOUNDARY_OPEN, f->p.boundary == MUR_BOUNDARY_WRAP,
-                            cell, most_cells(f->n));
+                            cell, most);
 }
 
 static void copy_chunk(void *ctx, int begin, int end)
@@ -248,7 +252,7 @@ static double cell_size(const mur_flock *f, const tick3 *t)
     if (p->neighbours == MUR_NEIGHBOURS_ADAPTIVE)
         return mur_starling_cell_(f);
     if (!t->tmpl.topological)
-        return t->tmpl.treach > 0 ? sqrt(t->tmpl.treach) * (1 + 2e-9) : 0;
+        return mur_nb_metric_cell(f, t->kinds.reach(p));   /* the 2D grid's */
     double o[3], size[3], world[3];
     world_of(p, world);
     mur_grid3_box_(f->x, f->y, f->z, f->n, world, p->boundary == MUR_BOUNDARY_OPEN, o, size);
@@ -273,7 +277,7 @@ int mur_family_step3(mur_flock *f)
     it->ro = it->rr + p->orientation_width;
     it->ra = it->ro + p->attraction_width;
     double reach = t.kinds.reach(p);
-    it->treach = reach * reach;
+    it->treach = mur_sqrt_bound(reach);   /* d < reach exactly, as in 2D */
     it->tsep = mur_sqrt_bound(p->separation_radius);
     it->tali = mur_sqrt_bound(p->alignment_radius);
     it->tcoh = mur_sqrt_bound(p->cohesion_radius);

@@ -1093,8 +1093,8 @@ static void combine(const mur_params *p, unsigned used, double vxi, double vyi, 
  * as in a scalar register, and nothing is fused), and a lane's branch
  * becomes a blend of both outcomes, so the bytes are combine's. A combine
  * is a chain of divisions and square roots; four at once share them. */
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "lanes.h"
+#if LANES_AVX2
 
 /* unit(x, y) of four lanes. */
 __attribute__((target("avx2"))) static void unit4(__m256d x, __m256d y, __m256d *ux, __m256d *uy)
@@ -1200,20 +1200,6 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
             out);
 }
 
-/* (x + w) mod w exactly as fmod computes it, as the original demos wrap.
- * For a = x + w in [w, 2w) the remainder is a - w, which is exact (Sterbenz
- * lemma), and in [0, w) it is a: only a jump of more than a world (or NaN)
- * needs the slow fmod call. */
-static double wrap_pos(double x, double w)
-{
-    double a = x + w;
-    if (a >= w && a < 2 * w)
-        return a - w;
-    if (a >= 0 && a < w)
-        return a;
-    return fmod(a, w);
-}
-
 static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy);
 
 /* Steps 4-7 for boid i, given its rule acceleration; the noise kick only
@@ -1276,33 +1262,8 @@ void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double
 static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy)
 {
     const mur_params *p = &f->p;
-    double w = p->width, h = p->height;
-    switch (p->boundary) {
-    case MUR_BOUNDARY_WRAP:
-        /* (x + W) mod W, as the original demos wrap: its rounding of x + W
-         * is part of the reference trajectories (an if-based wrap drifts
-         * from the lab reference by 3e-8 within 100 ticks). wrap_pos gives
-         * fmod's exact result. */
-        x = wrap_pos(x, w);
-        y = wrap_pos(y, h);
-        if (x < 0) x += w;     /* jumps of more than a world */
-        if (y < 0) y += h;
-        if (!(x >= 0 && x < w)) x = 0;  /* NaN, or -tiny + w rounding to w */
-        if (!(y >= 0 && y < h)) y = 0;
-        break;
-    case MUR_BOUNDARY_REFLECT:
-        if (x < 0) { x = -x; vx = -vx; } else if (x > w) { x = 2 * w - x; vx = -vx; }
-        if (y < 0) { y = -y; vy = -vy; } else if (y > h) { y = 2 * h - y; vy = -vy; }
-        x = fmin(fmax(x, 0), w);
-        y = fmin(fmax(y, 0), h);
-        break;
-    case MUR_BOUNDARY_AVOID:
-        x = fmin(fmax(x, 0), w);
-        y = fmin(fmax(y, 0), h);
-        break;
-    case MUR_BOUNDARY_OPEN:
-        break;
-    }
+    mur_bound_axis_(p->boundary, p->width, &x, &vx);
+    mur_bound_axis_(p->boundary, p->height, &y, &vy);
     f->x[i] = x;
     f->y[i] = y;
     f->vx[i] = vx;
@@ -1539,7 +1500,7 @@ static void accel_chunk(void *ctx, int begin, int end)
  * AVX2, as combine_norm4 does the rules: each lane does integrate's
  * operations in integrate's order, nothing fused, and a branch becomes a
  * blend of both outcomes, so the bytes are integrate's. A lane that would
- * take wrap_pos's fmod (a boid more than a world away, or not a number)
+ * take mur_wrap_pos_'s fmod (a boid more than a world away, or not a number)
  * sends all four back to integrate: 0, and nothing stored. 1 when done.
  * The scalar tick spent its time waiting on each boid's square root and
  * division (about a tenth of a tick at 100,000 boids). */
@@ -1552,39 +1513,14 @@ __attribute__((target("avx2"))) static int integrate4(mur_flock *f, int i)
     __m256d vx = _mm256_add_pd(_mm256_loadu_pd(f->vx + i), ax);
     __m256d vy = _mm256_add_pd(_mm256_loadu_pd(f->vy + i), ay);
     __m256d sp = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)));
-    const __m256d zero = _mm256_setzero_pd(), max = _mm256_set1_pd(p->max_speed);
-    __m256d target;
-    if (p->speed_rule == MUR_SPEED_CONSTANT) {
-        target = max;
-    } else {
-        __m256d min = _mm256_set1_pd(p->min_speed);
-        target = _mm256_blendv_pd(sp, min, _mm256_cmp_pd(sp, min, _CMP_LT_OQ));
-        target = _mm256_blendv_pd(target, max, _mm256_cmp_pd(sp, max, _CMP_GT_OQ));
-    }
-    __m256d scale = _mm256_and_pd(_mm256_cmp_pd(sp, zero, _CMP_GT_OQ), _mm256_cmp_pd(target, sp, _CMP_NEQ_UQ));
-    __m256d q = _mm256_div_pd(target, sp);
+    __m256d q, scale = mur_speed4_(p, sp, &q);
     vx = _mm256_blendv_pd(vx, _mm256_mul_pd(vx, q), scale);
     vy = _mm256_blendv_pd(vy, _mm256_mul_pd(vy, q), scale);
-    __m256d x = _mm256_add_pd(_mm256_loadu_pd(f->x + i), vx), y = _mm256_add_pd(_mm256_loadu_pd(f->y + i), vy);
-    /* wrap_pos: a = x + w, then a - w in [w, 2w) or a in [0, w) */
-    __m256d w = _mm256_set1_pd(p->width), h = _mm256_set1_pd(p->height);
-    __m256d w2 = _mm256_set1_pd(2 * p->width), h2 = _mm256_set1_pd(2 * p->height);
-    __m256d a = _mm256_add_pd(x, w), b = _mm256_add_pd(y, h);
-    __m256d a_hi = _mm256_and_pd(_mm256_cmp_pd(a, w, _CMP_GE_OQ), _mm256_cmp_pd(a, w2, _CMP_LT_OQ));
-    __m256d a_lo = _mm256_and_pd(_mm256_cmp_pd(a, zero, _CMP_GE_OQ), _mm256_cmp_pd(a, w, _CMP_LT_OQ));
-    __m256d b_hi = _mm256_and_pd(_mm256_cmp_pd(b, h, _CMP_GE_OQ), _mm256_cmp_pd(b, h2, _CMP_LT_OQ));
-    __m256d b_lo = _mm256_and_pd(_mm256_cmp_pd(b, zero, _CMP_GE_OQ), _mm256_cmp_pd(b, h, _CMP_LT_OQ));
-    __m256d ok = _mm256_and_pd(_mm256_or_pd(a_hi, a_lo), _mm256_or_pd(b_hi, b_lo));
-    if (_mm256_movemask_pd(ok) != 0xF)
+    int ok = 0xF;
+    __m256d x = mur_wrap4_(_mm256_add_pd(_mm256_loadu_pd(f->x + i), vx), p->width, &ok);
+    __m256d y = mur_wrap4_(_mm256_add_pd(_mm256_loadu_pd(f->y + i), vy), p->height, &ok);
+    if (ok != 0xF)
         return 0;
-    x = _mm256_blendv_pd(a, _mm256_sub_pd(a, w), a_hi);
-    y = _mm256_blendv_pd(b, _mm256_sub_pd(b, h), b_hi);
-    /* integrate's checks after wrap_pos, which change nothing here (a - w
-     * is exact in [w, 2w)), kept as written */
-    x = _mm256_blendv_pd(x, _mm256_add_pd(x, w), _mm256_cmp_pd(x, zero, _CMP_LT_OQ));
-    y = _mm256_blendv_pd(y, _mm256_add_pd(y, h), _mm256_cmp_pd(y, zero, _CMP_LT_OQ));
-    x = _mm256_and_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, zero, _CMP_GE_OQ), _mm256_cmp_pd(x, w, _CMP_LT_OQ)));
-    y = _mm256_and_pd(y, _mm256_and_pd(_mm256_cmp_pd(y, zero, _CMP_GE_OQ), _mm256_cmp_pd(y, h, _CMP_LT_OQ)));
     _mm256_storeu_pd(f->x + i, x);
     _mm256_storeu_pd(f->y + i, y);
     _mm256_storeu_pd(f->vx + i, vx);

@@ -24,7 +24,8 @@ typedef struct {
 } boids;
 
 /* A 3D flock's cell grid (family3.c): n[0] x n[1] x n[2] boxes of sides
- * side[] from o (cell: the smallest side), cell c = (cz n1 + cy) n0 + cx;
+ * side[] from o (cell: the smallest side), cell c = (cz n1 + cy) n0 + cx,
+ * each axis sized and filed by the 2D grid's rules (grid.h);
  * its boids are positions start[c] .. start[c + 1] - 1 of the grid order,
  * by ascending id. */
 typedef struct {
@@ -42,24 +43,19 @@ void mur_grid3_box_(const double *x, const double *y, const double *z, int n, co
 
 /* Files n boids at (x, y, z) into boxes at least `cell` wide over that
  * box (under wrap a whole number of them tiles each axis), at most `most`
- * of them (the boxes grow until they fit); 0, or -1 without memory. */
-int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const double *z, int n,
-                     const double world[3], int fit, int wrap, double cell, size_t most);
+ * of them (fewer, wider ones past it: grid.h), filed on the pool's threads
+ * (NULL: one); 0, or -1 without memory. */
+int mur_grid3_build_(mur_grid3 *g, mur_pool *pool, const double *x, const double *y, const double *z,
+                     int n, const double world[3], int fit, int wrap, double cell, size_t most);
 void mur_grid3_free_(mur_grid3 *g);
 
 /* The cell of point r along each axis (clamped into the grid): the one
- * rule the grid files boids by and the neighbour search finds them by. */
+ * rule the grid files boids by and the neighbour search finds them by,
+ * the 2D grid's along each axis (grid.h). */
 static inline void mur_grid3_cell_(const mur_grid3 *g, const double r[3], int at[3])
 {
-    for (int c = 0; c < 3; c++) {
-        double u = (r[c] - g->o[c]) * g->inv[c];
-        int k = 0;
-        if (u >= g->n[c])
-            k = g->n[c] - 1;
-        else if (u > 0)
-            k = (int)u;   /* u > 0: truncation is floor; NaN and u <= 0 file in cell 0 */
-        at[c] = k;
-    }
+    for (int c = 0; c < 3; c++)
+        at[c] = mur_grid_axis_cell_(r[c], g->o[c], g->side[c], g->n[c]);
 }
 
 struct mur_flock {
@@ -145,6 +141,57 @@ static inline double mur_fold_(double x, double w)
     if (x < 0)
         x += w;
     return x >= 0 && x < w ? x : 0;   /* -tiny + w rounding to w, or NaN */
+}
+
+/* (x + w) mod w exactly as fmod computes it, as the original demos wrap.
+ * For a = x + w in [w, 2w) the remainder is a - w, which is exact (Sterbenz
+ * lemma), and in [0, w) it is a: only a jump of more than a world (or NaN)
+ * needs the slow fmod call. */
+static inline double mur_wrap_pos_(double x, double w)
+{
+    double a = x + w;
+    if (a >= w && a < 2 * w)
+        return a - w;
+    if (a >= 0 && a < w)
+        return a;
+    return fmod(a, w);
+}
+
+/* docs/model.md step 7's boundary along one axis of size w, for a boid
+ * moved to *x with velocity *v along it: the one rule of every axis of a
+ * 2D or 3D world, so a 3D flock in a plane folds x and y as the 2D one.
+ * Under wrap it is (x + W) mod W, as the original demos wrap: its rounding
+ * of x + W is part of the reference trajectories (an if-based wrap drifts
+ * from the lab reference by 3e-8 within 100 ticks; mur_fold_ keeps x in
+ * [0, W) as it is and so differs by an ulp of x). */
+static inline void mur_bound_axis_(mur_boundary b, double w, double *x, double *v)
+{
+    double r = *x;
+    switch (b) {
+    case MUR_BOUNDARY_WRAP:
+        r = mur_wrap_pos_(r, w);
+        if (r < 0)
+            r += w;   /* jumps of more than a world */
+        if (!(r >= 0 && r < w))
+            r = 0;    /* NaN, or -tiny + w rounding to w */
+        break;
+    case MUR_BOUNDARY_REFLECT:
+        if (r < 0) {
+            r = -r;
+            *v = -*v;
+        } else if (r > w) {
+            r = 2 * w - r;
+            *v = -*v;
+        }
+        r = fmin(fmax(r, 0), w);
+        break;
+    case MUR_BOUNDARY_AVOID:
+        r = fmin(fmax(r, 0), w);
+        break;
+    case MUR_BOUNDARY_OPEN:
+        break;
+    }
+    *x = r;
 }
 
 /* docs/model.md step 6's speed rule: the speed a velocity of speed sp > 0

@@ -8,10 +8,7 @@
 
 #include "murmur/alloc.h"
 
-/* The grid never has more cells than this: a huge world with tiny radii
- * would otherwise allocate gigabytes of empty cells. Beyond it cells just
- * grow, which costs speed, never correctness. */
-#define MAX_CELLS (1 << 22)
+#define MAX_CELLS MUR_GRID_MAX_CELLS
 
 static int grow(void **p, size_t *cap, size_t want, size_t size)
 {
@@ -27,19 +24,13 @@ static int grow(void **p, size_t *cap, size_t want, size_t size)
 
 void mur_grid_cell(const mur_grid *g, double x, double y, int *cx, int *cy)
 {
-    /* x - 0 is x: the origin changes nothing for worlds at 0 */
-    double fx = floor((x - g->ox) / g->cw), fy = floor((y - g->oy) / g->ch);
-    /* NaN and out-of-world positions land in an edge cell rather than
-     * indexing out of bounds. */
-    int ix = fx >= 0 ? (fx < g->gx ? (int)fx : g->gx - 1) : 0;
-    int iy = fy >= 0 ? (fy < g->gy ? (int)fy : g->gy - 1) : 0;
-    *cx = ix;
-    *cy = iy;
+    *cx = mur_grid_axis_cell_(x, g->ox, g->cw, g->gx);
+    *cy = mur_grid_axis_cell_(y, g->oy, g->ch, g->gy);
 }
 
 int mur_grid_span(int c, int n, int wrap, int out[3])
 {
-    if (n <= 3 && wrap) {
+    if (mur_grid_axis_whole_(n, wrap)) {
         for (int i = 0; i < n; i++)
             out[i] = i;
         return n;
@@ -62,13 +53,9 @@ static int size_grid(mur_grid *g, int n, double width, double height, double cel
 {
     if (!(cell > 0))
         cell = width > height ? width : height;
-    double gxf = floor(width / cell), gyf = floor(height / cell);
-    int gx = gxf < 1 ? 1 : (gxf > MAX_CELLS ? MAX_CELLS : (int)gxf);
-    int gy = gyf < 1 ? 1 : (gyf > MAX_CELLS ? MAX_CELLS : (int)gyf);
-    while ((long)gx * gy > MAX_CELLS) {
-        gx = gx > 1 ? gx / 2 : 1;
-        gy = gy > 1 ? gy / 2 : 1;
-    }
+    int cells[2] = {mur_grid_axis_n_(width, cell, MAX_CELLS), mur_grid_axis_n_(height, cell, MAX_CELLS)};
+    mur_grid_cap_(cells, 2, MAX_CELLS);
+    int gx = cells[0], gy = cells[1];
     g->gx = gx;
     g->gy = gy;
     g->cw = width / gx;

@@ -8,6 +8,7 @@
 #ifndef MURMUR_GRID_H
 #define MURMUR_GRID_H
 
+#include <math.h>
 #include <stddef.h>
 
 #include "../util/pool.h"
@@ -25,6 +26,55 @@ typedef struct mur_grid {
     int *slot;           /* position of each boid in order: order[slot[i]] == i */
     size_t cap_cells, cap_boids, cap_cell_of, cap_slot;
 } mur_grid;
+
+/* The rules of one axis, written once for the 2D grid and the 3D one
+ * (flock_internal.h's mur_grid3): the same cells and the same visiting
+ * order along x and y, so a 3D flock in a plane sums its neighbours in the
+ * 2D flock's order. */
+
+/* The grid never has more cells than this: a huge world (or an open
+ * world's far outlier) with tiny radii would otherwise allocate gigabytes
+ * of empty cells. Beyond it cells just grow, which costs speed, never
+ * correctness. */
+#define MUR_GRID_MAX_CELLS (1 << 22)
+
+/* The cells of a grid of `axes` axes, n[a] along each, halved along every
+ * axis until there are at most `most`. */
+static inline void mur_grid_cap_(int *n, int axes, double most)
+{
+    for (;;) {
+        double cells = 1;
+        for (int a = 0; a < axes; a++)
+            cells *= n[a];
+        if (cells <= most)
+            return;
+        for (int a = 0; a < axes; a++)
+            n[a] = n[a] > 1 ? n[a] / 2 : 1;
+    }
+}
+
+/* Cells along an axis `size` wide for cells at least `cell` wide:
+ * floor(size / cell), from 1 to most. */
+static inline int mur_grid_axis_n_(double size, double cell, int most)
+{
+    double k = floor(size / cell);
+    return k < 1 ? 1 : k > most ? most : (int)k;
+}
+
+/* The cell of coordinate u on an axis of n cells of width `side` from o;
+ * NaN and out-of-world positions land in an edge cell rather than
+ * indexing out of bounds. */
+static inline int mur_grid_axis_cell_(double u, double o, double side, int n)
+{
+    /* u - 0 is u: the origin changes nothing for worlds at 0 */
+    double f = floor((u - o) / side);
+    return f >= 0 ? (f < n ? (int)f : n - 1) : 0;
+}
+
+/* Whether a cell's neighbours along an axis of n cells are the whole axis
+ * in order (a wrapping axis of 3 cells or fewer), not the cells c - 1, c,
+ * c + 1 around it: each cell once, in one order for 2D and 3D. */
+static inline int mur_grid_axis_whole_(int n, int wrap) { return wrap && n <= 3; }
 
 /// Size the grid for a world and cell size, then sort n boids into it.
 /// Returns 0, or -1 when memory is short (the grid is then left empty).

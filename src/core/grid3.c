@@ -51,31 +51,44 @@ void mur_grid3_box_(const double *x, const double *y, const double *z, int n, co
     }
 }
 
-int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const double *z, int n,
-                     const double world[3], int fit, int wrap, double cell, size_t most)
+typedef struct {
+    mur_grid3 *g;
+    const double *axis[3];
+} file_ctx;
+
+/* Boids [begin, end) filed into their cells (cell_of). */
+static void file_boids(void *ctx, int begin, int end)
 {
-    const double *const axis[3] = {x, y, z};
+    file_ctx *fc = ctx;
+    mur_grid3 *g = fc->g;
+    for (int i = begin; i < end; i++) {
+        const double r[3] = {fc->axis[0][i], fc->axis[1][i], fc->axis[2][i]};
+        int at[3];
+        mur_grid3_cell_(g, r, at);
+        g->cell_of[i] = (at[2] * g->n[1] + at[1]) * g->n[0] + at[0];
+    }
+}
+
+/* Below this many boids filing on one thread is as fast (the 2D grid's
+ * PARALLEL_MIN). */
+#define PARALLEL_MIN 16384
+
+int mur_grid3_build_(mur_grid3 *g, mur_pool *pool, const double *x, const double *y, const double *z,
+                     int n, const double world[3], int fit, int wrap, double cell, size_t most)
+{
     double o[3], size[3];
     mur_grid3_box_(x, y, z, n, world, fit, o, size);
     g->wrap = wrap;
     if (!(cell > 0) || !isfinite(cell))
         cell = fmax(size[0], fmax(size[1], size[2]));
-    for (;;) {
-        double cells = 1;
-        for (int c = 0; c < 3; c++) {
-            /* under wrap a whole number of boxes tiles the axis, each at
-             * least `cell`; else enough of them to cover it */
-            double k = wrap ? floor(size[c] / cell) : ceil(size[c] / cell);
-            g->n[c] = (int)fmax(1, fmin(k, 1 << 20));
-            cells *= g->n[c];
-        }
-        if (cells <= (double)most)
-            break;
-        cell *= 1.5;
-    }
+    /* a whole number of boxes tiles the box, each at least `cell`, at
+     * most `most` of them: the 2D grid's rules, so a plane's cells are its */
+    for (int c = 0; c < 3; c++)
+        g->n[c] = mur_grid_axis_n_(size[c], cell, MUR_GRID_MAX_CELLS);
+    mur_grid_cap_(g->n, 3, (double)most);
     for (int c = 0; c < 3; c++) {
         g->o[c] = o[c];
-        g->side[c] = wrap ? size[c] / g->n[c] : cell;   /* under wrap: size / n >= cell */
+        g->side[c] = size[c] / g->n[c];   /* >= cell */
         g->inv[c] = 1 / g->side[c];
     }
     g->cell = fmin(g->side[0], fmin(g->side[1], g->side[2]));
@@ -89,14 +102,16 @@ int mur_grid3_build_(mur_grid3 *g, const double *x, const double *y, const doubl
         g->cap = want;
     }
     memset(g->start, 0, (ncell + 1) * sizeof *g->start);
-    for (int i = 0; i < n; i++) {
-        const double r[3] = {axis[0][i], axis[1][i], axis[2][i]};
-        int at[3];
-        mur_grid3_cell_(g, r, at);
-        int cell_i = (at[2] * g->n[1] + at[1]) * g->n[0] + at[0];
-        g->cell_of[i] = cell_i;
-        g->start[cell_i + 1]++;
-    }
+    /* Filing (three divisions and floors a boid, the 2D grid's rule) runs
+     * on the pool, as the 2D grid's does; counting and the stable scatter
+     * stay serial. The same grid on any thread count. */
+    file_ctx fc = {g, {x, y, z}};
+    if (mur_pool_threads(pool) < 2 || n < PARALLEL_MIN)
+        file_boids(&fc, 0, n);
+    else
+        mur_pool_run(pool, file_boids, &fc, n);
+    for (int i = 0; i < n; i++)
+        g->start[g->cell_of[i] + 1]++;
     for (size_t c = 0; c < ncell; c++)
         g->start[c + 1] += g->start[c];
     for (int i = 0; i < n; i++) {   /* counting sort, stable: a box's boids by ascending id */

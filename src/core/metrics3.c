@@ -73,7 +73,7 @@ static struct mur_metrics3 *scratch(mur_metrics_ctx *m, size_t n)
 static int build(box_grid *g, const double *x, const double *y, const double *z, int n, const double size[3],
                  int wrap, double cell)
 {
-    return mur_grid3_build_(g, x, y, z, n, size, !wrap, wrap, cell, (size_t)n * 4 + 64);
+    return mur_grid3_build_(g, NULL, x, y, z, n, size, !wrap, wrap, cell, (size_t)n * 4 + 64);
 }
 
 /* The boids' positions by place in the grid's order into s->px, py, pz. */

@@ -15,6 +15,7 @@
  * A desired heading of 0 keeps the current one. Predators and the avoid
  * band act through steer only. */
 #include "kinds.h"
+#include "vec3.h"
 
 #include <math.h>
 
@@ -63,17 +64,13 @@ void mur_move_turn(mur_flock *f, int i, double ox, double oy, int accel)
         hx = dx;   /* at rest: no heading to turn from */
         hy = dy;
     } else if (dx != 0 || dy != 0) {
-        double ang = atan2(hx * dy - hy * dx, hx * dx + hy * dy);   /* from h to d */
-        double most = p->turn_rate * p->dt * MUR_PI / 180;
-        if (fabs(ang) <= most) {
-            hx = dx;
-            hy = dy;
-        } else {
-            double a = ang > 0 ? most : -most, c = cos(a), s = sin(a);
-            double rx = hx * c - hy * s, ry = hx * s + hy * c;
-            hx = rx;
-            hy = ry;
-        }
+        /* the turn of 3D (vec3.c), whose arithmetic on level vectors is
+         * the plane's rotation: one turn for both */
+        const double h[3] = {hx, hy, 0}, d[3] = {dx, dy, 0};
+        double t[3];
+        mur_v3_turn(h, d, p->turn_rate * p->dt * MUR_PI / 180, t);
+        hx = t[0];
+        hy = t[1];
     }
     double vx = p->max_speed * hx, vy = p->max_speed * hy;
     mur_flock_place_(f, i, f->x[i] + vx, f->y[i] + vy, vx, vy);

@@ -14,34 +14,14 @@
 
 #include <math.h>
 
-/* Boid i to r with velocity v, then the boundary along each axis. */
+/* Boid i to r with velocity v, then the boundary along each axis (the
+ * 2D flock's rule, flock_internal.h). */
 void mur_place3_(mur_flock *f, int i, double r[3], double v[3])
 {
     const mur_params *p = &f->p;
     const double size[3] = {p->width, p->height, p->depth};
-    for (int c = 0; c < 3; c++) {
-        double w = size[c];
-        switch (p->boundary) {
-        case MUR_BOUNDARY_WRAP:
-            r[c] = mur_fold_(r[c], w);
-            break;
-        case MUR_BOUNDARY_REFLECT:
-            if (r[c] < 0) {
-                r[c] = -r[c];
-                v[c] = -v[c];
-            } else if (r[c] > w) {
-                r[c] = 2 * w - r[c];
-                v[c] = -v[c];
-            }
-            r[c] = fmin(fmax(r[c], 0), w);
-            break;
-        case MUR_BOUNDARY_AVOID:
-            r[c] = fmin(fmax(r[c], 0), w);
-            break;
-        case MUR_BOUNDARY_OPEN:
-            break;
-        }
-    }
+    for (int c = 0; c < 3; c++)
+        mur_bound_axis_(p->boundary, size[c], &r[c], &v[c]);
     f->x[i] = r[0];
     f->y[i] = r[1];
     f->z[i] = r[2];
@@ -148,11 +128,12 @@ void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel)
  * case (no predator, no noise, a wrapping or open world, AVX2 and up) four
  * at a time on the vector unit, each lane integrate3's operations in its
  * order, nothing fused, a branch a blend of both outcomes, so the bytes are
- * integrate3's. A lane leaving the box under wrap (mur_fold_'s fmod) sends
- * all four to the scalar code, nothing stored. Each boid spent most of its
+ * integrate3's; the speed rule and the wrap are the 2D move's lanes
+ * (lanes.h). A lane whose wrap would take the fmod sends all four to the
+ * scalar code, nothing stored. Each boid spent most of its
  * move waiting on a square root and a division (flock.c's integrate4). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
+#include "lanes.h"
+#if LANES_AVX2
 
 __attribute__((target("avx2"))) static int steer4(mur_flock *f, int i, const double *acc,
                                                   const double *accz)
@@ -168,18 +149,7 @@ __attribute__((target("avx2"))) static int steer4(mur_flock *f, int i, const dou
     __m256d sp = _mm256_sqrt_pd(_mm256_add_pd(
         _mm256_add_pd(_mm256_mul_pd(v[0], v[0]), _mm256_mul_pd(v[1], v[1])),
         _mm256_mul_pd(v[2], v[2])));
-    const __m256d zero = _mm256_setzero_pd(), top = _mm256_set1_pd(p->max_speed);
-    __m256d target;
-    if (p->speed_rule == MUR_SPEED_CONSTANT) {
-        target = top;
-    } else {
-        __m256d min = _mm256_set1_pd(p->min_speed);
-        target = _mm256_blendv_pd(sp, min, _mm256_cmp_pd(sp, min, _CMP_LT_OQ));
-        target = _mm256_blendv_pd(target, top, _mm256_cmp_pd(sp, top, _CMP_GT_OQ));
-    }
-    __m256d scale = _mm256_and_pd(_mm256_cmp_pd(sp, zero, _CMP_GT_OQ),
-                                  _mm256_cmp_pd(target, sp, _CMP_NEQ_UQ));
-    __m256d q = _mm256_div_pd(target, sp);
+    __m256d q, scale = mur_speed4_(p, sp, &q);
     double *const pos[3] = {f->x, f->y, f->z};
     const double size[3] = {p->width, p->height, p->depth};
     __m256d r[3];
@@ -187,11 +157,8 @@ __attribute__((target("avx2"))) static int steer4(mur_flock *f, int i, const dou
     for (int c = 0; c < 3; c++) {
         v[c] = _mm256_blendv_pd(v[c], _mm256_mul_pd(v[c], q), scale);
         r[c] = _mm256_add_pd(_mm256_loadu_pd(pos[c] + i), v[c]);
-        if (p->boundary == MUR_BOUNDARY_WRAP) {   /* mur_fold_ keeps [0, w) as it is */
-            __m256d w = _mm256_set1_pd(size[c]);
-            inside &= _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(r[c], zero, _CMP_GE_OQ),
-                                                       _mm256_cmp_pd(r[c], w, _CMP_LT_OQ)));
-        }
+        if (p->boundary == MUR_BOUNDARY_WRAP)
+            r[c] = mur_wrap4_(r[c], size[c], &inside);
     }
     if (inside != 0xF)
         return 0;
@@ -242,7 +209,8 @@ void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel)
     } else if (d[0] != 0 || d[1] != 0 || d[2] != 0) {
         double t[3];
         mur_v3_turn(h, d, p->turn_rate * p->dt * MUR_PI / 180, t);
-        mur_unit3_(t, h);
+        for (int c = 0; c < 3; c++)
+            h[c] = t[c];   /* not renormalised, as in 2D: next tick's unit(v) is */
     }
     double r[3] = {f->x[i], f->y[i], f->z[i]};
     for (int c = 0; c < 3; c++) {

@@ -1,8 +1,9 @@
 /* The neighbour kinds in three dimensions (neighbours.c's, in a box).
  *
  * metric: every j != i with 0 < |d_ij| < reach, found in the 3 x 3 x 3
- *   block of grid cells at least reach wide (fewer along an axis of fewer
- *   than three cells, each cell once), each cell's boids in index order.
+ *   block of grid cells at least reach wide (a wrapping axis of three
+ *   cells or fewer whole, each cell once, as the 2D grid visits them), each
+ *   cell's boids in index order.
  *   The cone of view: seen when v_i . d_ij >= cos(fov / 2) |v_i| |d_ij|.
  * topological: the k boids nearest to i (nearest image under wrap;
  *   coincident boids skipped), only those closer than the cap; distance
@@ -95,8 +96,8 @@ static inline int around(int c, int n) { return c < 0 ? c + n : c >= n ? c - n :
  * the boid's cell holds its neighbours. Its rows along x (fixed y and z
  * cells) are consecutive positions, so a row is one run, trimmed to the
  * cells the sphere of the reach meets (two runs where a wrapping row goes
- * round its end); a row the sphere misses is skipped. An axis of fewer
- * than 3 cells under wrap is read whole. */
+ * round its end); a row the sphere misses is skipped. An axis of 3 cells
+ * or fewer under wrap is read whole, in order (the 2D grid's rule). */
 void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
 {
     const mur_flock *f = it->f;
@@ -114,7 +115,7 @@ void mur_nb3_metric(const mur_it3 *it, mur_it3_add add, sums3 *acc)
     const int nx = g->n[0], ny = g->n[1], nz = g->n[2], wrap = g->wrap;
     int whole[3];
     for (int c = 0; c < 3; c++) {
-        whole[c] = wrap && g->n[c] < 3;
+        whole[c] = mur_grid_axis_whole_(g->n[c], wrap);
         /* Away from the seam the block holds offsets under 2 cells along
          * the axis, and with 5 or more cells that is under half the world:
          * the nearest image would change nothing (positions under wrap are
@@ -192,7 +193,7 @@ void mur_nb3_block_load(const mur_it3 *it, int c, mur_block3 *b)
     const int h[3] = {c % nx, c / nx % ny, c / nx / ny};
     int whole[3];
     for (int a = 0; a < 3; a++) {
-        whole[a] = wrap && g->n[a] < 3;
+        whole[a] = mur_grid_axis_whole_(g->n[a], wrap);
         /* as mur_nb3_metric: no nearest image away from the seam */
         b->wrap[a] = it->wrap && (g->n[a] < 5 || h[a] < 1 || h[a] > g->n[a] - 2);
     }

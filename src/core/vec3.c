@@ -47,26 +47,35 @@ void mur_v3_cap(const double d[3], double half, double u1, double u2, double out
 
 void mur_v3_turn(const double a[3], const double b[3], double most, double out[3])
 {
-    double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    /* Rotation about k = unit(a x b): a cos(most) + (k x a) sin(most), k
+     * being normal to a. On level a and b (z = 0) this is, bit for bit,
+     * the plane's rotation by +-most (h cos - h_perp sin): a x b is (0, 0,
+     * cross) and |a x b| = sqrt(cross^2) = |cross|, so k = (0, 0, +-1); the
+     * angle is atan2(|cross|, a . b), which atan2's oddness makes |the
+     * plane's|; sin and cos of -most are -sin and cos of most. */
     double n[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
     double s = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    double ang = atan2(s, c);
-    if (ang <= most) {
+    if (atan2(s, c) <= most) {
         for (int i = 0; i < 3; i++)
             out[i] = b[i];
         return;
     }
-    /* w: the unit vector normal to a, in the plane of a and b, toward b */
-    double w[3];
-    if (s > 1e-300) {
-        double l = sqrt(fmax(0, 1 - c * c));
+    double k[3];
+    if (s > 0) {
         for (int i = 0; i < 3; i++)
-            w[i] = (b[i] - c * a[i]) / (l > 0 ? l : 1);
+            k[i] = n[i] / s;
+    } else if (a[2] == 0) {
+        /* opposite and level: about the up axis, to the side the sign of
+         * the zero cross picks (the plane's atan2(+-0, -1) = +-pi) */
+        k[0] = k[1] = 0;
+        k[2] = copysign(1, n[2]);
     } else {
         double e2[3];
-        mur_v3_frame(a, w, e2);
+        mur_v3_frame(a, k, e2);
     }
+    double w[3] = {k[1] * a[2] - k[2] * a[1], k[2] * a[0] - k[0] * a[2], k[0] * a[1] - k[1] * a[0]};
     double cm = cos(most), sm = sin(most);
     for (int i = 0; i < 3; i++)
-        out[i] = cm * a[i] + sm * w[i];
+        out[i] = a[i] * cm + w[i] * sm;
 }

@@ -21,7 +21,10 @@ void mur_v3_cap(const double d[3], double half, double u1, double u2, double out
 
 /* The unit heading a turned toward the unit direction b by at most `most`
  * radians about unit(a x b); b itself when it lies within `most`. Opposite
- * a and b turn about an axis normal to a chosen from a alone. */
+ * a and b turn about the up axis when a is level (as the plane turns),
+ * else about an axis normal to a chosen from a alone. The one turn of the
+ * motion kind `turn` in 2D (level vectors: the plane's rotation, to the
+ * bit) and in 3D. The result is not renormalised (nor is the plane's). */
 void mur_v3_turn(const double a[3], const double b[3], double most, double out[3]);
 
 #endif
