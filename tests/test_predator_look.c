@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cairo.h>
@@ -199,6 +200,28 @@ TEST(a_3d_falcon_trail_is_the_path_it_flew)
     CHECK(f[1].n == 0, "nothing ahead of it (%ld pixels)", f[1].n);
     CHECK(f[2].n == 0, "nothing older than 1 s (%ld pixels)", f[2].n);
     CHECK(f[3].n == 0, "no trail without `trail` (%ld pixels)", f[3].n);
+}
+
+/* `murmur check` says how each predator is drawn, in its world's words. */
+TEST(check_prints_a_predators_look)
+{
+    char text[4096], args[1024], out[4096];
+    snprintf(text, sizeof text, "%spredators:\n  - {" SKY_PATH ", size: 30, color: '#ff0000', trail: 1s}\n"
+             "  - {" SKY_PATH "}\n", sky);
+    const char *path = scratch_path("look-check.yaml");
+    char said[300];   /* murmur() leaves the command's stdout beside its stderr */
+    snprintf(said, sizeof said, "%s.out", scratch_path("stderr.txt"));
+    write_file(path, text);
+    snprintf(args, sizeof args, "check %s", path);
+    REQUIRE(murmur(args, out, sizeof out) == 0, "check: %s", out);
+    size_t len = 0;
+    char *got = test_slurp(said, &len);
+    REQUIRE(got, "read %s", said);
+    CHECK(strstr(got, "; drawn 30 units long in #ff0000 with a 1s trail\npredator 1:") != NULL,
+          "check's predator lines:\n%s", got);
+    CHECK(strstr(got, "predator 1:") && !strstr(strstr(got, "predator 1:"), "drawn"),
+          "a predator without a look says nothing of it:\n%s", got);
+    free(got);
 }
 
 TEST(bad_predator_looks_are_refused_at_their_line)

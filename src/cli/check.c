@@ -351,6 +351,23 @@ static const char *hex(char out[8], mur_rgba c)
     return out;
 }
 
+/* "; drawn 16 units long in #3a1f14 with a 1.5s trail": what a predator's
+ * size (a 3D falcon's length, a 2D marker's diameter), color and trail
+ * give; nothing when it has none of them. */
+static void print_predator_look(const mur_predator_look *pl, int depth)
+{
+    if (!(pl->size > 0) && !pl->has_color && !(pl->trail > 0))
+        return;
+    char c[8];
+    printf("; drawn");
+    if (pl->size > 0)
+        printf(" %g units %s", pl->size, depth ? "long" : "across");
+    if (pl->has_color)
+        printf(" in %s", hex(c, pl->color));
+    if (pl->trail > 0)
+        printf(" with a %gs trail", pl->trail);
+}
+
 /* A 3D world's look: what each bird is drawn as (no arrows there: the 2D
  * shapes' names would mislead) in what colour and alpha, then the trails
  * and overlays as in 2D; the background is the sky's (print_world3d). */
@@ -591,6 +608,7 @@ int mur_cmd_check(const mur_cli_opts *o)
         }
         if (p->burst > 1)
             printf("; fleeing boids up to %g x max_speed", p->burst);
+        print_predator_look(&p->look, s->params.dimensions == 3);
         printf("\n");
     }
     if (s->nconditions > 1 || s->conditions[0].nset) {

@@ -563,17 +563,12 @@ static int shown_settings(ctx *c)
 }
 
 /* The predators' own looks (size, color, trail) as the look's list by
- * tag, when any predator gives one: a scene without them draws its
- * predators as before, from the same look. 0, or -1 without memory. */
+ * tag (an all-zero look, a predator that gives none, draws as before).
+ * 0, or -1 without memory. */
 static int predator_looks(ctx *c)
 {
     mur_scene *s = c->s;
-    int any = 0;
-    for (int i = 0; i < s->npredators; i++) {
-        const mur_predator_look *pl = &s->predators[i].look;
-        any |= pl->size > 0 || pl->has_color || pl->trail > 0;
-    }
-    if (!any)
+    if (!s->npredators)
         return 0;
     mur_predator_look *looks = mur_calloc((size_t)s->npredators, sizeof *looks);
     if (!looks)
