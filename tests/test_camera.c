@@ -507,6 +507,69 @@ TEST(the_timeline_changes_what_the_camera_follows)
     mur_scene_destroy(s);
 }
 
+/* How far predator `tag` - 1, hunting, is from the view's centre, in
+ * pixels (-1: it is not hunting now). */
+static double hunter_off(const rig *g, const mur_view *v, int tag)
+{
+    int n = 0;
+    const mur_predator *own = mur_flock_predators(g->f, &n);
+    const mur_params *p = mur_flock_params(g->f);
+    for (int k = 0; k < n; k++)
+        if (own[k].hunting && own[k].tag == tag) {
+            double dx, dy, fit = fmin(g->s->width / p->width, g->s->height / p->height);
+            mur_params_offset(p, v->x, v->y, own[k].x, own[k].y, &dx, &dy);
+            return hypot(dx, dy) * fit * v->zoom;
+        }
+    return -1;
+}
+
+/* A hunter (pursue: it moves itself, tick by tick) is followed as any
+ * predator: locked (smooth 0) it is in the middle of every frame while it
+ * hunts, across the wrapping world's seam; smoothed, the spring matches
+ * its velocity (its step from the tick before), so it lags by a few
+ * pixels as it turns, where a spring that took it as standing still
+ * would trail it by some 2 v / w = 22 world units, 60 pixels. */
+TEST(the_camera_follows_a_hunter)
+{
+    static const char *fmt = "seed: 5\n"
+                             "world: {width: 480, height: 320, boundary: wrap}\n"
+                             "flock: {count: 120}\n"
+                             "video: {width: 320, height: 180, fps: 30, duration: 8s}\n"
+                             "camera: {follow: {predator: 1}, zoom: 2, smooth: %s}\n"
+                             "predators:\n"
+                             "  - {mode: flee, path: [[0s, 40, 40], [8s, 400, 260]]}\n"
+                             "  - {mode: flee, pursue: nearest, speed: 3, turn: 3, from: 1s, x: 'W/2', y: 'H/2'}\n";
+    const char *smooth[] = {"0s", "0.5s"};
+    for (int m = 0; m < 2; m++) {
+        char yaml[1024];
+        snprintf(yaml, sizeof yaml, fmt, smooth[m]);
+        rig g;
+        REQUIRE(rig_open(&g, yaml) == 0, "rig");
+        double worst = 0;
+        int seen = 0;
+        long frames = mur_scene_frames(g.s);
+        mur_error err = {{0}};
+        for (long k = 0; k < frames; k++) {
+            REQUIRE(mur_driver_run_to(g.d, mur_scene_frame_tick(g.s, k), &err) == 0, "%s", err.msg);
+            double t = mur_scene_frame_time(g.s, k);
+            mur_view v;
+            mur_renderer_view(g.r, 0, g.f, t, &v);
+            double off = hunter_off(&g, &v, 2);
+            if (fabs(t - 1) > 0.05)   /* the frame at 1 s shows the tick before it */
+                CHECK((off >= 0) == (t > 1), "at %gs the hunter is %s", t, off >= 0 ? "hunting" : "not hunting");
+            if (t >= 3)   /* the smoothed camera has caught up with it */
+                worst = fmax(worst, off), seen++;
+        }
+        CHECK(seen > 100, "%d frames", seen);
+        if (m == 0)
+            CHECK(worst < 1e-6, "locked, the hunter is %.3g px off the middle", worst);
+        else {
+            CHECK(worst < 15, "smoothed, the hunter is up to %.3g px off the middle", worst);
+        }
+        rig_close(&g);
+    }
+}
+
 /* Ramping what the camera follows, or a predator the scene lacks, is
  * refused at its place. */
 TEST(a_bad_follow_on_the_timeline_is_refused_with_its_place)

@@ -146,6 +146,38 @@ static int centre3d(const mur_flock *f, double c[3], double v[3])
     return 0;
 }
 
+/* A hunter's place at t (a predator with `pursue` moves itself: the
+ * flock holds where each tick put it, tagged 1 + its index) and its
+ * velocity per tick: its step from where the tick before put it, the
+ * nearest image's under wrap (0 on the first tick seen or after a gap).
+ * The place is kept for the next tick's step. 1 when predator `index` is
+ * hunting now. */
+static int hunter(mur_renderer *r, int panel, const mur_flock *f, double t, int index, double c[3], double v[3])
+{
+    int n = 0;
+    const mur_predator *own = mur_flock_predators(f, &n);
+    const mur_params *p = mur_flock_params(f);
+    mur_cam_state *cs = &r->panels[panel].cam;
+    long tick = lround(t * r->look->tps);
+    for (int k = 0; k < n; k++) {
+        if (!own[k].hunting || own[k].tag != index + 1)
+            continue;
+        const double at[3] = {own[k].x, own[k].y, own[k].z}, size[3] = {p->width, p->height, p->depth};
+        int step = cs->hunter_seen && cs->hunter_tick + 1 == tick;
+        for (int a = 0; a < (mur_flock_z(f) ? 3 : 2); a++) {
+            c[a] = at[a];
+            v[a] = step ? at[a] - cs->hunter[a] : 0;
+            if (p->boundary == MUR_BOUNDARY_WRAP && size[a] > 0)
+                v[a] -= size[a] * floor(v[a] / size[a] + 0.5);
+            cs->hunter[a] = at[a];
+        }
+        cs->hunter_seen = 1;
+        cs->hunter_tick = tick;
+        return 1;
+    }
+    return 0;
+}
+
 /* Where the camera's target is after tick `tick` (at t seconds) and how
  * fast it moves (units per tick), in the flock's components (c[2] and
  * v[2] only in a 3D world): 1, or 0 when there is none now (the boid is
@@ -171,6 +203,8 @@ static int target(mur_renderer *r, int panel, const mur_flock *f, double t, cons
     case MUR_FOLLOW_FLOCK:
         return (z ? centre3d(f, c, v) : largest_cluster(&r->panels[panel], f, c, v)) == 0;
     case MUR_FOLLOW_PREDATOR: {
+        if (hunter(r, panel, f, t, w->index, c, v))
+            return 1;
         mur_camera now = {0}, before = {0};
         if (!lk->camera_at)
             return 0;

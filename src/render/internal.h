@@ -136,6 +136,9 @@ typedef struct mur_cam_state {
     long tick;               /* the last one */
     double p[3];             /* centre, world units (a plane's under wrap: kept inside the world; z: 3D only) */
     double v[3];             /* its velocity, units per tick */
+    double hunter[3];        /* a followed hunter's place at hunter_tick (its step gives its velocity) */
+    long hunter_tick;
+    int hunter_seen;
     int *count;              /* scratch: boids per cluster label (following the flock) */
     size_t cap;
 } mur_cam_state;

@@ -530,9 +530,6 @@ int mur_parse_camera_finish(ctx *c)
     if (cam->follow == MUR_FOLLOW_PREDATOR && cam->target >= s->npredators)
         return mur_parse_fail_at(c, c->follow, "the camera follows predator %d, but the scene has %d%s",
                        cam->target, s->npredators, s->npredators ? " (numbered from 0)" : "");
-    if (cam->follow == MUR_FOLLOW_PREDATOR && s->predators[cam->target].pursue)
-        return mur_parse_fail_at(c, c->follow, "predator %d pursues: it moves itself, tick by tick, and the "
-                                 "camera follows a predator along its path or expressions only", cam->target);
     for (int i = 0; i < s->ncues; i++)   /* the timeline's, named by their entries */
         for (int k = 0; k < s->cues[i].ncamera; k++) {
             const mur_camera_change *ch = &s->cues[i].camera[k];
@@ -542,13 +539,6 @@ int mur_parse_camera_finish(ctx *c)
                                      "scene has %d%s",
                                      c->name, s->cues[i].line, s->cues[i].col, ch->value, s->cues[i].at,
                                      s->npredators, s->npredators ? " (numbered from 0)" : "");
-            if (ch->key == MUR_CAMERA_FOLLOW && ch->follow == MUR_FOLLOW_PREDATOR &&
-                s->predators[(int)ch->value].pursue)
-                return mur_error_set(c->err, MUR_EINPUT,
-                                     "%s:%d:%d: error: the camera follows predator %.0f from %gs, which "
-                                     "pursues: it moves itself, tick by tick, and the camera follows a "
-                                     "predator along its path or expressions only",
-                                     c->name, s->cues[i].line, s->cues[i].col, ch->value, s->cues[i].at);
         }
     if (s->params.dimensions == 3)
         return camera3d_finish(c);
