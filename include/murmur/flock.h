@@ -131,6 +131,8 @@ typedef struct mur_params {
     double max_lift;              ///< fly: N
     double roll_rate;             ///< fly: banking gain, rad/(N s)
     double pitch_rate;            ///< fly: pitching gain, rad/(N s)
+    double roll_out;              ///< fly: rolling back toward level, 1/s (w_beta_out)
+    double max_roll;              ///< fly: the most a bird rolls from level, degrees (180: unbounded)
 } mur_params;
 
 /// The world size a parameter set means: with density > 0, width = height =

@@ -128,17 +128,24 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
 /* model: starling, StarDisplay's (docs/model.md "starling"): metres and
  * seconds, a tick of dt = 0.005 s (StarDisplay's integration step), so
  * max_speed 20 m/s is 0.1 m a tick and min_speed 0.1 m/s is 0.0005. The
- * published values are config_plos.ini's (Hemelrijk and Hildenbrandt
- * 2011); chosen here: the world (a 300 m square over the roost, 200 m
+ * published values are config_plos.ini's and Table 1's (Hemelrijk and
+ * Hildenbrandt 2011): roost_weight 0.01 N/m is Table 1's horizontal
+ * w_RoostH (config_plos.ini's 0.2 turned flocks over at the edge),
+ * altitude_weight 0.01 N/m config_plos.ini's vertical (0.2 x 0.05; Table
+ * 1's 0.2 flattens a flock to a 2 m sheet), roll_out 1/s Table 1's
+ * w_beta_out. Chosen here: the world (a 300 m square over the roost, 200 m
  * deep, open), count 2000, the altitude 100 m (StarDisplay's Lua
  * starling), max_lift 1 N and bank_alignment 0 (its Lua starling),
- * separation_neighbours 7, speed_control 1/s (accelerationOneOverTau),
- * hard_core 0.2 m (minRadius) as the smootherstep's inner edge. */
+ * separation_radius 2 m (its Lua starling's separationStep edge; Table
+ * 1's 4 m with the smootherstep spaces birds 2.3 m apart, past the
+ * field's 0.68-1.51 m), separation_neighbours 7, speed_control 1/s
+ * (accelerationOneOverTau), hard_core 0.2 m (minRadius) as the
+ * smootherstep's inner edge, max_roll 80 degrees. */
 #define STARLING                                                                   \
     {.version = MUR_PARAMS_VERSION,                                                \
      .count = 2000, .width = 300, .height = 300, .boundary = MUR_BOUNDARY_OPEN,    \
      .margin = 0, .separation = 0, .alignment = 0, .cohesion = 0,                 \
-     .separation_radius = 4, .alignment_radius = 4, .cohesion_radius = 4,         \
+     .separation_radius = 2, .alignment_radius = 4, .cohesion_radius = 4,         \
      .separation_falloff = 0, .separation_softening = 0,                          \
      .alignment_mode = MUR_ALIGN_HEADING, .combine = MUR_COMBINE_NORMALIZE,       \
      .gain_separation = 1, .gain_alignment = 1, .gain_cohesion = 1,               \
@@ -153,10 +160,10 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
      .separation_up = 1, .alignment_weight = 0.5, .bank_alignment = 0,            \
      .cohesion_weight = 1, .cohesion_up = 1, .cohesion_blind_angle = 45,          \
      .random_weight = 0.01, .roost_x = 150, .roost_y = 150, .roost_radius = 150,  \
-     .roost_weight = 0.2, .reflect_angle = 120, .altitude = 100,                  \
+     .roost_weight = 0.01, .reflect_angle = 120, .altitude = 100,                  \
      .altitude_weight = 0.01, .body_mass = 0.08, .cruise_speed = 10,              \
      .speed_control = 1, .drag_lift = 0.303, .max_lift = 1, .roll_rate = 10,      \
-     .pitch_rate = 0}
+     .pitch_rate = 0, .roll_out = 1, .max_roll = 80}
 
 /* Designated initialisers may repeat a member; the last one wins (C17 6.7.9p19),
  * which is exactly "like engine, but". GCC warns with -Woverride-init, which
@@ -305,6 +312,8 @@ static const mur_setting settings[] = {
     KREAL("max_lift", max_lift, 0, 1e4, "fly: most lift, N", "fly"),
     KREAL("roll_rate", roll_rate, 0, 1e4, "fly: banking, rad a second a newton", "fly"),
     KREAL("pitch_rate", pitch_rate, 0, 1e4, "fly: pitching, rad a second a newton", "fly"),
+    KREAL("roll_out", roll_out, 0, 1e4, "fly: rolling back toward level, 1/s", "fly"),
+    KREAL("max_roll", max_roll, 0, 180, "fly: the most a bird rolls from level, degrees", "fly"),
 };
 
 int mur_setting_count(void) { return (int)(sizeof settings / sizeof settings[0]); }

@@ -548,6 +548,39 @@ static double top_speed(const mur_flock *f, const double r[3])
     return top;
 }
 
+/* The roll of up vector u (unit, normal to the unit heading f) from the
+ * head's up h_u (the world's up made normal to f), radians in (-pi, pi]:
+ * u = cos(roll) h_u + sin(roll) h_side. 0 for a vertical f (no horizon). */
+static double roll_of(const double f[3], const double u[3], double hs[3], double hu[3])
+{
+    double s[3] = {f[1], -f[0], 0};   /* f x (0, 0, 1) */
+    if (!(mur_unit3_(s, hs) > 1e-9))
+        return 0;
+    hu[0] = hs[1] * f[2] - hs[2] * f[1];
+    hu[1] = hs[2] * f[0] - hs[0] * f[2];
+    hu[2] = hs[0] * f[1] - hs[1] * f[0];
+    return atan2(mur_dot3_(u, hs), mur_dot3_(u, hu));
+}
+
+/* The roll-out and the bound (docs/model.md "starling", Flight): the new
+ * up nu (unit, normal to the new heading nf) rolls back toward level by
+ * roll_out x roll x dt and is held within max_roll of it. The same
+ * operations for one bird and for a lane of four. */
+static void roll_back(const mur_params *p, const double nf[3], double nu[3])
+{
+    if (!(p->roll_out > 0) && !(p->max_roll < 180))
+        return;
+    double hs[3], hu[3], b = roll_of(nf, nu, hs, hu);
+    if (b == 0)
+        return;
+    double most = p->max_roll * (MUR_PI / 180);
+    b -= p->roll_out * b * p->dt;
+    b = b > most ? most : b < -most ? -most : b;
+    double c = cos(b), s = sin(b);
+    for (int k = 0; k < 3; k++)
+        nu[k] = c * hu[k] + s * hs[k];
+}
+
 /* Bird i's reaction clock, a tick on: at its interval, 0 and a new one. */
 static void tick_clock(mur_flock *f, int i)
 {
@@ -621,6 +654,7 @@ void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel)
     } else {
         level_up(nf, nu);
     }
+    roll_back(p, nf, nu);
     for (int c = 0; c < 3; c++) {
         st->up[3 * i + c] = nu[c];
         v[c] = nf[c] * s * dt;   /* back to world units a tick */
@@ -757,6 +791,10 @@ static AVX2 int fly4_avx2(mur_flock *f, int i, const v4 o[3])
     /* nothing was written above: from here on the four birds move */
     store_aos(st->acc + 3 * i, a);
     store_aos(st->up + 3 * i, nu);
+    for (int l = 0; l < 4; l++) {   /* the roll-out and bound, lane by lane as one bird */
+        double fl[3] = {nf[0][l], nf[1][l], nf[2][l]};
+        roll_back(p, fl, st->up + 3 * (i + l));
+    }
     for (int c = 0; c < 3; c++)
         v[c] = nf[c] * s * dt;
     for (int l = 0; l < 4; l++) {
