@@ -4,11 +4,13 @@
  * adaptive radius's count, the roost and the altitude over a long run,
  * predators, thread counts, and the refusals. Core only. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "murmur/flock.h"
+#include "murmur/metrics.h"
 #include "murmur/presets.h"
 #include "murmur/rng.h"
 
@@ -640,4 +642,191 @@ TEST(starlings_are_refused_in_the_plane_and_in_part)
     f = make(&q, 1);
     CHECK(!mur_flock_up(f) && !mur_flock_search_radius(f) && !mur_flock_interacting(f), "body frames for wrkspc");
     mur_flock_destroy(f);
+}
+
+/* ---- roll and the field's flocks (issue #46) ------------------------------------ */
+
+/* Bird i's roll, degrees in (-180, 180]: the angle about its forward f
+ * from the head's up h_u (the world's up made normal to f) to its body's
+ * up u, u = cos(roll) h_u + sin(roll) h_side. Within +-90 it is the angle
+ * between u and the vertical plane through f (and StarDisplay's "banking",
+ * asin of the wing's rise, in level flight); past 90 the bird is on its
+ * back, which the angle to the plane alone would not tell. */
+static double roll_deg(const mur_flock *f, int i)
+{
+    double v[3] = {mur_flock_vx(f)[i], mur_flock_vy(f)[i], mur_flock_vz(f)[i]}, hs[3], hu[3];
+    unit(v);
+    head(v, hs, hu);
+    const double *u = mur_flock_up(f) + 3 * i;
+    return atan2(dot(u, hs), dot(u, hu)) * 180 / PI;
+}
+
+/* A falcon as scenes/murmuration3d.yaml's (mode: flee, pursue: nearest):
+ * 26 m/s (0.13 m a tick), turning at most 1.5 degrees a tick toward the
+ * bird nearest it, pushing birds within 25 m away by up to 0.0006 m a
+ * tick^2. One tick of its flight: it moves, then the flock steps. */
+typedef struct {
+    double r[3], h[3];
+} falcon;
+
+static void falcon_tick(mur_flock *f, falcon *k)
+{
+    int n = mur_flock_count(f), best = 0;
+    double bd = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double d[3] = {mur_flock_x(f)[i] - k->r[0], mur_flock_y(f)[i] - k->r[1], mur_flock_z(f)[i] - k->r[2]};
+        if (dot(d, d) < bd)
+            bd = dot(d, d), best = i;
+    }
+    double d[3] = {mur_flock_x(f)[best] - k->r[0], mur_flock_y(f)[best] - k->r[1], mur_flock_z(f)[best] - k->r[2]};
+    unit(d);
+    double c = fmax(-1, fmin(1, dot(k->h, d))), most = 1.5 * PI / 180;
+    if (acos(c) <= most) {
+        memcpy(k->h, d, sizeof d);
+    } else {
+        double w[3];
+        for (int a = 0; a < 3; a++)
+            w[a] = d[a] - c * k->h[a];
+        unit(w);
+        for (int a = 0; a < 3; a++)
+            k->h[a] = cos(most) * k->h[a] + sin(most) * w[a];
+        unit(k->h);
+    }
+    for (int a = 0; a < 3; a++)
+        k->r[a] += 0.13 * k->h[a];
+    mur_predator pr = {.x = k->r[0], .y = k->r[1], .z = k->r[2], .radius = 25, .strength = 0.0006};
+    mur_flock_set_predators(f, &pr, 1);
+    step(f, 1);
+}
+
+/* 10,000 birds and a falcon that hunts through them for 5 s: the birds
+ * near it bank hard to flee, and none rolls to 90 degrees (on its side)
+ * or past it: the roll-out and the bound of docs/model.md "Flight". Before
+ * them (roll_rate alone) 7-11 % of a preset's flock ended on its back. */
+TEST(no_starling_rolls_to_90_degrees_with_a_falcon_among_10000)
+{
+    mur_params p = starling();
+    p.count = 10000;
+    mur_flock *f = make(&p, 7);
+    const double c[3] = {150, 80, 100};
+    ball(f, p.count, c, 1.5 * cbrt(p.count), 0, 0, 10);
+    step(f, 200);   /* 1 s to settle */
+    /* the falcon 60 m behind the flock and above it, diving at it */
+    falcon k = {{c[0] - 50, c[1], c[2] + 30}, {0.85, 0, -0.53}};
+    unit(k.h);
+    double most = 0, hard = 0;
+    int near_ticks = 0, ticks = 1000;
+    for (int t = 0; t < ticks; t++) {
+        falcon_tick(f, &k);
+        int close = 0;
+        for (int i = 0; i < p.count; i++) {
+            double r = fabs(roll_deg(f, i));
+            most = fmax(most, r);
+            double d[3] = {mur_flock_x(f)[i] - k.r[0], mur_flock_y(f)[i] - k.r[1], mur_flock_z(f)[i] - k.r[2]};
+            if (dot(d, d) < 25 * 25) {
+                close++;
+                hard = fmax(hard, r);
+            }
+        }
+        near_ticks += close > 0;
+    }
+    printf("  most roll %.1f degrees (%.1f within 25 m of the falcon), the falcon among them %d of %d ticks\n", most,
+           hard, near_ticks, ticks);
+    CHECK(near_ticks > ticks / 4, "the falcon was among the birds for only %d of %d ticks", near_ticks, ticks);
+    CHECK(hard > 30, "the birds it chased banked at most %g degrees: no hard turn was tested", hard);
+    CHECK(most < 90, "a bird rolled %g degrees from level", most);
+    mur_flock_destroy(f);
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* What the field measured, as mean +- sd (docs/model.md "starling",
+ * "Beside the field"): Cavagna et al. 2010's polarization, Ballerini et
+ * al. 2008's r1 range, shape ratios and thin axis. */
+enum { POL, R1, WT, LT, GRAV, HEAD, FIELD_N };
+static const char *const field_name[FIELD_N] = {"order", "r1", "width/thickness", "length/thickness",
+                                                "thin_gravity", "thin_heading"};
+static const double field_lo[FIELD_N] = {0.96 - 2 * 0.03, 0.68, 2.8 - 2 * 0.4, 5.6 - 2 * 1.0, 0.93 - 2 * 0.04, 0};
+static const double field_hi[FIELD_N] = {1, 1.51, 2.8 + 2 * 0.4, 5.6 + 2 * 1.0, 1, 0.3};
+
+/* One undisturbed flight of n birds: StarDisplay's start (a ball of
+ * radius 1.5 n^(1/3) m, every bird heading one way at the cruise speed;
+ * here 70 m off the roost's centre so the flock meets the edge at a
+ * slant), then each measure every 2 s from `from` s to `secs` s, its
+ * median over those samples into med[]. */
+static void field_run(int n, uint64_t seed, int from, int secs, double med[FIELD_N])
+{
+    mur_params p = starling();
+    p.count = n;
+    mur_flock *f = make(&p, seed);
+    const double c[3] = {150, 80, 100};
+    ball(f, n, c, 1.5 * cbrt(n), 0, 0, p.cruise_speed);
+    mur_metrics_ctx *m = mur_metrics_ctx_create();
+    unsigned want = 1u << MUR_METRIC_ORDER | 1u << MUR_METRIC_NEAREST | 1u << MUR_METRIC_THICKNESS |
+                    1u << MUR_METRIC_WIDTH | 1u << MUR_METRIC_LENGTH | 1u << MUR_METRIC_THIN_GRAVITY |
+                    1u << MUR_METRIC_THIN_HEADING;
+    double v[FIELD_N][64];
+    int k = 0;
+    step(f, 200 * from);
+    for (int s = from; s <= secs && k < 64; s += 2, k++) {
+        mur_metrics r;
+        if (mur_metrics_compute_some(m, f, want, &r))
+            abort();
+        v[POL][k] = r.order, v[R1][k] = r.nearest, v[WT][k] = r.width / r.thickness;
+        v[LT][k] = r.length / r.thickness, v[GRAV][k] = r.thin_gravity, v[HEAD][k] = r.thin_heading;
+        step(f, 400);
+    }
+    for (int q = 0; q < FIELD_N; q++)
+        med[q] = median_of(v[q], k);
+    mur_metrics_ctx_destroy(m);
+    mur_flock_destroy(f);
+}
+
+/* Each measure's median over the seeds within the field's mean +- 2 sd,
+ * and each seed's within 3 sd (r1: within the field's range). */
+static void field_check(int n, int seeds, int from, int secs)
+{
+    double med[8][FIELD_N], col[8];
+    for (int s = 0; s < seeds; s++) {
+        field_run(n, (uint64_t)(s + 1), from, secs, med[s]);
+        printf("  %d birds, seed %d: order %.3f r1 %.2f W/T %.2f L/T %.2f thin_gravity %.3f thin_heading %.3f\n", n,
+               s + 1, med[s][POL], med[s][R1], med[s][WT], med[s][LT], med[s][GRAV], med[s][HEAD]);
+    }
+    const double sd[FIELD_N] = {0.03, 0, 0.4, 1.0, 0.04, 0};
+    for (int q = 0; q < FIELD_N; q++) {
+        for (int s = 0; s < seeds; s++) {
+            col[s] = med[s][q];
+            CHECK(col[s] >= field_lo[q] - sd[q] && col[s] <= field_hi[q] + sd[q], "%d birds, seed %d: %s %g",
+                  n, s + 1, field_name[q], col[s]);
+        }
+        double m = median_of(col, seeds);
+        CHECK(m >= field_lo[q] && m <= field_hi[q], "%d birds: median %s %g, the field's [%g, %g]", n,
+              field_name[q], m, field_lo[q], field_hi[q]);
+    }
+}
+
+/* The preset's undisturbed flock against the field (label heavy): 2,000
+ * birds, 3 seeds, 20-60 s. Measured (seeds 1-3, each the median of its
+ * samples): order 0.998-0.999, r1 1.20-1.22 m, W/T 2.05-2.16, L/T
+ * 5.02-5.42, thin_gravity 0.998-0.999, thin_heading 0.046-0.053: W/T sits
+ * low in the field's 2.8 +- 0.4, order and thin_gravity high in theirs. */
+TEST(a_2000_bird_flock_flies_within_the_field_s_ranges)
+{
+    field_check(2000, 3, 20, 60);
+}
+
+/* 10,000 birds, 2 seeds, 10-30 s (label heavy). */
+TEST(a_10000_bird_flock_flies_within_the_field_s_ranges)
+{
+    field_check(10000, 2, 10, 30);
 }
