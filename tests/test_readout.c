@@ -103,7 +103,7 @@ TEST(the_params_readout_leads_with_the_interactions_own_values)
     /* starling: its force weights, not Reynolds' (all 0 for it) */
     REQUIRE(readout_text("model: starling\nflock: {count: 20}\nlook: {overlays: [params]}\n", got, sizeof got) == 0,
             "starling");
-    CHECK(!strcmp(got, "20" NB "boids   sep" NB "1.00   ali" NB "0.50   coh" NB "1.00   roost" NB "0.20   alt" NB "0.01"),
+    CHECK(!strcmp(got, "20" NB "boids   sep" NB "1.00   ali" NB "0.50   coh" NB "1.00   roost" NB "0.01   alt" NB "0.01"),
           "starling: '%s'", got);
     /* every readout names a setting of the settings table */
     for (int i = 0; i < mur_kind_count(); i++)
