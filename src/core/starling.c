@@ -268,17 +268,20 @@ static double smootherstep(double e0, double e1, double x)
 }
 
 /* The head frame of unit heading f: h_up = +z made normal to f, h_side =
- * unit(f x z); for a vertical f, the body's side. */
-static void head_frame(const double f[3], const double side[3], double hs[3], double hu[3])
+ * unit(f x z); for a vertical f (|f x z| at most 1e-9, returned), the
+ * body's side. */
+static double head_frame(const double f[3], const double side[3], double hs[3], double hu[3])
 {
     double s[3] = {f[1], -f[0], 0};   /* f x (0, 0, 1) */
-    if (!(mur_unit3_(s, hs) > 1e-9))
+    double len = mur_unit3_(s, hs);
+    if (!(len > 1e-9))
         for (int c = 0; c < 3; c++)
             hs[c] = side[c];
     /* hu = hs x f */
     hu[0] = hs[1] * f[2] - hs[2] * f[1];
     hu[1] = hs[2] * f[0] - hs[0] * f[2];
     hu[2] = hs[0] * f[1] - hs[1] * f[0];
+    return len;
 }
 
 static void cross3(const double a[3], const double b[3], double o[3])
@@ -553,12 +556,8 @@ static double top_speed(const mur_flock *f, const double r[3])
  * u = cos(roll) h_u + sin(roll) h_side. 0 for a vertical f (no horizon). */
 static double roll_of(const double f[3], const double u[3], double hs[3], double hu[3])
 {
-    double s[3] = {f[1], -f[0], 0};   /* f x (0, 0, 1) */
-    if (!(mur_unit3_(s, hs) > 1e-9))
+    if (!(head_frame(f, f, hs, hu) > 1e-9))
         return 0;
-    hu[0] = hs[1] * f[2] - hs[2] * f[1];
-    hu[1] = hs[2] * f[0] - hs[0] * f[2];
-    hu[2] = hs[0] * f[1] - hs[1] * f[0];
     return atan2(mur_dot3_(u, hs), mur_dot3_(u, hu));
 }
 
