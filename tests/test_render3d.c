@@ -274,6 +274,29 @@ TEST(following_the_flock_keeps_it_in_the_middle)
     }
 }
 
+/* At each of the times, the ink's centroid of scene `path`'s still is
+ * within 3 px of the middle (the camera follows what it draws), and that
+ * of `fixed`'s (the same scene, the camera's target fixed) over 20 px off. */
+static void check_followed(const char *path, const char *fixed, const char *const *times, int ntimes)
+{
+    for (int k = 0; k < ntimes; k++)
+        for (int follow = 1; follow >= 0; follow--) {
+            char args[768], err[2048];
+            const char *png = scratch_path("followed3d.png");
+            snprintf(args, sizeof args, "still %s -o %s --at %s -q", follow ? path : fixed, png, times[k]);
+            REQUIRE(murmur(args, err, sizeof err) == 0, "still: %s", err);
+            double cx = -1, cy = -1;
+            int w = 0, h = 0;
+            REQUIRE(png_ink(png, &cx, &cy, &w, &h) > 0, "at %s: the falcon is drawn", times[k]);
+            double off = hypot(cx - w / 2.0, cy - h / 2.0);   /* its wings and heading: not a point */
+            if (follow)
+                CHECK(off < 3, "at %s: the followed falcon is at (%.2f, %.2f), %.2f px off the middle",
+                      times[k], cx, cy, off);
+            else
+                CHECK(off > 20, "at %s: unfollowed, the falcon is still in the middle (%.2f px)", times[k], off);
+        }
+}
+
 /* camera.follow: {predator: 0} in a 3D world (issue #45): the camera
  * turns to keep the falcon in the middle of the frame while it flies its
  * keyframed path across the box and down, the frame's only ink (the lone
@@ -300,22 +323,7 @@ TEST(following_a_predator_in_3d_keeps_it_in_the_middle)
     snprintf(text, sizeof text, "%scamera: {target: [240, 160, 100], position: [240, -300, 40]}\n", body);
     write_file(fixed, text);
     const char *times[] = {"0.4s", "1s", "3.4s"};   /* not 2s: the path crosses the fixed target then */
-    for (int k = 0; k < 3; k++)
-        for (int follow = 1; follow >= 0; follow--) {
-            char args[768], err[2048];
-            const char *png = scratch_path("falcon3d.png");
-            snprintf(args, sizeof args, "still %s -o %s --at %s -q", follow ? path : fixed, png, times[k]);
-            REQUIRE(murmur(args, err, sizeof err) == 0, "still: %s", err);
-            double cx = -1, cy = -1;
-            int w = 0, h = 0;
-            REQUIRE(png_ink(png, &cx, &cy, &w, &h) > 0, "at %s: the falcon is drawn", times[k]);
-            double off = hypot(cx - w / 2.0, cy - h / 2.0);   /* its wings and heading: not a point */
-            if (follow)
-                CHECK(off < 3, "at %s: the followed falcon is at (%.2f, %.2f), %.2f px off the middle",
-                      times[k], cx, cy, off);
-            else
-                CHECK(off > 20, "at %s: unfollowed, the falcon is still in the middle (%.2f px)", times[k], off);
-        }
+    check_followed(path, fixed, times, 3);
 }
 
 /* A hunting falcon (pursue: it moves itself) followed in 3D: it flies
@@ -342,22 +350,7 @@ TEST(following_a_hunter_in_3d_keeps_it_in_the_middle)
     snprintf(text, sizeof text, "%scamera: {target: [240, 160, 100], position: [240, -300, 40]}\n", body);
     write_file(fixed, text);
     const char *times[] = {"0.5s", "2s", "3.5s"};
-    for (int k = 0; k < 3; k++)
-        for (int follow = 1; follow >= 0; follow--) {
-            char args[768], err[2048];
-            const char *png = scratch_path("hunter3d.png");
-            snprintf(args, sizeof args, "still %s -o %s --at %s -q", follow ? path : fixed, png, times[k]);
-            REQUIRE(murmur(args, err, sizeof err) == 0, "still: %s", err);
-            double cx = -1, cy = -1;
-            int w = 0, h = 0;
-            REQUIRE(png_ink(png, &cx, &cy, &w, &h) > 0, "at %s: the falcon is drawn", times[k]);
-            double off = hypot(cx - w / 2.0, cy - h / 2.0);
-            if (follow)
-                CHECK(off < 3, "at %s: the followed hunter is at (%.2f, %.2f), %.2f px off the middle",
-                      times[k], cx, cy, off);
-            else
-                CHECK(off > 20, "at %s: unfollowed, the hunter is still in the middle (%.2f px)", times[k], off);
-        }
+    check_followed(path, fixed, times, 3);
 }
 
 /* One 3D scene's still on 1, 2, 3 and 8 threads: the same bytes (a flock
