@@ -423,6 +423,48 @@ TEST(a_bird_pulled_sideways_rolls_toward_the_turn_and_turns)
     mur_flock_destroy(f);
 }
 
+/* Banked turns follow equal-radius paths (Hemelrijk and Hildenbrandt 2011:
+ * each bird turns on its own circle, set by its speed and its bank, not
+ * about one centre as a rigid formation would). Two birds side by side,
+ * 20 m apart and not interacting, both pulled toward +y by the same far
+ * attractor, turn from east to north: their paths are the same curve
+ * shifted by 20 m, so the pair ends as a file, the right-hand bird behind
+ * the left. A rigid turn about a common centre would keep them side by
+ * side across the new heading, the outer bird 20 m to the east. Each bird
+ * reacts at its own random instants (reaction_spread), so the two curves
+ * are not the same bits, only the same shape. */
+TEST(banked_turns_follow_equal_radius_paths)
+{
+    mur_params p = starling();
+    p.count = 2;
+    p.roost_radius = 1e7;
+    p.random_weight = 0;
+    p.separation_weight = p.alignment_weight = p.cohesion_weight = 0;   /* alone, side by side */
+    p.altitude_weight = 0;
+    mur_flock *f = make(&p, 3);
+    double x[2] = {0, 0}, y[2] = {0, -20}, z[2] = {100, 100}, vx[2] = {10 * p.dt, 10 * p.dt}, vy[2] = {0, 0},
+           vz[2] = {0, 0};
+    mur_error err;
+    REQUIRE(!mur_flock_set_state3(f, 2, x, y, z, vx, vy, vz, &err), "%s", err.msg);
+    /* about 0.7 N of pull at 1e6 m, the same to 1e-5 for both birds */
+    mur_predator pr = {.x = 0, .y = 1e6, .z = 100, .radius = 1e7, .strength = 2.2e-5, .attract = 1};
+    mur_flock_set_predators(f, &pr, 1);
+    double most_y = 0;
+    int ticks = 0;
+    for (; ticks < 20000 && mur_flock_vy(f)[0] < 0.999 * hypot(mur_flock_vx(f)[0], mur_flock_vy(f)[0]); ticks++) {
+        step(f, 1);
+        most_y = fmax(most_y, mur_flock_y(f)[0]);
+    }
+    REQUIRE(ticks < 20000, "the pair never turned north");
+    double ax = mur_flock_x(f)[0], ay = mur_flock_y(f)[0], bx = mur_flock_x(f)[1], by = mur_flock_y(f)[1];
+    printf("  turned in %.1f s, %.0f m of northing: left bird (%.2f, %.2f), right bird (%.2f, %.2f), file offset %.2e m\n",
+           ticks * p.dt, most_y, ax, ay, bx, by, bx - ax);
+    CHECK(most_y > 20, "the turn is too tight to tell (%g m)", most_y);
+    CHECK(fabs(bx - ax) < 2, "not a file: the right-hand bird is %g m east of the left", bx - ax);
+    CHECK(fabs((ay - by) - 20) < 2, "the right-hand bird is %g m behind the left, not 20", ay - by);
+    mur_flock_destroy(f);
+}
+
 /* The radius settles where R' = R: n + 1 = n_topo, so the birds interact
  * with n_topo - 1 = 5.5 neighbours on average (StarDisplay's arithmetic). */
 TEST(the_adaptive_radius_settles_at_topological_range_neighbours)
