@@ -190,22 +190,25 @@ static double wave_speed_of(int n, uint64_t seed, double *birds)
 }
 
 /* Hemelrijk et al. 2015: the wave's speed does not depend on flock size.
- * Three seeds at 2,000 and at 8,000 birds: the two means differ by less
- * than the larger of the two sizes' ranges over seeds (the spread). */
+ * Five seeds at 2,000 and at 8,000 birds, each 2 s after a start as
+ * StarDisplay's: the two means differ by less than the larger of the two
+ * sizes' ranges over seeds (the spread). Measured: 24.6-28.4 m/s (mean
+ * 26.6) at 2,000 and 23.2-26.3 m/s (mean 24.9) at 8,000. */
 TEST(the_wave_speed_does_not_depend_on_flock_size)
 {
+    enum { SEEDS = 5 };
     const int size[2] = {2000, 8000};
     double mean[2], range[2];
     for (int k = 0; k < 2; k++) {
         double lo = INFINITY, hi = -INFINITY, sum = 0;
-        for (uint64_t seed = 1; seed <= 3; seed++) {
+        for (uint64_t seed = 1; seed <= SEEDS; seed++) {
             double birds, v = wave_speed_of(size[k], seed, &birds);
             printf("  %d birds, seed %d: wave speed %.2f m/s, %g birds\n", size[k], (int)seed, v, birds);
             CHECK(isfinite(v) && v > 0, "%d birds, seed %d: no wave speed (%g)", size[k], (int)seed, v);
             CHECK(birds > 0.5 * size[k], "%d birds, seed %d: the wave reached %g", size[k], (int)seed, birds);
             lo = fmin(lo, v), hi = fmax(hi, v), sum += v;
         }
-        mean[k] = sum / 3, range[k] = hi - lo;
+        mean[k] = sum / SEEDS, range[k] = hi - lo;
     }
     double spread = fmax(range[0], range[1]);
     printf("  means %.2f and %.2f m/s, ranges %.2f and %.2f m/s\n", mean[0], mean[1], range[0], range[1]);
