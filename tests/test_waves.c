@@ -319,5 +319,5 @@ TEST(bad_escape_settings_exit_2_naming_the_line)
     expect_bad("copy.yaml", "  copy_neighbours: 21\n", "4:20:", "out of range");
     expect_bad("count.yaml", "  copy_neighbours: 2.5\n", "4:20:", "whole");
     expect_bad("latency.yaml", "  copy_latency: -1\n", "4:17:", "out of range");
-    expect_bad("time.yaml", "  escape_radius: 10\n  escape_time: 0.3\n", "", "escape_time = 0.3 must be at least");
+    expect_bad("time.yaml", "  escape_radius: 10\n  escape_time: 0.3\n", "4:3:", "escape_time = 0.3 must be at least");
 }
