@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bad_scene.h"
 #include "cli_util.h"
 #include "harness.h"
 #include "murmur/flock.h"
@@ -292,32 +293,25 @@ TEST(waves_are_the_same_bits_on_1_2_3_and_8_threads)
               threads[k], h[k], birds[k], h[0], birds[0]);
 }
 
-/* A bad scene exits 2 naming file:line:column and the setting. */
-static void expect_bad(const char *name, const char *flock, const char *where, const char *words)
+/* A starling scene whose flock block is `flock` (its first key at line 4)
+ * exits 2 naming file:line:column and the words. */
+static void expect_bad_flock(const char *name, const char *flock, const char *where, const char *words)
 {
-    const char *path = scratch_path(name);
-    char text[1024], args[600], err[4096], want[400];
+    char text[1024];
     snprintf(text, sizeof text,
              "model: starling\nworld: {dimensions: 3, width: 300, height: 300, depth: 200, boundary: open}\n"
              "flock:\n%s",
              flock);
-    write_file(path, text);
-    snprintf(args, sizeof args, "render %s -o %s -q", path, scratch_path("bad.mp4"));
-    int st = murmur(args, err, sizeof err);
-    CHECK(st == 2, "%s: exit %d, want 2 (stderr: %s)", name, st, err);
-    snprintf(want, sizeof want, "%s:%s", path, where);
-    CHECK(strstr(err, want) != NULL, "%s: stderr lacks '%s': %s", name, want, err);
-    CHECK(strstr(err, words) != NULL, "%s: stderr lacks '%s': %s", name, words, err);
-    CHECK(access(scratch_path("bad.mp4"), F_OK) != 0, "%s: an output file was written", name);
+    expect_bad(name, text, where, words);
 }
 
 TEST(bad_escape_settings_exit_2_naming_the_line)
 {
-    expect_bad("radius.yaml", "  count: 50\n  escape_radius: -1\n", "5:18:", "out of range");
-    expect_bad("force.yaml", "  count: 50\n  escape_force: 1e9\n", "5:17:", "out of range");
-    expect_bad("away.yaml", "  escape_away: -0.1\n", "4:16:", "out of range");
-    expect_bad("copy.yaml", "  copy_neighbours: 21\n", "4:20:", "out of range");
-    expect_bad("count.yaml", "  copy_neighbours: 2.5\n", "4:20:", "whole");
-    expect_bad("latency.yaml", "  copy_latency: -1\n", "4:17:", "out of range");
-    expect_bad("time.yaml", "  escape_radius: 10\n  escape_time: 0.3\n", "4:3:", "escape_time = 0.3 must be at least");
+    expect_bad_flock("radius.yaml", "  count: 50\n  escape_radius: -1\n", "5:18:", "out of range");
+    expect_bad_flock("force.yaml", "  count: 50\n  escape_force: 1e9\n", "5:17:", "out of range");
+    expect_bad_flock("away.yaml", "  escape_away: -0.1\n", "4:16:", "out of range");
+    expect_bad_flock("copy.yaml", "  copy_neighbours: 21\n", "4:20:", "out of range");
+    expect_bad_flock("count.yaml", "  copy_neighbours: 2.5\n", "4:20:", "whole");
+    expect_bad_flock("latency.yaml", "  copy_latency: -1\n", "4:17:", "out of range");
+    expect_bad_flock("time.yaml", "  escape_radius: 10\n  escape_time: 0.3\n", "4:3:", "escape_time = 0.3 must be at least");
 }
