@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bad_scene.h"
 #include "cli_util.h"
 #include "decode.h"
 #include "harness.h"
@@ -85,20 +86,6 @@ TEST(same_scene_gives_identical_frames_on_any_thread_count)
     CHECK(test_video_hash(c) != ha, "seed 4 rendered the same frames as seed 3");
 }
 
-/* A bad scene exits 2 with "file:LINE:" and the expected words on stderr. */
-static void expect_bad(const char *name, const char *text, const char *where, const char *words)
-{
-    const char *path = scratch_path(name);
-    write_file(path, text);
-    char args[512], err[4096], want[512];
-    snprintf(args, sizeof args, "render %s -o %s -q", path, scratch_path("bad.mp4"));
-    int st = murmur(args, err, sizeof err);
-    CHECK(st == 2, "%s: exit %d, want 2 (stderr: %s)", name, st, err);
-    snprintf(want, sizeof want, "%s:%s", path, where);
-    CHECK(strstr(err, want) != NULL, "%s: stderr lacks '%s': %s", name, want, err);
-    CHECK(strstr(err, words) != NULL, "%s: stderr lacks '%s': %s", name, words, err);
-    CHECK(access(scratch_path("bad.mp4"), F_OK) != 0, "%s: an output file was written", name);
-}
 
 TEST(bad_scenes_exit_2_naming_the_line)
 {

@@ -10,6 +10,7 @@
 #include "cli_util.h"
 #include "harness.h"
 #include "murmur/experiment.h"
+#include "murmur/metrics.h"
 #include "scene_util.h"
 
 #define SCENE_HEAD "seed: 5\nmodel: wrkspc\nworld: {width: 240, height: 160, boundary: wrap}\nflock: {count: 60}\n"
@@ -101,6 +102,11 @@ TEST(stats_csv_has_time_to_rows_with_the_censored_count)
     free(text);
 }
 
+/* "16": the registry's count, as the message prints it */
+#define TEXT_OF(x) #x
+#define TEXT(x) TEXT_OF(x)
+#define METRICS TEXT(MUR_METRIC_COUNT)
+
 TEST(measure_and_until_bad_input_exits_2_naming_the_line)
 {
     static const struct {
@@ -109,7 +115,7 @@ TEST(measure_and_until_bad_input_exits_2_naming_the_line)
         {"experiment:\n  until: {ordr: \"> 0.9\"}\n", ":2:11:", "did you mean 'order'"},
         {"experiment:\n  until: {order: \"~ 0.9\"}\n", ":2:18:", "comparison"},
         {"experiment:\n  until: {order: \"> high\"}\n", ":2:18:", "comparison"},
-        {"experiment:\n  until: {}\n", ":2:10:", "1 to 14 metrics"},
+        {"experiment:\n  until: {}\n", ":2:10:", "1 to " METRICS " metrics"},
         {"experiment:\n  measure: {at: last, window: 10t}\n", ":2:12:", "not both"},
         {"experiment:\n  measure: {at: first}\n", ":2:17:", "expected one of: last"},
         {"experiment:\n  measure: {every: 5t}\n", ":2:20:", "samples a 'window'"},

@@ -404,7 +404,7 @@ TEST(each_boids_neighbours_and_cluster_match_brute_force_on_narrow_grids)
 
 TEST(metric_names_and_values_agree)
 {
-    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6, 0.7, 8, 9, 10, 11, 12, 0.13, 0.14};
+    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6, 0.7, 8, 9, 10, 11, 12, 0.13, 0.14, 15, 16};
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         CHECK(mur_metric_find(mur_metric_name(k)) == k, "name %s not found at %d",
               mur_metric_name(k), k);
@@ -416,6 +416,9 @@ TEST(metric_names_and_values_agree)
     CHECK(mur_metrics_value(&m, mur_metric_find("thin_gravity")) == 0.13 &&
               mur_metrics_value(&m, mur_metric_find("thin_heading")) == 0.14,
           "the thin axis's values");
+    CHECK(mur_metrics_value(&m, mur_metric_find("wave_speed")) == 15 &&
+              mur_metrics_value(&m, mur_metric_find("wave_birds")) == 16,
+          "the wave's values");
     CHECK(mur_metric_find("nope") == -1, "unknown name found");
 }
 

@@ -133,6 +133,16 @@ typedef struct mur_params {
     double pitch_rate;            ///< fly: pitching gain, rad/(N s)
     double roll_out;              ///< fly: rolling back toward level, 1/s (w_beta_out)
     double max_roll;              ///< fly: the most a bird rolls from level, degrees (180: unbounded)
+    /* model: starling's escape and its copying (docs/model.md "Escapes and
+     * waves", after StarDisplay's Zig and IncurNeighborPanic); escape_radius
+     * 0, the default, turns both off. */
+    double escape_radius;         ///< escape: a predator this near (m) starts a zig; 0 = off
+    double escape_force;          ///< escape: the zig's side force, N
+    double escape_away;           ///< escape: seconds of the force away from the predator
+    double escape_back;           ///< escape: seconds of the force back, after the away
+    double escape_time;           ///< escape: seconds from a zig's start until it can start again
+    int copy_neighbours;          ///< escape: how many nearest neighbours a bird watches (0: no copying)
+    double copy_latency;          ///< escape: seconds from a neighbour's zig until a bird copies it
 } mur_params;
 
 /// The world size a parameter set means: with density > 0, width = height =

@@ -33,10 +33,14 @@ typedef struct mur_metrics {
      * is that axis (1 and 0); NaN without an axis (no boids, a point, no mean velocity) */
     double thin_gravity;  ///< 1: a level sheet; Ballerini's starlings 0.93 +- 0.04
     double thin_heading;  ///< 0: flying along the sheet, edge first
+    /* The last agitation wave (model: starling with its escape on; docs/model.md "Escapes
+     * and waves"), measured as StarDisplay's wave.lua does; NaN without a wave */
+    double wave_speed;    ///< median over its later half of the copies' 0.5 (D0 + D1) / dt, m/s
+    double wave_birds;    ///< the birds that took part: the first zig and its copies
 } mur_metrics;
 
 /// Number of metrics: the fields of mur_metrics, in order.
-#define MUR_METRIC_COUNT 14
+#define MUR_METRIC_COUNT 16
 
 /// Indices of the metrics, in that order: bit k of a `want` mask
 /// (mur_metrics_compute_some) asks for metric k.
@@ -54,7 +58,9 @@ enum {
     MUR_METRIC_WIDTH,
     MUR_METRIC_LENGTH,
     MUR_METRIC_THIN_GRAVITY,
-    MUR_METRIC_THIN_HEADING
+    MUR_METRIC_THIN_HEADING,
+    MUR_METRIC_WAVE_SPEED,
+    MUR_METRIC_WAVE_BIRDS
 };
 
 /// What every reader of a metric needs to know about it, from one table:

@@ -188,6 +188,9 @@ static int starling_validate(const mur_params *p, mur_error *err)
                                  pos[k].v);
     if (!(p->reaction_spread < 1))
         return mur_error_set(err, MUR_EINPUT, "reaction_spread = %g must be below 1", p->reaction_spread);
+    if (p->escape_radius > 0 && !(p->escape_away + p->escape_back <= p->escape_time))
+        return mur_error_set(err, MUR_EINPUT, "escape_time = %g must be at least escape_away + escape_back (%g)",
+                             p->escape_time, p->escape_away + p->escape_back);
     return MUR_OK;
 }
 

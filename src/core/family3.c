@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "murmur/alloc.h"
+#include "escape.h"
 #include "starling.h"
 
 static void world_of(const mur_params *p, double world[3])
@@ -293,12 +294,17 @@ int mur_family_step3(mur_flock *f)
      * comparing the grid with it compare the vector filter too */
     it->filter3 = mur_filter3_pick(f->brute ? MUR_SIMD_NONE : f->simd);
     f->grid3_ok = !f->brute && f->n > 0 && build(f, cell_size(f, &t)) == 0;
+    if ((p->escape_radius > 0 && p->motion == MUR_MOTION_FLY) != (f->esc != NULL) && mur_escape_sync_(f, 0)) {
+        f->grid3_ok = 0;
+        return MUR_ERUN;   /* no memory for the escape's state */
+    }
     mur_pool_run(f->pool, copy_chunk, f, f->n);
     mur_pool_run(f->pool, desire_chunk, &t, f->n);
     if (atomic_load_explicit(&f->stopped, memory_order_relaxed)) {
         f->grid3_ok = 0;
         return MUR_EINTR;   /* nothing has moved yet */
     }
+    mur_escape_commit_(f);   /* the zigs of this tick (escape.c; none when off) */
     mur_pool_run(f->pool, move_chunk, &t, f->n);
     f->grid3_ok = 0;
     f->tick++;

@@ -93,6 +93,7 @@ struct mur_flock {
     mur_grid3 grid3;           /* 3D: this tick's cells */
     int grid3_ok;
     struct mur_starling *star; /* motion: fly only (starling.h), else NULL */
+    struct mur_escape *esc;    /* starling with escape_radius > 0 only (escape.h), else NULL */
 };
 
 /* Sums over one boid's neighbours (docs/model.md step 1-2); the model

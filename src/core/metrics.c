@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "filter.h"
 #include "flock_internal.h"
 #include "grid.h"
@@ -49,6 +50,11 @@ static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
     {"thin_heading", "thin axis against the heading (|cos|)", "", 2, 1,
      "|cos| of the angle between the covariance's smallest axis and the mean velocity: 0 flying along "
      "the sheet (0 in 2D)", 1},
+    {"wave_speed", "agitation wave speed", "m/s", 1, 0,
+     "the last wave's copies: median over the later half (by delay) of 0.5 (D0 + D1) / dt from the first "
+     "zig (StarDisplay's wave.lua); NaN without a wave", 1},
+    {"wave_birds", "birds in the agitation wave", "birds", 0, 0,
+     "the last wave's first zig and the birds that copied it; NaN without a wave", 1},
 };
 
 unsigned mur_metrics_default_mask(void)
@@ -84,6 +90,8 @@ double mur_metrics_value(const mur_metrics *m, int k)
     case 11: return m->length;
     case 12: return m->thin_gravity;
     case 13: return m->thin_heading;
+    case 14: return m->wave_speed;
+    case 15: return m->wave_birds;
     default: return NAN;
     }
 }
@@ -865,6 +873,9 @@ static int field_measures(mur_metrics_ctx *m, const mur_flock *f, unsigned want,
     int n = mur_flock_count(f);
     out->rotation = out->correlation_length = out->elongation = NAN;
     out->thickness = out->width = out->length = out->thin_gravity = out->thin_heading = NAN;
+    out->wave_speed = out->wave_birds = NAN;
+    if (want & (1u << MUR_METRIC_WAVE_SPEED | 1u << MUR_METRIC_WAVE_BIRDS))
+        mur_escape_wave_(f, &out->wave_speed, &out->wave_birds);
     if (mur_flock_dimensions(f) == 3) {
         mur_metrics3_shape_(f, want, out);
     } else {
@@ -896,6 +907,7 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         out->elongation = 1;
         out->thickness = out->width = out->length = 0;
         out->correlation_length = out->thin_gravity = out->thin_heading = NAN;
+        out->wave_speed = out->wave_birds = NAN;
         return MUR_OK;
     }
     return field_measures(m, f, want, out);

@@ -140,7 +140,12 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
  * 1's 4 m with the smootherstep spaces birds 2.3 m apart, past the
  * field's 0.68-1.51 m), separation_neighbours 7, speed_control 1/s
  * (accelerationOneOverTau), hard_core 0.2 m (minRadius) as the
- * smootherstep's inner edge, max_roll 80 degrees. */
+ * smootherstep's inner edge, max_roll 80 degrees. The escape (off:
+ * escape_radius 0) takes StarDisplay's Lua Zig (evasion.lua): a side
+ * force of 1 N for 0.25 s away and 0.3 s back, a zig every 2 s at most;
+ * copy_latency 0.05 s is Table 1's reaction time; copy_neighbours 7 is
+ * chosen (Hemelrijk et al. 2015: two to seven neighbours give the
+ * empirical wave speed). */
 #define STARLING                                                                   \
     {.version = MUR_PARAMS_VERSION,                                                \
      .count = 2000, .width = 300, .height = 300, .boundary = MUR_BOUNDARY_OPEN,    \
@@ -163,7 +168,9 @@ _Static_assert(sizeof(mur_neighbours) == sizeof(int) && sizeof(mur_interaction) 
      .roost_weight = 0.01, .reflect_angle = 120, .altitude = 100,                  \
      .altitude_weight = 0.01, .body_mass = 0.08, .cruise_speed = 10,              \
      .speed_control = 1, .drag_lift = 0.303, .max_lift = 1, .roll_rate = 10,      \
-     .pitch_rate = 0, .roll_out = 1, .max_roll = 80}
+     .pitch_rate = 0, .roll_out = 1, .max_roll = 80, .escape_radius = 0,         \
+     .escape_force = 1, .escape_away = 0.25, .escape_back = 0.3,                  \
+     .escape_time = 2, .copy_neighbours = 7, .copy_latency = 0.05}
 
 /* Designated initialisers may repeat a member; the last one wins (C17 6.7.9p19),
  * which is exactly "like engine, but". GCC warns with -Woverride-init, which
@@ -314,6 +321,14 @@ static const mur_setting settings[] = {
     KREAL("pitch_rate", pitch_rate, 0, 1e4, "fly: pitching, rad a second a newton", "fly"),
     KREAL("roll_out", roll_out, 0, 1e4, "fly: rolling back toward level, 1/s", "fly"),
     KREAL("max_roll", max_roll, 0, 180, "fly: the most a bird rolls from level, degrees", "fly"),
+    /* model: starling's escape (docs/model.md "Escapes and waves") */
+    KREAL("escape_radius", escape_radius, 0, 1e4, "escape: a predator this near starts a zig, m (0: off)", "starling"),
+    KREAL("escape_force", escape_force, 0, 1e3, "escape: the zig's side force, N", "starling"),
+    KREAL("escape_away", escape_away, 0, 100, "escape: seconds of the force away from the predator", "starling"),
+    KREAL("escape_back", escape_back, 0, 100, "escape: seconds of the force back", "starling"),
+    KREAL("escape_time", escape_time, 0, 1e3, "escape: seconds from a zig's start until another (>= away + back)", "starling"),
+    KINT("copy_neighbours", copy_neighbours, 0, 20, "escape: the nearest neighbours a bird watches (0: no copying)", "starling"),
+    KREAL("copy_latency", copy_latency, 0, 100, "escape: seconds from a neighbour's zig until it is copied", "starling"),
 };
 
 int mur_setting_count(void) { return (int)(sizeof settings / sizeof settings[0]); }

@@ -27,6 +27,8 @@
  * same bits on every thread count. */
 #include "starling.h"
 
+#include "escape.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,7 @@ enum { DRAW_NOISE0 = 0, DRAW_NOISE1 = 1, DRAW_INTERVAL = 2 };
 
 void mur_starling_free_(mur_flock *f)
 {
+    mur_escape_free_(f);
     mur_starling *s = f->star;
     if (!s)
         return;
@@ -140,7 +143,7 @@ int mur_starling_sync_(mur_flock *f, int from)
         s->clock[i] = 0;
         s->interval[i] = 0;   /* a reaction at the first tick, as StarDisplay's */
     }
-    return 0;
+    return mur_escape_sync_(f, from);
 }
 
 /* ---- the search ------------------------------------------------------------ */
@@ -490,7 +493,15 @@ static void react(const mur_it3 *it)
     head_frame(fr.fw, fr.w, fr.hs, fr.hu);
     double circ = circularity(it, &nb), F[3];
     rules(it, &nb, circ, &fr, F);
-    roost(it, &fr, F);
+    int escaping = 0;
+    if (f->esc) {   /* the zig and its copying (escape.c), nearest first */
+        int ids[CAP];
+        for (int a = 0; a < nb.fd.m; a++)
+            ids[a] = nb.fd.best[a].id;
+        escaping = mur_escape_react_(f, i, it->r, fr.w, ids, nb.fd.m, F);
+    }
+    if (!escaping)
+        roost(it, &fr, F);
     flee(it, F);
     /* the speed control toward the cruise speed, and the random force */
     const double dt = p->dt, m = p->body_mass;
