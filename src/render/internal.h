@@ -408,11 +408,17 @@ int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, 
  * side (the perspective one through mur_frame3d_draw, the orthographic
  * projections with their axes): 0, MUR_EINTR or -1. */
 int mur_views3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h);
-/* watch3d.c: the watch overlays of a 3D panel through view v (cr's user
+/* watch.c: the watch overlays of a 3D panel through view v (cr's user
  * space the view's pixels), after its birds: 0, or -1 when memory is
- * short; and the watch's legend box. */
+ * short; over a plane's boids, the halos and rule arrows; and the watch's
+ * legend box, in either world. */
 int mur_watch3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const struct mur_view3d *v);
-void mur_watch3d_legend(mur_panel_ctx *pc, const mur_overlay *o);
+void mur_watch_over_all(mur_panel_ctx *pc);
+void mur_watch_legend(mur_panel_ctx *pc, const mur_overlay *o);
+/* overlays.c: the offsets of the copies of a disc of radius rad at (x, y)
+ * that show inside a wrapping world, the first 0: how many (1 to 4). */
+int mur_ghost_offsets(const mur_panel_ctx *pc, const mur_params *p, double x, double y, double rad,
+                      double ox[4], double oy[4]);
 /* 1 when lk's camera shows views (and so draws their titles and numbers). */
 int mur_views3d_wanted(const mur_look *lk);
 void mur_camera_free(mur_cam_state *c);
