@@ -309,6 +309,15 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
  * ending at the first jump: up to max points into px, py; returns how many. */
 int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *px, float *py,
                         int max);
+/* One step back along bird i's trail from slot s: the slot of the tick
+ * before, its nearest-image step there (z 0 in a plane) into d; or -1
+ * where the trail breaks (the bird came later, a tick is missing, a jump:
+ * longer than the speed limit allows, or NaN). */
+int mur_trail_back(const mur_trails *t, const mur_params *p, int s, int i, double d[3]);
+/* The oldest tick a trail reaches back to at tick now: that of the oldest
+ * band still visible when it fades, `length` ticks back when it does not;
+ * the ticks of a band (all of them without fade) into *e. */
+long mur_trail_first(const mur_look *lk, long now, int *e);
 /* Draw the trails on cr, which holds the world transform and is clipped
  * to the panel's device rectangle (dx, dy, dw, dh) in whole pixels. 0, -1
  * when memory is short, or MUR_EINTR when the stop flag was seen. */
