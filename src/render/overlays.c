@@ -212,7 +212,7 @@ static void predators(mur_panel_ctx *pc)
 
 void mur_overlays_world_over(mur_panel_ctx *pc)
 {
-    mur_watch_over_all(pc);
+    mur_watch_plane(pc, 1);
     if (mur_titles_overlay_begin(pc->r, pc->cr, MUR_LOOK_PREDATORS)) {
         predators(pc);
         mur_titles_overlay_end(pc->r, pc->cr, MUR_LOOK_PREDATORS);

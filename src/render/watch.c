@@ -176,122 +176,104 @@ static int watch_links(const mur_flock *f, int i, watch_link **out, int *nsep)
     return m;
 }
 
-static void watch_under(mur_panel_ctx *pc, const mur_overlay *o)
+/* Under the boids, around the watched one at (cx, cy): perception and
+ * separation rings (the field-of-view sector of them when it has a blind
+ * spot) and lines to its neighbours l[0 .. m - 1]. */
+static void watch_rings(mur_panel_ctx *pc, const mur_watch_view *v, const watch_link *l, int m, double cx,
+                        double cy)
 {
-    mur_watch_view v;
-    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
-        return;
     cairo_t *cr = pc->cr;
     const mur_renderer *r = pc->r;
     const mur_params *p = mur_flock_params(pc->f);
-    double size = r->look->boid_size, heading = atan2(v.vy, v.vx);
-    double fov = (v.vx == 0 && v.vy == 0) ? 360 : p->fov;
-    double per = fmax(v.ali_radius, v.coh_radius), lw = fmax(size * 0.1, 0.02);
+    double size = r->look->boid_size, heading = atan2(v->vy, v->vx);
+    double fov = (v->vx == 0 && v->vy == 0) ? 360 : p->fov;
+    double per = fmax(v->ali_radius, v->coh_radius), lw = fmax(size * 0.1, 0.02);
     const double *line = r->theme.line, *sep = rule_colour(r, 0);
-    double ox[4], oy[4];
-    int ng = mur_ghost_offsets(pc, p, v.x, v.y, per, ox, oy);
-    watch_link *l;
-    int nsep, m = watch_links(pc->f, mur_flock_row(pc->f, o->boid), &l, &nsep);
-    cairo_save(cr);
-    for (int gk = 0; gk < ng; gk++) {
-        double cx = v.x + ox[gk], cy = v.y + oy[gk];
-        /* perception: faint disc and ring (two rings when the radii differ) */
-        ring_path(cr, cx, cy, per, heading, fov);
-        set_rgba(cr, line, 0.10);
-        cairo_fill(cr);
-        cairo_set_line_width(cr, lw);
-        ring_path(cr, cx, cy, v.ali_radius, heading, fov);
-        if (v.coh_radius != v.ali_radius)
-            ring_path(cr, cx, cy, v.coh_radius, heading, fov);
-        set_rgba(cr, line, 0.8);
-        cairo_stroke(cr);
-        /* separation: tinted disc, dashed ring */
-        ring_path(cr, cx, cy, v.sep_radius, heading, fov);
-        set_rgba(cr, sep, 0.16);
-        cairo_fill_preserve(cr);
-        double dash = size * 0.5;
-        cairo_set_dash(cr, &dash, 1, 0);
-        set_rgba(cr, sep, 0.95);
-        cairo_set_line_width(cr, lw * 1.3);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        /* lines to the neighbours it averages over (the same tests as the
-         * step: nearest image, 0 < d < R, inside the field of view) */
-        cairo_set_line_width(cr, lw);
-        for (int pass = 0; pass < 2; pass++) {
-            cairo_new_path(cr);
-            for (int q = 0; q < m; q++) {
-                if ((pass == 1) != l[q].close)
-                    continue;
-                cairo_move_to(cr, cx, cy);
-                cairo_line_to(cr, cx + l[q].off[0], cy + l[q].off[1]);
-            }
-            if (pass == 0)
-                set_rgba(cr, line, 0.85);
-            else
-                set_rgba(cr, sep, 1);
-            cairo_stroke(cr);
+    /* perception: faint disc and ring (two rings when the radii differ) */
+    ring_path(cr, cx, cy, per, heading, fov);
+    set_rgba(cr, line, 0.10);
+    cairo_fill(cr);
+    cairo_set_line_width(cr, lw);
+    ring_path(cr, cx, cy, v->ali_radius, heading, fov);
+    if (v->coh_radius != v->ali_radius)
+        ring_path(cr, cx, cy, v->coh_radius, heading, fov);
+    set_rgba(cr, line, 0.8);
+    cairo_stroke(cr);
+    /* separation: tinted disc, dashed ring */
+    ring_path(cr, cx, cy, v->sep_radius, heading, fov);
+    set_rgba(cr, sep, 0.16);
+    cairo_fill_preserve(cr);
+    double dash = size * 0.5;
+    cairo_set_dash(cr, &dash, 1, 0);
+    set_rgba(cr, sep, 0.95);
+    cairo_set_line_width(cr, lw * 1.3);
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    /* lines to the neighbours it averages over, the too close ones last */
+    cairo_set_line_width(cr, lw);
+    for (int pass = 0; pass < 2; pass++) {
+        cairo_new_path(cr);
+        for (int q = 0; q < m; q++) {
+            if ((pass == 1) != l[q].close)
+                continue;
+            cairo_move_to(cr, cx, cy);
+            cairo_line_to(cr, cx + l[q].off[0], cy + l[q].off[1]);
         }
+        set_rgba(cr, pass ? sep : line, pass ? 1 : 0.85);
+        cairo_stroke(cr);
     }
-    cairo_restore(cr);
-    mur_free(l);
 }
 
-static void watch_over(mur_panel_ctx *pc, const mur_overlay *o)
+/* Over the boids, on the watched one at (cx, cy): a halo and the rules'
+ * arrows. */
+static void watch_arrows(mur_panel_ctx *pc, const mur_watch_view *v, double cx, double cy)
 {
-    mur_watch_view v;
-    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
-        return;
     cairo_t *cr = pc->cr;
     const mur_renderer *r = pc->r;
-    const mur_params *p = mur_flock_params(pc->f);
     double size = r->look->boid_size;
-    double ox[4], oy[4];
-    int ng = mur_ghost_offsets(pc, p, v.x, v.y, fmax(v.ali_radius, v.coh_radius), ox, oy);
     const mur_rgba *bg = &r->look->background;
-    cairo_save(cr);
-    for (int gk = 0; gk < ng; gk++) {
-        double cx = v.x + ox[gk], cy = v.y + oy[gk];
-        /* the watched boid: a halo */
+    cairo_new_path(cr);
+    cairo_arc(cr, cx, cy, size * 0.85, 0, 2 * MUR_PI);
+    set_rgba(cr, r->theme.fg, 0.95);
+    cairo_set_line_width(cr, size * 0.14);
+    cairo_stroke(cr);
+    for (int k = 0; k < 3; k++) {
+        double ex = cx + v->steer[k][0] * v->scale, ey = cy + v->steer[k][1] * v->scale;
         cairo_new_path(cr);
-        cairo_arc(cr, cx, cy, size * 0.85, 0, 2 * MUR_PI);
-        set_rgba(cr, r->theme.fg, 0.95);
-        cairo_set_line_width(cr, size * 0.14);
+        arrow_path(cr, cx, cy, ex, ey, size * 0.13, size * 0.42, size * 0.9);
+        set_rgba(cr, rule_colour(r, k), 1);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, 0.9);   /* an outline against any boid */
+        cairo_set_line_width(cr, size * 0.07);
         cairo_stroke(cr);
-        for (int k = 0; k < 3; k++) {
-            double ex = cx + v.steer[k][0] * v.scale, ey = cy + v.steer[k][1] * v.scale;
-            cairo_new_path(cr);
-            arrow_path(cr, cx, cy, ex, ey, size * 0.13, size * 0.42, size * 0.9);
-            set_rgba(cr, rule_colour(r, k), 1);
-            cairo_fill_preserve(cr);
-            cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, 0.9);   /* an outline against any boid */
-            cairo_set_line_width(cr, size * 0.07);
-            cairo_stroke(cr);
-        }
     }
-    cairo_restore(cr);
 }
 
-void mur_overlays_world_under(mur_panel_ctx *pc)
+void mur_watch_plane(mur_panel_ctx *pc, int over)
 {
     const mur_look *lk = pc->r->look;
-    for (int k = 0; k < lk->noverlays; k++)
-        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH &&
-            mur_titles_overlay_begin(pc->r, pc->cr, MUR_OVERLAY_WATCH)) {
-            watch_under(pc, &lk->overlays[k]);
-            mur_titles_overlay_end(pc->r, pc->cr, MUR_OVERLAY_WATCH);
+    const mur_params *p = mur_flock_params(pc->f);
+    for (int k = 0; k < lk->noverlays; k++) {
+        const mur_overlay *o = &lk->overlays[k];
+        mur_watch_view v;
+        if (o->kind != MUR_OVERLAY_WATCH || mur_render_watch_view(pc->f, o->boid, &v, NULL) ||
+            !mur_titles_overlay_begin(pc->r, pc->cr, MUR_OVERLAY_WATCH))
+            continue;
+        watch_link *l = NULL;
+        int nsep, m = over ? 0 : watch_links(pc->f, mur_flock_row(pc->f, o->boid), &l, &nsep);
+        double ox[4], oy[4];
+        int ng = mur_ghost_offsets(pc, p, v.x, v.y, fmax(v.ali_radius, v.coh_radius), ox, oy);
+        cairo_save(pc->cr);
+        for (int gk = 0; gk < ng; gk++) {
+            if (over)
+                watch_arrows(pc, &v, v.x + ox[gk], v.y + oy[gk]);
+            else
+                watch_rings(pc, &v, l, m, v.x + ox[gk], v.y + oy[gk]);
         }
-}
-
-void mur_watch_over_all(mur_panel_ctx *pc)
-{
-    const mur_look *lk = pc->r->look;
-    for (int k = 0; k < lk->noverlays; k++)
-        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH &&
-            mur_titles_overlay_begin(pc->r, pc->cr, MUR_OVERLAY_WATCH)) {
-            watch_over(pc, &lk->overlays[k]);
-            mur_titles_overlay_end(pc->r, pc->cr, MUR_OVERLAY_WATCH);
-        }
+        cairo_restore(pc->cr);
+        mur_free(l);
+        mur_titles_overlay_end(pc->r, pc->cr, MUR_OVERLAY_WATCH);
+    }
 }
 
 int mur_watch3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const mur_view3d *v)
