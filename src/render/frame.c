@@ -1219,7 +1219,7 @@ int mur_draw_world(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const int *s
     if (rc || layer == MUR_LAYER_TRAILS)
         return rc;
     if (layer < 0 || layer == MUR_LAYER_UNDER)
-        mur_overlays_world_under(pc);
+        mur_watch_plane(pc, 0);
     if (layer == MUR_LAYER_UNDER)
         return 0;
     /* Boids a few pixels across look the same with Cairo's coarser

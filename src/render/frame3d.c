@@ -23,7 +23,7 @@
 #include <math.h>
 #include <string.h>
 
-static uint32_t rgb24(mur_rgba c)
+uint32_t mur_rgb24(mur_rgba c)
 {
     uint32_t o = 0;
     double v[3] = {c.r, c.g, c.b};
@@ -189,9 +189,10 @@ static int panel_buffers(mur_panel_state *ps, int W, int H, int absorb)
 static mur_view3d_style panel_style(const mur_look *lk, const mur_flock *f, int H)
 {
     return (mur_view3d_style){
-        .sky = {.zenith = rgb24(lk->sky_zenith), .horizon = rgb24(lk->sky_horizon), .ground = rgb24(lk->sky_ground),
-                .trees = rgb24(lk->sky_trees), .tree_px = lk->tree_height * H, .seed = TREE_SEED},
-        .bird = rgb24(lk->boid_color),
+        .sky = {.zenith = mur_rgb24(lk->sky_zenith), .horizon = mur_rgb24(lk->sky_horizon),
+                .ground = mur_rgb24(lk->sky_ground),
+                .trees = mur_rgb24(lk->sky_trees), .tree_px = lk->tree_height * H, .seed = TREE_SEED},
+        .bird = mur_rgb24(lk->boid_color),
         .len_world = lk->boid_size,
         .min_px = 1.5,
         .visibility = lk->visibility,

@@ -309,6 +309,15 @@ int mur_trails_record(mur_trails *t, int length, const mur_flock *f, long tick, 
  * ending at the first jump: up to max points into px, py; returns how many. */
 int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *px, float *py,
                         int max);
+/* One step back along bird i's trail from slot s: the slot of the tick
+ * before, its nearest-image step there (z 0 in a plane) into d; or -1
+ * where the trail breaks (the bird came later, a tick is missing, a jump:
+ * longer than the speed limit allows, or NaN). */
+int mur_trail_back(const mur_trails *t, const mur_params *p, int s, int i, double d[3]);
+/* The oldest tick a trail reaches back to at tick now: that of the oldest
+ * band still visible when it fades, `length` ticks back when it does not;
+ * the ticks of a band (all of them without fade) into *e. */
+long mur_trail_first(const mur_look *lk, long now, int *e);
 /* Draw the trails on cr, which holds the world transform and is clipped
  * to the panel's device rectangle (dx, dy, dw, dh) in whole pixels. 0, -1
  * when memory is short, or MUR_EINTR when the stop flag was seen. */
@@ -404,15 +413,24 @@ void mur_camera_view3d(mur_renderer *r, int panel, const mur_flock *f, double t,
 /* frame3d.c: a 3D world's panel (the sky, its birds far to near, the
  * panel overlays) in the rectangle (x, y, w, h): 0, MUR_EINTR or -1. */
 int mur_frame3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h);
+/* frame3d.c: a colour as 0xRRGGBB, each channel clamped to [0, 1]. */
+uint32_t mur_rgb24(mur_rgba c);
 /* views3d.c: the same, or with `camera.views` the views it lists side by
  * side (the perspective one through mur_frame3d_draw, the orthographic
  * projections with their axes): 0, MUR_EINTR or -1. */
 int mur_views3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, double x, double y, double w, double h);
-/* watch3d.c: the watch overlays of a 3D panel through view v (cr's user
+/* watch.c: the watch overlays of a 3D panel through view v (cr's user
  * space the view's pixels), after its birds: 0, or -1 when memory is
- * short; and the watch's legend box. */
+ * short; a plane's, under its boids (over 0: rings and lines to the
+ * neighbours) or over them (1: halos and rule arrows); and the watch's
+ * legend box, in either world. */
 int mur_watch3d_draw(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, const struct mur_view3d *v);
-void mur_watch3d_legend(mur_panel_ctx *pc, const mur_overlay *o);
+void mur_watch_plane(mur_panel_ctx *pc, int over);
+void mur_watch_legend(mur_panel_ctx *pc, const mur_overlay *o);
+/* overlays.c: the offsets of the copies of a disc of radius rad at (x, y)
+ * that show inside a wrapping world, the first 0: how many (1 to 4). */
+int mur_ghost_offsets(const mur_panel_ctx *pc, const mur_params *p, double x, double y, double rad,
+                      double ox[4], double oy[4]);
 /* 1 when lk's camera shows views (and so draws their titles and numbers). */
 int mur_views3d_wanted(const mur_look *lk);
 void mur_camera_free(mur_cam_state *c);
@@ -473,7 +491,6 @@ double mur_nice_ceiling(double v);   /* a plot's axis top: 1, 2 or 5 times a pow
 int mur_figure_init(mur_series *s);
 void mur_figure_push(mur_series *s, long tick, double x, double y);
 void mur_overlay_figure(mur_panel_ctx *pc, int k, const mur_overlay *o);
-void mur_overlays_world_under(mur_panel_ctx *pc);   /* watch rings and lines */
 void mur_overlays_world_over(mur_panel_ctx *pc);    /* watch arrows, predators */
 void mur_overlays_panel(mur_panel_ctx *pc);         /* boxes: readout, plot, legend... */
 void mur_overlays_label(mur_renderer *r, cairo_t *cr, const char *name, double x, double y, double w,

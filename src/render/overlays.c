@@ -6,10 +6,8 @@
  * state top left, plots at their corner, the watch legend bottom left), the
  * clock bottom right, the caption bottom centre, panel labels. Text sizes
  * are in UI units (a hundredth of the panel's short side), so a 4K frame is
- * a sharp 1080p one and a PDF still is the PNG scaled.
- *
- * The watch arrows are the engine's own rule vectors (mur_flock_rules), not
- * a recomputation: what the student sees is what the step used. */
+ * a sharp 1080p one and a PDF still is the PNG scaled. The one-boid view
+ * is watch.c's. */
 #include "internal.h"
 #include "murmur/alloc.h"
 #include "murmur/family.h"
@@ -20,18 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Rule colours (Okabe-Ito, brightened for dark backgrounds): separation
- * vermillion, alignment sky blue, cohesion yellow. Distinct for the common
- * colour-vision deficiencies. */
-static const double rule_dark[3][3] = {{1.00, 0.43, 0.29}, {0.34, 0.71, 0.91}, {0.94, 0.89, 0.26}};
-static const double rule_light[3][3] = {{0.84, 0.30, 0.00}, {0.00, 0.45, 0.70}, {0.75, 0.60, 0.00}};
-static const char *const rule_names[3] = {"separation", "alignment", "cohesion"};
-
-static const double *rule_colour(const mur_renderer *r, int k)
-{
-    return r->theme.dark ? rule_dark[k] : rule_light[k];
-}
 
 /* ---- plot samples --------------------------------------------------------- */
 
@@ -93,52 +79,9 @@ unsigned mur_overlays_metrics_wanted(const mur_look *lk)
     return want;
 }
 
-/* ---- the one-boid view ---------------------------------------------------- */
-
-int mur_render_watch_view(const mur_flock *f, int id, mur_watch_view *out, mur_error *err)
-{
-    memset(out, 0, sizeof *out);
-    int i = mur_flock_row(f, id);   /* on a replay, the boid with that id */
-    if (i < 0)
-        return mur_error_set(err, MUR_EINPUT, "no boid %d to watch (the flock has %d)", id,
-                             mur_flock_count(f));
-    const mur_params *p = mur_flock_params(f);
-    mur_rules rules;
-    mur_flock_rules(f, i, &rules);
-    out->x = mur_flock_x(f)[i];
-    out->y = mur_flock_y(f)[i];
-    out->vx = mur_flock_vx(f)[i];
-    out->vy = mur_flock_vy(f)[i];
-    out->sep_radius = p->separation_radius;
-    out->ali_radius = p->alignment_radius;
-    out->coh_radius = p->cohesion_radius;
-    memcpy(out->steer[0], rules.sep_a, sizeof rules.sep_a);
-    memcpy(out->steer[1], rules.ali_a, sizeof rules.ali_a);
-    memcpy(out->steer[2], rules.coh_a, sizeof rules.coh_a);
-    out->n_sep = rules.n_sep;
-    out->n_ali = rules.n_ali;
-    out->n_coh = rules.n_coh;
-    /* A fixed scale per setting, not per frame, so an arrow's length means
-     * the same all video long: the strongest contribution a rule can make
-     * (normalize: weight x gain; steer: weight x the per-rule clamp) is
-     * drawn 0.85 perception radii long. */
-    double w[3] = {p->separation, p->alignment, p->cohesion};
-    double g[3] = {p->gain_separation, p->gain_alignment, p->gain_cohesion};
-    double ref = 0;
-    for (int k = 0; k < 3; k++) {
-        double m = p->combine == MUR_COMBINE_NORMALIZE
-                       ? fabs(w[k] * g[k])
-                       : fabs(w[k]) * (p->max_force > 0 ? p->max_force : 2 * p->max_speed);
-        ref = fmax(ref, m);
-    }
-    double reach = fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
-    out->scale = ref > 0 ? 0.85 * reach / ref : 0;
-    return MUR_OK;
-}
-
 /* Copies of a disc of radius rad at (x, y) that show inside a wrapping world
  * (none while the camera draws the world's periodic images one by one). */
-static int ghost_offsets(const mur_panel_ctx *pc, const mur_params *p, double x, double y, double rad,
+int mur_ghost_offsets(const mur_panel_ctx *pc, const mur_params *p, double x, double y, double rad,
                          double ox[4], double oy[4])
 {
     ox[0] = oy[0] = 0;
@@ -153,162 +96,11 @@ static int ghost_offsets(const mur_panel_ctx *pc, const mur_params *p, double x,
     return n;
 }
 
-/* A ring, or the field-of-view sector of it when the boid has a blind spot. */
-static void ring_path(cairo_t *cr, double x, double y, double rad, double heading, double fov)
-{
-    cairo_new_sub_path(cr);
-    if (fov >= 360) {
-        cairo_arc(cr, x, y, rad, 0, 2 * MUR_PI);
-        return;
-    }
-    double half = fov * MUR_PI / 360;
-    cairo_move_to(cr, x, y);
-    cairo_arc(cr, x, y, rad, heading - half, heading + half);
-    cairo_close_path(cr);
-}
-
 static void set_rgba(cairo_t *cr, const double *rgb, double a)
 {
     cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], a);
 }
 
-/* An arrow as one closed outline: shaft of half-width a, head of half-width
- * b and length hl (shortened for short arrows). */
-static void arrow_path(cairo_t *cr, double x0, double y0, double x1, double y1, double a, double b,
-                       double hl)
-{
-    double dx = x1 - x0, dy = y1 - y0, len = sqrt(dx * dx + dy * dy);
-    if (len <= 0)
-        return;
-    double ux = dx / len, uy = dy / len, nx = -uy, ny = ux;
-    if (hl > len * 0.6) {
-        b *= len * 0.6 / hl;
-        hl = len * 0.6;
-    }
-    double bx = x1 - ux * hl, by = y1 - uy * hl;
-    cairo_move_to(cr, x0 + nx * a, y0 + ny * a);
-    cairo_line_to(cr, bx + nx * a, by + ny * a);
-    cairo_line_to(cr, bx + nx * b, by + ny * b);
-    cairo_line_to(cr, x1, y1);
-    cairo_line_to(cr, bx - nx * b, by - ny * b);
-    cairo_line_to(cr, bx - nx * a, by - ny * a);
-    cairo_line_to(cr, x0 - nx * a, y0 - ny * a);
-    cairo_close_path(cr);
-}
-
-static void watch_under(mur_panel_ctx *pc, const mur_overlay *o)
-{
-    mur_watch_view v;
-    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
-        return;
-    cairo_t *cr = pc->cr;
-    const mur_renderer *r = pc->r;
-    const mur_params *p = mur_flock_params(pc->f);
-    double size = r->look->boid_size, heading = atan2(v.vy, v.vx);
-    double fov = (v.vx == 0 && v.vy == 0) ? 360 : p->fov;
-    double per = fmax(v.ali_radius, v.coh_radius), lw = fmax(size * 0.1, 0.02);
-    const double *line = r->theme.line, *sep = rule_colour(r, 0);
-    double ox[4], oy[4];
-    int ng = ghost_offsets(pc, p, v.x, v.y, per, ox, oy);
-    int n = mur_flock_count(pc->f);
-    const double *x = mur_flock_x(pc->f), *y = mur_flock_y(pc->f);
-    double cos_half = cos(p->fov * MUR_PI / 360), vl = sqrt(v.vx * v.vx + v.vy * v.vy);
-    cairo_save(cr);
-    for (int gk = 0; gk < ng; gk++) {
-        double cx = v.x + ox[gk], cy = v.y + oy[gk];
-        /* perception: faint disc and ring (two rings when the radii differ) */
-        ring_path(cr, cx, cy, per, heading, fov);
-        set_rgba(cr, line, 0.10);
-        cairo_fill(cr);
-        cairo_set_line_width(cr, lw);
-        ring_path(cr, cx, cy, v.ali_radius, heading, fov);
-        if (v.coh_radius != v.ali_radius)
-            ring_path(cr, cx, cy, v.coh_radius, heading, fov);
-        set_rgba(cr, line, 0.8);
-        cairo_stroke(cr);
-        /* separation: tinted disc, dashed ring */
-        ring_path(cr, cx, cy, v.sep_radius, heading, fov);
-        set_rgba(cr, sep, 0.16);
-        cairo_fill_preserve(cr);
-        double dash = size * 0.5;
-        cairo_set_dash(cr, &dash, 1, 0);
-        set_rgba(cr, sep, 0.95);
-        cairo_set_line_width(cr, lw * 1.3);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        /* lines to the neighbours it averages over (the same tests as the
-         * step: nearest image, 0 < d < R, inside the field of view) */
-        cairo_set_line_width(cr, lw);
-        for (int pass = 0; pass < 2; pass++) {
-            cairo_new_path(cr);
-            for (int j = 0; j < n; j++) {
-                if (j == o->boid)
-                    continue;
-                double dx, dy;
-                mur_flock_offset(pc->f, v.x, v.y, x[j], y[j], &dx, &dy);
-                double d = sqrt(dx * dx + dy * dy);
-                if (!(d > 0 && d < per) || (pass == 1) != (d < v.sep_radius))
-                    continue;
-                if (p->fov < 360 && vl > 0 && dx * v.vx + dy * v.vy < cos_half * vl * d)
-                    continue;
-                cairo_move_to(cr, cx, cy);
-                cairo_line_to(cr, cx + dx, cy + dy);
-            }
-            if (pass == 0)
-                set_rgba(cr, line, 0.85);
-            else
-                set_rgba(cr, sep, 1);
-            cairo_stroke(cr);
-        }
-    }
-    cairo_restore(cr);
-}
-
-static void watch_over(mur_panel_ctx *pc, const mur_overlay *o)
-{
-    mur_watch_view v;
-    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
-        return;
-    cairo_t *cr = pc->cr;
-    const mur_renderer *r = pc->r;
-    const mur_params *p = mur_flock_params(pc->f);
-    double size = r->look->boid_size;
-    double ox[4], oy[4];
-    int ng = ghost_offsets(pc, p, v.x, v.y, fmax(v.ali_radius, v.coh_radius), ox, oy);
-    const mur_rgba *bg = &r->look->background;
-    cairo_save(cr);
-    for (int gk = 0; gk < ng; gk++) {
-        double cx = v.x + ox[gk], cy = v.y + oy[gk];
-        /* the watched boid: a halo */
-        cairo_new_path(cr);
-        cairo_arc(cr, cx, cy, size * 0.85, 0, 2 * MUR_PI);
-        set_rgba(cr, r->theme.fg, 0.95);
-        cairo_set_line_width(cr, size * 0.14);
-        cairo_stroke(cr);
-        for (int k = 0; k < 3; k++) {
-            double ex = cx + v.steer[k][0] * v.scale, ey = cy + v.steer[k][1] * v.scale;
-            cairo_new_path(cr);
-            arrow_path(cr, cx, cy, ex, ey, size * 0.13, size * 0.42, size * 0.9);
-            set_rgba(cr, rule_colour(r, k), 1);
-            cairo_fill_preserve(cr);
-            cairo_set_source_rgba(cr, bg->r, bg->g, bg->b, 0.9);   /* an outline against any boid */
-            cairo_set_line_width(cr, size * 0.07);
-            cairo_stroke(cr);
-        }
-    }
-    cairo_restore(cr);
-}
-
-void mur_overlays_world_under(mur_panel_ctx *pc)
-{
-    const mur_look *lk = pc->r->look;
-    for (int k = 0; k < lk->noverlays; k++)
-        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH &&
-            mur_titles_overlay_begin(pc->r, pc->cr, MUR_OVERLAY_WATCH)) {
-            watch_under(pc, &lk->overlays[k]);
-            mur_titles_overlay_end(pc->r, pc->cr, MUR_OVERLAY_WATCH);
-        }
-}
 
 /* The scripted predators at the frame's time and the hunting ones where the
  * flock's last tick had them (they move themselves: no function of time
@@ -379,7 +171,7 @@ static void predators(mur_panel_ctx *pc)
             cairo_restore(cr);
         }
         double ox[4], oy[4];
-        int ng = ghost_offsets(pc, p, pr[k].x, pr[k].y, pr[k].radius, ox, oy);
+        int ng = mur_ghost_offsets(pc, p, pr[k].x, pr[k].y, pr[k].radius, ox, oy);
         for (int gk = 0; gk < ng; gk++) {
             double x = pr[k].x + ox[gk], y = pr[k].y + oy[gk];
             /* its reach: a faint dashed ring */
@@ -420,13 +212,7 @@ static void predators(mur_panel_ctx *pc)
 
 void mur_overlays_world_over(mur_panel_ctx *pc)
 {
-    const mur_look *lk = pc->r->look;
-    for (int k = 0; k < lk->noverlays; k++)
-        if (lk->overlays[k].kind == MUR_OVERLAY_WATCH &&
-            mur_titles_overlay_begin(pc->r, pc->cr, MUR_OVERLAY_WATCH)) {
-            watch_over(pc, &lk->overlays[k]);
-            mur_titles_overlay_end(pc->r, pc->cr, MUR_OVERLAY_WATCH);
-        }
+    mur_watch_plane(pc, 1);
     if (mur_titles_overlay_begin(pc->r, pc->cr, MUR_LOOK_PREDATORS)) {
         predators(pc);
         mur_titles_overlay_end(pc->r, pc->cr, MUR_LOOK_PREDATORS);
@@ -666,68 +452,6 @@ static void plot(mur_panel_ctx *pc, int k, const mur_overlay *o)
     cairo_restore(cr);
 }
 
-static void watch_legend(mur_panel_ctx *pc, const mur_overlay *o)
-{
-    mur_renderer *r = pc->r;
-    cairo_t *cr = pc->cr;
-    mur_watch_view v;
-    if (mur_render_watch_view(pc->f, o->boid, &v, NULL))
-        return;
-    const mur_params *p = mur_flock_params(pc->f);
-    double u = pc->u, fs = 2.0 * u, pad = 0.9 * u, icon = 4.2 * u, w, h;
-    char rows[7][96];
-    double weights[3] = {p->separation, p->alignment, p->cohesion};
-    int n = 0;
-    snprintf(rows[n++], sizeof rows[0], "boid %d, its steering:", o->boid);
-    for (int k = 0; k < 3; k++)
-        snprintf(rows[n++], sizeof rows[0], "%s \xc3\x97%.2f", rule_names[k], weights[k]);
-    snprintf(rows[n++], sizeof rows[0], "too close: within %g", v.sep_radius);
-    if (v.ali_radius == v.coh_radius)
-        snprintf(rows[n++], sizeof rows[0], "sees: within %g (%d)", v.ali_radius, v.n_coh);
-    else
-        snprintf(rows[n++], sizeof rows[0], "sees: ali %g (%d), coh %g (%d)", v.ali_radius, v.n_ali,
-                 v.coh_radius, v.n_coh);
-    double tw = 0, rowh = 0;
-    for (int k = 0; k < n; k++) {
-        mur_text_set(&r->text, rows[k], fs, k == 0, 0);
-        mur_text_size(&r->text, &w, &h);
-        tw = fmax(tw, w + (k ? icon : 0));
-        rowh = fmax(rowh, h);
-    }
-    double bw = tw + 2 * pad, bh = n * rowh + 2 * pad, x, y;
-    mur_stack_place(pc->stacks, MUR_CORNER_BOTTOM_LEFT, bw, bh, &x, &y);
-    mur_box(cr, x, y, bw, bh, 0.8 * u, r->theme.box, 1);
-    for (int k = 0; k < n; k++) {
-        double ry = y + pad + k * rowh, cy = ry + rowh / 2, ix = x + pad;
-        mur_text_set(&r->text, rows[k], fs, k == 0, 0);
-        mur_text_draw(&r->text, cr, ix + (k ? icon : 0), ry, r->theme.fg, 1);
-        cairo_new_path(cr);
-        if (k >= 1 && k <= 3) {
-            arrow_path(cr, ix, cy, ix + icon - 1.0 * u, cy, 0.22 * u, 0.6 * u, 1.1 * u);
-            set_rgba(cr, rule_colour(r, k - 1), 1);
-            cairo_fill(cr);
-        } else if (k == 4) {
-            cairo_arc(cr, ix + 1.3 * u, cy, 1.0 * u, 0, 2 * MUR_PI);
-            set_rgba(cr, rule_colour(r, 0), 0.25);
-            cairo_fill_preserve(cr);
-            double dash = 0.45 * u;
-            cairo_set_dash(cr, &dash, 1, 0);
-            set_rgba(cr, rule_colour(r, 0), 1);
-            cairo_set_line_width(cr, 0.2 * u);
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
-        } else if (k == 5) {
-            cairo_arc(cr, ix + 1.3 * u, cy, 1.0 * u, 0, 2 * MUR_PI);
-            set_rgba(cr, r->theme.line, 0.8);
-            cairo_set_line_width(cr, 0.15 * u);
-            cairo_stroke(cr);
-            cairo_move_to(cr, ix + 1.3 * u, cy);
-            cairo_line_to(cr, ix + 2.9 * u, cy - 0.6 * u);
-            cairo_stroke(cr);
-        }
-    }
-}
-
 void mur_overlays_panel(mur_panel_ctx *pc)
 {
     const mur_look *lk = pc->r->look;
@@ -740,10 +464,7 @@ void mur_overlays_panel(mur_panel_ctx *pc)
         case MUR_OVERLAY_READOUT: readout(pc, o); break;
         case MUR_OVERLAY_PLOT: plot(pc, k, o); break;
         case MUR_OVERLAY_WATCH:
-            if (mur_flock_z(pc->f))
-                mur_watch3d_legend(pc, o);   /* watch3d.c: its neighbours in 3D */
-            else
-                watch_legend(pc, o);
+            mur_watch_legend(pc, o);
             break;
         case MUR_OVERLAY_PARAMS: params_line(pc); break;
         case MUR_OVERLAY_STATE: state_label(pc); break;

@@ -314,33 +314,77 @@ static int slot_of(const mur_trails *t, long k)
     return t->tick[s] == k ? s : -1;
 }
 
+/* ---- bands ------------------------------------------------------------------ */
+
+/* Opacity of band b at tick now: falls from the top to 0 as the band's
+ * middle tick ages to `length` ticks. */
+static double band_alpha(const mur_look *lk, long b, int e, long now)
+{
+    double mid = (double)b * e + (e - 1) / 2.0, left = 1 - (now - mid) / lk->trail_length;
+    return TRAIL_ALPHA * lk->boid_color.a * fmin(fmax(left, 0), 1);
+}
+
+double mur_trail_band_alpha(const mur_look *lk, long b, int e, long now) { return band_alpha(lk, b, e, now); }
+double mur_trail_alpha(const mur_look *lk) { return TRAIL_ALPHA * lk->boid_color.a; }
+
+/* The bands of a fading trail alive at `now`: oldest .. newest, e ticks each. */
+static void alive_bands(const mur_look *lk, long now, int *e, long *oldest, long *newest)
+{
+    *e = band_ticks(lk->trail_length);
+    *newest = now / *e;
+    *oldest = *newest;
+    while (*oldest > 0 && band_alpha(lk, *oldest - 1, *e, now) > 0)
+        --*oldest;
+}
+
+/* Bird i's step from slot s back to slot `older`, nearest image (z 0 in a
+ * plane), into d; 1 when it is a step the bird could fly: not longer than
+ * the speed limit allows (a longer one is a jump: a reset, a state loaded
+ * in place) and not NaN (a bird not there then). */
+static int trail_offset(const mur_trails *t, const mur_params *p, int s, int older, int i, double d[3])
+{
+    size_t a = (size_t)s * t->cap + (size_t)i, b = (size_t)older * t->cap + (size_t)i;
+    double from[3] = {t->x[a], t->y[a], t->z ? t->z[a] : 0}, to[3] = {t->x[b], t->y[b], t->z ? t->z[b] : 0};
+    mur_params_offset3(p, from, to, d);
+    double reach = t->reach[s];
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= reach * reach;
+}
+
+int mur_trail_back(const mur_trails *t, const mur_params *p, int s, int i, double d[3])
+{
+    int older = s == 0 ? t->slots - 1 : s - 1;
+    if (i >= t->count[older] || t->tick[older] != t->tick[s] - 1)
+        return -1;   /* the bird came later, or a tick is missing */
+    return trail_offset(t, p, s, older, i, d) ? older : -1;
+}
+
+long mur_trail_first(const mur_look *lk, long now, int *e)
+{
+    long oldest, newest;
+    if (!lk->trail_fade) {
+        *e = lk->trail_length;
+        return now - lk->trail_length + 1;
+    }
+    alive_bands(lk, now, e, &oldest, &newest);
+    return oldest * *e;
+}
+
 int mur_trails_polyline(const mur_trails *t, int i, const mur_params *p, float *px, float *py,
                         int max)
 {
     if (!t->filled || max < 1 || i < 0 || i >= t->count[t->head])
         return 0;
-    int slots = t->slots, s = t->head;
-    size_t cap = t->cap;
-    double X = t->x[(size_t)s * cap + i], Y = t->y[(size_t)s * cap + i];
+    int s = t->head;
+    double X = t->x[(size_t)s * t->cap + i], Y = t->y[(size_t)s * t->cap + i], d[3];
     px[0] = (float)X;
     py[0] = (float)Y;
     int np = 1;
-    for (int k = 1; k < t->filled && np < max; k++) {
-        int older = s == 0 ? slots - 1 : s - 1;
-        if (i >= t->count[older] || t->tick[older] != t->tick[s] - 1)
-            break;   /* the boid was added after that tick, or a tick is missing */
-        double dx, dy;
-        mur_params_offset(p, t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i],
-                          t->x[(size_t)older * cap + i], t->y[(size_t)older * cap + i], &dx, &dy);
-        double reach = t->reach[s];
-        if (!(dx * dx + dy * dy <= reach * reach))
-            break;   /* a jump (reset, a state loaded in place), or a boid not there then */
-        X += dx;
-        Y += dy;
+    for (int k = 1; k < t->filled && np < max && (s = mur_trail_back(t, p, s, i, d)) >= 0; k++) {
+        X += d[0];
+        Y += d[1];
         px[np] = (float)X;
         py[np] = (float)Y;
         np++;
-        s = older;
     }
     return np;
 }
@@ -531,12 +575,13 @@ static int meets(const trail_pen *pen, const mur_trails *t, int sk, int i, long 
 static void add_segment(cairo_t *cr, trail_pen *pen, const mur_trails *t, int sk, int sk1, int i,
                         long k)
 {
-    size_t a = (size_t)sk * t->cap + (size_t)i, b = (size_t)sk1 * t->cap + (size_t)i;
-    double x1 = t->x[a], y1 = t->y[a], dx, dy;
-    mur_params_offset(pen->p, x1, y1, t->x[b], t->y[b], &dx, &dy);
-    double d2 = dx * dx + dy * dy, reach = t->reach[sk];
-    if (d2 > reach * reach || !(d2 > 0))
-        return;   /* a jump (reset, a state loaded in place), or no move at all */
+    size_t a = (size_t)sk * t->cap + (size_t)i;
+    double x1 = t->x[a], y1 = t->y[a], d[3];
+    if (!trail_offset(t, pen->p, sk, sk1, i, d))
+        return;   /* a jump */
+    double dx = d[0], dy = d[1], d2 = dx * dx + dy * dy;
+    if (!(d2 > 0))
+        return;   /* no move at all */
     double l = sqrt(d2), ux = -dx / l, uy = -dy / l, ext = pen->width / 2;
     double x0 = x1 + dx, y0 = y1 + dy;   /* the older end, nearest image */
     if (pen->hair_w > 0) {   /* no edges to notch: segments meet end to end */
@@ -730,19 +775,6 @@ static void pen_style(cairo_t *cr, const trail_pen *pen)
      * a line a pixel wide. Boids keep the fine grid. */
     cairo_set_antialias(cr, CAIRO_ANTIALIAS_FAST);
 }
-
-/* ---- bands ------------------------------------------------------------------ */
-
-/* Opacity of band b at tick now: falls from the top to 0 as the band's
- * middle tick ages to `length` ticks. */
-static double band_alpha(const mur_look *lk, long b, int e, long now)
-{
-    double mid = (double)b * e + (e - 1) / 2.0, left = 1 - (now - mid) / lk->trail_length;
-    return TRAIL_ALPHA * lk->boid_color.a * fmin(fmax(left, 0), 1);
-}
-
-double mur_trail_band_alpha(const mur_look *lk, long b, int e, long now) { return band_alpha(lk, b, e, now); }
-double mur_trail_alpha(const mur_look *lk) { return TRAIL_ALPHA * lk->boid_color.a; }
 
 /* Ticks k0 .. k1 straight onto cr at opacity alpha: the way bands are
  * drawn where no layer is kept. (Not as a group laid with that opacity,
@@ -1020,16 +1052,6 @@ static int layer_update(mur_trails *t, trail_pen *pen, long b, int e, long upto,
     if (upto == b * e + e - 1)
         ink_band(t, L);
     return 0;
-}
-
-/* The bands of a fading trail alive at `now`: oldest .. newest, e ticks each. */
-static void alive_bands(const mur_look *lk, long now, int *e, long *oldest, long *newest)
-{
-    *e = band_ticks(lk->trail_length);
-    *newest = now / *e;
-    *oldest = *newest;
-    while (*oldest > 0 && band_alpha(lk, *oldest - 1, *e, now) > 0)
-        --*oldest;
 }
 
 int mur_trails_prepare(mur_renderer *r, cairo_t *cr, mur_trails *t, const mur_params *p, int dx,

@@ -5,7 +5,7 @@
  * The ring is the 2D trails' (trails.c), which records a 3D flock's z
  * beside its x and y; the rules of a trail are its rules too: a segment
  * per tick, from the bird's place before the tick to its place after,
- * joined by nearest-image steps (mur_params_offset3) so that a trail
+ * joined by nearest-image steps (mur_trail_back, as in 2D) so that a trail
  * through a wrapping wall goes on past it (starting from the bird's image
  * that the camera draws, mur_view3d_image), broken at a jump (a step longer
  * than the speed limit allows) or where a tick is missing, cut into bands
@@ -64,19 +64,6 @@ typedef struct pieces {
     size_t np, nq;
 } pieces;
 
-/* The oldest tick a trail reaches back to at `now`: that of the oldest band
- * still visible when the trail fades (e ticks a band), `len` ticks back
- * when it does not. */
-static long oldest_tick(const mur_look *lk, long now, int len, int e)
-{
-    if (!lk->trail_fade)
-        return now - len + 1;
-    long oldest = now / e;
-    while (oldest > 0 && mur_trail_band_alpha(lk, oldest - 1, e, now) > 0)
-        oldest--;
-    return oldest * e;
-}
-
 /* Bird i's trail from tick `now` back to `first`: leaves its pieces (cut
  * at each band, behind the camera, a jump or a missing tick) appended to g,
  * each with its depth and scale summed over its points, not yet averaged. */
@@ -94,16 +81,10 @@ static void gather(const mur_trails *t, const mur_params *p, const mur_view3d *v
     double ax = 0, ay = 0, ad = 0, as = 0;
     int a_ok = mur_view3d_project(v, at, &ax, &ay, &ad, &as);
     for (long k = now; k >= first; k--) {   /* the segment of tick k: from tick k - 1 to tick k */
-        int older = s == 0 ? t->slots - 1 : s - 1;
-        if (i >= t->count[older] || t->tick[older] != t->tick[s] - 1)
-            break;   /* the bird came later, or a tick is missing */
-        double raw[3] = {t->x[(size_t)s * cap + i], t->y[(size_t)s * cap + i], t->z[(size_t)s * cap + i]};
-        double then[3] = {t->x[(size_t)older * cap + i], t->y[(size_t)older * cap + i],
-                          t->z[(size_t)older * cap + i]}, d[3];
-        mur_params_offset3(p, raw, then, d);
-        double reach = t->reach[s];
-        if (!(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= reach * reach))
-            break;   /* a jump, or a bird not there then (NaN) */
+        double d[3];
+        int older = mur_trail_back(t, p, s, i, d);
+        if (older < 0)
+            break;
         double to[3] = {at[0] + d[0], at[1] + d[1], at[2] + d[2]}, bx = 0, by = 0, bd = 0, bs = 0;
         int b_ok = mur_view3d_project(v, to, &bx, &by, &bd, &bs);
         long band = k / e;
@@ -198,8 +179,8 @@ int mur_trails3d_draw(const mur_renderer *r, cairo_t *cr, const mur_trails *t, c
     if (!t->z || t->filled < 2 || len < 1)
         return 0;
     long now = t->tick[t->head];
-    int e = lk->trail_fade ? mur_trail_band_ticks(len) : len;
-    long first = oldest_tick(lk, now, len, e);
+    int e;
+    long first = mur_trail_first(lk, now, &e);
     long span = now - first + 1;   /* segments a trail may have */
     if (span > t->filled - 1)
         span = t->filled - 1;

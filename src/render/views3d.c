@@ -22,17 +22,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static uint32_t rgb24(mur_rgba c)
-{
-    uint32_t o = 0;
-    double v[3] = {c.r, c.g, c.b};
-    for (int k = 0; k < 3; k++) {
-        double u = v[k] < 0 ? 0 : v[k] > 1 ? 1 : v[k];
-        o |= (uint32_t)lrint(u * 255) << (16 - 8 * k);
-    }
-    return o;
-}
-
 static const char *const titles[] = {"perspective", "top (x-y)", "front (x-z)", "side (y-z)"};
 
 /* Which world axes a projection plots across and up (0 x, 1 y, 2 z), and
@@ -119,7 +108,7 @@ static int projection(mur_renderer *r, cairo_t *cr, mur_panel_ctx *pc, int kind,
         char why[120];
         if (mur_view3d_init(&v, why, sizeof why) == 0) {
             mur_view3d_style st = {
-                .bird = rgb24(lk->boid_color),
+                .bird = mur_rgb24(lk->boid_color),
                 .len_world = lk->boid_size,
                 .min_px = 1.5,
                 .wing_freq = lk->wingbeat,
