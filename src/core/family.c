@@ -82,16 +82,16 @@ static const row rows[] = {
      NULL, NULL, mur_it3_starling_finish, NULL},
     {{"motion", "steer", MUR_MOTION_STEER, {NULL}, {0},
       "v += a, then the speed rule", "Reynolds 1987", {{NULL}}},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_steer, NULL, NULL, NULL, mur_move3_steer},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move2_steer, NULL, NULL, NULL, mur_move3_steer},
     {{"motion", "turn", MUR_MOTION_TURN, {"turn_rate", "dt", NULL},
       {MUR_DEFAULT_TURN_RATE, MUR_DEFAULT_DT, 0},
       "constant speed; the heading turns toward the desired one by at most turn_rate x dt",
       "Couzin et al. 2002", {{NULL}}},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_turn, NULL, NULL, NULL, mur_move3_turn},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move2_turn, NULL, NULL, NULL, mur_move3_turn},
     {{"motion", "set", MUR_MOTION_SET, {NULL}, {0},
       "the position moves with the tick's velocity, then the heading becomes the desired one",
       "Vicsek et al. 1995", {{NULL}}},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_set, NULL, NULL, NULL, mur_move3_set},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move2_set, NULL, NULL, NULL, mur_move3_set},
     {{"motion", "fly", MUR_MOTION_FLY, {NULL}, {0},
       "lift, drag and gravity on a body of mass body_mass, velocity Verlet over dt seconds; a bird "
       "rolls to turn (model: starling; 3D only)",
@@ -317,23 +317,23 @@ static void move_chunk(void *ctx, int begin, int end)
         for (int i = begin; i < end; i++) {
             if (m->reach_of)
                 m->reach_of[i] = hint[i];
-            m->move(m->f, i, acc[2 * i], acc[2 * i + 1], m->accel);
+            m->move(m->f, i, acc + 2 * i, m->accel);
         }
         return;
     }
-    double ax[BLOCK], ay[BLOCK];
+    double o[2 * BLOCK];
     for (int i0 = begin; i0 < end; i0 += BLOCK) {
         int n = end - i0 < BLOCK ? end - i0 : BLOCK;
         const int *slot = m->slot + i0;
         for (int t = 0; t < n; t++) {
-            ax[t] = acc[2 * slot[t]];
-            ay[t] = acc[2 * slot[t] + 1];
+            o[2 * t] = acc[2 * slot[t]];
+            o[2 * t + 1] = acc[2 * slot[t] + 1];
         }
         if (m->reach_of)
             for (int t = 0; t < n; t++)
                 m->reach_of[i0 + t] = hint[slot[t]];
         for (int t = 0; t < n; t++)
-            m->move(m->f, i0 + t, ax[t], ay[t], m->accel);
+            m->move(m->f, i0 + t, o + 2 * t, m->accel);
     }
 }
 

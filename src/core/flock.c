@@ -33,6 +33,7 @@
 #include "flock_internal.h"
 #include "starling.h"
 #include "family.h"
+#include "kinds.h"
 
 
 /* Salts separating the uses of the counter-based hash. */
@@ -1200,74 +1201,9 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
             out);
 }
 
-static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy);
-
-/* Steps 4-7 for boid i, given its rule acceleration; the noise kick only
- * when `kick` (the model family's angular noises replace it). */
-static void integrate_k(mur_flock *f, int i, double ax, double ay, int kick)
+double mur_flock_noise_u01_(const mur_flock *f, int i)
 {
-    const mur_params *p = &f->p;
-    double x = f->x[i], y = f->y[i];
-    double top = p->max_speed;   /* a flee burst raises it while the boid flees */
-    for (int k = 0; k < f->npred; k++) {
-        const mur_predator *pr = &f->pred[k];
-        double dx, dy;
-        mur_flock_offset(f, pr->x, pr->y, x, y, &dx, &dy);  /* r_i - p */
-        double d = sqrt(dx * dx + dy * dy);
-        if (d < pr->radius && d > 0) {
-            double m = (pr->attract ? -1.0 : 1.0) * pr->strength * (1 - d / pr->radius) / d;
-            ax += m * dx;
-            ay += m * dy;
-            if (!pr->attract && pr->burst > 1)
-                top = fmax(top, p->max_speed * pr->burst);
-        }
-    }
-    if (p->boundary == MUR_BOUNDARY_AVOID) {
-        double turn = p->max_force > 0 ? p->max_force : 0.05 * p->max_speed;
-        if (x < p->margin) ax += turn;
-        if (x > p->width - p->margin) ax -= turn;
-        if (y < p->margin) ay += turn;
-        if (y > p->height - p->margin) ay -= turn;
-    }
-    if (kick && p->noise > 0) {
-        double a = 2 * MUR_PI * mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
-        ax += p->noise * p->max_speed * cos(a);
-        ay += p->noise * p->max_speed * sin(a);
-    }
-    double vx = f->vx[i] + ax, vy = f->vy[i] + ay;
-    double sp = sqrt(vx * vx + vy * vy);
-    if (sp > 0) {
-        double target = mur_speed_target_(p, sp, top);
-        if (target != sp) {
-            vx *= target / sp;
-            vy *= target / sp;
-        }
-    }
-    place(f, i, x + vx, y + vy, vx, vy);
-}
-
-static void integrate(mur_flock *f, int i, double ax, double ay) { integrate_k(f, i, ax, ay, 1); }
-
-void mur_flock_integrate_(mur_flock *f, int i, double ax, double ay, int kick)
-{
-    integrate_k(f, i, ax, ay, kick);
-}
-
-void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double vy)
-{
-    place(f, i, x, y, vx, vy);
-}
-
-/* Step 7's boundary for boid i moved to (x, y) with velocity (vx, vy). */
-static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy)
-{
-    const mur_params *p = &f->p;
-    mur_bound_axis_(p->boundary, p->width, &x, &vx);
-    mur_bound_axis_(p->boundary, p->height, &y, &vy);
-    f->x[i] = x;
-    f->y[i] = y;
-    f->vx[i] = vx;
-    f->vy[i] = vy;
+    return mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
 }
 
 /* ---- the tick ----------------------------------------------------------- */
@@ -1494,61 +1430,12 @@ static void accel_chunk(void *ctx, int begin, int end)
         batch_flush(f, tmpl.rules, &bt);
 }
 
-#if COMBINE_VECTOR
-/* integrate() for boids i .. i + 3 in the common case (no predator, no
- * noise, a wrapping world: integrate4_fits), four lanes at a time with
- * AVX2, as combine_norm4 does the rules: each lane does integrate's
- * operations in integrate's order, nothing fused, and a branch becomes a
- * blend of both outcomes, so the bytes are integrate's. A lane that would
- * take mur_wrap_pos_'s fmod (a boid more than a world away, or not a number)
- * sends all four back to integrate: 0, and nothing stored. 1 when done.
- * The scalar tick spent its time waiting on each boid's square root and
- * division (about a tenth of a tick at 100,000 boids). */
-__attribute__((target("avx2"))) static int integrate4(mur_flock *f, int i)
-{
-    const mur_params *p = &f->p;
-    __m256d a01 = _mm256_loadu_pd(f->acc + 2 * (size_t)i), a23 = _mm256_loadu_pd(f->acc + 2 * (size_t)i + 4);
-    __m256d ax = _mm256_permute4x64_pd(_mm256_unpacklo_pd(a01, a23), 0xD8);   /* ax0 ax1 ax2 ax3 */
-    __m256d ay = _mm256_permute4x64_pd(_mm256_unpackhi_pd(a01, a23), 0xD8);
-    __m256d vx = _mm256_add_pd(_mm256_loadu_pd(f->vx + i), ax);
-    __m256d vy = _mm256_add_pd(_mm256_loadu_pd(f->vy + i), ay);
-    __m256d sp = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)));
-    __m256d q, scale = mur_speed4_(p, sp, &q);
-    vx = _mm256_blendv_pd(vx, _mm256_mul_pd(vx, q), scale);
-    vy = _mm256_blendv_pd(vy, _mm256_mul_pd(vy, q), scale);
-    int ok = 0xF;
-    __m256d x = mur_wrap4_(_mm256_add_pd(_mm256_loadu_pd(f->x + i), vx), p->width, &ok);
-    __m256d y = mur_wrap4_(_mm256_add_pd(_mm256_loadu_pd(f->y + i), vy), p->height, &ok);
-    if (ok != 0xF)
-        return 0;
-    _mm256_storeu_pd(f->x + i, x);
-    _mm256_storeu_pd(f->y + i, y);
-    _mm256_storeu_pd(f->vx + i, vx);
-    _mm256_storeu_pd(f->vy + i, vy);
-    return 1;
-}
-
-/* Whether integrate4 does integrate's work for every boid of this tick. */
-static int integrate4_fits(const mur_flock *f)
-{
-    const mur_params *p = &f->p;
-    return f->simd >= MUR_SIMD_AVX2 && f->npred == 0 && !(p->noise > 0) && p->boundary == MUR_BOUNDARY_WRAP;
-}
-#endif
-
+/* Steps 4-7 for the boids [begin, end) (motion_d.h's steer, four at a
+ * time on a vector unit where it can). */
 static void integrate_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
-    int i = begin;
-#if COMBINE_VECTOR
-    if (integrate4_fits(f))
-        for (; i + 4 <= end; i += 4)
-            if (!integrate4(f, i))
-                for (int j = i; j < i + 4; j++)
-                    integrate(f, j, f->acc[2 * j], f->acc[2 * j + 1]);
-#endif
-    for (; i < end; i++)
-        integrate(f, i, f->acc[2 * i], f->acc[2 * i + 1]);
+    mur_move2_steer_range(f, begin, end, f->acc, NULL);
 }
 
 /* The bounding box of the boids' finite positions, as origin and size,
@@ -1641,7 +1528,8 @@ int mur_flock_step(mur_flock *f)
             probe_set(&q, by_position(f), k);
             gather(f, &q, i, k, &s);
             combine(p, tmpl.rules, f->kvx[k], f->kvy[k], &s, &ax, &ay, NULL);
-            integrate(f, i, ax, ay);
+            double a[2] = {ax, ay};
+            mur_integrate2_(f, i, a, 1);
             /* later boids must see this one where it now is */
             f->kx[k] = f->x[i];
             f->ky[k] = f->y[i];

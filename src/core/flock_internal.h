@@ -119,14 +119,8 @@ void mur_flock_bbox_(const mur_flock *f, double *ox, double *oy, double *w, doub
  * (kx, ky, kvx, kvy); without memory for a grid, position k is boid k. */
 void mur_flock_prepare_(mur_flock *f, double cell);
 
-/* Steps 4-7 of docs/model.md for boid i given its acceleration: predators,
- * the avoid band, the noise kick when `kick`, the speed rule, the move and
- * the boundary. */
-void mur_flock_integrate_(mur_flock *f, int i, double ax, double ay, int kick);
-
-/* Boid i to (x, y) with velocity (vx, vy), then the boundary (wrap, reflect,
- * clamp inside the walls, or nothing in an open world). */
-void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double vy);
+/* The u01 draw of the reynolds noise kick's angle for boid i this tick. */
+double mur_flock_noise_u01_(const mur_flock *f, int i);
 
 /* Whether the stop flag is up (and the tick abandoned). */
 int mur_flock_stop_seen_(mur_flock *f);

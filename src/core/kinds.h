@@ -45,9 +45,9 @@ typedef double (*mur_nb_each)(const mur_it *it, mur_it_add add, sums *acc);
 /* The grid's cell size for a tick. */
 typedef double (*mur_nb_cell)(const mur_flock *f, double reach);
 
-/* A motion kind: boid i moved, given the interaction's result (an
+/* A motion kind: boid i moved, given the interaction's result o (an
  * acceleration when `accel`, else a desired unit heading). */
-typedef void (*mur_move)(mur_flock *f, int i, double ox, double oy, int accel);
+typedef void (*mur_move)(mur_flock *f, int i, const double o[2], int accel);
 
 /* neighbours.c */
 double mur_nb_metric(const mur_it *it, mur_it_add add, sums *acc);
@@ -66,10 +66,23 @@ void mur_it_couzin_add(const mur_it *it, sums *acc, const mur_nb *e);
 void mur_it_couzin_finish(const mur_it *it, const sums *acc, double out[2]);
 double mur_it_couzin_reach(const mur_params *p);
 
-/* motion.c */
-void mur_move_steer(mur_flock *f, int i, double ox, double oy, int accel);
-void mur_move_turn(mur_flock *f, int i, double ox, double oy, int accel);
-void mur_move_set(mur_flock *f, int i, double ox, double oy, int accel);
+/* motion.c: motion_d.h's kinds for D components (D 2: mur_move2_steer ...). */
+#define MUR_MOTION_DECLS(D)                                                                      \
+    void mur_move##D##_steer(mur_flock *f, int i, const double o[D], int accel);                 \
+    void mur_move##D##_turn(mur_flock *f, int i, const double o[D], int accel);                  \
+    void mur_move##D##_set(mur_flock *f, int i, const double o[D], int accel);                   \
+    /* steer of accelerations (acc: x, y a boid; accz the z of each in 3D) for boids             \
+     * [begin, end): four at a time on a vector unit where it can (AVX2 and up, f->simd;         \
+     * no predator, no noise, wrap or open), the same bits */                                    \
+    void mur_move##D##_steer_range(mur_flock *f, int begin, int end, const double *acc,          \
+                                   const double *accz);                                          \
+    /* steps 4-7 of docs/model.md for boid i given its acceleration a: predators, the avoid      \
+     * band, the noise kick when `kick`, the speed rule, the move and the boundary */           \
+    void mur_integrate##D##_(mur_flock *f, int i, double a[D], int kick);                        \
+    /* boid i to r with velocity v, then the boundary along each axis */                        \
+    void mur_place##D##_(mur_flock *f, int i, double r[D], double v[D]);
+MUR_MOTION_DECLS(2)
+MUR_MOTION_DECLS(3)
 
 /* ---- three dimensions (family3.c, neighbours3.c, interaction3.c, motion3.c) ----
  * The same kinds in a box: each has a 3D row of functions beside its 2D
@@ -189,18 +202,6 @@ static inline void mur_it3_reynolds_add_(const mur_it3 *it, sums3 *acc, const mu
         acc->nc++;
     }
 }
-
-/* motion3.c */
-void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel);
-void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel);
-/* mur_move3_steer of accelerations (acc: x, y a boid; accz) for boids
- * [begin, end): four at a time on a vector unit where it can (AVX2 and up,
- * f->simd; no predator, no noise, wrap or open), the same bits. */
-void mur_move3_steer_range(mur_flock *f, int begin, int end, const double *acc,
-                           const double *accz);
-void mur_move3_set(mur_flock *f, int i, const double o[3], int accel);
-/* Boid i to r with velocity v, then the boundary along each axis (motion3.c). */
-void mur_place3_(mur_flock *f, int i, double r[3], double v[3]);
 
 /* starling.c: model: starling's three kinds (the search and the
  * interaction are one pass: the adaptive neighbours react, the starling
