@@ -53,14 +53,14 @@ static const row rows[] = {
     {{"interaction", "reynolds", MUR_INTERACTION_REYNOLDS, {NULL}, {0},
       "separation, alignment and cohesion combined into an acceleration", "Reynolds 1987",
       {{"sep", "separation"}, {"ali", "alignment"}, {"coh", "cohesion"}}},
-     NULL, NULL, mur_it_reynolds_add, mur_it_reynolds_finish, mur_it_reynolds_reach, 1, NULL,
+     NULL, NULL, mur_it2_reynolds_add, mur_it2_reynolds_finish, mur_it_reynolds_reach, 1, NULL,
      NULL, mur_it3_reynolds_add, mur_it3_reynolds_finish, NULL},
     {{"interaction", "vicsek", MUR_INTERACTION_VICSEK, {NULL}, {0},
       "the mean heading of the neighbours and the boid itself, plus uniform noise in "
       "[-eta/2, eta/2]",
       "Vicsek et al. 1995, Phys. Rev. Lett. 75:1226",
       {{"eta", "noise"}, {"r", "alignment_radius"}}},
-     NULL, NULL, mur_it_vicsek_add, mur_it_vicsek_finish, mur_it_vicsek_reach, 0, NULL,
+     NULL, NULL, mur_it2_vicsek_add, mur_it2_vicsek_finish, mur_it_vicsek_reach, 0, NULL,
      NULL, mur_it3_vicsek_add, mur_it3_vicsek_finish, NULL},
     {{"interaction", "couzin", MUR_INTERACTION_COUZIN,
       {"orientation_width", "attraction_width", NULL},
@@ -70,7 +70,7 @@ static const row rows[] = {
       /* each zone's depth: r_r, r_o - r_r, r_a - r_o */
       {{"repulsion", "separation_radius"}, {"orientation", "orientation_width"},
        {"attraction", "attraction_width"}}},
-     NULL, NULL, mur_it_couzin_add, mur_it_couzin_finish, mur_it_couzin_reach, 0, NULL,
+     NULL, NULL, mur_it2_couzin_add, mur_it2_couzin_finish, mur_it_couzin_reach, 0, NULL,
      NULL, mur_it3_couzin_add, mur_it3_couzin_finish, NULL},
     {{"interaction", "starling", MUR_INTERACTION_STARLING, {NULL}, {0},
       "StarDisplay's steering: separation, alignment and cohesion with circularity in the head "
@@ -280,11 +280,11 @@ static void desire_chunk(void *ctx, int begin, int end)
             return;
         it.k = k;
         it.i = f->grid_ok ? f->grid.order[k] : k;
-        it.xi = f->kx[k];
-        it.yi = f->ky[k];
-        it.vxi = f->kvx[k];
-        it.vyi = f->kvy[k];
-        it.vlen = sqrt(it.vxi * it.vxi + it.vyi * it.vyi);
+        it.r[0] = f->kx[k];
+        it.r[1] = f->ky[k];
+        it.v[0] = f->kvx[k];
+        it.v[1] = f->kvy[k];
+        it.vlen = sqrt(it.v[0] * it.v[0] + it.v[1] * it.v[1]);
         sums s;
         memset(&s, 0, sizeof s);
         double far = t->nb->each(&it, t->in->add, &s);

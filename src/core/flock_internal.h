@@ -97,16 +97,29 @@ struct mur_flock {
 
 /* Sums over one boid's neighbours (docs/model.md step 1-2); the model
  * family's interactions keep theirs in the same three slots. */
-typedef struct {
-    double sx, sy; int ns;   /* separation sum */
-    double ax, ay; int na;   /* alignment: sum of v_j */
-    double cx, cy; int nc;   /* cohesion: sum of d_ij */
-} sums;
+#define MUR_SUMS(D)                                                              \
+    struct {                                                                     \
+        double s[D]; int ns;   /* separation sum (couzin: repulsion) */          \
+        double a[D]; int na;   /* alignment: sum of v_j (couzin: orientation) */ \
+        double c[D]; int nc;   /* cohesion: sum of d_ij (couzin: attraction) */  \
+    }
+typedef MUR_SUMS(2) sums2;
+typedef MUR_SUMS(3) sums3;
+typedef sums2 sums;
 
-/* docs/model.md step 3 for boid i with velocity (vxi, vyi) and sums s:
- * the combined, clamped acceleration (flock.c's combine). */
-void mur_flock_combine_(const mur_params *p, unsigned used, double vxi, double vyi,
-                        const sums *s, double *ax, double *ay);
+/* docs/model.md steps 2-3 for a boid of velocity v and sums s, in D
+ * components (interaction_d.h): the combined, clamped acceleration to out;
+ * raw and part, when not NULL, get each rule's raw vector and contribution
+ * (the one-boid view). `used`: the rules whose sums count. The run: n
+ * boids of velocities v[c][t] and sums s[t] to out[c][t], four at a time
+ * on a vector unit where it can (AVX2 and up, f->simd), the same bits. */
+#define MUR_COMBINE_DECLS(D)                                                                       \
+    void mur_combine##D##_(const mur_params *p, unsigned used, const double v[D], const sums##D *s, \
+                           double out[D], double raw[3][D], double part[3][D]);                    \
+    void mur_combine##D##_run(const mur_flock *f, unsigned used, const double *const v[D],          \
+                              const sums##D *s, int n, double *const out[D]);
+MUR_COMBINE_DECLS(2)
+MUR_COMBINE_DECLS(3)
 
 /* The rules whose sums count (RULE_ bits: 1 separation, 2 alignment, 4 cohesion). */
 unsigned mur_flock_rules_used_(const mur_params *p);
