@@ -23,18 +23,9 @@ typedef struct {
     const double *x, *y, *vx, *vy;
 } boids;
 
-/* A 3D flock's cell grid (family3.c): n[0] x n[1] x n[2] boxes of sides
- * side[] from o (cell: the smallest side), cell c = (cz n1 + cy) n0 + cx,
- * each axis sized and filed by the 2D grid's rules (grid.h);
- * its boids are positions start[c] .. start[c + 1] - 1 of the grid order,
- * by ascending id. */
-typedef struct {
-    int *start, *order, *slot, *cell_of;
-    size_t cells_cap, cap;
-    int n[3];
-    double o[3], side[3], inv[3], cell;   /* inv: 1 / side */
-    int wrap;
-} mur_grid3;
+/* A 3D flock's cell grid (family3.c): grid.h's grid of 3 axes, each axis
+ * sized and filed by the 2D grid's rules. */
+typedef mur_grid mur_grid3;
 
 /* The box a grid covers: the world's [0, world) when !fit, else the
  * boids' bounding box (finite positions). */
@@ -47,7 +38,7 @@ void mur_grid3_box_(const double *x, const double *y, const double *z, int n, co
  * (NULL: one); 0, or -1 without memory. */
 int mur_grid3_build_(mur_grid3 *g, mur_pool *pool, const double *x, const double *y, const double *z,
                      int n, const double world[3], int fit, int wrap, double cell, size_t most);
-void mur_grid3_free_(mur_grid3 *g);
+static inline void mur_grid3_free_(mur_grid3 *g) { mur_grid_free(g); }
 
 /* The cell of point r along each axis (clamped into the grid): the one
  * rule the grid files boids by and the neighbour search finds them by,
