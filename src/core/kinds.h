@@ -67,7 +67,7 @@ double mur_it_reynolds_reach(const mur_params *p);
 double mur_it_vicsek_reach(const mur_params *p);
 double mur_it_couzin_reach(const mur_params *p);
 
-/* ---- three dimensions (family3.c, neighbours3.c, interaction3.c, motion3.c) ----
+/* ---- three dimensions (family3.c, neighbours3.c; kinds_d.h for D 3) ----
  * The same kinds in a box: each has a 3D row of functions beside its 2D
  * one in family.c's table, computing docs/model.md's equations with a z. */
 
