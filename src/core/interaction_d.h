@@ -2,7 +2,7 @@
  * docs/notes/threed.md "One core for D components"): interaction.c
  * includes it with D 2 and with D 3 (DN(mur_it, _couzin_add) is
  * mur_it2_couzin_add, then mur_it3_couzin_add). The includer defines the
- * static DN(vicsek_finish, ) and DN(couzin_noise, ), the two places where
+ * static DN(vicsek_turn, ) and DN(couzin_turn, ), the two places where
  * a direction is drawn, which differ between the plane and the box.
  *
  * reynolds: separation over the neighbours closer than R_sep, alignment
