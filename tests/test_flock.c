@@ -546,7 +546,7 @@ TEST(every_vector_unit_gives_identical_bytes)
 
 TEST(boids_flying_past_a_whole_world_wrap_the_same_on_every_vector_unit)
 {
-    /* With AVX2, boids move four at a time (flock.c, integrate4); a boid
+    /* With AVX2, boids move four at a time (motion_d.h, steer4); a boid
      * that lands more than a world away takes wrap_pos's fmod, and its four
      * go back to the scalar code. In a world smaller than a tick's step
       * (1 x 1 unit, speeds 1.2 to 2.4) most boids do, every tick: each

@@ -53,14 +53,14 @@ static const row rows[] = {
     {{"interaction", "reynolds", MUR_INTERACTION_REYNOLDS, {NULL}, {0},
       "separation, alignment and cohesion combined into an acceleration", "Reynolds 1987",
       {{"sep", "separation"}, {"ali", "alignment"}, {"coh", "cohesion"}}},
-     NULL, NULL, mur_it_reynolds_add, mur_it_reynolds_finish, mur_it_reynolds_reach, 1, NULL,
+     NULL, NULL, mur_it2_reynolds_add, mur_it2_reynolds_finish, mur_it_reynolds_reach, 1, NULL,
      NULL, mur_it3_reynolds_add, mur_it3_reynolds_finish, NULL},
     {{"interaction", "vicsek", MUR_INTERACTION_VICSEK, {NULL}, {0},
       "the mean heading of the neighbours and the boid itself, plus uniform noise in "
       "[-eta/2, eta/2]",
       "Vicsek et al. 1995, Phys. Rev. Lett. 75:1226",
       {{"eta", "noise"}, {"r", "alignment_radius"}}},
-     NULL, NULL, mur_it_vicsek_add, mur_it_vicsek_finish, mur_it_vicsek_reach, 0, NULL,
+     NULL, NULL, mur_it2_vicsek_add, mur_it2_vicsek_finish, mur_it_vicsek_reach, 0, NULL,
      NULL, mur_it3_vicsek_add, mur_it3_vicsek_finish, NULL},
     {{"interaction", "couzin", MUR_INTERACTION_COUZIN,
       {"orientation_width", "attraction_width", NULL},
@@ -70,7 +70,7 @@ static const row rows[] = {
       /* each zone's depth: r_r, r_o - r_r, r_a - r_o */
       {{"repulsion", "separation_radius"}, {"orientation", "orientation_width"},
        {"attraction", "attraction_width"}}},
-     NULL, NULL, mur_it_couzin_add, mur_it_couzin_finish, mur_it_couzin_reach, 0, NULL,
+     NULL, NULL, mur_it2_couzin_add, mur_it2_couzin_finish, mur_it_couzin_reach, 0, NULL,
      NULL, mur_it3_couzin_add, mur_it3_couzin_finish, NULL},
     {{"interaction", "starling", MUR_INTERACTION_STARLING, {NULL}, {0},
       "StarDisplay's steering: separation, alignment and cohesion with circularity in the head "
@@ -82,16 +82,16 @@ static const row rows[] = {
      NULL, NULL, mur_it3_starling_finish, NULL},
     {{"motion", "steer", MUR_MOTION_STEER, {NULL}, {0},
       "v += a, then the speed rule", "Reynolds 1987", {{NULL}}},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_steer, NULL, NULL, NULL, mur_move3_steer},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move2_steer, NULL, NULL, NULL, mur_move3_steer},
     {{"motion", "turn", MUR_MOTION_TURN, {"turn_rate", "dt", NULL},
       {MUR_DEFAULT_TURN_RATE, MUR_DEFAULT_DT, 0},
       "constant speed; the heading turns toward the desired one by at most turn_rate x dt",
       "Couzin et al. 2002", {{NULL}}},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_turn, NULL, NULL, NULL, mur_move3_turn},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move2_turn, NULL, NULL, NULL, mur_move3_turn},
     {{"motion", "set", MUR_MOTION_SET, {NULL}, {0},
       "the position moves with the tick's velocity, then the heading becomes the desired one",
       "Vicsek et al. 1995", {{NULL}}},
-     NULL, NULL, NULL, NULL, NULL, 0, mur_move_set, NULL, NULL, NULL, mur_move3_set},
+     NULL, NULL, NULL, NULL, NULL, 0, mur_move2_set, NULL, NULL, NULL, mur_move3_set},
     {{"motion", "fly", MUR_MOTION_FLY, {NULL}, {0},
       "lift, drag and gravity on a body of mass body_mass, velocity Verlet over dt seconds; a bird "
       "rolls to turn (model: starling; 3D only)",
@@ -283,11 +283,11 @@ static void desire_chunk(void *ctx, int begin, int end)
             return;
         it.k = k;
         it.i = f->grid_ok ? f->grid.order[k] : k;
-        it.xi = f->kx[k];
-        it.yi = f->ky[k];
-        it.vxi = f->kvx[k];
-        it.vyi = f->kvy[k];
-        it.vlen = sqrt(it.vxi * it.vxi + it.vyi * it.vyi);
+        it.r[0] = f->kx[k];
+        it.r[1] = f->ky[k];
+        it.v[0] = f->kvx[k];
+        it.v[1] = f->kvy[k];
+        it.vlen = sqrt(it.v[0] * it.v[0] + it.v[1] * it.v[1]);
         sums s;
         memset(&s, 0, sizeof s);
         double far = t->nb->each(&it, t->in->add, &s);
@@ -320,23 +320,23 @@ static void move_chunk(void *ctx, int begin, int end)
         for (int i = begin; i < end; i++) {
             if (m->reach_of)
                 m->reach_of[i] = hint[i];
-            m->move(m->f, i, acc[2 * i], acc[2 * i + 1], m->accel);
+            m->move(m->f, i, acc + 2 * i, m->accel);
         }
         return;
     }
-    double ax[BLOCK], ay[BLOCK];
+    double o[2 * BLOCK];
     for (int i0 = begin; i0 < end; i0 += BLOCK) {
         int n = end - i0 < BLOCK ? end - i0 : BLOCK;
         const int *slot = m->slot + i0;
         for (int t = 0; t < n; t++) {
-            ax[t] = acc[2 * slot[t]];
-            ay[t] = acc[2 * slot[t] + 1];
+            o[2 * t] = acc[2 * slot[t]];
+            o[2 * t + 1] = acc[2 * slot[t] + 1];
         }
         if (m->reach_of)
             for (int t = 0; t < n; t++)
                 m->reach_of[i0 + t] = hint[slot[t]];
         for (int t = 0; t < n; t++)
-            m->move(m->f, i0 + t, ax[t], ay[t], m->accel);
+            m->move(m->f, i0 + t, o + 2 * t, m->accel);
     }
 }
 

@@ -111,7 +111,7 @@ static void at_position(const mur_flock *f, mur_it3 *it, int k)
  * holds a boid or three, so the batch runs across cells: each finish is a
  * chain of dependent divisions and square roots, and a run of independent
  * ones overlaps in the CPU and fills the vector unit's lanes
- * (mur_it3_reynolds_finish_run), where one between two scans would not
+ * (mur_combine3_run), where one between two scans would not
  * (flock.c's sum_batch). */
 enum { FINISH_BATCH = 32 };
 typedef struct {
@@ -125,8 +125,9 @@ static void batch_flush(tick3 *t, finish_batch *bt)
     mur_flock *f = t->f;
     double ox[FINISH_BATCH], oy[FINISH_BATCH], oz[FINISH_BATCH];
     const int k0 = bt->k0;
-    mur_it3_reynolds_finish_run(&t->tmpl, f->kvx + k0, f->kvy + k0, f->kvz + k0, bt->s, bt->n,
-                                ox, oy, oz);
+    const double *const v[3] = {f->kvx + k0, f->kvy + k0, f->kvz + k0};
+    double *const out[3] = {ox, oy, oz};
+    mur_combine3_run(f, t->tmpl.used, v, bt->s, bt->n, out);
     for (int u = 0; u < bt->n; u++) {
         int i = f->grid3.order[k0 + u];
         f->acc[2 * i] = ox[u];

@@ -33,6 +33,7 @@
 #include "flock_internal.h"
 #include "starling.h"
 #include "family.h"
+#include "kinds.h"
 
 
 /* Salts separating the uses of the counter-based hash. */
@@ -43,30 +44,6 @@
  * milliseconds of work at most, so a signal is answered well within a
  * second even at MUR_MAX_BOIDS, for one load and compare. */
 #define POLL_BOIDS 4096
-
-/* ---- small vector helpers ---------------------------------------------- */
-
-static void unit(double x, double y, double *ox, double *oy)
-{
-    double l = sqrt(x * x + y * y);
-    if (l > 0) {
-        *ox = x / l;
-        *oy = y / l;
-    } else {
-        *ox = 0;
-        *oy = 0;
-    }
-}
-
-static void clamp_len(double *x, double *y, double max)
-{
-    double l2 = *x * *x + *y * *y;
-    if (max > 0 && l2 > max * max) {
-        double s = max / sqrt(l2);
-        *x *= s;
-        *y *= s;
-    }
-}
 
 void mur_params_offset3(const mur_params *p, const double a[3], const double b[3], double d[3])
 {
@@ -885,7 +862,7 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
      * decide. */
     const mur_filter_in in = {q->xi, q->yi, q->w, q->h, q->rmax * q->rmax * 1.0000001,
                               q->wrapx, q->wrapy};
-    double sx = s->sx, sy = s->sy, ax = s->ax, ay = s->ay, cx = s->cx, cy = s->cy;
+    double sx = s->s[0], sy = s->s[1], ax = s->a[0], ay = s->a[1], cx = s->c[0], cy = s->c[1];
     int ns = s->ns, na = s->na, nc = s->nc;
     double bdx[N], bdy[N], bd2[N], dist2[N];
     int keep[N], seen[N], in_r[N];
@@ -951,9 +928,9 @@ static void scan(const probe *restrict q, boids b, int lo, int hi, int skip, sum
             }
         }
     }
-    s->sx = sx; s->sy = sy; s->ns = ns;
-    s->ax = ax; s->ay = ay; s->na = na;
-    s->cx = cx; s->cy = cy; s->nc = nc;
+    s->s[0] = sx; s->s[1] = sy; s->ns = ns;
+    s->a[0] = ax; s->a[1] = ay; s->na = na;
+    s->c[0] = cx; s->c[1] = cy; s->nc = nc;
 }
 
 /* The runs of positions holding the 3 x 3 block of cells around cell c, in
@@ -1023,159 +1000,23 @@ static void gather(const mur_flock *f, const probe *q, int i, int k, sums *s)
 static void combine(const mur_params *p, unsigned used, double vxi, double vyi, const sums *s,
                     double *ax, double *ay, mur_rules *r)
 {
-    double S[2] = {s->sx, s->sy}, A[2] = {0, 0}, C[2] = {0, 0};
-    if (s->na) {
-        A[0] = s->ax / s->na;
-        A[1] = s->ay / s->na;
-        if (p->alignment_mode == MUR_ALIGN_RELATIVE) {
-            A[0] -= vxi;
-            A[1] -= vyi;
-        }
-    }
-    if (s->nc) {
-        C[0] = s->cx / s->nc;
-        C[1] = s->cy / s->nc;
-    }
-    const double *raw[3] = {S, A, C};
-    const int count[3] = {s->ns, s->na, s->nc};
-    double w[3] = {p->separation, p->alignment, p->cohesion};
-    double part[3][2];
-    double tx = 0, ty = 0;
-    for (int k = 0; k < 3; k++) {
-        double ux, uy;
-        unit(raw[k][0], raw[k][1], &ux, &uy);
-        if (!(used & (1u << k))) {
-            /* Switched off: nothing, even where w * unit(v) would be NaN
-             * (a sum that overflowed); 0 and w * g * unit(v) = +-0 add
-             * the same to any total. */
-            part[k][0] = part[k][1] = 0;
-        } else if (p->combine == MUR_COMBINE_NORMALIZE) {
-            double g = k == 0 ? p->gain_separation : k == 1 ? p->gain_alignment : p->gain_cohesion;
-            part[k][0] = w[k] * g * ux;
-            part[k][1] = w[k] * g * uy;
-        } else if (count[k] == 0) {
-            /* Reynolds: no neighbours, no steering (not a brake towards 0). */
-            part[k][0] = part[k][1] = 0;
-        } else {
-            double sx = p->max_speed * ux - vxi, sy = p->max_speed * uy - vyi;
-            clamp_len(&sx, &sy, p->max_force);
-            part[k][0] = w[k] * sx;
-            part[k][1] = w[k] * sy;
-        }
-        tx += part[k][0];
-        ty += part[k][1];
-    }
-    if (p->combine == MUR_COMBINE_NORMALIZE)
-        clamp_len(&tx, &ty, p->max_force);
-    *ax = tx;
-    *ay = ty;
+    const double v[2] = {vxi, vyi};
+    double out[2], raw[3][2], part[3][2];
+    mur_combine2_(p, used, v, s, out, r ? raw : NULL, r ? part : NULL);
+    *ax = out[0];
+    *ay = out[1];
     if (r) {
-        memcpy(r->sep, S, sizeof S);
-        memcpy(r->ali, A, sizeof A);
-        memcpy(r->coh, C, sizeof C);
+        memcpy(r->sep, raw[0], sizeof raw[0]);
+        memcpy(r->ali, raw[1], sizeof raw[1]);
+        memcpy(r->coh, raw[2], sizeof raw[2]);
         memcpy(r->sep_a, part[0], sizeof part[0]);
         memcpy(r->ali_a, part[1], sizeof part[1]);
         memcpy(r->coh_a, part[2], sizeof part[2]);
-        r->accel[0] = tx;
-        r->accel[1] = ty;
+        memcpy(r->accel, out, sizeof out);
         r->n_sep = s->ns;
         r->n_ali = s->na;
         r->n_coh = s->nc;
     }
-}
-
-/* combine() for a run of boids: accelerations of the boids whose
- * velocities are vx[t], vy[t] and sums s[t], t < n, to ax[t], ay[t].
- *
- * Normalised rules (most presets) go four boids at a time through the
- * vector unit where it has AVX2: each lane does combine's operations in
- * combine's order (IEEE division and square root round the same in a lane
- * as in a scalar register, and nothing is fused), and a lane's branch
- * becomes a blend of both outcomes, so the bytes are combine's. A combine
- * is a chain of divisions and square roots; four at once share them. */
-#include "lanes.h"
-#if LANES_AVX2
-
-/* unit(x, y) of four lanes. */
-__attribute__((target("avx2"))) static void unit4(__m256d x, __m256d y, __m256d *ux, __m256d *uy)
-{
-    const __m256d zero = _mm256_setzero_pd();
-    __m256d l = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(x, x), _mm256_mul_pd(y, y)));
-    __m256d pos = _mm256_cmp_pd(l, zero, _CMP_GT_OQ);
-    *ux = _mm256_blendv_pd(zero, _mm256_div_pd(x, l), pos);
-    *uy = _mm256_blendv_pd(zero, _mm256_div_pd(y, l), pos);
-}
-
-__attribute__((target("avx2"))) static void combine_norm4(const mur_params *p, unsigned used,
-                                                          const double *vx, const double *vy,
-                                                          const sums *s, double *ax, double *ay)
-{
-    const __m256d zero = _mm256_setzero_pd();
-    __m256d vxi = _mm256_loadu_pd(vx), vyi = _mm256_loadu_pd(vy);
-    __m256d sx = _mm256_set_pd(s[3].sx, s[2].sx, s[1].sx, s[0].sx);
-    __m256d sy = _mm256_set_pd(s[3].sy, s[2].sy, s[1].sy, s[0].sy);
-    __m256d na = _mm256_set_pd(s[3].na, s[2].na, s[1].na, s[0].na);
-    __m256d nc = _mm256_set_pd(s[3].nc, s[2].nc, s[1].nc, s[0].nc);
-    __m256d has_a = _mm256_cmp_pd(na, zero, _CMP_NEQ_OQ), has_c = _mm256_cmp_pd(nc, zero, _CMP_NEQ_OQ);
-    __m256d Ax = _mm256_div_pd(_mm256_set_pd(s[3].ax, s[2].ax, s[1].ax, s[0].ax), na);
-    __m256d Ay = _mm256_div_pd(_mm256_set_pd(s[3].ay, s[2].ay, s[1].ay, s[0].ay), na);
-    if (p->alignment_mode == MUR_ALIGN_RELATIVE) {
-        Ax = _mm256_sub_pd(Ax, vxi);
-        Ay = _mm256_sub_pd(Ay, vyi);
-    }
-    Ax = _mm256_blendv_pd(zero, Ax, has_a);
-    Ay = _mm256_blendv_pd(zero, Ay, has_a);
-    __m256d Cx = _mm256_blendv_pd(zero, _mm256_div_pd(_mm256_set_pd(s[3].cx, s[2].cx, s[1].cx, s[0].cx), nc), has_c);
-    __m256d Cy = _mm256_blendv_pd(zero, _mm256_div_pd(_mm256_set_pd(s[3].cy, s[2].cy, s[1].cy, s[0].cy), nc), has_c);
-    const __m256d rx[3] = {sx, Ax, Cx}, ry[3] = {sy, Ay, Cy};
-    const double wg[3] = {p->separation * p->gain_separation, p->alignment * p->gain_alignment,
-                          p->cohesion * p->gain_cohesion};
-    __m256d tx = zero, ty = zero;
-    for (int k = 0; k < 3; k++) {
-        __m256d px = zero, py = zero;
-        if (used & (1u << k)) {
-            __m256d ux, uy;
-            unit4(rx[k], ry[k], &ux, &uy);
-            __m256d g = _mm256_set1_pd(wg[k]);
-            px = _mm256_mul_pd(g, ux);
-            py = _mm256_mul_pd(g, uy);
-        }
-        tx = _mm256_add_pd(tx, px);
-        ty = _mm256_add_pd(ty, py);
-    }
-    if (p->max_force > 0) {   /* clamp_len */
-        __m256d max = _mm256_set1_pd(p->max_force);
-        __m256d l2 = _mm256_add_pd(_mm256_mul_pd(tx, tx), _mm256_mul_pd(ty, ty));
-        __m256d over = _mm256_cmp_pd(l2, _mm256_mul_pd(max, max), _CMP_GT_OQ);
-        __m256d sc = _mm256_div_pd(max, _mm256_sqrt_pd(l2));
-        tx = _mm256_blendv_pd(tx, _mm256_mul_pd(tx, sc), over);
-        ty = _mm256_blendv_pd(ty, _mm256_mul_pd(ty, sc), over);
-    }
-    _mm256_storeu_pd(ax, tx);
-    _mm256_storeu_pd(ay, ty);
-}
-#define COMBINE_VECTOR 1
-#else
-#define COMBINE_VECTOR 0
-#endif
-
-static void combine_run(const mur_flock *f, unsigned used, const double *vx, const double *vy,
-                        const sums *s, int n, double *ax, double *ay)
-{
-    int t = 0;
-#if COMBINE_VECTOR
-    if (f->simd >= MUR_SIMD_AVX2 && f->p.combine == MUR_COMBINE_NORMALIZE)
-        for (; t + 4 <= n; t += 4)
-            combine_norm4(&f->p, used, vx + t, vy + t, s + t, ax + t, ay + t);
-#endif
-    for (; t < n; t++)
-        combine(&f->p, used, vx[t], vy[t], &s[t], &ax[t], &ay[t], NULL);
-}
-
-void mur_flock_combine_(const mur_params *p, unsigned used, double vxi, double vyi,
-                        const sums *s, double *ax, double *ay)
-{
-    combine(p, used, vxi, vyi, s, ax, ay, NULL);
 }
 
 unsigned mur_flock_rules_used_(const mur_params *p) { return rules_used(p); }
@@ -1200,74 +1041,9 @@ void mur_flock_rules(const mur_flock *f, int i, mur_rules *out)
             out);
 }
 
-static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy);
-
-/* Steps 4-7 for boid i, given its rule acceleration; the noise kick only
- * when `kick` (the model family's angular noises replace it). */
-static void integrate_k(mur_flock *f, int i, double ax, double ay, int kick)
+double mur_flock_noise_u01_(const mur_flock *f, int i)
 {
-    const mur_params *p = &f->p;
-    double x = f->x[i], y = f->y[i];
-    double top = p->max_speed;   /* a flee burst raises it while the boid flees */
-    for (int k = 0; k < f->npred; k++) {
-        const mur_predator *pr = &f->pred[k];
-        double dx, dy;
-        mur_flock_offset(f, pr->x, pr->y, x, y, &dx, &dy);  /* r_i - p */
-        double d = sqrt(dx * dx + dy * dy);
-        if (d < pr->radius && d > 0) {
-            double m = (pr->attract ? -1.0 : 1.0) * pr->strength * (1 - d / pr->radius) / d;
-            ax += m * dx;
-            ay += m * dy;
-            if (!pr->attract && pr->burst > 1)
-                top = fmax(top, p->max_speed * pr->burst);
-        }
-    }
-    if (p->boundary == MUR_BOUNDARY_AVOID) {
-        double turn = p->max_force > 0 ? p->max_force : 0.05 * p->max_speed;
-        if (x < p->margin) ax += turn;
-        if (x > p->width - p->margin) ax -= turn;
-        if (y < p->margin) ay += turn;
-        if (y > p->height - p->margin) ay -= turn;
-    }
-    if (kick && p->noise > 0) {
-        double a = 2 * MUR_PI * mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
-        ax += p->noise * p->max_speed * cos(a);
-        ay += p->noise * p->max_speed * sin(a);
-    }
-    double vx = f->vx[i] + ax, vy = f->vy[i] + ay;
-    double sp = sqrt(vx * vx + vy * vy);
-    if (sp > 0) {
-        double target = mur_speed_target_(p, sp, top);
-        if (target != sp) {
-            vx *= target / sp;
-            vy *= target / sp;
-        }
-    }
-    place(f, i, x + vx, y + vy, vx, vy);
-}
-
-static void integrate(mur_flock *f, int i, double ax, double ay) { integrate_k(f, i, ax, ay, 1); }
-
-void mur_flock_integrate_(mur_flock *f, int i, double ax, double ay, int kick)
-{
-    integrate_k(f, i, ax, ay, kick);
-}
-
-void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double vy)
-{
-    place(f, i, x, y, vx, vy);
-}
-
-/* Step 7's boundary for boid i moved to (x, y) with velocity (vx, vy). */
-static inline void place(mur_flock *f, int i, double x, double y, double vx, double vy)
-{
-    const mur_params *p = &f->p;
-    mur_bound_axis_(p->boundary, p->width, &x, &vx);
-    mur_bound_axis_(p->boundary, p->height, &y, &vy);
-    f->x[i] = x;
-    f->y[i] = y;
-    f->vx[i] = vx;
-    f->vy[i] = vy;
+    return mur_u01(mur_hash3(f->seed ^ SALT_NOISE, f->tick, (uint64_t)i));
 }
 
 /* ---- the tick ----------------------------------------------------------- */
@@ -1404,7 +1180,7 @@ static void block_load(const mur_flock *f, const probe *tmpl, int c, block_copy 
  * A cell holds a boid or two at the presets' densities, so the batch runs
  * across cells: each combine is a long chain of dependent divisions and
  * square roots, and a run of independent ones overlaps in the CPU (and
- * fills the vector unit's lanes, combine_run) where one between two scans
+ * fills the vector unit's lanes, mur_combine2_run) where one between two scans
  * would not. */
 enum { COMBINE_BATCH = 32 };
 typedef struct {
@@ -1416,7 +1192,9 @@ typedef struct {
 static void batch_flush(mur_flock *f, unsigned rules, sum_batch *bt)
 {
     double bx[COMBINE_BATCH], by[COMBINE_BATCH];
-    combine_run(f, rules, f->kvx + bt->k0, f->kvy + bt->k0, bt->s, bt->n, bx, by);
+    const double *const v[2] = {f->kvx + bt->k0, f->kvy + bt->k0};
+    double *const out[2] = {bx, by};
+    mur_combine2_run(f, rules, v, bt->s, bt->n, out);
     for (int t = 0; t < bt->n; t++) {
         int i = f->grid.order[bt->k0 + t];
         f->acc[2 * i] = bx[t];
@@ -1442,7 +1220,7 @@ static void accel_cell(mur_flock *f, const probe *tmpl, int c, const block_copy 
         if (bt->n == 0)
             bt->k0 = k;
         sums *s = &bt->s[bt->n++];
-        *s = (sums){0, 0, 0, 0, 0, 0, 0, 0, 0};
+        *s = (sums){{0, 0}, 0, {0, 0}, 0, {0, 0}, 0};
         probe_set(&q, all, k);
         if (b->total >= 0) {
             scan(&q, copy, 0, b->total, b->first + k - g->start[c], s);
@@ -1494,61 +1272,12 @@ static void accel_chunk(void *ctx, int begin, int end)
         batch_flush(f, tmpl.rules, &bt);
 }
 
-#if COMBINE_VECTOR
-/* integrate() for boids i .. i + 3 in the common case (no predator, no
- * noise, a wrapping world: integrate4_fits), four lanes at a time with
- * AVX2, as combine_norm4 does the rules: each lane does integrate's
- * operations in integrate's order, nothing fused, and a branch becomes a
- * blend of both outcomes, so the bytes are integrate's. A lane that would
- * take mur_wrap_pos_'s fmod (a boid more than a world away, or not a number)
- * sends all four back to integrate: 0, and nothing stored. 1 when done.
- * The scalar tick spent its time waiting on each boid's square root and
- * division (about a tenth of a tick at 100,000 boids). */
-__attribute__((target("avx2"))) static int integrate4(mur_flock *f, int i)
-{
-    const mur_params *p = &f->p;
-    __m256d a01 = _mm256_loadu_pd(f->acc + 2 * (size_t)i), a23 = _mm256_loadu_pd(f->acc + 2 * (size_t)i + 4);
-    __m256d ax = _mm256_permute4x64_pd(_mm256_unpacklo_pd(a01, a23), 0xD8);   /* ax0 ax1 ax2 ax3 */
-    __m256d ay = _mm256_permute4x64_pd(_mm256_unpackhi_pd(a01, a23), 0xD8);
-    __m256d vx = _mm256_add_pd(_mm256_loadu_pd(f->vx + i), ax);
-    __m256d vy = _mm256_add_pd(_mm256_loadu_pd(f->vy + i), ay);
-    __m256d sp = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(vx, vx), _mm256_mul_pd(vy, vy)));
-    __m256d q, scale = mur_speed4_(p, sp, &q);
-    vx = _mm256_blendv_pd(vx, _mm256_mul_pd(vx, q), scale);
-    vy = _mm256_blendv_pd(vy, _mm256_mul_pd(vy, q), scale);
-    int ok = 0xF;
-    __m256d x = mur_wrap4_(_mm256_add_pd(_mm256_loadu_pd(f->x + i), vx), p->width, &ok);
-    __m256d y = mur_wrap4_(_mm256_add_pd(_mm256_loadu_pd(f->y + i), vy), p->height, &ok);
-    if (ok != 0xF)
-        return 0;
-    _mm256_storeu_pd(f->x + i, x);
-    _mm256_storeu_pd(f->y + i, y);
-    _mm256_storeu_pd(f->vx + i, vx);
-    _mm256_storeu_pd(f->vy + i, vy);
-    return 1;
-}
-
-/* Whether integrate4 does integrate's work for every boid of this tick. */
-static int integrate4_fits(const mur_flock *f)
-{
-    const mur_params *p = &f->p;
-    return f->simd >= MUR_SIMD_AVX2 && f->npred == 0 && !(p->noise > 0) && p->boundary == MUR_BOUNDARY_WRAP;
-}
-#endif
-
+/* Steps 4-7 for the boids [begin, end) (motion_d.h's steer, four at a
+ * time on a vector unit where it can). */
 static void integrate_chunk(void *ctx, int begin, int end)
 {
     mur_flock *f = ctx;
-    int i = begin;
-#if COMBINE_VECTOR
-    if (integrate4_fits(f))
-        for (; i + 4 <= end; i += 4)
-            if (!integrate4(f, i))
-                for (int j = i; j < i + 4; j++)
-                    integrate(f, j, f->acc[2 * j], f->acc[2 * j + 1]);
-#endif
-    for (; i < end; i++)
-        integrate(f, i, f->acc[2 * i], f->acc[2 * i + 1]);
+    mur_move2_steer_range(f, begin, end, f->acc, NULL);
 }
 
 /* The bounding box of the boids' finite positions, as origin and size,
@@ -1641,7 +1370,8 @@ int mur_flock_step(mur_flock *f)
             probe_set(&q, by_position(f), k);
             gather(f, &q, i, k, &s);
             combine(p, tmpl.rules, f->kvx[k], f->kvy[k], &s, &ax, &ay, NULL);
-            integrate(f, i, ax, ay);
+            double a[2] = {ax, ay};
+            mur_integrate2_(f, i, a, 1);
             /* later boids must see this one where it now is */
             f->kx[k] = f->x[i];
             f->ky[k] = f->y[i];

@@ -23,18 +23,9 @@ typedef struct {
     const double *x, *y, *vx, *vy;
 } boids;
 
-/* A 3D flock's cell grid (family3.c): n[0] x n[1] x n[2] boxes of sides
- * side[] from o (cell: the smallest side), cell c = (cz n1 + cy) n0 + cx,
- * each axis sized and filed by the 2D grid's rules (grid.h);
- * its boids are positions start[c] .. start[c + 1] - 1 of the grid order,
- * by ascending id. */
-typedef struct {
-    int *start, *order, *slot, *cell_of;
-    size_t cells_cap, cap;
-    int n[3];
-    double o[3], side[3], inv[3], cell;   /* inv: 1 / side */
-    int wrap;
-} mur_grid3;
+/* A 3D flock's cell grid (family3.c): grid.h's grid of 3 axes, each axis
+ * sized and filed by the 2D grid's rules. */
+typedef mur_grid mur_grid3;
 
 /* The box a grid covers: the world's [0, world) when !fit, else the
  * boids' bounding box (finite positions). */
@@ -47,7 +38,7 @@ void mur_grid3_box_(const double *x, const double *y, const double *z, int n, co
  * (NULL: one); 0, or -1 without memory. */
 int mur_grid3_build_(mur_grid3 *g, mur_pool *pool, const double *x, const double *y, const double *z,
                      int n, const double world[3], int fit, int wrap, double cell, size_t most);
-void mur_grid3_free_(mur_grid3 *g);
+static inline void mur_grid3_free_(mur_grid3 *g) { mur_grid_free(g); }
 
 /* The cell of point r along each axis (clamped into the grid): the one
  * rule the grid files boids by and the neighbour search finds them by,
@@ -98,16 +89,29 @@ struct mur_flock {
 
 /* Sums over one boid's neighbours (docs/model.md step 1-2); the model
  * family's interactions keep theirs in the same three slots. */
-typedef struct {
-    double sx, sy; int ns;   /* separation sum */
-    double ax, ay; int na;   /* alignment: sum of v_j */
-    double cx, cy; int nc;   /* cohesion: sum of d_ij */
-} sums;
+#define MUR_SUMS(D)                                                              \
+    struct {                                                                     \
+        double s[D]; int ns;   /* separation sum (couzin: repulsion) */          \
+        double a[D]; int na;   /* alignment: sum of v_j (couzin: orientation) */ \
+        double c[D]; int nc;   /* cohesion: sum of d_ij (couzin: attraction) */  \
+    }
+typedef MUR_SUMS(2) sums2;
+typedef MUR_SUMS(3) sums3;
+typedef sums2 sums;
 
-/* docs/model.md step 3 for boid i with velocity (vxi, vyi) and sums s:
- * the combined, clamped acceleration (flock.c's combine). */
-void mur_flock_combine_(const mur_params *p, unsigned used, double vxi, double vyi,
-                        const sums *s, double *ax, double *ay);
+/* docs/model.md steps 2-3 for a boid of velocity v and sums s, in D
+ * components (interaction_d.h): the combined, clamped acceleration to out;
+ * raw and part, when not NULL, get each rule's raw vector and contribution
+ * (the one-boid view). `used`: the rules whose sums count. The run: n
+ * boids of velocities v[c][t] and sums s[t] to out[c][t], four at a time
+ * on a vector unit where it can (AVX2 and up, f->simd), the same bits. */
+#define MUR_COMBINE_DECLS(D)                                                                       \
+    void mur_combine##D##_(const mur_params *p, unsigned used, const double v[D], const sums##D *s, \
+                           double out[D], double raw[3][D], double part[3][D]);                    \
+    void mur_combine##D##_run(const mur_flock *f, unsigned used, const double *const v[D],          \
+                              const sums##D *s, int n, double *const out[D]);
+MUR_COMBINE_DECLS(2)
+MUR_COMBINE_DECLS(3)
 
 /* The rules whose sums count (RULE_ bits: 1 separation, 2 alignment, 4 cohesion). */
 unsigned mur_flock_rules_used_(const mur_params *p);
@@ -120,14 +124,8 @@ void mur_flock_bbox_(const mur_flock *f, double *ox, double *oy, double *w, doub
  * (kx, ky, kvx, kvy); without memory for a grid, position k is boid k. */
 void mur_flock_prepare_(mur_flock *f, double cell);
 
-/* Steps 4-7 of docs/model.md for boid i given its acceleration: predators,
- * the avoid band, the noise kick when `kick`, the speed rule, the move and
- * the boundary. */
-void mur_flock_integrate_(mur_flock *f, int i, double ax, double ay, int kick);
-
-/* Boid i to (x, y) with velocity (vx, vy), then the boundary (wrap, reflect,
- * clamp inside the walls, or nothing in an open world). */
-void mur_flock_place_(mur_flock *f, int i, double x, double y, double vx, double vy);
+/* The u01 draw of the reynolds noise kick's angle for boid i this tick. */
+double mur_flock_noise_u01_(const mur_flock *f, int i);
 
 /* Whether the stop flag is up (and the tick abandoned). */
 int mur_flock_stop_seen_(mur_flock *f);

@@ -13,13 +13,21 @@
 
 #include "../util/pool.h"
 
+/* A grid of `axes` axes (2 or 3): n[0] x n[1] (x n[2]) cells of sides
+ * side[] from o, cell c = (c2 n1 + c1) n0 + c0; its boids are positions
+ * start[c] .. start[c + 1] - 1 of order, by ascending index. The plane's
+ * names of the first two axes (gx, gy, cw, ch, ox, oy) are the same
+ * storage as n[], side[] and o[]. */
 typedef struct mur_grid {
-    int gx, gy;          /* cells per axis (>= 1) */
-    double cw, ch;       /* cell size, world units (>= the requested size) */
-    double ox, oy;       /* the corner of cell 0 (0, 0 but in an open world) */
+    int axes;
+    union { int n[3]; struct { int gx, gy; }; };              /* cells per axis (>= 1) */
+    union { double side[3]; struct { double cw, ch; }; };     /* cell sides (>= the cell asked for) */
+    union { double o[3]; struct { double ox, oy; }; };        /* the corner of cell 0 (0 but in an open world) */
+    double inv[3];       /* 1 / side */
+    double cell;         /* the smallest side */
     int wrap;            /* neighbourhood wraps around the edges */
     int ncells;
-    int n;               /* boids indexed */
+    int n_boids;         /* boids indexed */
     int *start;          /* ncells + 1 offsets into order */
     int *order;          /* boid indices sorted by cell (stable) */
     int *cell_of;        /* cell of each boid */
@@ -97,6 +105,13 @@ void mur_grid_cell(const mur_grid *g, double x, double y, int *cx, int *cy);
 /// Distinct neighbour cell columns (or rows) around c: writes up to 3 indices
 /// to out and returns how many. Handles grids narrower than 3 cells.
 int mur_grid_span(int c, int n, int wrap, int out[3]);
+
+/// Files n boids at pos[0..axes-1][i] into cells at least `cell` wide over
+/// the box [o, o + size) (under wrap a whole number of them tiles each
+/// axis), at most `most` of them (fewer, wider ones past it), filed on the
+/// pool's threads (NULL: one). Returns 0, or -1 when memory is short.
+int mur_grid_build_axes(mur_grid *g, mur_pool *pool, const double *const *pos, int axes, int n,
+                        const double *o, const double *size, double cell, int wrap, double most);
 
 /// Free the grid's arrays (the struct itself is the caller's).
 void mur_grid_free(mur_grid *g);

@@ -1,175 +1,100 @@
-/* The interaction kinds (docs/model.md "Model families"): what a boid makes
- * of its neighbours. Each is an `add` (one neighbour into the sums) and a
- * `finish` (the sums into an acceleration or a desired heading), and a
- * reach (how far metric neighbours count).
+/* The interaction kinds (docs/model.md "Model families" and "Three
+ * dimensions"), written once in interaction_d.h and compiled here for the
+ * plane (D 2) and the box (D 3): what a boid makes of its neighbours. Each
+ * is an `add` (one neighbour into the sums) and a `finish` (the sums into
+ * an acceleration or a desired heading), and a reach (how far metric
+ * neighbours count). What differs between the worlds is how a noise turns
+ * a heading, below:
  *
- * reynolds (here only on the k set; the metric Reynolds family is
- * flock.c's): separation over the k set's boids closer than R_sep,
- * alignment and cohesion over the whole set, all inside the field of view;
- * then docs/model.md steps 2-3 exactly as flock.c combines them.
+ * vicsek (Vicsek et al. 1995, eq. 2): in the plane the new heading is the
+ * angle of the summed headings plus dtheta uniform in [-eta/2, eta/2]
+ * (eta = `noise`, draw 0 of the family's noise); in the box the unit mean
+ * turned to a direction uniform on the spherical cap of half-angle eta / 2
+ * around it (draws 0 and 1), a mean that cancels keeping the boid's
+ * heading.
  *
- * vicsek (Vicsek et al. 1995, eq. 2): the new heading is the angle of the
- * summed headings of the neighbours and of the boid itself, plus dtheta
- * uniform in [-eta/2, eta/2] (eta = `noise`, draw 0 of the family's noise).
- *
- * couzin (Couzin et al. 2002): repulsion from every boid closer than r_r
- * (all round) overrides everything; else the orientation zone's headings
- * (the boid's own included) and the attraction zone's directions, each
- * seen inside the cone, give the desired heading; then it turns by an
- * angle drawn from N(0, sigma^2) (sigma = `noise`; Box-Muller from draws 0
- * and 1). Under topological neighbours the attraction zone has no outer
- * radius: the k set replaces r_a, as it replaces Reynolds' R_coh. */
+ * couzin (Couzin et al. 2002): the desired heading turned by an angle
+ * drawn from N(0, sigma^2) (sigma = `noise`; Box-Muller from draws 0 and
+ * 1), in the box about an axis normal to it at an azimuth drawn uniform
+ * (draw 2). */
 #include "kinds.h"
+#include "lanes.h"
+#include "vec3.h"
 
 #include <math.h>
 
-static void unit2(double x, double y, double *ox, double *oy)
+/* N(0, 1) from draws 0 and 1 of boid i (Box-Muller). */
+static double gauss(const mur_flock *f, int i)
 {
-    double l = sqrt(x * x + y * y);
-    if (l > 0) {
-        *ox = x / l;
-        *oy = y / l;
-    } else {
-        *ox = 0;
-        *oy = 0;
-    }
+    double u0 = mur_noise_u01(f->seed, f->tick, (uint64_t)i, 0);
+    double u1 = mur_noise_u01(f->seed, f->tick, (uint64_t)i, 1);
+    return sqrt(-2 * log(1 - u0)) * cos(2 * MUR_PI * u1);
 }
 
-/* ---- reynolds ------------------------------------------------------------- */
-
-enum { RULE_SEP = 1, RULE_ALI = 2, RULE_COH = 4 };
-
-void mur_it_reynolds_add(const mur_it *it, sums *acc, const mur_nb *e)
+static void vicsek_turn2(const mur_it2 *it, const double m[2], const double own[2], double out[2])
 {
-    if (!e->seen)
-        return;
-    const mur_params *p = it->p;
-    if ((it->used & RULE_SEP) && e->d < p->separation_radius) {
-        /* flock.c's weighting: (|d| + e)^(1 + k) */
-        double s = e->d + p->separation_softening;
-        double wgt = p->separation_falloff == 0 ? s : p->separation_falloff == 1 ? s * s : s * s * s;
-        acc->sx -= e->dx / wgt;
-        acc->sy -= e->dy / wgt;
-        acc->ns++;
-    }
-    if (it->used & RULE_ALI) {
-        acc->ax += it->f->kvx[e->k];
-        acc->ay += it->f->kvy[e->k];
-        acc->na++;
-    }
-    if (it->used & RULE_COH) {
-        acc->cx += e->dx;
-        acc->cy += e->dy;
-        acc->nc++;
-    }
-}
-
-void mur_it_reynolds_finish(const mur_it *it, const sums *acc, double out[2])
-{
-    mur_flock_combine_(it->p, it->used, it->vxi, it->vyi, acc, &out[0], &out[1]);
-}
-
-double mur_it_reynolds_reach(const mur_params *p)
-{
-    return fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
-}
-
-/* ---- vicsek --------------------------------------------------------------- */
-
-void mur_it_vicsek_add(const mur_it *it, sums *acc, const mur_nb *e)
-{
-    if (!e->seen)
-        return;
-    double ux, uy;
-    unit2(it->f->kvx[e->k], it->f->kvy[e->k], &ux, &uy);   /* (cos theta_j, sin theta_j) */
-    acc->ax += ux;
-    acc->ay += uy;
-    acc->na++;
-}
-
-void mur_it_vicsek_finish(const mur_it *it, const sums *acc, double out[2])
-{
-    double ux, uy;
-    unit2(it->vxi, it->vyi, &ux, &uy);   /* the boid itself */
-    double th = atan2(acc->ay + uy, acc->ax + ux);
+    (void)own;
+    double th = atan2(m[1], m[0]);
     double u = mur_noise_u01(it->f->seed, it->f->tick, (uint64_t)it->i, 0);
     th += (u - 0.5) * it->p->noise;
     out[0] = cos(th);
     out[1] = sin(th);
 }
 
+static void vicsek_turn3(const mur_it3 *it, const double m[3], const double own[3], double out[3])
+{
+    double mean[3];
+    if (!(mur_unit_(m, mean, 3) > 0)) {
+        for (int c = 0; c < 3; c++)
+            mean[c] = own[c];
+        if (!(it->vlen > 0))
+            mean[0] = 1;   /* at rest and alone: +x, as atan2(0, 0) = 0 is in 2D */
+    }
+    const mur_flock *f = it->f;
+    double u0 = mur_noise_u01(f->seed, f->tick, (uint64_t)it->i, 0);
+    double u1 = mur_noise_u01(f->seed, f->tick, (uint64_t)it->i, 1);
+    mur_v3_cap(mean, it->p->noise / 2, u0, u1, out);
+}
+
+static void couzin_turn2(const mur_it2 *it, const double d[2], double out[2])
+{
+    double a = it->p->noise * gauss(it->f, it->i), c = cos(a), s = sin(a);
+    out[0] = d[0] * c - d[1] * s;
+    out[1] = d[0] * s + d[1] * c;
+}
+
+static void couzin_turn3(const mur_it3 *it, const double d[3], double out[3])
+{
+    if (d[0] == 0 && d[1] == 0 && d[2] == 0) {
+        for (int c = 0; c < 3; c++)
+            out[c] = d[c];
+        return;
+    }
+    const mur_flock *f = it->f;
+    double a = it->p->noise * gauss(f, it->i);
+    double phi = 2 * MUR_PI * mur_noise_u01(f->seed, f->tick, (uint64_t)it->i, 2), e1[3], e2[3];
+    mur_v3_frame(d, e1, e2);
+    /* about the axis cos(phi) e1 + sin(phi) e2, normal to d: d turns
+     * toward the normal -sin(phi) e1 + cos(phi) e2 (axis x d) */
+    for (int c = 0; c < 3; c++) {
+        double n = -sin(phi) * e1[c] + cos(phi) * e2[c];
+        out[c] = cos(a) * d[c] + sin(a) * n;
+    }
+}
+
+#define D 2
+#include "interaction_d.h"
+#undef D
+#define D 3
+#include "interaction_d.h"
+#undef D
+
+double mur_it_reynolds_reach(const mur_params *p)
+{
+    return fmax(p->separation_radius, fmax(p->alignment_radius, p->cohesion_radius));
+}
+
 double mur_it_vicsek_reach(const mur_params *p) { return p->alignment_radius; }
-
-/* ---- couzin --------------------------------------------------------------- */
-
-void mur_it_couzin_add(const mur_it *it, sums *acc, const mur_nb *e)
-{
-    double ux = e->dx / e->d, uy = e->dy / e->d;   /* unit(d_ij), |d| > 0 */
-    if (e->d < it->rr) {
-        acc->sx -= ux;
-        acc->sy -= uy;
-        acc->ns++;
-        return;
-    }
-    if (!e->seen)
-        return;
-    if (e->d < it->ro) {
-        double vx, vy;
-        unit2(it->f->kvx[e->k], it->f->kvy[e->k], &vx, &vy);
-        acc->ax += vx;
-        acc->ay += vy;
-        acc->na++;
-    } else if (it->topological || e->d < it->ra) {
-        acc->cx += ux;
-        acc->cy += uy;
-        acc->nc++;
-    }
-}
-
-/* The desired heading before noise; (0, 0) when the boid has none. */
-static void couzin_desire(const mur_it *it, const sums *acc, double *dx, double *dy)
-{
-    double hx, hy;
-    unit2(it->vxi, it->vyi, &hx, &hy);
-    if (acc->ns) {
-        unit2(acc->sx, acc->sy, dx, dy);
-    } else if (acc->na || acc->nc) {
-        double ox = 0, oy = 0, ax = 0, ay = 0;
-        if (acc->na)
-            unit2(hx + acc->ax, hy + acc->ay, &ox, &oy);
-        if (acc->nc)
-            unit2(acc->cx, acc->cy, &ax, &ay);
-        if (acc->na && acc->nc)
-            unit2(ox + ax, oy + ay, dx, dy);
-        else
-            *dx = ox + ax, *dy = oy + ay;   /* the one zone that holds boids */
-    } else {
-        *dx = 0;
-        *dy = 0;
-    }
-    if (*dx == 0 && *dy == 0) {
-        *dx = hx;   /* no boid, or sums that cancel: the current heading */
-        *dy = hy;
-    }
-}
-
-void mur_it_couzin_finish(const mur_it *it, const sums *acc, double out[2])
-{
-    double dx, dy;
-    couzin_desire(it, acc, &dx, &dy);
-    double sigma = it->p->noise;
-    if (sigma > 0) {
-        double u0 = mur_noise_u01(it->f->seed, it->f->tick, (uint64_t)it->i, 0);
-        double u1 = mur_noise_u01(it->f->seed, it->f->tick, (uint64_t)it->i, 1);
-        double g = sqrt(-2 * log(1 - u0)) * cos(2 * MUR_PI * u1);   /* N(0, 1), Box-Muller */
-        double a = sigma * g, c = cos(a), s = sin(a);
-        double rx = dx * c - dy * s, ry = dx * s + dy * c;
-        dx = rx;
-        dy = ry;
-    }
-    out[0] = dx;
-    out[1] = dy;
-}
 
 double mur_it_couzin_reach(const mur_params *p)
 {

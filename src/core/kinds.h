@@ -4,14 +4,20 @@
 #define MURMUR_KINDS_H
 
 #include "family.h"
+#include "dim.h"
 #include "flock_internal.h"
 
-/* One neighbour j of boid i, at position k of the grid order. */
-typedef struct {
-    int k;              /* position of j (kx[k] ...) */
-    double dx, dy, d;   /* d_ij (nearest image) and |d_ij| > 0 */
-    int seen;           /* d_ij inside i's field of view */
-} mur_nb;
+/* One neighbour j of boid i, at position k of the grid order, in D
+ * components (mur_nb2, mur_nb3). */
+#define MUR_NB(D)                                                                    \
+    struct {                                                                         \
+        int k;                  /* position of j (kx[k] ...) */                      \
+        double d[D], dist;      /* d_ij (nearest image) and |d_ij| > 0 */            \
+        int seen;               /* d_ij inside i's field of view */                  \
+    }
+typedef MUR_NB(2) mur_nb2;
+typedef MUR_NB(3) mur_nb3;
+typedef mur_nb2 mur_nb;
 
 /* What the interactions and neighbour kinds need of a tick and a boid. */
 typedef struct {
@@ -30,8 +36,9 @@ typedef struct {
     /* the boid */
     int i, k;              /* id and position */
     int cell;              /* the grid cell of position k (when there is a grid) */
-    double xi, yi, vxi, vyi, vlen;
+    double r[2], v[2], vlen;
 } mur_it;
+typedef mur_it mur_it2;
 
 /* An interaction: add one neighbour to the sums; finish with i's result. */
 typedef void (*mur_it_add)(const mur_it *it, sums *acc, const mur_nb *e);
@@ -45,9 +52,9 @@ typedef double (*mur_nb_each)(const mur_it *it, mur_it_add add, sums *acc);
 /* The grid's cell size for a tick. */
 typedef double (*mur_nb_cell)(const mur_flock *f, double reach);
 
-/* A motion kind: boid i moved, given the interaction's result (an
+/* A motion kind: boid i moved, given the interaction's result o (an
  * acceleration when `accel`, else a desired unit heading). */
-typedef void (*mur_move)(mur_flock *f, int i, double ox, double oy, int accel);
+typedef void (*mur_move)(mur_flock *f, int i, const double o[2], int accel);
 
 /* neighbours.c */
 double mur_nb_metric(const mur_it *it, mur_it_add add, sums *acc);
@@ -55,37 +62,14 @@ double mur_nb_topological(const mur_it *it, mur_it_add add, sums *acc);
 double mur_nb_metric_cell(const mur_flock *f, double reach);
 double mur_nb_topological_cell(const mur_flock *f, double reach);
 
-/* interaction.c */
-void mur_it_reynolds_add(const mur_it *it, sums *acc, const mur_nb *e);
-void mur_it_reynolds_finish(const mur_it *it, const sums *acc, double out[2]);
+/* interaction.c: the reaches (the rest is kinds_d.h's, below) */
 double mur_it_reynolds_reach(const mur_params *p);
-void mur_it_vicsek_add(const mur_it *it, sums *acc, const mur_nb *e);
-void mur_it_vicsek_finish(const mur_it *it, const sums *acc, double out[2]);
 double mur_it_vicsek_reach(const mur_params *p);
-void mur_it_couzin_add(const mur_it *it, sums *acc, const mur_nb *e);
-void mur_it_couzin_finish(const mur_it *it, const sums *acc, double out[2]);
 double mur_it_couzin_reach(const mur_params *p);
 
-/* motion.c */
-void mur_move_steer(mur_flock *f, int i, double ox, double oy, int accel);
-void mur_move_turn(mur_flock *f, int i, double ox, double oy, int accel);
-void mur_move_set(mur_flock *f, int i, double ox, double oy, int accel);
-
-/* ---- three dimensions (family3.c, neighbours3.c, interaction3.c, motion3.c) ----
+/* ---- three dimensions (family3.c, neighbours3.c; kinds_d.h for D 3) ----
  * The same kinds in a box: each has a 3D row of functions beside its 2D
  * one in family.c's table, computing docs/model.md's equations with a z. */
-
-typedef struct {
-    int k;                  /* position of j (kx[k] ...) */
-    double d[3], dist;      /* d_ij (nearest image) and |d_ij| > 0 */
-    int seen;               /* d_ij inside i's cone of view */
-} mur_nb3;
-
-typedef struct {
-    double s[3]; int ns;    /* separation (couzin: repulsion) */
-    double a[3]; int na;    /* alignment (couzin: orientation) */
-    double c[3]; int nc;    /* cohesion (couzin: attraction) */
-} sums3;
 
 typedef struct {
     const mur_flock *f;
@@ -145,63 +129,6 @@ void mur_nb3_metric_block(const mur_it3 *it, int c, const mur_block3 *b, mur_it3
                           sums3 *acc);
 void mur_nb3_topological(const mur_it3 *it, mur_it3_add add, sums3 *acc);
 
-/* interaction3.c */
-void mur_it3_reynolds_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
-void mur_it3_reynolds_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
-/* mur_it3_reynolds_finish of n boids (sums s[t], velocity vx[t], vy[t],
- * vz[t]; tmpl the tick's template) to ox[t], oy[t], oz[t]: four at a time
- * on a vector unit (AVX2 and up, f->simd), the same bits. */
-void mur_it3_reynolds_finish_run(const mur_it3 *tmpl, const double *vx, const double *vy,
-                                 const double *vz, const sums3 *s, int n, double *ox, double *oy,
-                                 double *oz);
-void mur_it3_vicsek_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
-void mur_it3_vicsek_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
-void mur_it3_couzin_add(const mur_it3 *it, sums3 *acc, const mur_nb3 *e);
-void mur_it3_couzin_finish(const mur_it3 *it, const sums3 *acc, double out[3]);
-
-/* reynolds' one neighbour into the sums (mur_it3_reynolds_add), inline for
- * the metric scan's loop over its filtered candidates. */
-static inline void mur_it3_reynolds_add_(const mur_it3 *it, sums3 *acc, const mur_nb3 *e)
-{
-    if (!e->seen)
-        return;
-    const mur_params *p = it->p;
-    const mur_flock *f = it->f;
-    /* metric neighbours count for a rule inside its own radius; the k set
-     * counts whole for alignment and cohesion, and inside R_sep for
-     * separation (docs/model.md, Neighbours) */
-    if ((it->used & 1) && e->dist < p->separation_radius) {
-        double s = e->dist + p->separation_softening;
-        double wgt = p->separation_falloff == 0 ? s : p->separation_falloff == 1 ? s * s : s * s * s;
-        for (int c = 0; c < 3; c++)
-            acc->s[c] -= e->d[c] / wgt;
-        acc->ns++;
-    }
-    if ((it->used & 2) && (it->topological || e->dist < p->alignment_radius)) {
-        acc->a[0] += f->kvx[e->k];
-        acc->a[1] += f->kvy[e->k];
-        acc->a[2] += f->kvz[e->k];
-        acc->na++;
-    }
-    if ((it->used & 4) && (it->topological || e->dist < p->cohesion_radius)) {
-        for (int c = 0; c < 3; c++)
-            acc->c[c] += e->d[c];
-        acc->nc++;
-    }
-}
-
-/* motion3.c */
-void mur_move3_steer(mur_flock *f, int i, const double o[3], int accel);
-void mur_move3_turn(mur_flock *f, int i, const double o[3], int accel);
-/* mur_move3_steer of accelerations (acc: x, y a boid; accz) for boids
- * [begin, end): four at a time on a vector unit where it can (AVX2 and up,
- * f->simd; no predator, no noise, wrap or open), the same bits. */
-void mur_move3_steer_range(mur_flock *f, int begin, int end, const double *acc,
-                           const double *accz);
-void mur_move3_set(mur_flock *f, int i, const double o[3], int accel);
-/* Boid i to r with velocity v, then the boundary along each axis (motion3.c). */
-void mur_place3_(mur_flock *f, int i, double r[3], double v[3]);
-
 /* starling.c: model: starling's three kinds (the search and the
  * interaction are one pass: the adaptive neighbours react, the starling
  * interaction hands on the steering force) */
@@ -214,17 +141,16 @@ void mur_move3_fly(mur_flock *f, int i, const double o[3], int accel);
 void mur_move3_fly_range(mur_flock *f, int begin, int end, const double *acc, const double *accz);
 
 /* Small vector helpers of the 3D kinds (vec3.h has the public ones). */
-static inline double mur_dot3_(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+static inline double mur_dot3_(const double a[3], const double b[3]) { return mur_dot_(a, b, 3); }
 /* out = unit(a); 0 for a zero vector. Returns |a|. */
-static inline double mur_unit3_(const double a[3], double out[3])
-{
-    double l = sqrt(mur_dot3_(a, a));
-    for (int c = 0; c < 3; c++)
-        out[c] = l > 0 ? a[c] / l : 0;
-    return l;
-}
+static inline double mur_unit3_(const double a[3], double out[3]) { return mur_unit_(a, out, 3); }
+
+/* The kinds written once for D components (kinds_d.h). */
+#define D 2
+#include "kinds_d.h"
+#undef D
+#define D 3
+#include "kinds_d.h"
+#undef D
 
 #endif

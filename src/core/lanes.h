@@ -1,5 +1,5 @@
 /* Four boids' lanes of docs/model.md steps 6-7 (AVX2), written once for
- * the 2D move (flock.c's integrate4) and the 3D one (motion3.c's steer4):
+ * the move of D components (motion_d.h's steer4, for the plane and the box):
  * the speed rule and the wrap of an axis. Each lane does the scalar code's
  * operations in its order (flock_internal.h's mur_speed_target_ and
  * mur_bound_axis_), nothing fused, a branch a blend of both outcomes, so

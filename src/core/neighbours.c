@@ -32,14 +32,14 @@ static int in_view(const mur_it *it, double dx, double dy, double d)
 {
     if (!it->fov_cone || !(it->vlen > 0))
         return 1;
-    return !(dx * it->vxi + dy * it->vyi < it->cos_half * it->vlen * d);
+    return !(dx * it->v[0] + dy * it->v[1] < it->cos_half * it->vlen * d);
 }
 
 /* Offset from the boid to position j, by nearest image under wrap. */
 static void offset_to(const mur_it *it, int j, double *dx, double *dy)
 {
     const mur_flock *f = it->f;
-    double ox = f->kx[j] - it->xi, oy = f->ky[j] - it->yi;
+    double ox = f->kx[j] - it->r[0], oy = f->ky[j] - it->r[1];
     if (it->wrap) {
         ox = mur_near_image(ox, it->w);
         oy = mur_near_image(oy, it->h);
@@ -60,7 +60,7 @@ static void metric_run(const mur_it *it, int lo, int hi, mur_it_add add, sums *a
         if (!(d2 < it->treach) || d2 == 0)
             continue;
         double d = sqrt(d2);
-        mur_nb e = {j, dx, dy, d, in_view(it, dx, dy, d)};
+        mur_nb e = {j, {dx, dy}, d, in_view(it, dx, dy, d)};
         add(it, acc, &e);
     }
 }
@@ -289,7 +289,7 @@ static void ring(const mur_it *it, chosen *ch, int cx, int cy, int r)
 static double outside(const mur_it *it, int cx, int cy, int r)
 {
     const mur_grid *g = &it->f->grid;
-    double x = it->xi - g->ox, y = it->yi - g->oy, b = INFINITY, v;
+    double x = it->r[0] - g->ox, y = it->r[1] - g->oy, b = INFINITY, v;
     /* b = fmin(b, v) inline: v NaN (a NaN position) leaves b, as fmin does */
     if (g->wrap || cx - r > 0)
         b = (v = x - (cx - r) * g->cw) < b ? v : b;
@@ -391,7 +391,7 @@ double mur_nb_topological(const mur_it *it, mur_it_add add, sums *acc)
     /* cut before a block could overflow; a pool of a few k costs little to cut */
     int top = 4 * ch.want > 2 * MUR_FILTER_BLOCK ? 4 * ch.want : 2 * MUR_FILTER_BLOCK;
     ch.top = top < POOL ? top : POOL;
-    ch.in = (mur_filter_in){it->xi, it->yi, it->w, it->h, 0, 0, 0};
+    ch.in = (mur_filter_in){it->r[0], it->r[1], it->w, it->h, 0, 0, 0};
     search_hinted(it, &ch);
     cut(it, &ch);
     /* the k best in id order, so that the sums do not depend on the grid */
@@ -413,7 +413,7 @@ double mur_nb_topological(const mur_it *it, mur_it_add add, sums *acc)
     for (int t = 0; t < m; t++) {
         int a = ord[t];
         double dx = ch.dx[a], dy = ch.dy[a], d = sqrt(ch.d2[a]);
-        mur_nb e = {ch.k[a], dx, dy, d, in_view(it, dx, dy, d)};
+        mur_nb e = {ch.k[a], {dx, dy}, d, in_view(it, dx, dy, d)};
         add(it, acc, &e);
         far = d > far ? d : far;
     }

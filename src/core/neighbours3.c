@@ -68,7 +68,7 @@ static void metric_run(scan3 *s, int lo, int hi)
             e.dist = sqrt(d2[o]);
             e.seen = in_view(it, e.d, e.dist);
             if (inline_add)
-                mur_it3_reynolds_add_(it, s->acc, &e);
+                mur_reynolds_add3_(it, s->acc, &e);
             else
                 s->add(it, s->acc, &e);
         }
@@ -274,7 +274,7 @@ static int within3(const double *d, int n, double r, int *out)
     return k;
 }
 
-/* reynolds' sums (mur_it3_reynolds_add_, metric) over the m candidates
+/* reynolds' sums (mur_reynolds_add3_, metric) over the m candidates
  * the filter kept from the block's [j0, j0 + B): the same terms, each sum
  * adding them in the candidates' order, so the same bytes; but a rule at a
  * time, over lists made without a branch (whether a neighbour is inside
