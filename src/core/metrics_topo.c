@@ -34,6 +34,7 @@ struct mur_topo {
     int *nb;              /* each bird's neighbours, nearest first, TOPO_K a bird */
     double *d2;           /* their squared distances */
     unsigned char *border;
+    double *edge;         /* each bird's squared distance to the nearest border bird, when below its K-th neighbour's */
     int *cell_of, *order, *start;
     int n[3];             /* cells along each axis */
     double o[3], h[3];    /* the grid's origin and cells' sides */
@@ -49,6 +50,7 @@ void mur_metrics_topo_free_(struct mur_topo *t)
     mur_free(t->nb);
     mur_free(t->d2);
     mur_free(t->border);
+    mur_free(t->edge);
     mur_free(t->cell_of);
     mur_free(t->order);
     mur_free(t->start);
@@ -61,7 +63,8 @@ static int reserve(struct mur_topo *t, size_t n)
         return 0;
     void *a[] = {mur_realloc(t->p, 3 * n * sizeof *t->p), mur_realloc(t->nb, TOPO_K * n * sizeof *t->nb),
                  mur_realloc(t->d2, TOPO_K * n * sizeof *t->d2), mur_realloc(t->border, n),
-                 mur_realloc(t->cell_of, n * sizeof *t->cell_of), mur_realloc(t->order, n * sizeof *t->order)};
+                 mur_realloc(t->cell_of, n * sizeof *t->cell_of), mur_realloc(t->order, n * sizeof *t->order),
+                 mur_realloc(t->edge, n * sizeof *t->edge)};
     /* each realloc that worked owns its block now, even when another failed */
     t->p = a[0] ? a[0] : t->p;
     t->nb = a[1] ? a[1] : t->nb;
@@ -69,7 +72,8 @@ static int reserve(struct mur_topo *t, size_t n)
     t->border = a[3] ? a[3] : t->border;
     t->cell_of = a[4] ? a[4] : t->cell_of;
     t->order = a[5] ? a[5] : t->order;
-    for (int k = 0; k < 6; k++)
+    t->edge = a[6] ? a[6] : t->edge;
+    for (int k = 0; k < 7; k++)
         if (!a[k])
             return -1;
     t->cap = n;
@@ -154,13 +158,13 @@ static void offset(const struct mur_topo *t, int i, int j, double d[3])
     }
 }
 
-/* Puts j at d2 into i's ranked list of *have (at most t->k). */
-static void rank(const struct mur_topo *t, int *nb, double *dd, int *have, int j, double d2)
+/* Puts j at d2 into a ranked list of *have (at most k). */
+static void rank(int k, int *nb, double *dd, int *have, int j, double d2)
 {
     int at = *have;
-    if (at == t->k && (d2 > dd[at - 1] || (d2 == dd[at - 1] && j > nb[at - 1])))
+    if (at == k && (d2 > dd[at - 1] || (d2 == dd[at - 1] && j > nb[at - 1])))
         return;
-    if (at == t->k)
+    if (at == k)
         at--;
     else
         (*have)++;
@@ -191,11 +195,11 @@ static void shell_span(const struct mur_topo *t, const int at[3], int a, int r, 
     }
 }
 
-/* Bird i's t->k nearest others into t->nb, t->d2 (ranked). */
-static void nearest_k(struct mur_topo *t, int i)
+/* Bird i's k nearest others (border birds only, with `edge`) closer than
+ * sqrt(reach2) into nb, dd (ranked); how many. */
+static int nearest_k(const struct mur_topo *t, int i, int k, int edge, double reach2, int *nb, double *dd)
 {
-    int *nb = t->nb + (size_t)i * TOPO_K, have = 0;
-    double *dd = t->d2 + (size_t)i * TOPO_K;
+    int have = 0;
     int c = t->cell_of[i], at[3] = {c % t->n[0], c / t->n[0] % t->n[1], c / t->n[0] / t->n[1]}, rmax = 0;
     double hmin = INFINITY;
     for (int a = 0; a < t->dims; a++) {
@@ -218,16 +222,31 @@ static void nearest_k(struct mur_topo *t, int i)
                     int cell = (b[2] * t->n[1] + b[1]) * t->n[0] + b[0];
                     for (int l = t->start[cell]; l < t->start[cell + 1]; l++) {
                         int j = t->order[l];
-                        if (j == i)
+                        if (j == i || (edge && !t->border[j]))
                             continue;
                         double d[3];
                         offset(t, i, j, d);
-                        rank(t, nb, dd, &have, j, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                        double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                        if (d2 < reach2)
+                            rank(k, nb, dd, &have, j, d2);
                     }
                 }
         double reach = r * hmin;   /* a cell beyond this shell is at least this far */
-        if (have == t->k && dd[t->k - 1] <= reach * reach)
+        if ((have == k && dd[k - 1] <= reach * reach) || reach * reach >= reach2)
             break;
+    }
+    return have;
+}
+
+/* Each core bird's squared distance to the nearest border bird, searched as far as
+ * its K-th neighbour (INFINITY beyond): Hanisch's edge correction, which
+ * the anisotropy applies (docs/model.md "Anisotropy"). */
+static void edges(struct mur_topo *t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int j;
+        double d2, reach2 = t->d2[(size_t)i * TOPO_K + t->k - 1] * (1 + 1e-9);
+        t->edge[i] = t->border[i] ? 0 : nearest_k(t, i, 1, 1, reach2, &j, &d2) ? d2 : INFINITY;
     }
 }
 
@@ -308,9 +327,10 @@ static int neighbours_of(mur_metrics_ctx *m, const mur_flock *f, int n, struct m
     for (int i = 0; i < n; i++) {
         if (i % 4096 == 4095 && m->stop && *m->stop)
             return MUR_EINTR;
-        nearest_k(t, i);
+        nearest_k(t, i, t->k, 0, INFINITY, t->nb + (size_t)i * TOPO_K, t->d2 + (size_t)i * TOPO_K);
     }
     classify(t, n);
+    edges(t, n);
     *out = t;
     return MUR_OK;
 }
@@ -360,13 +380,11 @@ static void gamma_curve(const struct mur_topo *t, const mur_flock *f, int n, dou
         double M[9] = {0};
         int used = 0;
         for (int i = 0; i < n; i++) {
-            if (t->border[i])
-                continue;
             double d[3];
             offset(t, i, t->nb[(size_t)i * TOPO_K + q], d);
             double l2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-            if (!(l2 > 0))
-                continue;
+            if (!(l2 > 0) || !(t->edge[i] > l2))   /* the same bits when that neighbour is the border's */
+                continue;   /* a border bird, or one whose n-th neighbour is farther than the border */
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
                     M[3 * a + b] += d[a] * d[b] / l2;
