@@ -205,17 +205,21 @@ TEST(gamma_of_isotropic_random_clouds_averages_one_over_d)
     }
 }
 
-TEST(n_c_is_where_gamma_first_comes_near_one_over_d)
+TEST(n_c_is_where_gamma_first_reaches_one_over_d)
 {
     double g[] = {0.9, 0.7, 0.5, 0.36, 0.2, 0.34};
-    double want = 3 + (1.0 / 6 - 0.05) / (1.0 / 6 - (0.36 - 1.0 / 3));   /* between n = 3 and 4 */
+    double edge = 1.0 / 3 + 0.05, want = 3 + (0.5 - edge) / (0.5 - 0.36);   /* between n = 3 and 4 */
     CHECK(fabs(mur_anisotropy_range(g, 6, 3) - want) < 1e-12, "n_c %.15g, want %.15g",
           mur_anisotropy_range(g, 6, 3), want);
-    CHECK(isnan(mur_anisotropy_range(g, 3, 3)), "never near 1/3: NaN");
+    CHECK(isnan(mur_anisotropy_range(g, 3, 3)), "not yet near 1/3: NaN");
+    double jump[] = {0.9, 0.6, 0.05};   /* across the band in one step: its near edge's crossing */
+    CHECK(fabs(mur_anisotropy_range(jump, 3, 3) - (2 + (0.6 - edge) / 0.55)) < 1e-12, "a jump");
     double iso[] = {0.35, 0.9};
     CHECK(mur_anisotropy_range(iso, 2, 3) == 1, "near at n = 1: 1");
+    double low[] = {0.0, 0.1, 0.3};   /* from below: the edge 1/3 - 0.05 */
+    CHECK(fabs(mur_anisotropy_range(low, 3, 3) - (2 + (1.0 / 3 - 0.05 - 0.1) / 0.2)) < 1e-12, "from below");
     double flat[] = {0.9, 0.52};
-    CHECK(fabs(mur_anisotropy_range(flat, 2, 2) - (1 + (0.4 - 0.05) / (0.4 - 0.02))) < 1e-12, "2D: near 1/2");
+    CHECK(fabs(mur_anisotropy_range(flat, 2, 2) - (1 + (0.9 - 0.55) / (0.9 - 0.52))) < 1e-12, "2D: near 1/2");
 }
 
 TEST(the_starlings_roll_is_the_up_vectors_turn_from_level)

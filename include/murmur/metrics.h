@@ -40,7 +40,7 @@ typedef struct mur_metrics {
     double nearest_core;   ///< the same of the core (interior) birds, world units
     double nearest_ratio;  ///< nearest_border / nearest_core (Ballerini 2008: below 1)
     double anisotropy;     ///< gamma(1) = (W(1) . V)^2 (Ballerini 2008 PNAS); isotropic: 1/D
-    double anisotropy_n;   ///< n_c: where gamma(n) first comes within MUR_ANISOTROPY_TOL of 1/D
+    double anisotropy_n;   ///< n_c: where gamma(n) first reaches 1/D +- MUR_ANISOTROPY_TOL
     double roll_mean;      ///< mean |roll| over birds, degrees (model: starling; else NaN)
     double roll_steep;     ///< share of birds with |roll| above MUR_ROLL_STEEP degrees
 } mur_metrics;
@@ -195,9 +195,10 @@ MUR_API int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, 
 MUR_API int mur_metrics_anisotropy(mur_metrics_ctx *m, const mur_flock *f, double *gamma);
 
 /// n_c of a gamma(n) curve (gamma[0] is n = 1) of a D-dimensional flock:
-/// the first n with |gamma(n) - 1/D| <= MUR_ANISOTROPY_TOL, linearly
-/// interpolated from n - 1 (1 when gamma(1) is already there); NaN when
-/// no n up to count gets there.
+/// where the curve, from gamma(1)'s side, first reaches the band 1/D +-
+/// MUR_ANISOTROPY_TOL (it may cross it in one step), linearly interpolated
+/// between the ranks either side of that edge; 1 when gamma(1) is in the
+/// band; NaN when the curve has not reached it by rank count.
 MUR_API double mur_anisotropy_range(const double *gamma, int count, int dimensions);
 
 /// Compute every metric of the flock's current state. 0, MUR_ERUN when memory is short, or

@@ -451,8 +451,18 @@ static int write_file(const mur_cli_opts *o, const table *t, mur_error *err)
     return MUR_OK;
 }
 
+/* --anisotropy: n_c of a run's curve, gamma(n) averaged over its samples. */
+static double curve_range(const field *fx, const slot *sl, int dimensions)
+{
+    double g[MUR_ANISOTROPY_N];
+    for (int k = 0; k < fx->nbins && k < MUR_ANISOTROPY_N; k++)
+        g[k] = sl->sum && sl->samples[k] > 0 ? sl->sum[k] / sl->samples[k] : NAN;
+    return mur_anisotropy_range(g, fx->nbins < MUR_ANISOTROPY_N ? fx->nbins : MUR_ANISOTROPY_N, dimensions);
+}
+
 /* The table on stdout: per condition, the runs' own number (def.extra's:
- * the zero of each run's C(r), or each run's mean of the quantity). */
+ * the zero of each run's C(r), or each run's mean of the quantity; the n_c
+ * of each run's mean gamma(n)). */
 static void print_table(const table *t)
 {
     const mur_experiment *e = t->e;
@@ -473,7 +483,8 @@ static void print_table(const table *t)
     for (int c = 0; v && c < mur_experiment_conditions(e); c++) {
         int runs = mur_experiment_condition_runs(e, c);
         for (int r = 0; r < runs; r++)
-            v[r] = mur_experiment_extra(e, c, r, 0);
+            v[r] = aniso ? curve_range(t->fx, &t->fx->slots[c * t->fx->runs + r], s->params.dimensions)
+                         : mur_experiment_extra(e, c, r, 0);
         bin_row b;
         summarise(v, runs, &b);
         printf("%-24s %-20s %10.4g %10.4g %10.4g", mur_experiment_condition_name(e, c), what, b.median, b.p10, b.p90);

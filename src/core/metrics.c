@@ -58,7 +58,7 @@ static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
     {"anisotropy", "anisotropy gamma(1)", "", 2, 1,
      "(W . V)^2: W the least-populated axis of the core birds' first neighbours, V the heading; 1/D isotropic", 1},
     {"anisotropy_n", "anisotropic range n_c", "neighbours", 1, 0,
-     "the first n at which gamma(n) comes within 0.05 of 1/D, interpolated (Ballerini 2008: 6.5)", 1},
+     "where gamma(n) first reaches 1/D +- 0.05 from gamma(1)'s side, interpolated (Ballerini 2008: 6.5)", 1},
     {"roll_mean", "mean |roll|", "degrees", 1, 0,
      "mean over birds of |roll| of the body frame from the level head frame (model: starling)", 1},
     {"roll_steep", "steeply rolled (share of N)", "", 2, 1,

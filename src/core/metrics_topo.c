@@ -401,14 +401,18 @@ static void gamma_curve(const struct mur_topo *t, const mur_flock *f, int n, dou
 
 double mur_anisotropy_range(const double *gamma, int count, int dimensions)
 {
-    double iso = 1.0 / (dimensions == 3 ? 3 : 2), prev = NAN;
-    for (int q = 0; q < count; q++) {
-        double e = fabs(gamma[q] - iso);
-        if (isnan(e))
+    /* the band 1/D +- tol, reached from gamma(1)'s side: the crossing of its near edge */
+    double iso = 1.0 / (dimensions == 3 ? 3 : 2), tol = MUR_ANISOTROPY_TOL;
+    if (count < 1 || isnan(gamma[0]))
+        return NAN;
+    if (fabs(gamma[0] - iso) <= tol)
+        return 1;
+    double sign = gamma[0] > iso ? 1 : -1, edge = iso + sign * tol;
+    for (int q = 1; q < count; q++) {
+        if (isnan(gamma[q]))
             return NAN;
-        if (e <= MUR_ANISOTROPY_TOL)
-            return q == 0 ? 1 : q + (prev - MUR_ANISOTROPY_TOL) / (prev - e);
-        prev = e;
+        if (sign * (gamma[q] - edge) <= 0)   /* between n = q and q + 1 */
+            return q + (gamma[q - 1] - edge) / (gamma[q - 1] - gamma[q]);
     }
     return NAN;
 }
