@@ -99,6 +99,12 @@ int mur_metrics_topo_(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur
 void mur_metrics_roll_(const mur_flock *f, double *out);
 void mur_metrics_topo_free_(struct mur_topo *t);
 
+/* Calls visit(ctx, box) for each box of shell r (Chebyshev distance r in
+ * boxes, each box once under wrap) around box at of a grid of n[0] x n[1]
+ * x n[2] boxes (metrics3.c); and the last shell with a box not yet seen. */
+void mur_grid_shell_(const int at[3], const int n[3], int wrap, int r, void (*visit)(void *, int), void *ctx);
+int mur_grid_shell_last_(const int at[3], const int n[3], int wrap);
+
 /* Frees a 3D world's scratch; NULL is fine. */
 void mur_metrics3_free_(struct mur_metrics3 *s);
 

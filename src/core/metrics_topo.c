@@ -177,65 +177,48 @@ static void rank(int k, int *nb, double *dd, int *have, int j, double d2)
     dd[at] = d2;
 }
 
-/* The cells of shell r around cell `at` along axis a: lo .. hi offsets. */
-static void shell_span(const struct mur_topo *t, const int at[3], int a, int r, int *lo, int *hi)
+typedef struct {
+    const struct mur_topo *t;
+    int i, k, edge, have;
+    double reach2;
+    int *nb;
+    double *dd;
+} knn_search;
+
+static void knn_in(void *ctx, int cell)
 {
-    *lo = -r;
-    *hi = r;
-    if (a >= t->dims) {
-        *lo = *hi = 0;
-    } else if (t->wrap) {
-        if (2 * r + 1 > t->n[a]) {   /* a shell wider than the axis: each cell once */
-            *lo = -(t->n[a] / 2);
-            *hi = *lo + t->n[a] - 1;
-        }
-    } else {
-        *lo = at[a] - r < 0 ? -at[a] : -r;
-        *hi = at[a] + r > t->n[a] - 1 ? t->n[a] - 1 - at[a] : r;
+    knn_search *q = ctx;
+    const struct mur_topo *t = q->t;
+    for (int l = t->start[cell]; l < t->start[cell + 1]; l++) {
+        int j = t->order[l];
+        if (j == q->i || (q->edge && !t->border[j]))
+            continue;
+        double d[3];
+        offset(t, q->i, j, d);
+        double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (d2 < q->reach2)
+            rank(q->k, q->nb, q->dd, &q->have, j, d2);
     }
 }
 
 /* Bird i's k nearest others (border birds only, with `edge`) closer than
- * sqrt(reach2) into nb, dd (ranked); how many. */
+ * sqrt(reach2) into nb, dd (ranked): shells of cells around its own, until
+ * k are found and no cell beyond can hold a nearer one; how many. */
 static int nearest_k(const struct mur_topo *t, int i, int k, int edge, double reach2, int *nb, double *dd)
 {
-    int have = 0;
-    int c = t->cell_of[i], at[3] = {c % t->n[0], c / t->n[0] % t->n[1], c / t->n[0] / t->n[1]}, rmax = 0;
+    knn_search q = {t, i, k, edge, 0, reach2, nb, dd};
+    int c = t->cell_of[i], at[3] = {c % t->n[0], c / t->n[0] % t->n[1], c / t->n[0] / t->n[1]};
+    int rmax = mur_grid_shell_last_(at, t->n, t->wrap);
     double hmin = INFINITY;
-    for (int a = 0; a < t->dims; a++) {
-        int r = t->wrap ? t->n[a] / 2 : (at[a] > t->n[a] - 1 - at[a] ? at[a] : t->n[a] - 1 - at[a]);
-        rmax = r > rmax ? r : rmax;
+    for (int a = 0; a < t->dims; a++)
         hmin = fmin(hmin, t->h[a]);
-    }
     for (int r = 0; r <= rmax; r++) {
-        int lo[3], hi[3];
-        for (int a = 0; a < 3; a++)
-            shell_span(t, at, a, r, &lo[a], &hi[a]);
-        for (int oz = lo[2]; oz <= hi[2]; oz++)
-            for (int oy = lo[1]; oy <= hi[1]; oy++)
-                for (int ox = lo[0]; ox <= hi[0]; ox++) {
-                    if (abs(ox) != r && abs(oy) != r && abs(oz) != r)
-                        continue;   /* inside: a smaller shell's */
-                    int b[3] = {at[0] + ox, at[1] + oy, at[2] + oz};
-                    for (int a = 0; a < 3; a++)
-                        b[a] = ((b[a] % t->n[a]) + t->n[a]) % t->n[a];
-                    int cell = (b[2] * t->n[1] + b[1]) * t->n[0] + b[0];
-                    for (int l = t->start[cell]; l < t->start[cell + 1]; l++) {
-                        int j = t->order[l];
-                        if (j == i || (edge && !t->border[j]))
-                            continue;
-                        double d[3];
-                        offset(t, i, j, d);
-                        double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                        if (d2 < reach2)
-                            rank(k, nb, dd, &have, j, d2);
-                    }
-                }
+        mur_grid_shell_(at, t->n, t->wrap, r, knn_in, &q);
         double reach = r * hmin;   /* a cell beyond this shell is at least this far */
-        if ((have == k && dd[k - 1] <= reach * reach) || reach * reach >= reach2)
+        if ((q.have == k && dd[k - 1] <= reach * reach) || reach * reach >= reach2)
             break;
     }
-    return have;
+    return q.have;
 }
 
 /* Each core bird's squared distance to the nearest border bird, searched as far as
