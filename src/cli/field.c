@@ -122,13 +122,21 @@ static mur_metrics_ctx *scratch_of(const field *fx)
     return mc;
 }
 
-static int correlation_sample(field *fx, slot *sl, const mur_flock *f, double *out)
+/* A slot's per-bin sums, samples and pairs (nb each), made at its first sample. */
+static int slot_bins(slot *sl, size_t nb)
 {
-    size_t nb = (size_t)fx->nbins;
     if (!sl->sum && (!(sl->sum = mur_calloc(3 * nb, sizeof *sl->sum))))
         return -1;
     sl->samples = sl->sum + nb;
     sl->pairs = sl->sum + 2 * nb;
+    return 0;
+}
+
+static int correlation_sample(field *fx, slot *sl, const mur_flock *f, double *out)
+{
+    size_t nb = (size_t)fx->nbins;
+    if (slot_bins(sl, nb))
+        return -1;
     double *c = mur_malloc(2 * nb * sizeof *c);
     mur_metrics_ctx *mc = scratch_of(fx);
     int rc = !c || !mc || mur_metrics_correlation(mc, f, fx->bin, fx->nbins, c, c + nb);
@@ -151,10 +159,8 @@ static int correlation_sample(field *fx, slot *sl, const mur_flock *f, double *o
 static int anisotropy_sample(field *fx, slot *sl, const mur_flock *f, double *out)
 {
     size_t nb = (size_t)fx->nbins;
-    if (!sl->sum && (!(sl->sum = mur_calloc(3 * nb, sizeof *sl->sum))))
+    if (slot_bins(sl, nb))
         return -1;
-    sl->samples = sl->sum + nb;
-    sl->pairs = sl->sum + 2 * nb;
     double g[MUR_ANISOTROPY_N];
     mur_metrics_ctx *mc = scratch_of(fx);
     int rc = !mc || mur_metrics_anisotropy(mc, f, g);
