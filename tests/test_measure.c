@@ -109,7 +109,7 @@ TEST(measure_and_until_bad_input_exits_2_naming_the_line)
         {"experiment:\n  until: {ordr: \"> 0.9\"}\n", ":2:11:", "did you mean 'order'"},
         {"experiment:\n  until: {order: \"~ 0.9\"}\n", ":2:18:", "comparison"},
         {"experiment:\n  until: {order: \"> high\"}\n", ":2:18:", "comparison"},
-        {"experiment:\n  until: {}\n", ":2:10:", "1 to 14 metrics"},
+        {"experiment:\n  until: {}\n", ":2:10:", "1 to 21 metrics"},
         {"experiment:\n  measure: {at: last, window: 10t}\n", ":2:12:", "not both"},
         {"experiment:\n  measure: {at: first}\n", ":2:17:", "expected one of: last"},
         {"experiment:\n  measure: {every: 5t}\n", ":2:20:", "samples a 'window'"},
