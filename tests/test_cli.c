@@ -460,6 +460,7 @@ static const struct {
     {"--plot-effects", NULL, "stats merge"},
     {"--json", NULL, "stats merge"},
     {"--correlation", NULL, "stats"},
+    {"--anisotropy", NULL, "stats"},
     {"--distribution", NULL, "stats"},
     {"--bin", NULL, "stats"},
     {"--plot-provenance", NULL, "stats series merge"},

@@ -96,6 +96,41 @@ TEST(correlation_csv_is_the_libraries_c_of_the_same_flock)
     mur_scene_destroy(s);
 }
 
+TEST(anisotropy_csv_is_the_libraries_gamma_of_the_same_flock)
+{
+    const char *text = FIELD_SCENE;
+    const char *scene = scene_file("aniso.yaml", text), *csv = scratch_path("g.csv");
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s --runs 1 --ticks 60 --anisotropy -q -o %s", scene, csv);
+    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
+    char *body = test_slurp(csv, NULL);
+    REQUIRE(body, "no %s", csv);
+    REQUIRE(strncmp(body, "condition,n,median,p10,p90,runs\n", 32) == 0, "header: %.60s", body);
+    mur_scene *s;
+    mur_flock *f = run_zero(text, 60, &s);
+    mur_metrics_ctx *mc = mur_metrics_ctx_create();
+    double g[MUR_ANISOTROPY_N];
+    REQUIRE(mc && mur_metrics_anisotropy(mc, f, g) == 0, "anisotropy");
+    int k = 0;
+    for (char *line = strchr(body, '\n') + 1; *line; k++) {
+        char *end = strchr(line, '\n'), *fl[8] = {0};
+        *end = 0;
+        int n = fields(line, fl, 8);
+        REQUIRE(n == 6 && k < MUR_ANISOTROPY_N, "row %d: %d fields", k, n);
+        double med = *fl[2] ? strtod(fl[2], NULL) : NAN;
+        CHECK(atoi(fl[1]) == k + 1 && ((isnan(g[k]) && isnan(med)) || med == g[k]), "n %s: CSV %s, library %.17g",
+              fl[1], fl[2], g[k]);
+        line = end + 1;
+    }
+    CHECK(k == MUR_ANISOTROPY_N, "%d ranks, want %d", k, MUR_ANISOTROPY_N);
+    snprintf(args, sizeof args, "stats %s --anisotropy --bin 2 -o %s", scene, scratch_path("no.csv"));
+    CHECK(murmur(args, err, sizeof err) == 2 && access(scratch_path("no.csv"), F_OK) != 0, "--bin: %s", err);
+    free(body);
+    mur_metrics_ctx_destroy(mc);
+    mur_flock_destroy(f);
+    mur_scene_destroy(s);
+}
+
 TEST(correlation_and_distribution_are_the_same_bytes_on_one_and_three_threads)
 {
     const char *scene = scene_file("threads.yaml", FIELD_SCENE);

@@ -404,7 +404,7 @@ TEST(each_boids_neighbours_and_cluster_match_brute_force_on_narrow_grids)
 
 TEST(metric_names_and_values_agree)
 {
-    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6, 0.7, 8, 9, 10, 11, 12, 0.13, 0.14, 15, 16};
+    mur_metrics m = {0.1, 2, 3, 4, 0.5, 0.6, 0.7, 8, 9, 10, 11, 12, 0.13, 0.14, 15, 16, 17, 0.18, 19, 20, 0.21, 22, 23};
     for (int k = 0; k < MUR_METRIC_COUNT; k++)
         CHECK(mur_metric_find(mur_metric_name(k)) == k, "name %s not found at %d",
               mur_metric_name(k), k);
@@ -416,8 +416,15 @@ TEST(metric_names_and_values_agree)
     CHECK(mur_metrics_value(&m, mur_metric_find("thin_gravity")) == 0.13 &&
               mur_metrics_value(&m, mur_metric_find("thin_heading")) == 0.14,
           "the thin axis's values");
-    CHECK(mur_metrics_value(&m, mur_metric_find("wave_speed")) == 15 &&
-              mur_metrics_value(&m, mur_metric_find("wave_birds")) == 16,
+    const char *topo[] = {"nearest_border", "nearest_core", "nearest_ratio", "anisotropy", "anisotropy_n",
+                          "roll_mean", "roll_steep"};
+    double want[] = {15, 16, 17, 0.18, 19, 20, 0.21};
+    for (int k = 0; k < 7; k++)
+        CHECK(mur_metric_find(topo[k]) == MUR_METRIC_THIN_HEADING + 1 + k &&
+                  mur_metrics_value(&m, mur_metric_find(topo[k])) == want[k],
+              "%s's place and value", topo[k]);
+    CHECK(mur_metrics_value(&m, mur_metric_find("wave_speed")) == 22 &&
+              mur_metrics_value(&m, mur_metric_find("wave_birds")) == 23,
           "the wave's values");
     CHECK(mur_metric_find("nope") == -1, "unknown name found");
 }

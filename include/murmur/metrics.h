@@ -33,6 +33,16 @@ typedef struct mur_metrics {
      * is that axis (1 and 0); NaN without an axis (no boids, a point, no mean velocity) */
     double thin_gravity;  ///< 1: a level sheet; Ballerini's starlings 0.93 +- 0.04
     double thin_heading;  ///< 0: flying along the sheet, edge first
+    /* The topological measures (docs/model.md "Border and core", "Anisotropy", "Roll"):
+     * a border bird is not strictly inside the convex hull of its MUR_BORDER_K nearest
+     * neighbours; NaN where undefined (no such bird, fewer than 2 birds, no roll) */
+    double nearest_border; ///< mean nearest-neighbour distance r1 of the border birds, world units
+    double nearest_core;   ///< the same of the core (interior) birds, world units
+    double nearest_ratio;  ///< nearest_border / nearest_core (Ballerini 2008: below 1)
+    double anisotropy;     ///< gamma(1) = (W(1) . V)^2 (Ballerini 2008 PNAS); isotropic: 1/D
+    double anisotropy_n;   ///< n_c: where gamma(n) first reaches 1/D +- MUR_ANISOTROPY_TOL
+    double roll_mean;      ///< mean |roll| over birds, degrees (model: starling; else NaN)
+    double roll_steep;     ///< share of birds with |roll| above MUR_ROLL_STEEP degrees
     /* The last agitation wave (model: starling with its escape on; docs/model.md "Escapes
      * and waves"), measured as StarDisplay's wave.lua does; NaN without a wave */
     double wave_speed;    ///< median over its later half of the copies' 0.5 (D0 + D1) / dt, m/s
@@ -40,7 +50,7 @@ typedef struct mur_metrics {
 } mur_metrics;
 
 /// Number of metrics: the fields of mur_metrics, in order.
-#define MUR_METRIC_COUNT 16
+#define MUR_METRIC_COUNT 23
 
 /// Indices of the metrics, in that order: bit k of a `want` mask
 /// (mur_metrics_compute_some) asks for metric k.
@@ -59,9 +69,27 @@ enum {
     MUR_METRIC_LENGTH,
     MUR_METRIC_THIN_GRAVITY,
     MUR_METRIC_THIN_HEADING,
+    MUR_METRIC_NEAREST_BORDER,
+    MUR_METRIC_NEAREST_CORE,
+    MUR_METRIC_NEAREST_RATIO,
+    MUR_METRIC_ANISOTROPY,
+    MUR_METRIC_ANISOTROPY_N,
+    MUR_METRIC_ROLL_MEAN,
+    MUR_METRIC_ROLL_STEEP,
     MUR_METRIC_WAVE_SPEED,
     MUR_METRIC_WAVE_BIRDS
 };
+
+/// The neighbours whose convex hull decides whether a bird is on the border
+/// (docs/model.md "Border and core"): in a uniformly random gas a bulk bird's
+/// 16 neighbours all lie on one side of it with chance 0.4% in 3D (Wendel 1962).
+#define MUR_BORDER_K 16
+/// The most neighbours gamma(n) is measured to (n = 1 .. MUR_ANISOTROPY_N).
+#define MUR_ANISOTROPY_N 20
+/// How near 1/D gamma(n) comes at n_c (docs/model.md "Anisotropy").
+#define MUR_ANISOTROPY_TOL 0.05
+/// A steep roll, degrees: roll_steep's threshold.
+#define MUR_ROLL_STEEP 45.0
 
 /// What every reader of a metric needs to know about it, from one table:
 /// the scene loader and `check` (names), tables (names), the readout
@@ -149,7 +177,7 @@ typedef struct mur_boid_quantity {
 } mur_boid_quantity;
 
 /// Number of per-boid quantities.
-#define MUR_BOID_QUANTITY_COUNT 3
+#define MUR_BOID_QUANTITY_COUNT 4
 
 /// Per-boid quantity k (0 <= k < MUR_BOID_QUANTITY_COUNT), or NULL; static storage.
 MUR_API const mur_boid_quantity *mur_boid_quantity_at(int k);
@@ -159,9 +187,25 @@ MUR_API int mur_boid_quantity_find(const char *name);
 
 /// Quantity k of every boid of f into out (the flock's count of values):
 /// its nearest-neighbour distance (nearest image; 0 for a lone boid), its
-/// count of other boids within the measuring radius, or its speed. 0,
+/// count of other boids within the measuring radius, its speed, or its |roll|
+/// in degrees (model: starling; NaN for any other model). 0,
 /// MUR_ERUN or MUR_EINTR.
 MUR_API int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, double *out);
+
+/// gamma(n) of Ballerini et al. 2008 (docs/model.md "Anisotropy") for n = 1 ..
+/// MUR_ANISOTROPY_N into gamma: over the core birds, M(n) = the mean of u u^T
+/// for u the unit vector to each one's n-th nearest neighbour, W(n) its
+/// eigenvector of the smallest eigenvalue, gamma(n) = (W(n) . V)^2 with V the
+/// unit mean velocity; NaN where undefined (no core bird, no mean velocity,
+/// fewer than n + 1 birds). 0, MUR_ERUN or MUR_EINTR.
+MUR_API int mur_metrics_anisotropy(mur_metrics_ctx *m, const mur_flock *f, double *gamma);
+
+/// n_c of a gamma(n) curve (gamma[0] is n = 1) of a D-dimensional flock:
+/// where the curve, from gamma(1)'s side, first reaches the band 1/D +-
+/// MUR_ANISOTROPY_TOL (it may cross it in one step), linearly interpolated
+/// between the ranks either side of that edge; 1 when gamma(1) is in the
+/// band; NaN when the curve has not reached it by rank count.
+MUR_API double mur_anisotropy_range(const double *gamma, int count, int dimensions);
 
 /// Compute every metric of the flock's current state. 0, MUR_ERUN when memory is short, or
 /// MUR_EINTR when the stop flag was seen (*out and the per-boid results are then unfinished).

@@ -20,6 +20,7 @@ typedef struct mur_cli_opts {
     const char *plot_effects; /* stats: the paired effects' figure */
     int correlation;      /* stats: C(r) itself, binned, with its ensemble band (field.c) */
     const char *distribution; /* stats: a per-boid quantity's histogram over the ensemble (field.c) */
+    int anisotropy;       /* stats: the anisotropy gamma(n), n = 1 .. MUR_ANISOTROPY_N, with its band (field.c) */
     const char *bin_text; /* stats --correlation, --distribution: the bins' width */
     int plot_provenance;  /* stats, series, merge: the version, seed and scene in each figure's footer */
     const char *every;    /* trace: ticks between two traced ticks */

@@ -1,5 +1,8 @@
-/* `murmur stats --correlation` and `--distribution`: what the field's
- * measures rest on, over an ensemble, in place of the summary table.
+/* `murmur stats --correlation`, `--distribution` and `--anisotropy`: what
+ * the field's measures rest on, over an ensemble, in place of the summary
+ * table. --anisotropy: gamma(n) (docs/model.md#anisotropy) of every run at
+ * the measured tick(s), n = 1 .. MUR_ANISOTROPY_N, as --correlation's bins
+ * (one a rank), each run's own number its n_c.
  *
  * --correlation: C(r) of the velocity fluctuations (docs/model.md
  * #correlation_length) of every run at the measured tick (the last, or
@@ -51,13 +54,16 @@ static double bin_option(const mur_cli_opts *o)
 
 int mur_cli_field_options(const mur_cli_opts *o)
 {
-    if (!o->correlation && !o->distribution)
+    if (!o->correlation && !o->distribution && !o->anisotropy)
         return o->bin_text ? mur_cli_usage_error("--bin is for --correlation or --distribution, not '%s' alone",
                                                  o->bin_text)
                            : 0;
-    if (o->correlation && o->distribution)
-        return mur_cli_usage_error("--correlation and --distribution are two runs: give one, not '%s' too",
-                                   o->distribution);
+    if (o->correlation + !!o->distribution + o->anisotropy > 1)
+        return mur_cli_usage_error("--correlation, --distribution and --anisotropy are each a run of their own: "
+                                   "give one, not %s", o->anisotropy ? "--anisotropy with another" : "both");
+    if (o->anisotropy && o->bin_text)
+        return mur_cli_usage_error("--anisotropy's bins are the neighbours' ranks 1 to " MUR_STR(MUR_ANISOTROPY_N)
+                                   ": no --bin '%s'", o->bin_text);
     if (o->distribution && mur_boid_quantity_find(o->distribution) < 0) {
         char names[256] = "";
         for (int k = 0; k < MUR_BOID_QUANTITY_COUNT; k++)
@@ -70,9 +76,10 @@ int mur_cli_field_options(const mur_cli_opts *o)
     const char *with = o->shard_text ? "--shard" : o->json ? "--json" : o->runs_out ? "--runs-out"
                      : o->plot_effects ? "--plot-effects" : NULL;
     if (with)
-        return mur_cli_usage_error("%s is for the summary table, not with --correlation or --distribution", with);
+        return mur_cli_usage_error("%s is for the summary table, not with --correlation, --distribution or "
+                                   "--anisotropy", with);
     if (o->output && strcmp(o->output, "-") && strcmp(extension(o->output), ".csv"))
-        return mur_cli_usage_error("--correlation and --distribution write .csv, not '%s'", o->output);
+        return mur_cli_usage_error("--correlation, --distribution and --anisotropy write .csv, not '%s'", o->output);
     if (o->plot && !mur_plot_format_ok(o->plot))
         return mur_cli_usage_error("--plot must end in .png, .pdf or .svg, not '%s'", o->plot);
     return bin_option(o) < 0 ? 2 : 0;
@@ -90,7 +97,7 @@ void mur_cli_figure_footer(const mur_cli_opts *o, const mur_scene *s)
 /* ---- what each run gives ------------------------------------------------- */
 
 typedef struct {
-    double *sum, *samples, *pairs;   /* --correlation: per bin, summed over the samples */
+    double *sum, *samples, *pairs;   /* --correlation (--anisotropy): per bin (rank), summed over the samples */
     double *v;                       /* --distribution: every boid's value at every sample */
     size_t n, cap;
 } slot;
@@ -98,6 +105,7 @@ typedef struct {
 typedef struct {
     const mur_scene *s;
     int quantity;          /* --distribution's, else -1 */
+    int aniso;             /* --anisotropy: the bins are ranks n = 1 .. nbins (bin 1) */
     double bin;            /* --correlation's */
     int nbins;
     int runs;
@@ -114,13 +122,21 @@ static mur_metrics_ctx *scratch_of(const field *fx)
     return mc;
 }
 
-static int correlation_sample(field *fx, slot *sl, const mur_flock *f, double *out)
+/* A slot's per-bin sums, samples and pairs (nb each), made at its first sample. */
+static int slot_bins(slot *sl, size_t nb)
 {
-    size_t nb = (size_t)fx->nbins;
     if (!sl->sum && (!(sl->sum = mur_calloc(3 * nb, sizeof *sl->sum))))
         return -1;
     sl->samples = sl->sum + nb;
     sl->pairs = sl->sum + 2 * nb;
+    return 0;
+}
+
+static int correlation_sample(field *fx, slot *sl, const mur_flock *f, double *out)
+{
+    size_t nb = (size_t)fx->nbins;
+    if (slot_bins(sl, nb))
+        return -1;
     double *c = mur_malloc(2 * nb * sizeof *c);
     mur_metrics_ctx *mc = scratch_of(fx);
     int rc = !c || !mc || mur_metrics_correlation(mc, f, fx->bin, fx->nbins, c, c + nb);
@@ -134,6 +150,27 @@ static int correlation_sample(field *fx, slot *sl, const mur_flock *f, double *o
     if (!rc)
         out[0] = mur_correlation_zero(c, fx->nbins, fx->bin);
     mur_free(c);
+    mur_metrics_ctx_destroy(mc);
+    return rc ? -1 : 0;
+}
+
+/* --anisotropy: gamma(n) of the sample into the rank's sum (NaN skipped);
+ * the run's own number is the n_c of its curve. */
+static int anisotropy_sample(field *fx, slot *sl, const mur_flock *f, double *out)
+{
+    size_t nb = (size_t)fx->nbins;
+    if (slot_bins(sl, nb))
+        return -1;
+    double g[MUR_ANISOTROPY_N];
+    mur_metrics_ctx *mc = scratch_of(fx);
+    int rc = !mc || mur_metrics_anisotropy(mc, f, g);
+    for (size_t k = 0; !rc && k < nb; k++)
+        if (!isnan(g[k])) {
+            sl->sum[k] += g[k];
+            sl->samples[k] += 1;
+        }
+    if (!rc)
+        out[0] = mur_anisotropy_range(g, MUR_ANISOTROPY_N, mur_flock_dimensions(f));
     mur_metrics_ctx_destroy(mc);
     return rc ? -1 : 0;
 }
@@ -166,7 +203,8 @@ static int field_extra(void *ctx, const mur_flock *f, int c, int run, double *ou
 {
     field *fx = ctx;
     slot *sl = &fx->slots[(size_t)c * (size_t)fx->runs + (size_t)run];
-    return fx->quantity < 0 ? correlation_sample(fx, sl, f, out) : distribution_sample(fx, sl, f, out);
+    return fx->aniso ? anisotropy_sample(fx, sl, f, out)
+         : fx->quantity < 0 ? correlation_sample(fx, sl, f, out) : distribution_sample(fx, sl, f, out);
 }
 
 static void field_free(field *fx, int njobs)
@@ -303,9 +341,9 @@ static void correlation_rows(const field *fx, const mur_experiment *e, bin_row *
                 b->pooled += sl->sum ? sl->pairs[k] : 0;
             }
             summarise(v, runs, b);
-            b->x = (k + 0.5) * fx->bin;
-            b->lo_edge = k * fx->bin;
-            b->hi_edge = (k + 1) * fx->bin;
+            b->x = fx->aniso ? k + 1 : (k + 0.5) * fx->bin;
+            b->lo_edge = fx->aniso ? k + 1 : k * fx->bin;
+            b->hi_edge = fx->aniso ? k + 1 : (k + 1) * fx->bin;
         }
 }
 
@@ -363,7 +401,8 @@ static void write_csv(FILE *fp, const table *t)
     int dist = t->fx->quantity >= 0;
     fputs("condition", fp);
     mur_cli_sweep_header(fp, s);
-    fputs(dist ? ",quantity,low,high,count,density,median,p10,p90,runs\n" : ",r,median,p10,p90,runs,pairs\n", fp);
+    fputs(dist ? ",quantity,low,high,count,density,median,p10,p90,runs\n"
+               : t->fx->aniso ? ",n,median,p10,p90,runs\n" : ",r,median,p10,p90,runs,pairs\n", fp);
     for (int c = 0; c < mur_experiment_conditions(t->e); c++) {
         double total = 0;
         for (int k = 0; dist && k < t->nbins; k++)
@@ -389,7 +428,7 @@ static void write_csv(FILE *fp, const table *t)
                 mur_cli_put_number(fp, v[q]);
             }
             fprintf(fp, ",%d", b->runs);
-            if (!dist) {
+            if (!dist && !t->fx->aniso) {
                 fputc(',', fp);
                 mur_cli_put_number(fp, b->pooled);
             }
@@ -418,31 +457,54 @@ static int write_file(const mur_cli_opts *o, const table *t, mur_error *err)
     return MUR_OK;
 }
 
+/* --anisotropy: n_c of a run's curve, gamma(n) averaged over its samples. */
+static double curve_range(const field *fx, const slot *sl, int dimensions)
+{
+    double g[MUR_ANISOTROPY_N];
+    for (int k = 0; k < fx->nbins && k < MUR_ANISOTROPY_N; k++)
+        g[k] = sl->sum && sl->samples[k] > 0 ? sl->sum[k] / sl->samples[k] : NAN;
+    return mur_anisotropy_range(g, fx->nbins < MUR_ANISOTROPY_N ? fx->nbins : MUR_ANISOTROPY_N, dimensions);
+}
+
 /* The table on stdout: per condition, the runs' own number (def.extra's:
- * the zero of each run's C(r), or each run's mean of the quantity). */
+ * the zero of each run's C(r), or each run's mean of the quantity; the n_c
+ * of each run's mean gamma(n)). */
 static void print_table(const table *t)
 {
     const mur_experiment *e = t->e;
     const mur_scene *s = mur_experiment_scene(e);
     int dist = t->fx->quantity >= 0;
-    const char *what = dist ? mur_boid_quantity_at(t->fx->quantity)->name : "correlation_length";
+    int aniso = t->fx->aniso;
+    const char *what = dist ? mur_boid_quantity_at(t->fx->quantity)->name
+                     : aniso ? "anisotropy_n" : "correlation_length";
     printf("%s: %s of %d condition%s x %d runs, values after %ld ticks", s->title ? s->title : s->path,
-           dist ? "distribution" : "C(r)", mur_experiment_conditions(e), mur_experiment_conditions(e) == 1 ? "" : "s",
-           mur_experiment_runs(e), mur_experiment_ticks(e));
-    if (!dist)
+           dist ? "distribution" : aniso ? "gamma(n)" : "C(r)", mur_experiment_conditions(e),
+           mur_experiment_conditions(e) == 1 ? "" : "s", mur_experiment_runs(e), mur_experiment_ticks(e));
+    if (aniso)
+        printf("; n = 1 to %d", t->nbins);
+    else if (!dist)
         printf("; bins of %g up to %g world units", t->fx->bin, t->fx->bin * t->fx->nbins);
     printf("\n%-24s %-20s %10s %10s %10s\n", "condition", dist ? "mean of a run" : "metric", "median", "p10", "p90");
     double *v = mur_malloc((size_t)mur_experiment_runs(e) * sizeof *v);
     for (int c = 0; v && c < mur_experiment_conditions(e); c++) {
         int runs = mur_experiment_condition_runs(e, c);
         for (int r = 0; r < runs; r++)
-            v[r] = mur_experiment_extra(e, c, r, 0);
+            v[r] = aniso ? curve_range(t->fx, &t->fx->slots[c * t->fx->runs + r], s->params.dimensions)
+                         : mur_experiment_extra(e, c, r, 0);
         bin_row b;
         summarise(v, runs, &b);
         printf("%-24s %-20s %10.4g %10.4g %10.4g", mur_experiment_condition_name(e, c), what, b.median, b.p10, b.p90);
         if (b.runs < runs)
-            printf("  (%d of %d runs: C(r) stays above 0 within the range)", runs - b.runs, runs);
+            printf(aniso ? "  (%d of %d runs: gamma(n) stays off 1/D up to n = 20)"
+                         : "  (%d of %d runs: C(r) stays above 0 within the range)", runs - b.runs, runs);
         putchar('\n');
+    }
+    for (int c = 0; aniso && c < mur_experiment_conditions(e); c++) {   /* the curve itself */
+        printf("%-24s %-6s %10s %10s %10s\n", mur_experiment_condition_name(e, c), "n", "gamma", "p10", "p90");
+        for (int k = 0; k < t->nbins; k++) {
+            const bin_row *b = &t->rows[c * t->nbins + k];
+            printf("%-24s %-6d %10.4g %10.4g %10.4g\n", "", k + 1, b->median, b->p10, b->p90);
+        }
     }
     mur_free(v);
 }
@@ -478,14 +540,17 @@ static int draw_figure(const mur_cli_opts *o, const table *t, mur_error *err)
     }
     char heading[160], xl[96], yl[96];
     const mur_boid_quantity *bq = dist ? mur_boid_quantity_at(t->fx->quantity) : NULL;
+    int aniso = t->fx->aniso;
     snprintf(heading, sizeof heading, dist ? "%d runs pooled; band: 10\xe2\x80\x93" "90%% of the runs'"
-                                           : "C(r): median and 10\xe2\x80\x93" "90%% of %d runs",
+                                    : aniso ? "\xce\xb3(n): median and 10\xe2\x80\x93" "90%% of %d runs"
+                                            : "C(r): median and 10\xe2\x80\x93" "90%% of %d runs",
              mur_experiment_runs(e));
-    snprintf(xl, sizeof xl, dist ? "%s (%s)" : "r (world units)%s%s", dist ? bq->title : "", dist ? bq->unit : "");
+    snprintf(xl, sizeof xl, dist ? "%s (%s)" : aniso ? "n (neighbour's rank)%s%s" : "r (world units)%s%s",
+             dist ? bq->title : "", dist ? bq->unit : "");
     if (dist && bq->whole)
         snprintf(yl, sizeof yl, "share of boids");
     else
-        snprintf(yl, sizeof yl, dist ? "density (per %s)" : "C(r)%s", dist ? bq->unit : "");
+        snprintf(yl, sizeof yl, dist ? "density (per %s)" : aniso ? "\xce\xb3(n)%s" : "C(r)%s", dist ? bq->unit : "");
     mur_curves cs = {heading, xl, yl, cv, n, dist ? t->total_w : 0, !dist, NAN, t->x_max};
     mur_chart_doc doc = {mur_experiment_scene(e)->title, meta};
     if (!rc)
@@ -538,9 +603,14 @@ done:
 
 int mur_cli_field(const mur_cli_opts *o, mur_scene *s, mur_experiment_def *def, mur_error *err)
 {
-    field fx = {s, o->distribution ? mur_boid_quantity_find(o->distribution) : -1, 0, 0, 0, NULL, NULL};
-    if (fx.quantity < 0 && correlation_bins(o, s, &fx))
+    field fx = {s, o->distribution ? mur_boid_quantity_find(o->distribution) : -1, o->anisotropy, 0, 0, 0, NULL,
+                NULL};
+    if (fx.aniso) {
+        fx.bin = 1;
+        fx.nbins = MUR_ANISOTROPY_N;
+    } else if (fx.quantity < 0 && correlation_bins(o, s, &fx)) {
         return MUR_EINPUT;   /* said */
+    }
     const char *outs[] = {o->output, o->plot};
     int rc = mur_cli_outputs_ready(outs, 2, err);
     if (rc)

@@ -754,7 +754,7 @@ int mur_cmd_stats(const mur_cli_opts *o)
     mur_experiment *e = NULL;
     int json = 0;
     mur_experiment_def def = MUR_EXPERIMENT_DEF_INIT;
-    int field = o->correlation || o->distribution;   /* field.c's runs, in place of the table */
+    int field = o->correlation || o->distribution || o->anisotropy;   /* field.c's runs, in place of the table */
     if (mur_cli_field_options(o))
         return 2;
     if (!field && o->shard_text && (shard_refuses(o) || mur_cli_parse_shard(o->shard_text, &def.shard, &def.shards)))

@@ -230,8 +230,12 @@ static const mur_usage_option options[] = {
      "C(r) of the velocity fluctuations at the measured tick (docs/model.md#correlation_length) in place of the "
      "table: -o the bins as .csv (condition,r,median,p10,p90,runs,pairs), --plot each condition's median with its "
      "10-90% band across runs", NULL},
+    {"--anisotropy", NULL, NULL, OPT(anisotropy), "stats", 0, 0,
+     "gamma(n) of the n-th nearest neighbour, n = 1 to 20, at the measured tick (docs/model.md#anisotropy) in place "
+     "of the table: -o the curve as .csv (condition,n,median,p10,p90,runs), --plot each condition's median with its "
+     "10-90% band across runs", NULL},
     {"--distribution", NULL, "Q", OPT(distribution), "stats", 0, 0,
-     "the histogram of a per-boid quantity over the ensemble (nearest, neighbours or speed) in place of the table: "
+     "the histogram of a per-boid quantity over the ensemble (nearest, neighbours, speed or roll) in place of the table: "
      "-o the bins as .csv, --plot the figure", NULL},
     {"--bin", NULL, "W", OPT(bin_text), "stats", 0, 0,
      "--correlation, --distribution: the bins' width, above 0, in the quantity's units",

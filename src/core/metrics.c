@@ -50,6 +50,20 @@ static const mur_metric_info metric_table[MUR_METRIC_COUNT] = {
     {"thin_heading", "thin axis against the heading (|cos|)", "", 2, 1,
      "|cos| of the angle between the covariance's smallest axis and the mean velocity: 0 flying along "
      "the sheet (0 in 2D)", 1},
+    {"nearest_border", "nearest-neighbour distance of border birds", "world units", 2, 0,
+     "mean r1 over the birds not strictly inside the convex hull of their 16 nearest neighbours", 1},
+    {"nearest_core", "nearest-neighbour distance of core birds", "world units", 2, 0,
+     "mean r1 over the birds strictly inside the convex hull of their 16 nearest neighbours", 1},
+    {"nearest_ratio", "border over core nearest-neighbour distance", "", 2, 0,
+     "nearest_border / nearest_core: below 1 when the border is denser (Ballerini 2008)", 1},
+    {"anisotropy", "anisotropy gamma(1)", "", 2, 1,
+     "(W . V)^2: W the least-populated axis of the core birds' first neighbours, V the heading; 1/D isotropic", 1},
+    {"anisotropy_n", "anisotropic range n_c", "neighbours", 1, 0,
+     "where gamma(n) first reaches 1/D +- 0.05 from gamma(1)'s side, interpolated (Ballerini 2008: 6.5)", 1},
+    {"roll_mean", "mean |roll|", "degrees", 1, 0,
+     "mean over birds of |roll| of the body frame from the level head frame (model: starling)", 1},
+    {"roll_steep", "steeply rolled (share of N)", "", 2, 1,
+     "share of birds rolled more than 45 degrees from level (model: starling)", 1},
     {"wave_speed", "agitation wave speed", "m/s", 1, 0,
      "the last wave's copies: median over the later half (by delay) of 0.5 (D0 + D1) / dt from the first "
      "zig (StarDisplay's wave.lua); NaN without a wave", 1},
@@ -90,8 +104,15 @@ double mur_metrics_value(const mur_metrics *m, int k)
     case 11: return m->length;
     case 12: return m->thin_gravity;
     case 13: return m->thin_heading;
-    case 14: return m->wave_speed;
-    case 15: return m->wave_birds;
+    case 14: return m->nearest_border;
+    case 15: return m->nearest_core;
+    case 16: return m->nearest_ratio;
+    case 17: return m->anisotropy;
+    case 18: return m->anisotropy_n;
+    case 19: return m->roll_mean;
+    case 20: return m->roll_steep;
+    case 21: return m->wave_speed;
+    case 22: return m->wave_birds;
     default: return NAN;
     }
 }
@@ -128,6 +149,7 @@ void mur_metrics_ctx_destroy(mur_metrics_ctx *m)
         return;
     mur_grid_free(&m->grid);
     mur_metrics3_free_(m->m3);
+    mur_metrics_topo_free_(m->topo);
     mur_free(m->parent);
     mur_free(m->size);
     mur_free(m->sum);
@@ -866,6 +888,37 @@ static void plane_shape(const mur_flock *f, int n, unsigned want, mur_metrics *o
     }
 }
 
+/* A 3D flock whose C(r) stays above 0 within the default range (10 R: a
+ * starling's R is a few metres, its flock tens of metres across) is
+ * measured again over every pair: bins as wide (wider when they would be
+ * more than MUR_CORRELATION_BINS) up to its box's diagonal, which no
+ * pair's distance (nearest image or not) exceeds. 1 when that reaches
+ * past the default range. */
+static int all_pairs_bins(const mur_flock *f, double *bin, int *nbins)
+{
+    const double *a[3] = {mur_flock_x(f), mur_flock_y(f), mur_flock_z(f)};
+    int n = mur_flock_count(f);
+    double diag = 0;
+    for (int c = 0; c < 3; c++) {
+        double lo = a[c][0], hi = a[c][0];
+        for (int i = 1; i < n; i++) {
+            lo = fmin(lo, a[c][i]);
+            hi = fmax(hi, a[c][i]);
+        }
+        diag += (hi - lo) * (hi - lo);
+    }
+    diag = sqrt(diag) * (1 + 1e-9);
+    if (!(diag > *bin * *nbins))
+        return 0;
+    double k = ceil(diag / *bin);
+    if (k > MUR_CORRELATION_BINS) {
+        *bin = diag / MUR_CORRELATION_BINS;
+        k = MUR_CORRELATION_BINS;
+    }
+    *nbins = (int)k;
+    return 1;
+}
+
 /* The field's measures in want into out (n >= 1); the others NaN. */
 static int field_measures(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out)
 {
@@ -894,6 +947,12 @@ static int field_measures(mur_metrics_ctx *m, const mur_flock *f, unsigned want,
     int rc = mur_metrics_correlation(m, f, bin, nbins, c, NULL);
     if (!rc)
         out->correlation_length = mur_correlation_zero(c, nbins, bin);
+    if (!rc && isnan(out->correlation_length) && mur_flock_dimensions(f) == 3 && !(m->corr_range > 0) &&
+        all_pairs_bins(f, &bin, &nbins)) {
+        rc = mur_metrics_correlation(m, f, bin, nbins, c, NULL);
+        if (!rc)
+            out->correlation_length = mur_correlation_zero(c, nbins, bin);
+    }
     return rc;
 }
 
@@ -908,9 +967,10 @@ int mur_metrics_compute_some(mur_metrics_ctx *m, const mur_flock *f, unsigned wa
         out->thickness = out->width = out->length = 0;
         out->correlation_length = out->thin_gravity = out->thin_heading = NAN;
         out->wave_speed = out->wave_birds = NAN;
-        return MUR_OK;
+        return mur_metrics_topo_(m, f, 0, out);   /* all NaN */
     }
-    return field_measures(m, f, want, out);
+    rc = field_measures(m, f, want, out);
+    return rc ? rc : mur_metrics_topo_(m, f, want, out);
 }
 
 /* ---- per-boid quantities -------------------------------------------------- */
@@ -921,6 +981,8 @@ static const mur_boid_quantity quantity_table[MUR_BOID_QUANTITY_COUNT] = {
     {"neighbours", "neighbours within R_coh", "boids",
      "each boid's count of other boids within the measuring (cohesion) radius", 1},
     {"speed", "speed", "world units a tick", "each boid's speed |v|", 0},
+    {"roll", "|roll|", "degrees",
+     "each bird's |roll| from level flight (model: starling; no value for other models)", 0},
 };
 
 const mur_boid_quantity *mur_boid_quantity_at(int k)
@@ -938,6 +1000,10 @@ int mur_boid_quantity_find(const char *name)
 
 int mur_metrics_per_boid(mur_metrics_ctx *m, const mur_flock *f, int k, double *out)
 {
+    if (k == 3) {
+        mur_metrics_roll_(f, out);
+        return MUR_OK;
+    }
     if (mur_flock_dimensions(f) == 3)
         return mur_metrics3_per_boid_(m, f, k, out);
     int n = mur_flock_count(f);

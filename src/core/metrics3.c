@@ -130,58 +130,80 @@ static void world_size(const mur_params *p, double size[3])
     size[2] = p->depth;
 }
 
+void mur_grid_shell_(const int at[3], const int n[3], int wrap, int r, void (*visit)(void *, int), void *ctx)
+{
+    int lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        lo[a] = -r;
+        hi[a] = r;
+        if (wrap) {   /* a shell wider than the axis: each box once */
+            if (2 * r + 1 > n[a]) {
+                lo[a] = -(n[a] / 2);
+                hi[a] = lo[a] + n[a] - 1;
+            }
+        } else {
+            lo[a] = at[a] - r < 0 ? -at[a] : -r;
+            hi[a] = at[a] + r > n[a] - 1 ? n[a] - 1 - at[a] : r;
+        }
+    }
+    for (int oz = lo[2]; oz <= hi[2]; oz++)
+        for (int oy = lo[1]; oy <= hi[1]; oy++)
+            for (int ox = lo[0]; ox <= hi[0]; ox++) {
+                if (abs(ox) != r && abs(oy) != r && abs(oz) != r)
+                    continue;   /* inside: a smaller shell's */
+                int b[3] = {at[0] + ox, at[1] + oy, at[2] + oz};
+                for (int a = 0; a < 3; a++)
+                    b[a] = ((b[a] % n[a]) + n[a]) % n[a];
+                visit(ctx, (b[2] * n[1] + b[1]) * n[0] + b[0]);
+            }
+}
+
+int mur_grid_shell_last_(const int at[3], const int n[3], int wrap)
+{
+    int rmax = 0;
+    for (int a = 0; a < 3; a++) {
+        int r = wrap ? n[a] / 2 : (at[a] > n[a] - 1 - at[a] ? at[a] : n[a] - 1 - at[a]);
+        rmax = r > rmax ? r : rmax;
+    }
+    return rmax;
+}
+
+typedef struct {
+    const struct mur_metrics3 *s;
+    int place;
+    double size[3], best2;
+} nearest_search;
+
+static void nearest_in(void *ctx, int cell)
+{
+    nearest_search *q = ctx;
+    const box_grid *g = &q->s->g;
+    for (int l = g->start[cell]; l < g->start[cell + 1]; l++) {
+        if (l == q->place)
+            continue;
+        double d2 = dist2(q->s, q->place, l, g->wrap, q->size);
+        q->best2 = d2 < q->best2 ? d2 : q->best2;
+    }
+}
+
 /* The distance from boid i to its nearest other boid: shells of boxes
  * around i's, stopping once the best is within the next shell's inner
  * distance, or every box has been looked at (n >= 2). */
 static double nearest_of(const struct mur_metrics3 *s, const mur_flock *f, int i, double best2)
 {
     const box_grid *g = &s->g;
-    int place = g->slot[i];
-    double size[3];
-    world_size(mur_flock_params(f), size);
+    nearest_search q = {s, g->slot[i], {0, 0, 0}, best2};
+    world_size(mur_flock_params(f), q.size);
     int c = g->cell_of[i], at[3] = {c % g->n[0], c / g->n[0] % g->n[1], c / g->n[0] / g->n[1]};
-    int rmax = 0;   /* the shell past which no box is new */
-    for (int a = 0; a < 3; a++) {
-        int r = g->wrap ? g->n[a] / 2 : (at[a] > g->n[a] - 1 - at[a] ? at[a] : g->n[a] - 1 - at[a]);
-        rmax = r > rmax ? r : rmax;
-    }
+    int rmax = mur_grid_shell_last_(at, g->n, g->wrap);   /* the shell past which no box is new */
     for (int r = 0; r <= rmax; r++) {
-        int lo[3], hi[3];
-        for (int a = 0; a < 3; a++) {
-            lo[a] = -r;
-            hi[a] = r;
-            if (g->wrap) {   /* a shell wider than the axis: each box once */
-                if (2 * r + 1 > g->n[a]) {
-                    lo[a] = -(g->n[a] / 2);
-                    hi[a] = lo[a] + g->n[a] - 1;
-                }
-            } else {
-                lo[a] = at[a] - r < 0 ? -at[a] : -r;
-                hi[a] = at[a] + r > g->n[a] - 1 ? g->n[a] - 1 - at[a] : r;
-            }
-        }
-        for (int oz = lo[2]; oz <= hi[2]; oz++)
-            for (int oy = lo[1]; oy <= hi[1]; oy++)
-                for (int ox = lo[0]; ox <= hi[0]; ox++) {
-                    if (abs(ox) != r && abs(oy) != r && abs(oz) != r)
-                        continue;   /* inside: a smaller shell's */
-                    int b[3] = {at[0] + ox, at[1] + oy, at[2] + oz};
-                    for (int a = 0; a < 3; a++)
-                        b[a] = ((b[a] % g->n[a]) + g->n[a]) % g->n[a];
-                    int cell = (b[2] * g->n[1] + b[1]) * g->n[0] + b[0];
-                    for (int l = g->start[cell]; l < g->start[cell + 1]; l++) {
-                        if (l == place)
-                            continue;
-                        double d2 = dist2(s, place, l, g->wrap, size);
-                        best2 = d2 < best2 ? d2 : best2;
-                    }
-                }
+        mur_grid_shell_(at, g->n, g->wrap, r, nearest_in, &q);
         /* a box beyond this shell is r boxes or more from i's own */
         double reach = r * g->cell;
-        if (best2 <= reach * reach)
+        if (q.best2 <= reach * reach)
             break;
     }
-    return sqrt(best2);
+    return sqrt(q.best2);
 }
 
 /* Every boid's count of others within R, their pairs joined in the

@@ -11,6 +11,7 @@
 #include "murmur/metrics.h"
 
 struct mur_metrics3;
+struct mur_topo;
 
 struct mur_metrics_ctx {
     mur_grid grid;
@@ -25,6 +26,7 @@ struct mur_metrics_ctx {
     double *cx, *cy, *ux, *uy;   /* C(r): positions by place in the grid, fluctuations likewise */
     double *corr_sum, *corr_pairs;   /* C(r): per bin */
     struct mur_metrics3 *m3;   /* a 3D world's scratch (metrics3.c), made on first use */
+    struct mur_topo *topo;     /* the k nearest neighbours' scratch (metrics_topo.c), likewise */
 };
 
 /* The radius neighbours and clusters are measured with: the scene's
@@ -89,6 +91,19 @@ void mur_metrics3_shape_(const mur_flock *f, unsigned want, mur_metrics *out);
 int mur_metrics3_correlation_(mur_metrics_ctx *m, const mur_flock *f, double bin, int nbins, double *c,
                               double *pairs);
 int mur_metrics3_per_boid_(mur_metrics_ctx *m, const mur_flock *f, int k, double *out);
+
+/* The topological measures (metrics_topo.c): nearest_border to roll_steep
+ * in want into out (the others of them NaN); each bird's |roll| in degrees
+ * (NaN without a body frame); its scratch freed (NULL is fine). */
+int mur_metrics_topo_(mur_metrics_ctx *m, const mur_flock *f, unsigned want, mur_metrics *out);
+void mur_metrics_roll_(const mur_flock *f, double *out);
+void mur_metrics_topo_free_(struct mur_topo *t);
+
+/* Calls visit(ctx, box) for each box of shell r (Chebyshev distance r in
+ * boxes, each box once under wrap) around box at of a grid of n[0] x n[1]
+ * x n[2] boxes (metrics3.c); and the last shell with a box not yet seen. */
+void mur_grid_shell_(const int at[3], const int n[3], int wrap, int r, void (*visit)(void *, int), void *ctx);
+int mur_grid_shell_last_(const int at[3], const int n[3], int wrap);
 
 /* Frees a 3D world's scratch; NULL is fine. */
 void mur_metrics3_free_(struct mur_metrics3 *s);

@@ -572,6 +572,12 @@ static double roll_of(const double f[3], const double u[3], double hs[3], double
     return atan2(mur_dot3_(u, hs), mur_dot3_(u, hu));
 }
 
+double mur_starling_roll_(const double f[3], const double u[3])
+{
+    double hs[3], hu[3];
+    return roll_of(f, u, hs, hu);
+}
+
 /* The roll-out and the bound (docs/model.md "starling", Flight): the new
  * up nu (unit, normal to the new heading nf) rolls back toward level by
  * roll_out x roll x dt and is held within max_roll of it. The same

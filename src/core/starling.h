@@ -30,4 +30,9 @@ void mur_starling_free_(struct mur_flock *f);
  * sample of birds. */
 double mur_starling_cell_(const struct mur_flock *f);
 
+/* The roll of a bird with unit heading f and unit up u (normal to f), radians
+ * in (-pi, pi]: its up's turn about f from the head's up (the world's up made
+ * normal to f); 0 for a vertical f. What roll-out relaxes (starling.c). */
+double mur_starling_roll_(const double f[3], const double u[3]);
+
 #endif
