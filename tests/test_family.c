@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flock_util.h"
 #include "harness.h"
 #include "scene_util.h"
 #include "murmur/family.h"
@@ -23,17 +24,6 @@ static mur_params preset(const char *name)
     if (!p)
         abort();
     return p->params;
-}
-
-static mur_flock *make(const mur_params *p, uint64_t seed)
-{
-    mur_flock *f = NULL;
-    mur_error err;
-    if (mur_flock_create(&f, p, seed, &err)) {
-        fprintf(stderr, "create: %s\n", err.msg);
-        abort();
-    }
-    return f;
 }
 
 /* ---- the literal model: state as the papers write it ---------------------- */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flock_util.h"
 #include "harness.h"
 #include "murmur/flock.h"
 #include "murmur/metrics.h"
@@ -18,17 +19,6 @@ static mur_params preset(const char *name)
         abort();
     }
     return p->params;
-}
-
-static mur_flock *make(const mur_params *p, uint64_t seed)
-{
-    mur_flock *f = NULL;
-    mur_error err;
-    if (mur_flock_create(&f, p, seed, &err)) {
-        fprintf(stderr, "create: %s\n", err.msg);
-        abort();
-    }
-    return f;
 }
 
 /* Largest absolute difference of two flocks' states (positions compared by

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flock_util.h"
 #include "harness.h"
 #include "murmur/flock.h"
 #include "murmur/presets.h"
@@ -28,24 +29,6 @@ static mur_params space(const char *preset, mur_boundary b)
     q.depth = 180;
     q.boundary = b;
     return q;
-}
-
-static mur_flock *make(const mur_params *p, uint64_t seed)
-{
-    mur_flock *f = NULL;
-    mur_error err;
-    if (mur_flock_create(&f, p, seed, &err)) {
-        fprintf(stderr, "create: %s\n", err.msg);
-        abort();
-    }
-    return f;
-}
-
-static void step(mur_flock *f, int ticks)
-{
-    for (int t = 0; t < ticks; t++)
-        if (mur_flock_step(f))
-            abort();
 }
 
 /* The largest difference between two flocks' states (positions under wrap

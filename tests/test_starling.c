@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flock_util.h"
 #include "harness.h"
 #include "murmur/flock.h"
 #include "murmur/metrics.h"
@@ -22,24 +23,6 @@ static mur_params starling(void)
     if (!p)
         abort();
     return p->params;
-}
-
-static mur_flock *make(const mur_params *p, uint64_t seed)
-{
-    mur_flock *f = NULL;
-    mur_error err;
-    if (mur_flock_create(&f, p, seed, &err)) {
-        fprintf(stderr, "create: %s\n", err.msg);
-        abort();
-    }
-    return f;
-}
-
-static void step(mur_flock *f, int ticks)
-{
-    for (int t = 0; t < ticks; t++)
-        if (mur_flock_step(f))
-            abort();
 }
 
 /* A flock of n birds in a ball of radius r around c, heading `deg` degrees

@@ -11,6 +11,7 @@
 
 #include "bad_scene.h"
 #include "cli_util.h"
+#include "flock_util.h"
 #include "harness.h"
 #include "murmur/flock.h"
 #include "murmur/metrics.h"
@@ -33,14 +34,10 @@ static mur_params starling(int n, int escape)
 
 /* A flock started as StarDisplay's: a ball of radius 1.5 n^(1/3) m over the
  * roost, heading east at the cruise speed. */
-static mur_flock *make(const mur_params *p, uint64_t seed)
+static mur_flock *make_ball(const mur_params *p, uint64_t seed)
 {
-    mur_flock *f = NULL;
+    mur_flock *f = make(p, seed);
     mur_error err;
-    if (mur_flock_create(&f, p, seed, &err)) {
-        fprintf(stderr, "create: %s\n", err.msg);
-        abort();
-    }
     mur_start_group g;
     memset(&g, 0, sizeof g);
     g.count = p->count;
@@ -52,13 +49,6 @@ static mur_flock *make(const mur_params *p, uint64_t seed)
         abort();
     }
     return f;
-}
-
-static void step(mur_flock *f, int ticks)
-{
-    for (int t = 0; t < ticks; t++)
-        if (mur_flock_step(f))
-            abort();
 }
 
 /* A falcon just ahead of the flock's leading bird (most east), at *at,
@@ -107,7 +97,7 @@ static void wave_of(const mur_flock *f, double *speed, double *birds)
 TEST(no_wave_without_a_predator)
 {
     mur_params p = starling(1000, 1);
-    mur_flock *f = make(&p, 2);
+    mur_flock *f = make_ball(&p, 2);
     double speed = 0, birds = 0;
     for (int s = 0; s < 6; s++) {
         step(f, 100);
@@ -124,7 +114,7 @@ TEST(no_wave_without_a_predator)
 static double far_roll(int escape, uint64_t seed, double far, double *share, double *birds)
 {
     mur_params p = starling(1500, escape);
-    mur_flock *f = make(&p, seed);
+    mur_flock *f = make_ball(&p, seed);
     step(f, 400);   /* 2 s: the ball settles into a flock */
     double at[3];
     falcon_passes(f, 20, at);
@@ -180,7 +170,7 @@ TEST(a_falcon_sets_off_a_wave_that_rolls_birds_far_from_it)
 static double wave_speed_of(int n, uint64_t seed, double *birds)
 {
     mur_params p = starling(n, 1);
-    mur_flock *f = make(&p, seed);
+    mur_flock *f = make_ball(&p, seed);
     step(f, 400);
     double at[3], speed;
     falcon_passes(f, 20, at);
@@ -241,7 +231,7 @@ static unsigned long long off_run(double force, int copy, int threads)
 {
     mur_params p = starling(400, 0);
     p.escape_force = force, p.copy_neighbours = copy;
-    mur_flock *f = make(&p, 5);
+    mur_flock *f = make_ball(&p, 5);
     mur_error err;
     if (threads > 1 && mur_flock_set_threads(f, threads, &err))
         abort();
@@ -275,7 +265,7 @@ TEST(waves_are_the_same_bits_on_1_2_3_and_8_threads)
     double birds[4];
     for (int k = 0; k < 4; k++) {
         mur_params p = starling(1200, 1);
-        mur_flock *f = make(&p, 8);
+        mur_flock *f = make_ball(&p, 8);
         mur_error err;
         if (threads[k] > 1 && mur_flock_set_threads(f, threads[k], &err))
             abort();
