@@ -61,18 +61,40 @@ static int fields(char *line, char **f, int max)
     return n;
 }
 
+/* `murmur stats` of the scene text with one field option into a CSV (its
+ * body, checked to start with header; the caller frees it), and the same
+ * scene's flock stepped as far in the library (into *f and *s). */
+static char *stats_csv(const char *text, const char *name, const char *option, const char *header,
+                       mur_flock **f, mur_scene **s)
+{
+    char file[64];
+    snprintf(file, sizeof file, "%s.yaml", name);
+    const char *scene = scene_file(file, text);
+    snprintf(file, sizeof file, "%s.csv", name);
+    const char *csv = scratch_path(file);
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s --runs 1 --ticks 60 %s -q -o %s", scene, option, csv);
+    int rc = murmur(args, err, sizeof err);
+    CHECK(rc == 0, "%s: %s", args, err);
+    char *body = rc == 0 ? test_slurp(csv, NULL) : NULL;
+    CHECK(rc != 0 || body, "no %s", csv);
+    if (body && strncmp(body, header, strlen(header)) != 0) {
+        CHECK(0, "header: %.60s", body);
+        free(body);
+        body = NULL;
+    }
+    *f = body ? run_zero(text, 60, s) : NULL;
+    return body;   /* NULL: a failure is counted */
+}
+
 TEST(correlation_csv_is_the_libraries_c_of_the_same_flock)
 {
     const char *text = FIELD_SCENE "experiment: {measure: {correlation_bin: 8, correlation_range: 120}}\n";
-    const char *scene = scene_file("corr.yaml", text), *csv = scratch_path("c.csv");
-    char args[1024], err[4096];
-    snprintf(args, sizeof args, "stats %s --runs 1 --ticks 60 --correlation -q -o %s", scene, csv);
-    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
-    char *body = test_slurp(csv, NULL);
-    REQUIRE(body, "no %s", csv);
-    REQUIRE(strncmp(body, "condition,r,median,p10,p90,runs,pairs\n", 38) == 0, "header: %.60s", body);
     mur_scene *s;
-    mur_flock *f = run_zero(text, 60, &s);
+    mur_flock *f;
+    char *body = stats_csv(text, "corr", "--correlation", "condition,r,median,p10,p90,runs,pairs\n", &f, &s);
+    if (!body)
+        return;
     mur_metrics_ctx *mc = mur_metrics_ctx_create();
     double c[15], pairs[15];
     REQUIRE(mc && mur_metrics_correlation(mc, f, 8, 15, c, pairs) == 0, "correlation");
@@ -99,15 +121,11 @@ TEST(correlation_csv_is_the_libraries_c_of_the_same_flock)
 TEST(anisotropy_csv_is_the_libraries_gamma_of_the_same_flock)
 {
     const char *text = FIELD_SCENE;
-    const char *scene = scene_file("aniso.yaml", text), *csv = scratch_path("g.csv");
-    char args[1024], err[4096];
-    snprintf(args, sizeof args, "stats %s --runs 1 --ticks 60 --anisotropy -q -o %s", scene, csv);
-    REQUIRE(murmur(args, err, sizeof err) == 0, "%s: %s", args, err);
-    char *body = test_slurp(csv, NULL);
-    REQUIRE(body, "no %s", csv);
-    REQUIRE(strncmp(body, "condition,n,median,p10,p90,runs\n", 32) == 0, "header: %.60s", body);
     mur_scene *s;
-    mur_flock *f = run_zero(text, 60, &s);
+    mur_flock *f;
+    char *body = stats_csv(text, "aniso", "--anisotropy", "condition,n,median,p10,p90,runs\n", &f, &s);
+    if (!body)
+        return;
     mur_metrics_ctx *mc = mur_metrics_ctx_create();
     double g[MUR_ANISOTROPY_N];
     REQUIRE(mc && mur_metrics_anisotropy(mc, f, g) == 0, "anisotropy");
@@ -123,7 +141,9 @@ TEST(anisotropy_csv_is_the_libraries_gamma_of_the_same_flock)
         line = end + 1;
     }
     CHECK(k == MUR_ANISOTROPY_N, "%d ranks, want %d", k, MUR_ANISOTROPY_N);
-    snprintf(args, sizeof args, "stats %s --anisotropy --bin 2 -o %s", scene, scratch_path("no.csv"));
+    char args[1024], err[4096];
+    snprintf(args, sizeof args, "stats %s --anisotropy --bin 2 -o %s", scene_file("aniso.yaml", text),
+             scratch_path("no.csv"));
     CHECK(murmur(args, err, sizeof err) == 2 && access(scratch_path("no.csv"), F_OK) != 0, "--bin: %s", err);
     free(body);
     mur_metrics_ctx_destroy(mc);
